@@ -1,0 +1,107 @@
+//! Serving the built app, its routes, and the demo settings it reads.
+
+mod common;
+
+use std::fs;
+
+use media_gen_sandbox::{Config, DEMO_TOKEN};
+use reqwest::StatusCode;
+
+fn app_folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let files: [(&str, &[u8]); 3] = [
+        ("index.html", b"<!doctype html><title>app</title>"),
+        ("app_bg.wasm", b"\0asm\x01\0\0\0"),
+        ("app.js", b"export default 1;"),
+    ];
+    for (name, content) in files {
+        fs::write(dir.path().join(name), content).expect("write a test file");
+    }
+    dir
+}
+
+async fn fetch(url: String) -> (StatusCode, String, Vec<u8>) {
+    let response = reqwest::get(url).await.expect("the sandbox answers");
+    let status = response.status();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .unwrap_or_default();
+    (
+        status,
+        content_type,
+        response.bytes().await.expect("a body").to_vec(),
+    )
+}
+
+#[tokio::test]
+async fn serves_the_app_with_the_right_content_types() {
+    let dir = app_folder();
+    let config = Config {
+        static_dir: Some(dir.path().to_owned()),
+        ..Config::for_tests()
+    };
+    let sandbox = common::start(config).await;
+
+    let (status, content_type, body) = fetch(format!("{}/", sandbox.base_url)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(content_type.starts_with("text/html"), "{content_type}");
+    assert!(String::from_utf8(body)
+        .unwrap()
+        .contains("<title>app</title>"));
+
+    let (status, content_type, body) = fetch(format!("{}/app_bg.wasm", sandbox.base_url)).await;
+    assert_eq!(
+        (status, content_type.as_str()),
+        (StatusCode::OK, "application/wasm")
+    );
+    assert_eq!(&body[..4], b"\0asm");
+
+    let (status, content_type, _) = fetch(format!("{}/app.js", sandbox.base_url)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(content_type.contains("javascript"), "{content_type}");
+}
+
+#[tokio::test]
+async fn app_routes_open_directly_but_missing_files_are_404() {
+    let dir = app_folder();
+    let config = Config {
+        static_dir: Some(dir.path().to_owned()),
+        ..Config::for_tests()
+    };
+    let sandbox = common::start(config).await;
+
+    for route in [
+        "/settings",
+        "/new/image-to-video",
+        "/tasks/image_generate/i2is-0123",
+    ] {
+        let (status, content_type, _) = fetch(format!("{}{route}", sandbox.base_url)).await;
+        assert_eq!(status, StatusCode::OK, "{route}");
+        assert!(
+            content_type.starts_with("text/html"),
+            "{route}: {content_type}"
+        );
+    }
+    let (status, _, _) = fetch(format!("{}/missing.js", sandbox.base_url)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn demo_settings_hand_out_the_first_token_unless_private() {
+    let sandbox = common::start(Config::for_tests()).await;
+    let (status, _, body) = fetch(format!("{}/sandbox/demo", sandbox.base_url)).await;
+    assert_eq!(status, StatusCode::OK);
+    let settings: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(settings["token"], DEMO_TOKEN);
+
+    let private = Config {
+        private: true,
+        ..Config::for_tests()
+    };
+    let sandbox = common::start(private).await;
+    let (status, _, _) = fetch(format!("{}/sandbox/demo", sandbox.base_url)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

@@ -1,0 +1,41 @@
+//! The header: product name, navigation to every page, connection state.
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use media_gen_api::TaskKind;
+
+use super::kind_text;
+use super::settings::{Settings, TokenSource};
+
+/// The site header with the main navigation.
+#[component]
+pub fn Header() -> impl IntoView {
+    let settings = Settings::expect();
+    let connection = move || match settings.token_source.get() {
+        TokenSource::None => ("connection connection--missing", "No token"),
+        TokenSource::User => ("connection connection--ok", "Token set"),
+        TokenSource::SandboxDemo => ("connection connection--ok", "Sandbox demo token"),
+    };
+    view! {
+        <header class="site-header">
+            <A href="/" attr:class="brand">"Media Generation"</A>
+            <nav aria-label="Main">
+                <ul class="nav">
+                    <li><A href="/">"Tasks"</A></li>
+                    {TaskKind::ALL
+                        .into_iter()
+                        .map(|kind| {
+                            view! {
+                                <li><A href=kind_text::form_path(kind)>{kind_text::title(kind)}</A></li>
+                            }
+                        })
+                        .collect_view()}
+                    <li><A href="/settings">"Settings"</A></li>
+                </ul>
+            </nav>
+            <A href="/settings" attr:class=move || connection().0>
+                {move || connection().1}
+            </A>
+        </header>
+    }
+}

@@ -1,0 +1,44 @@
+//! The single-page app: routes, layout and pages.
+
+mod header;
+mod kind_text;
+mod pages;
+pub mod settings;
+
+use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::path;
+use media_gen_api::TaskKind;
+
+use header::Header;
+use pages::{Board, NewTask, NotFound, SettingsPage};
+
+/// The whole app: settings context, header with navigation, and the routed page.
+#[component]
+pub fn App() -> impl IntoView {
+    settings::provide_settings();
+    view! {
+        <Router>
+            <a class="skip-link" href="#main">"Skip to content"</a>
+            <Header/>
+            <main id="main" class="page">
+                <Routes fallback=NotFound>
+                    <Route path=path!("/") view=Board/>
+                    <Route
+                        path=path!("/new/image-to-video")
+                        view=|| view! { <NewTask kind=TaskKind::ImageToVideo/> }
+                    />
+                    <Route
+                        path=path!("/new/video-translate")
+                        view=|| view! { <NewTask kind=TaskKind::VideoTranslate/> }
+                    />
+                    <Route
+                        path=path!("/new/image-generate")
+                        view=|| view! { <NewTask kind=TaskKind::ImageGenerate/> }
+                    />
+                    <Route path=path!("/settings") view=SettingsPage/>
+                </Routes>
+            </main>
+        </Router>
+    }
+}

@@ -1,0 +1,11 @@
+//! One file per page.
+
+mod board;
+mod new_task;
+mod not_found;
+mod settings;
+
+pub use board::Board;
+pub use new_task::NewTask;
+pub use not_found::NotFound;
+pub use settings::SettingsPage;

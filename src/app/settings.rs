@@ -1,0 +1,93 @@
+//! The connection settings every page reads: base URL and token.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::client::demo::demo_token;
+use crate::store::settings as stored;
+
+/// Where the current token came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenSource {
+    /// No token yet.
+    None,
+    /// The user entered it (kept in this tab's session storage).
+    User,
+    /// The sandbox serving this page shared its demo token (never stored).
+    SandboxDemo,
+}
+
+/// Reactive connection settings, provided as context by [`provide_settings`].
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// The service's base URL, without a trailing slash.
+    pub base_url: RwSignal<String>,
+    /// The bearer token; empty when there is none.
+    pub token: RwSignal<String>,
+    /// Where [`Settings::token`] came from.
+    pub token_source: RwSignal<TokenSource>,
+}
+
+impl Settings {
+    /// The settings provided by the app.
+    pub fn expect() -> Self {
+        expect_context::<Settings>()
+    }
+
+    /// Use `base_url` from now on and remember it for this tab.
+    pub fn set_base_url(&self, base_url: &str) {
+        let base_url = base_url.trim().trim_end_matches('/');
+        stored::save_base_url(Some(base_url));
+        self.base_url.set(base_url.to_owned());
+    }
+
+    /// Use `token` from now on and remember it for this tab (empty forgets it).
+    pub fn set_token(&self, token: &str) {
+        let token = token.trim();
+        stored::save_token(Some(token));
+        self.token.set(token.to_owned());
+        self.token_source.set(if token.is_empty() {
+            TokenSource::None
+        } else {
+            TokenSource::User
+        });
+    }
+}
+
+/// The page's own origin (`http://127.0.0.1:8080`): by default the app talks to
+/// the server that served it.
+fn page_origin() -> String {
+    web_sys::window()
+        .and_then(|window| window.location().origin().ok())
+        .unwrap_or_default()
+}
+
+/// Load the stored settings and provide them as context. With no stored token,
+/// ask the server at the base URL for a sandbox demo token in the background.
+pub fn provide_settings() -> Settings {
+    let saved = stored::load();
+    let base_url = saved.base_url.unwrap_or_else(page_origin);
+    let token_source = if saved.token.is_some() {
+        TokenSource::User
+    } else {
+        TokenSource::None
+    };
+    let settings = Settings {
+        base_url: RwSignal::new(base_url.clone()),
+        token: RwSignal::new(saved.token.unwrap_or_default()),
+        token_source: RwSignal::new(token_source),
+    };
+    if token_source == TokenSource::None {
+        spawn_local(async move {
+            if let Some(token) = demo_token(&base_url).await {
+                // The user may have typed a token while the request was out: keep theirs.
+                if settings.token_source.get_untracked() == TokenSource::None {
+                    settings.token.set(token);
+                    settings.token_source.set(TokenSource::SandboxDemo);
+                }
+            }
+        });
+    }
+    provide_context(settings);
+    settings
+}

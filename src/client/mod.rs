@@ -1,0 +1,3 @@
+//! The only code that speaks HTTP.
+
+pub mod demo;

@@ -1,0 +1,3 @@
+//! The only code that touches browser storage.
+
+pub mod settings;

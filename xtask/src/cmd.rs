@@ -1,0 +1,100 @@
+//! Running other programs: with cargo's bin folder on PATH, echoed, checked.
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, ExitStatus, Stdio};
+
+use anyhow::{bail, Context, Result};
+
+use crate::project;
+
+/// Where `cargo install` puts programs.
+pub fn cargo_bin_dir() -> PathBuf {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
+        .unwrap_or_else(|| PathBuf::from(".cargo"))
+        .join("bin")
+}
+
+/// PATH with cargo's bin folder first, so tools installed a moment ago are found.
+fn path_with_cargo_bin() -> OsString {
+    let current = std::env::var_os("PATH").unwrap_or_default();
+    let paths = std::iter::once(cargo_bin_dir()).chain(std::env::split_paths(&current));
+    std::env::join_paths(paths).unwrap_or(current)
+}
+
+/// A command for `program`, run from the workspace root with the tool PATH.
+pub fn command(program: &str) -> Command {
+    let mut command = Command::new(program);
+    command
+        .current_dir(project::root())
+        .env("PATH", path_with_cargo_bin());
+    command
+}
+
+fn describe(command: &Command) -> String {
+    std::iter::once(command.get_program())
+        .chain(command.get_args())
+        .map(|part| part.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Run `command` with inherited output; fail unless it exits 0.
+pub fn run(command: &mut Command) -> Result<()> {
+    let shown = describe(command);
+    println!("$ {shown}");
+    let status = command
+        .status()
+        .with_context(|| format!("could not start `{shown}`"))?;
+    if !status.success() {
+        bail!("`{shown}` failed ({status})");
+    }
+    Ok(())
+}
+
+/// Run `command`, echoing its stdout line by line while keeping a copy;
+/// stderr goes straight through. Returns the exit status and the stdout text.
+pub fn run_capturing(command: &mut Command) -> Result<(ExitStatus, String)> {
+    let shown = describe(command);
+    println!("$ {shown}");
+    let mut child = command
+        .stdout(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("could not start `{shown}`"))?;
+    let mut captured = String::new();
+    if let Some(stdout) = child.stdout.take() {
+        let mut out = std::io::stdout().lock();
+        for line in BufReader::new(stdout).lines() {
+            let line = line.unwrap_or_default();
+            // The copy matters more than the echo; ignore a closed terminal.
+            let _ = writeln!(out, "{line}");
+            captured.push_str(&line);
+            captured.push('\n');
+        }
+    }
+    let status = child
+        .wait()
+        .with_context(|| format!("waiting for `{shown}`"))?;
+    Ok((status, captured))
+}
+
+/// The first line a program prints for `args` (stdout, else stderr), or
+/// `None` when it cannot be run or fails. Used for version checks.
+pub fn first_line(program: &str, args: &[&str]) -> Option<String> {
+    let output = command(program).args(args).output().ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let text = if output.stdout.is_empty() {
+        output.stderr
+    } else {
+        output.stdout
+    };
+    String::from_utf8_lossy(&text)
+        .lines()
+        .next()
+        .map(|line| line.trim().to_owned())
+}

@@ -1,0 +1,44 @@
+//! `cargo xtask`: the project's commands.
+//!
+//! - `start`: install missing tools, build the app, serve it with the sandbox.
+//! - `test`: install missing tools, then lint and run every test suite.
+
+mod cmd;
+mod libtest;
+mod phases;
+mod project;
+mod start;
+mod test;
+mod tools;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  start [--port N] [--token T]   install missing tools, build the app in release mode,
+                                 and serve it with the sandbox (default 127.0.0.1:8080)
+  test                           install missing tools, lint, and run every test suite
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("start") => start::run(&args[1..]),
+        Some("test") => test::run(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Some(other) => Err(anyhow::anyhow!("unknown command `{other}`\n\n{USAGE}")),
+        None => Err(anyhow::anyhow!("no command given\n\n{USAGE}")),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("\nxtask: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! Installing what the project needs, at the versions it needs.
+//!
+//! Every check reads the tool's version, not only its presence, so a wrong
+//! version is replaced; a second run finds everything in place and installs
+//! nothing. Nothing is fetched from outside the package registries (crates.io
+//! and Debian's archive). Where a tool cannot be installed here, the error
+//! says exactly what to install by hand.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+
+use crate::cmd::{self, command, first_line};
+use crate::project;
+
+/// The Trunk release the project builds with (0.22 needs a newer rustc).
+pub const TRUNK_VERSION: &str = "0.21.14";
+/// The Rust target of the browser code.
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// The oldest wasm-opt that accepts the feature flags in `index.html`.
+pub const MIN_WASM_OPT: u32 = 108;
+
+/// The first word of a `--version` line that starts with a digit:
+/// `trunk 0.21.14` → `0.21.14`, `wasm-opt version 108 (…)` → `108`.
+pub fn version_word(line: &str) -> Option<&str> {
+    line.split_whitespace()
+        .find(|word| word.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// The leading number of a version: `156.0.8078.79` → 156.
+pub fn major(version: &str) -> Option<u32> {
+    version.split('.').next()?.parse().ok()
+}
+
+/// The version `program --version` reports, if it runs.
+fn installed_version(program: &str) -> Option<String> {
+    first_line(program, &["--version"]).and_then(|line| version_word(&line).map(str::to_owned))
+}
+
+/// Where `program` is on PATH (cargo's bin folder included).
+fn find_on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::iter::once(cmd::cargo_bin_dir())
+        .chain(std::env::split_paths(&path))
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}
+
+/// Everything `cargo xtask start` needs to build the app.
+pub fn ensure_build_tools() -> Result<()> {
+    ensure_wasm_target()?;
+    let wasm_bindgen = project::wasm_bindgen_version(&project::root())?;
+    ensure_wasm_bindgen_cli(&wasm_bindgen)?;
+    ensure_trunk()?;
+    ensure_wasm_opt()
+}
+
+/// The tools for browser tests: the wasm target, the wasm-bindgen test runner,
+/// Chromium and a matching ChromeDriver. Returns ChromeDriver's path.
+pub fn ensure_browser_test_tools() -> Result<PathBuf> {
+    ensure_wasm_target()?;
+    let wasm_bindgen = project::wasm_bindgen_version(&project::root())?;
+    ensure_wasm_bindgen_cli(&wasm_bindgen)?;
+    ensure_chromium()
+}
+
+fn ensure_wasm_target() -> Result<()> {
+    let installed = first_line("rustup", &["--version"]).is_some();
+    if !installed {
+        let libdir = first_line(
+            "rustc",
+            &["--print", "target-libdir", "--target", WASM_TARGET],
+        );
+        if libdir.is_some_and(|dir| std::path::Path::new(&dir).is_dir()) {
+            return Ok(());
+        }
+        bail!("the Rust target {WASM_TARGET} is missing and rustup is not available: install the target's standard library for your toolchain by hand");
+    }
+    let output = command("rustup")
+        .args(["target", "list", "--installed"])
+        .output()?;
+    if String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .any(|line| line.trim() == WASM_TARGET)
+    {
+        println!("ok: Rust target {WASM_TARGET}");
+        return Ok(());
+    }
+    cmd::run(command("rustup").args(["target", "add", WASM_TARGET]))
+}
+
+fn ensure_wasm_bindgen_cli(version: &str) -> Result<()> {
+    let cli = installed_version("wasm-bindgen");
+    let runner = installed_version("wasm-bindgen-test-runner");
+    if cli.as_deref() == Some(version) && runner.as_deref() == Some(version) {
+        println!("ok: wasm-bindgen-cli {version}");
+        return Ok(());
+    }
+    println!(
+        "wasm-bindgen-cli: need {version}, found {} (test runner: {})",
+        cli.as_deref().unwrap_or("none"),
+        runner.as_deref().unwrap_or("none")
+    );
+    let exact = format!("={version}");
+    let locked = cmd::run(command("cargo").args([
+        "install",
+        "wasm-bindgen-cli",
+        "--version",
+        &exact,
+        "--locked",
+        "--force",
+    ]));
+    if locked.is_err() {
+        // The CLI's own lockfile can name a yanked or missing crate; the
+        // registry's current compatible releases work.
+        println!("retrying without --locked");
+        cmd::run(command("cargo").args([
+            "install",
+            "wasm-bindgen-cli",
+            "--version",
+            &exact,
+            "--force",
+        ]))?;
+    }
+    Ok(())
+}
+
+fn ensure_trunk() -> Result<()> {
+    match installed_version("trunk") {
+        Some(found) if found == TRUNK_VERSION => {
+            println!("ok: trunk {TRUNK_VERSION}");
+            return Ok(());
+        }
+        found => println!(
+            "trunk: need {TRUNK_VERSION}, found {}",
+            found.as_deref().unwrap_or("none")
+        ),
+    }
+    let exact = format!("={TRUNK_VERSION}");
+    cmd::run(command("cargo").args([
+        "install",
+        "trunk",
+        "--version",
+        &exact,
+        "--locked",
+        "--force",
+    ]))
+}
+
+fn ensure_wasm_opt() -> Result<()> {
+    let found = installed_version("wasm-opt").and_then(|v| major(&v));
+    match found {
+        Some(version) if version >= MIN_WASM_OPT => {
+            println!("ok: wasm-opt {version}");
+            return Ok(());
+        }
+        Some(version) => println!("wasm-opt: need {MIN_WASM_OPT} or newer, found {version}"),
+        None => println!("wasm-opt: not found"),
+    }
+    apt_install(&["binaryen"], "shrinking the app's wasm (wasm-opt)")?;
+    match installed_version("wasm-opt").and_then(|v| major(&v)) {
+        Some(version) if version >= MIN_WASM_OPT => Ok(()),
+        other => bail!("wasm-opt {MIN_WASM_OPT} or newer is needed, and the system package gives {other:?}: install binaryen {MIN_WASM_OPT}+ by hand"),
+    }
+}
+
+fn ensure_chromium() -> Result<PathBuf> {
+    let versions = || {
+        let browser = installed_version("chromium").and_then(|v| major(&v));
+        let driver = installed_version("chromedriver").and_then(|v| major(&v));
+        (browser, driver)
+    };
+    let (browser, driver) = versions();
+    if browser.is_none() || driver.is_none() || browser != driver {
+        println!("chromium: browser {browser:?}, driver {driver:?}: they must both be there, at the same major version");
+        apt_install(
+            &["chromium", "chromium-driver"],
+            "browser tests (headless Chromium)",
+        )?;
+        let (browser, driver) = versions();
+        if browser.is_none() || browser != driver {
+            bail!("Chromium {browser:?} and ChromeDriver {driver:?} still do not match: install matching `chromium` and `chromium-driver` by hand");
+        }
+    } else {
+        println!(
+            "ok: chromium and chromedriver {}",
+            browser.unwrap_or_default()
+        );
+    }
+    find_on_path("chromedriver").context("chromedriver runs but is not found on PATH")
+}
+
+fn is_root() -> bool {
+    first_line("id", &["-u"]).as_deref() == Some("0")
+}
+
+/// Install Debian packages, as root or through password-less sudo.
+fn apt_install(packages: &[&str], purpose: &str) -> Result<()> {
+    let list = packages.join(" ");
+    let by_hand = format!("install by hand, then run the command again: `sudo apt-get install -y {list}` on Debian or Ubuntu, or your system's packages for {list}");
+    if find_on_path("apt-get").is_none() {
+        bail!("{purpose} needs {list}, and this machine has no apt-get: {by_hand}");
+    }
+    let sudo = if is_root() {
+        false
+    } else if command("sudo")
+        .args(["-n", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        true
+    } else {
+        bail!("{purpose} needs {list}, and installing it needs root: {by_hand}");
+    };
+    let apt = |args: &[&str]| {
+        let mut apt = if sudo {
+            command("sudo")
+        } else {
+            command("apt-get")
+        };
+        if sudo {
+            apt.arg("apt-get");
+        }
+        apt.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        cmd::run(&mut apt)
+    };
+    apt(&["update", "-q"])?;
+    let mut install = vec!["install", "-y", "-q", "--no-install-recommends"];
+    install.extend_from_slice(packages);
+    apt(&install).with_context(|| by_hand.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_version_out_of_each_tools_banner() {
+        assert_eq!(version_word("trunk 0.21.14"), Some("0.21.14"));
+        assert_eq!(version_word("wasm-bindgen 0.2.130"), Some("0.2.130"));
+        assert_eq!(version_word("wasm-opt version 108"), Some("108"));
+        assert_eq!(
+            version_word("Chromium 156.0.8078.79 built on Debian GNU/Linux 12 (bookworm)"),
+            Some("156.0.8078.79")
+        );
+        assert_eq!(
+            version_word("ChromeDriver 156.0.8078.79 (a21ce95c)"),
+            Some("156.0.8078.79")
+        );
+        assert_eq!(version_word("no version here"), None);
+    }
+
+    #[test]
+    fn major_versions_compare_numerically() {
+        assert_eq!(major("156.0.8078.79"), Some(156));
+        assert_eq!(major("108"), Some(108));
+        assert!(major("99").unwrap() < MIN_WASM_OPT);
+        assert_eq!(major("x.1"), None);
+    }
+}
