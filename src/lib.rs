@@ -6,4 +6,5 @@
 
 pub mod app;
 pub mod client;
+pub mod components;
 pub mod store;

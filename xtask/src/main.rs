@@ -4,6 +4,7 @@
 //! - `test`: install missing tools, then lint and run every test suite.
 
 mod cmd;
+mod dist;
 mod libtest;
 mod phases;
 mod project;

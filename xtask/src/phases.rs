@@ -27,13 +27,13 @@ impl Phases {
 
     /// A table of every phase's duration and the total.
     pub fn table(&self) -> String {
-        let mut table = String::from("phase                 time    result\n");
+        let mut table = format!("{:<26} {:>7}  result\n", "phase", "time");
         for (name, took, ok) in &self.done {
             let result = if *ok { "ok" } else { "FAILED" };
-            table.push_str(&format!("{name:<20} {:>7}  {result}\n", seconds(*took)));
+            table.push_str(&format!("{name:<26} {:>7}  {result}\n", seconds(*took)));
         }
         let total: Duration = self.done.iter().map(|(_, took, _)| *took).sum();
-        table.push_str(&format!("{:<20} {:>7}\n", "total", seconds(total)));
+        table.push_str(&format!("{:<26} {:>7}\n", "total", seconds(total)));
         table
     }
 }

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 
 use crate::cmd::{self, command};
+use crate::dist;
 use crate::phases::Phases;
 use crate::tools;
 
@@ -42,9 +43,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let options = parse(args)?;
     let mut phases = Phases::default();
     phases.run("tools", tools::ensure_build_tools)?;
-    phases.run("build the app (release)", || {
-        cmd::run(command("trunk").args(["build", "--release"]))
-    })?;
+    phases.run("build the app (release)", dist::build_release_app)?;
     phases.run("build the sandbox (release)", || {
         cmd::run(command("cargo").args(["build", "--release", "--package", "media-gen-sandbox"]))
     })?;

@@ -1,56 +1,68 @@
 //! `cargo xtask test`: install what is missing, lint, run every suite, summarise.
 
+use std::path::Path;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 
 use crate::cmd::{self, command};
+use crate::dist;
 use crate::libtest::{self, Counts};
 use crate::phases::{seconds, Phases};
 use crate::tools::{self, WASM_TARGET};
+
+/// One test suite: a `cargo test` command whose `test result:` lines are counted.
+struct Suite {
+    name: &'static str,
+    command: Command,
+    /// Whether it tests the release build in `dist/`.
+    needs_release_build: bool,
+}
 
 /// What one suite did.
 struct Report {
     name: &'static str,
     counts: Counts,
     took: Duration,
-    verdict: Verdict,
+    /// `None` when the suite passed, else why not.
+    failure: Option<String>,
 }
 
-#[derive(PartialEq)]
-enum Verdict {
-    Passed,
-    Failed(String),
+fn cargo_test(args: &[&str]) -> Command {
+    let mut test = command("cargo");
+    test.arg("test").args(args);
+    test
 }
 
-/// One test suite: a cargo test command whose `test result:` lines are counted.
-struct Suite {
-    name: &'static str,
-    command: Command,
-}
-
-fn suites(chromedriver: &std::path::Path) -> Vec<Suite> {
-    let cargo_test = |args: &[&str]| {
-        let mut test = command("cargo");
-        test.arg("test").args(args);
-        test
-    };
+fn suites(chromedriver: &Path) -> Vec<Suite> {
     let mut browser = cargo_test(&["--package", "media-gen", "--target", WASM_TARGET, "--tests"]);
     browser.env("CHROMEDRIVER", chromedriver);
+    // The end-to-end tests are `#[ignore]`d for plain `cargo test`, which has
+    // neither the release build nor ChromeDriver; here they have both.
+    let mut e2e = cargo_test(&["--package", "media-gen-e2e", "--", "--ignored"]);
+    e2e.env("CHROMEDRIVER", chromedriver);
+    let native = cargo_test(&[
+        "--workspace",
+        "--exclude",
+        "media-gen-sandbox",
+        "--exclude",
+        "media-gen-e2e",
+    ]);
+    let suite = |name, command, needs_release_build| Suite {
+        name,
+        command,
+        needs_release_build,
+    };
     vec![
-        Suite {
-            name: "native",
-            command: cargo_test(&["--workspace", "--exclude", "media-gen-sandbox"]),
-        },
-        Suite {
-            name: "sandbox",
-            command: cargo_test(&["--package", "media-gen-sandbox"]),
-        },
-        Suite {
-            name: "browser",
-            command: browser,
-        },
+        suite("native", native, false),
+        suite(
+            "sandbox",
+            cargo_test(&["--package", "media-gen-sandbox"]),
+            false,
+        ),
+        suite("browser", browser, false),
+        suite("e2e", e2e, true),
     ]
 }
 
@@ -81,59 +93,54 @@ fn lint() -> Result<()> {
 
 fn run_suite(suite: &mut Suite, phases: &mut Phases) -> Report {
     let started = Instant::now();
+    let mut counts = Counts::default();
     let outcome = phases.run(suite.name, || {
         let (status, output) = cmd::run_capturing(&mut suite.command)?;
-        let counts = libtest::counts(&output);
+        counts = libtest::counts(&output);
         if !status.success() || counts.failed > 0 {
             bail!("{} failed ({status})", suite.name);
         }
         if counts.passed == 0 {
             bail!("{} ran no test", suite.name);
         }
-        Ok(counts)
+        Ok(())
     });
-    let took = started.elapsed();
-    match outcome {
-        Ok(counts) => Report {
-            name: suite.name,
-            counts,
-            took,
-            verdict: Verdict::Passed,
-        },
-        Err(error) => {
-            // Count what the run printed even when it failed, for the summary.
-            Report {
-                name: suite.name,
-                counts: Counts::default(),
-                took,
-                verdict: Verdict::Failed(format!("{error:#}")),
-            }
-        }
+    Report {
+        name: suite.name,
+        counts,
+        took: started.elapsed(),
+        failure: outcome.err().map(|error| format!("{error:#}")),
     }
 }
 
 fn summary(lint: &Result<()>, reports: &[Report]) -> String {
-    let mut table = String::from("suite      passed  failed  ignored     time  result\n");
-    let lint_result = match lint {
-        Ok(()) => "ok".to_owned(),
-        Err(error) => format!("FAILED: {error:#}"),
+    let verdict = |failure: Option<&String>| match failure {
+        None => "ok".to_owned(),
+        Some(why) => format!("FAILED: {why}"),
     };
+    let lint_failure = lint.as_ref().err().map(|error| format!("{error:#}"));
+    let mut table = format!(
+        "{:<9} {:>7} {:>7} {:>8} {:>8}  result\n",
+        "suite", "passed", "failed", "ignored", "time"
+    );
     table.push_str(&format!(
-        "{:<9} {:>7} {:>7} {:>8} {:>8}  {lint_result}\n",
-        "lint", "-", "-", "-", ""
+        "{:<9} {:>7} {:>7} {:>8} {:>8}  {}\n",
+        "lint",
+        "-",
+        "-",
+        "-",
+        "",
+        verdict(lint_failure.as_ref())
     ));
     for report in reports {
-        let result = match &report.verdict {
-            Verdict::Passed => "ok".to_owned(),
-            Verdict::Failed(why) => format!("FAILED: {why}"),
-        };
         table.push_str(&format!(
-            "{:<9} {:>7} {:>7} {:>8} {:>8}  {result}\n",
+            "{:<9} {:>7} {:>7} {:>8} {:>8}  {}\n",
             report.name,
             report.counts.passed,
             report.counts.failed,
             report.counts.ignored,
-            seconds(report.took)
+            seconds(report.took),
+            verdict(report.failure.as_ref())
         ));
     }
     table
@@ -149,16 +156,25 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
 
     let lint = phases.run("lint", lint);
+    let release_build = phases.run("build the app (release)", dist::build_release_app);
     let mut reports = Vec::new();
     for mut suite in suites(&chromedriver) {
-        reports.push(run_suite(&mut suite, &mut phases));
+        match &release_build {
+            Err(error) if suite.needs_release_build => reports.push(Report {
+                name: suite.name,
+                counts: Counts::default(),
+                took: Duration::ZERO,
+                failure: Some(format!("not run, the release build failed: {error:#}")),
+            }),
+            _ => reports.push(run_suite(&mut suite, &mut phases)),
+        }
     }
 
     println!("\nTiming per phase\n{}", phases.table());
     println!("Tests per suite\n{}", summary(&lint, &reports));
-    let all_passed = lint.is_ok() && reports.iter().all(|r| r.verdict == Verdict::Passed);
+    let all_passed = lint.is_ok() && reports.iter().all(|report| report.failure.is_none());
     if all_passed {
-        let total: u32 = reports.iter().map(|r| r.counts.passed).sum();
+        let total: u32 = reports.iter().map(|report| report.counts.passed).sum();
         println!(
             "All checks passed: {total} tests in {} suites.",
             reports.len()

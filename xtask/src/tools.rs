@@ -17,8 +17,14 @@ use crate::project;
 pub const TRUNK_VERSION: &str = "0.21.14";
 /// The Rust target of the browser code.
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
-/// The oldest wasm-opt that accepts the feature flags in `index.html`.
-pub const MIN_WASM_OPT: u32 = 108;
+/// The oldest wasm-opt the app can be built with. Debian 12's binaryen 108
+/// writes wasm-bindgen's externref table export onto the function table (even
+/// at `-O0`), so the built app fails at start with "WebAssembly.Table.set():
+/// Argument 1 is invalid"; 116 is correct.
+pub const MIN_WASM_OPT: u32 = 116;
+/// The crates.io package that builds wasm-opt from binaryen's sources, and its
+/// version (0.116.x is binaryen 116).
+const WASM_OPT_CRATE: (&str, &str) = ("wasm-opt", "0.116.1");
 
 /// The first word of a `--version` line that starts with a digit:
 /// `trunk 0.21.14` → `0.21.14`, `wasm-opt version 108 (…)` → `108`.
@@ -157,11 +163,18 @@ fn ensure_wasm_opt() -> Result<()> {
         Some(version) => println!("wasm-opt: need {MIN_WASM_OPT} or newer, found {version}"),
         None => println!("wasm-opt: not found"),
     }
-    apt_install(&["binaryen"], "shrinking the app's wasm (wasm-opt)")?;
-    match installed_version("wasm-opt").and_then(|v| major(&v)) {
-        Some(version) if version >= MIN_WASM_OPT => Ok(()),
-        other => bail!("wasm-opt {MIN_WASM_OPT} or newer is needed, and the system package gives {other:?}: install binaryen {MIN_WASM_OPT}+ by hand"),
-    }
+    // Installed into cargo's bin folder, which comes first on the PATH every
+    // command here gets, so an older system wasm-opt is not used.
+    let (package, version) = WASM_OPT_CRATE;
+    let exact = format!("={version}");
+    cmd::run(command("cargo").args([
+        "install",
+        package,
+        "--version",
+        &exact,
+        "--locked",
+        "--force",
+    ]))
 }
 
 fn ensure_chromium() -> Result<PathBuf> {

@@ -7,6 +7,18 @@ use std::fs;
 use media_gen_sandbox::{Config, DEMO_TOKEN};
 use reqwest::StatusCode;
 
+/// A sandbox serving a small stand-in of the built app from a temporary folder
+/// (kept alive by the returned handle).
+async fn start_serving_app() -> (tempfile::TempDir, common::Running) {
+    let dir = app_folder();
+    let config = Config {
+        static_dir: Some(dir.path().to_owned()),
+        ..Config::for_tests()
+    };
+    let sandbox = common::start(config).await;
+    (dir, sandbox)
+}
+
 fn app_folder() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let files: [(&str, &[u8]); 3] = [
@@ -38,12 +50,7 @@ async fn fetch(url: String) -> (StatusCode, String, Vec<u8>) {
 
 #[tokio::test]
 async fn serves_the_app_with_the_right_content_types() {
-    let dir = app_folder();
-    let config = Config {
-        static_dir: Some(dir.path().to_owned()),
-        ..Config::for_tests()
-    };
-    let sandbox = common::start(config).await;
+    let (_dir, sandbox) = start_serving_app().await;
 
     let (status, content_type, body) = fetch(format!("{}/", sandbox.base_url)).await;
     assert_eq!(status, StatusCode::OK);
@@ -66,12 +73,7 @@ async fn serves_the_app_with_the_right_content_types() {
 
 #[tokio::test]
 async fn app_routes_open_directly_but_missing_files_are_404() {
-    let dir = app_folder();
-    let config = Config {
-        static_dir: Some(dir.path().to_owned()),
-        ..Config::for_tests()
-    };
-    let sandbox = common::start(config).await;
+    let (_dir, sandbox) = start_serving_app().await;
 
     for route in [
         "/settings",

@@ -1,0 +1,179 @@
+//! Helpers for end-to-end tests: the sandbox serving the release build of the
+//! app, and headless Chromium driven through ChromeDriver.
+//!
+//! The tests need `dist/` (built by `trunk build --release`) and ChromeDriver
+//! (`CHROMEDRIVER`, else `chromedriver` on PATH); `cargo xtask test` provides
+//! both and runs them with `--ignored`.
+
+use std::net::TcpListener as StdListener;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use media_gen_sandbox::Config;
+use tokio::process::{Child, Command};
+
+/// How long a page may take to show what a test waits for.
+pub const PAGE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Chromium switches for a headless run as root on a closed network: no
+/// sandbox (root), no GPU, and no background connections that would be refused.
+const CHROME_ARGS: &[&str] = &[
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,800",
+];
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("crates/e2e is two folders below the root")
+        .to_owned()
+}
+
+/// The release build of the app, checked to exist.
+pub fn dist_dir() -> PathBuf {
+    let dist = workspace_root().join("dist");
+    assert!(
+        dist.join("index.html").is_file(),
+        "{} has no built app: run `trunk build --release` first (`cargo xtask test` does)",
+        dist.display()
+    );
+    dist
+}
+
+/// Where screenshots go, for a person to look at after a run.
+pub fn screenshot_dir() -> PathBuf {
+    workspace_root().join("target").join("e2e-screenshots")
+}
+
+fn free_port() -> u16 {
+    StdListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .expect("a free loopback port")
+}
+
+/// Start a sandbox serving the release build; returns its base URL.
+pub async fn start_sandbox() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free loopback port");
+    let base_url = format!("http://{}", listener.local_addr().expect("bound address"));
+    let config = Config {
+        static_dir: Some(dist_dir()),
+        ..Config::for_tests()
+    };
+    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
+    base_url
+}
+
+/// A headless Chromium session; ChromeDriver is stopped when this is dropped.
+pub struct Browser {
+    /// The WebDriver client.
+    pub client: Client,
+    _driver: Child,
+}
+
+impl Browser {
+    /// Start ChromeDriver on a free port and open a headless Chromium session.
+    pub async fn start() -> Browser {
+        let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".to_owned());
+        let port = free_port();
+        let driver = Command::new(&program)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start ChromeDriver `{program}`: {error}"));
+
+        let capabilities = serde_json::json!({
+            "goog:chromeOptions": { "args": CHROME_ARGS }
+        });
+        let serde_json::Value::Object(capabilities) = capabilities else {
+            unreachable!("a JSON object literal")
+        };
+        let webdriver = format!("http://127.0.0.1:{port}");
+        let mut last_error = String::new();
+        // ChromeDriver needs a moment before it accepts sessions.
+        for _ in 0..100 {
+            match ClientBuilder::new(HttpConnector::new())
+                .capabilities(capabilities.clone())
+                .connect(&webdriver)
+                .await
+            {
+                Ok(client) => {
+                    return Browser {
+                        client,
+                        _driver: driver,
+                    }
+                }
+                Err(error) => last_error = error.to_string(),
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("no WebDriver session from {program}: {last_error}");
+    }
+
+    /// Open `url` and wait for the page to load.
+    pub async fn open(&self, url: &str) {
+        self.client.goto(url).await.expect("open the page");
+    }
+
+    /// Wait until the first element matching `css` has exactly `text`.
+    pub async fn wait_for_text(&self, css: &str, text: &str) {
+        let result = self
+            .client
+            .wait()
+            .at_most(PAGE_TIMEOUT)
+            .for_element(Locator::Css(css))
+            .await;
+        let element = result.unwrap_or_else(|error| panic!("no `{css}` on the page: {error}"));
+        let mut seen = String::new();
+        for _ in 0..(PAGE_TIMEOUT.as_millis() / 50) {
+            seen = element.text().await.unwrap_or_default();
+            if seen.trim() == text {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("`{css}` shows {seen:?}, expected {text:?}");
+    }
+
+    /// Click the first element matching `css`.
+    pub async fn click(&self, css: &str) {
+        let element = self
+            .client
+            .wait()
+            .at_most(PAGE_TIMEOUT)
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|error| panic!("no `{css}` to click: {error}"));
+        element.click().await.expect("click");
+    }
+
+    /// Save a screenshot as `target/e2e-screenshots/<name>.png`.
+    pub async fn screenshot(&self, name: &str) {
+        let png = self.client.screenshot().await.expect("a screenshot");
+        let dir = screenshot_dir();
+        std::fs::create_dir_all(&dir).expect("create the screenshot folder");
+        std::fs::write(dir.join(format!("{name}.png")), png).expect("save the screenshot");
+    }
+
+    /// End the browser session.
+    pub async fn close(self) {
+        self.client.close().await.expect("close the session");
+    }
+}

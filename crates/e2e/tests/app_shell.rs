@@ -1,0 +1,46 @@
+//! The release build of the app, served by the sandbox, in real headless Chromium.
+
+use media_gen_e2e::{start_sandbox, Browser};
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn release_app_starts_connected_to_the_sandbox() {
+    let base_url = start_sandbox().await;
+    let browser = Browser::start().await;
+
+    browser.open(&format!("{base_url}/")).await;
+    // The wasm started and rendered (a broken build leaves an empty body).
+    browser
+        .wait_for_text("header .brand", "Media Generation")
+        .await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    // It found the sandbox's demo token with no set-up.
+    browser
+        .wait_for_text("header .connection", "Sandbox demo token")
+        .await;
+    browser.screenshot("board").await;
+
+    browser.click("nav a[href='/settings']").await;
+    browser.wait_for_text("main h1", "Settings").await;
+    browser.screenshot("settings").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn app_routes_open_directly() {
+    let base_url = start_sandbox().await;
+    let browser = Browser::start().await;
+    for (path, title) in [
+        ("/new/image-to-video", "Image to video"),
+        ("/new/video-translate", "Video translation"),
+        ("/new/image-generate", "Image generation"),
+        ("/settings", "Settings"),
+        ("/no/such/page", "Page not found"),
+    ] {
+        browser.open(&format!("{base_url}{path}")).await;
+        browser.wait_for_text("main h1", title).await;
+    }
+    browser.screenshot("not-found").await;
+    browser.close().await;
+}

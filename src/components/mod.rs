@@ -1,0 +1,5 @@
+//! Reusable views, one file each.
+
+pub mod field;
+
+pub use field::Field;
