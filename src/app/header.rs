@@ -23,7 +23,8 @@ pub fn Header() -> impl IntoView {
                 <ul class="nav">
                     <li><A href="/">"Tasks"</A></li>
                     {TaskKind::ALL
-                        .into_iter()
+                        .iter()
+                        .copied()
                         .map(|kind| {
                             view! {
                                 <li><A href=kind_text::form_path(kind)>{kind_text::title(kind)}</A></li>

@@ -1,60 +1,37 @@
 //! The three kinds of task the service runs.
 
-use std::fmt;
-use std::str::FromStr;
+use crate::wire_enum::wire_enum;
 
-use serde::{Deserialize, Serialize};
-
-/// A kind of task; serialized as the document's `task_type` value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskKind {
-    /// `image_to_video`: a video from a prompt and images (models `V`, `KL`, `S`).
-    ImageToVideo,
-    /// `video_translate`: a video translated into languages, one task per language.
-    VideoTranslate,
-    /// `image_generate`: images from a prompt, one task per image.
-    ImageGenerate,
+wire_enum! {
+    /// A kind of task: the path segment after `/v1/` and the callback's `task_type`.
+    pub enum TaskKind for "task_type" {
+        /// `image_to_video`: a video from a prompt and images (models `V`, `KL`, `S`).
+        ImageToVideo => "image_to_video",
+        /// `video_translate`: a video translated into languages, one task per language.
+        VideoTranslate => "video_translate",
+        /// `image_generate`: images from a prompt, one task per image.
+        ImageGenerate => "image_generate",
+    }
 }
 
 impl TaskKind {
-    /// Every kind, in the document's order.
-    pub const ALL: [TaskKind; 3] = [
-        TaskKind::ImageToVideo,
-        TaskKind::VideoTranslate,
-        TaskKind::ImageGenerate,
-    ];
+    /// The submit endpoint's path: `/v1/image_to_video`.
+    pub fn submit_path(self) -> String {
+        format!("/v1/{self}")
+    }
 
-    /// The kind's name as the document spells it: the path segment after
-    /// `/v1/` and the callback's `task_type`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TaskKind::ImageToVideo => "image_to_video",
-            TaskKind::VideoTranslate => "video_translate",
-            TaskKind::ImageGenerate => "image_generate",
+    /// The status endpoint's path for `task_id`: `/v1/image_to_video/{task_id}`.
+    /// The id is percent-encoded, since it is opaque and could hold any character.
+    pub fn status_path(self, task_id: &str) -> String {
+        let mut path = format!("/v1/{self}/");
+        for byte in task_id.bytes() {
+            if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+                path.push(char::from(byte));
+            } else {
+                path.push_str(&format!("%{byte:02X}"));
+            }
         }
-    }
-}
-
-impl fmt::Display for TaskKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A string that is not one of the three task kinds.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("task kind: `{0}` is not one of image_to_video, video_translate, image_generate")]
-pub struct UnknownTaskKind(pub String);
-
-impl FromStr for TaskKind {
-    type Err = UnknownTaskKind;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        TaskKind::ALL
-            .into_iter()
-            .find(|kind| kind.as_str() == s)
-            .ok_or_else(|| UnknownTaskKind(s.to_owned()))
+        path
     }
 }
 
@@ -69,7 +46,7 @@ mod tests {
             names,
             ["image_to_video", "video_translate", "image_generate"]
         );
-        for kind in TaskKind::ALL {
+        for &kind in TaskKind::ALL {
             assert_eq!(kind.to_string().parse::<TaskKind>(), Ok(kind));
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{kind}\""));
@@ -80,7 +57,22 @@ mod tests {
     #[test]
     fn unknown_names_are_refused_with_the_allowed_values() {
         let error = "image_to_audio".parse::<TaskKind>().unwrap_err();
-        assert!(error.to_string().contains("image_to_audio"));
-        assert!(error.to_string().contains("video_translate"));
+        assert_eq!(
+            error.to_string(),
+            "task_type: `image_to_audio` is not one of image_to_video, video_translate, image_generate"
+        );
+    }
+
+    #[test]
+    fn endpoint_paths_follow_the_document() {
+        assert_eq!(TaskKind::ImageToVideo.submit_path(), "/v1/image_to_video");
+        assert_eq!(
+            TaskKind::VideoTranslate.status_path("vt-0123abcd"),
+            "/v1/video_translate/vt-0123abcd"
+        );
+        assert_eq!(
+            TaskKind::ImageGenerate.status_path("a/b?c"),
+            "/v1/image_generate/a%2Fb%3Fc"
+        );
     }
 }

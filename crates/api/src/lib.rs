@@ -1,15 +1,43 @@
 //! The Media Generation Service contract in plain Rust.
 //!
-//! This crate is the single source of truth for the service's interface: the
-//! wire types, the envelope rules and (as the crate grows) validation and
-//! polling arithmetic. It performs no I/O and depends on nothing browser- or
-//! server-specific, so the browser app, the JavaScript bindings and the sandbox
-//! all share exactly the same rules.
+//! This crate is the single source of truth for the service's interface: wire
+//! types with the document's field names, the envelope rules, every
+//! validation rule, the naming rule and the published defaults. It performs no
+//! I/O and depends on nothing browser- or server-specific, so the browser app,
+//! the JavaScript bindings and the sandbox all share exactly the same rules.
+//! The crate README maps each rule to the document section it comes from.
 
+pub mod callback;
+pub mod decode;
+pub mod defaults;
 pub mod envelope;
+pub mod image_generate;
+pub mod image_to_video;
 pub mod kind;
 pub mod languages;
+mod lenient;
+pub mod model_rules;
+pub mod status;
+pub mod validate;
+pub mod values;
+pub mod video_translate;
+mod wire_enum;
 
+pub use callback::{Callback, CallbackResult};
+pub use decode::{decode_data, decode_envelope, ResponseError};
 pub use envelope::{Envelope, ErrorEnvelope, SUCCESS_CODE};
+pub use image_generate::{ImageGenerateRequest, ImageGenerateTask};
+pub use image_to_video::{ImageToVideoRequest, ImageToVideoTask, TaskIds};
 pub use kind::TaskKind;
 pub use languages::{TargetLanguages, TARGET_LANGUAGES_PATH};
+pub use model_rules::{Mode, ModelRules, Support};
+pub use status::TaskStatus;
+pub use validate::{
+    validate_image_generate, validate_image_to_video, validate_video_translate, Context, ImageInfo,
+    Problem, Problems, Rule, Severity,
+};
+pub use values::{AspectRatio, ImageQuality, ImageRatio, Model, Module, Resolution};
+pub use video_translate::{
+    predicted_name, TranslationTaskRef, VideoTranslateRequest, VideoTranslateTask,
+};
+pub use wire_enum::UnknownValue;

@@ -15,7 +15,8 @@ pub fn Board() -> impl IntoView {
             <p class="board__empty">"No tasks yet. Start one:"</p>
             <ul class="kind-cards">
                 {TaskKind::ALL
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .map(|kind| {
                         view! {
                             <li class="kind-card">

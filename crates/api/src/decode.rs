@@ -1,0 +1,157 @@
+//! From an HTTP status and body to the payload, or to a typed error.
+//!
+//! The envelope rules in one place, shared by the browser client, the
+//! JavaScript bindings and the tests:
+//! - 2xx with `code == 0`: the `data` payload.
+//! - 2xx with `code != 0`: a business error (image_generate documents this).
+//! - any other status: an HTTP error, with the error envelope when the body is one.
+//! - a body that is not the documented JSON: a shape error.
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use crate::envelope::{Envelope, ErrorEnvelope, SUCCESS_CODE};
+
+/// Why a response did not yield its payload.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResponseError {
+    /// A non-2xx status, with the error envelope when the body held one.
+    #[error("{}", http_message(*status, envelope.as_ref()))]
+    Http {
+        /// The HTTP status.
+        status: u16,
+        /// The `{code, msg}` body, if the body was one.
+        envelope: Option<ErrorEnvelope>,
+    },
+    /// HTTP 2xx, but the envelope's `code` is not 0.
+    #[error("the service refused the request (code {code}): {msg}")]
+    Business {
+        /// The non-zero `code`.
+        code: i64,
+        /// The service's `msg`.
+        msg: String,
+    },
+    /// HTTP 2xx, but the body is not the documented JSON.
+    #[error("the response is not in the documented shape: {detail}")]
+    Shape {
+        /// What did not match (never the body itself, which may be huge or hostile).
+        detail: String,
+    },
+}
+
+fn http_message(status: u16, envelope: Option<&ErrorEnvelope>) -> String {
+    match envelope {
+        Some(envelope) => format!("HTTP {status} (code {}): {}", envelope.code, envelope.msg),
+        None => format!("HTTP {status} without the documented error body"),
+    }
+}
+
+impl ResponseError {
+    /// The envelope's `code`, when the service sent one.
+    pub fn code(&self) -> Option<i64> {
+        match self {
+            ResponseError::Http { envelope, .. } => envelope.as_ref().map(|e| e.code),
+            ResponseError::Business { code, .. } => Some(*code),
+            ResponseError::Shape { .. } => None,
+        }
+    }
+}
+
+/// Only the envelope's `code` and `msg`, to tell business errors from success
+/// before the payload's shape is checked.
+#[derive(Deserialize)]
+struct EnvelopeHead {
+    code: i64,
+    #[serde(default)]
+    msg: Option<String>,
+}
+
+/// Decode a whole success envelope (`code`, `msg` and `data`).
+pub fn decode_envelope<T: DeserializeOwned>(
+    status: u16,
+    body: &[u8],
+) -> Result<Envelope<T>, ResponseError> {
+    if !(200..300).contains(&status) {
+        let envelope = serde_json::from_slice::<ErrorEnvelope>(body).ok();
+        return Err(ResponseError::Http { status, envelope });
+    }
+    let shape = |error: serde_json::Error| ResponseError::Shape {
+        detail: error.to_string(),
+    };
+    let head: EnvelopeHead = serde_json::from_slice(body).map_err(shape)?;
+    if head.code != SUCCESS_CODE {
+        return Err(ResponseError::Business {
+            code: head.code,
+            msg: head.msg.unwrap_or_default(),
+        });
+    }
+    serde_json::from_slice(body).map_err(shape)
+}
+
+/// Decode a response to its `data` payload.
+pub fn decode_data<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, ResponseError> {
+    decode_envelope(status, body).map(|envelope| envelope.data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::image_to_video::TaskIds;
+
+    #[test]
+    fn success_yields_the_data() {
+        let ids: TaskIds = decode_data(
+            200,
+            br#"{"code":0,"msg":"ok","data":{"task_ids":["i2v-1"]}}"#,
+        )
+        .unwrap();
+        assert_eq!(ids.task_ids, ["i2v-1"]);
+    }
+
+    #[test]
+    fn non_zero_code_in_http_200_is_a_business_error() {
+        let error = decode_data::<TaskIds>(200, br#"{"code":100001,"msg":"prompt is required"}"#)
+            .unwrap_err();
+        assert_eq!(
+            error,
+            ResponseError::Business {
+                code: 100001,
+                msg: "prompt is required".into()
+            }
+        );
+        assert_eq!(error.code(), Some(100001));
+    }
+
+    #[test]
+    fn http_error_keeps_the_error_envelope() {
+        let error = decode_data::<Vec<String>>(400, br#"{"code":100001,"msg":"bad"}"#).unwrap_err();
+        assert_eq!(error.to_string(), "HTTP 400 (code 100001): bad");
+        let error = decode_data::<Vec<String>>(502, b"<html>Bad gateway</html>").unwrap_err();
+        assert_eq!(
+            error,
+            ResponseError::Http {
+                status: 502,
+                envelope: None
+            }
+        );
+        assert_eq!(error.code(), None);
+    }
+
+    #[test]
+    fn bodies_not_in_the_documented_shape() {
+        for body in [
+            &b""[..],
+            b"not json",
+            b"[1,2]",
+            br#"{"code":0,"msg":"ok"}"#,
+            br#"{"code":0,"msg":"ok","data":{"task_ids":"i2v-1"}}"#,
+            br#"{"code":"0","msg":"ok","data":{}}"#,
+        ] {
+            let error = decode_data::<TaskIds>(200, body).unwrap_err();
+            assert!(
+                matches!(error, ResponseError::Shape { .. }),
+                "{body:?}: {error:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! Properties over arbitrary input: validation and decoding never panic, and a
+//! request that validates without errors survives a trip through JSON.
+
+use media_gen_api::*;
+use proptest::prelude::*;
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        ".{0,40}",
+        Just(String::new()),
+        Just("https://example.com/a.png".to_owned()),
+        Just("https://example.com/a.tiff".to_owned()),
+        "https?://[a-z]{1,8}\\.[a-z]{2,3}/[a-z0-9]{0,8}(\\.[a-z]{2,4})?",
+        "[a-z]{1,5}:[^ ]{0,20}",
+        "[语👍a ]{990,1010}",
+    ]
+}
+
+fn opt<T: std::fmt::Debug + Clone>(
+    s: impl Strategy<Value = T>,
+) -> impl Strategy<Value = Option<T>> {
+    prop::option::of(s)
+}
+
+fn pick<T: Copy + std::fmt::Debug + 'static>(
+    all: &'static [T],
+) -> impl Strategy<Value = Option<T>> {
+    opt(prop::sample::select(all))
+}
+
+prop_compose! {
+    fn image_to_video()(
+        model in pick(Model::ALL),
+        prompt in text(),
+        aspect_ratio in pick(AspectRatio::ALL),
+        aspect_resolution in pick(Resolution::ALL),
+        duration in opt(-2i64..15),
+        image_url in opt(text()),
+        end_image_url in opt(text()),
+        reference_images in prop::collection::vec(text(), 0..9),
+        generate_audio in opt(any::<bool>()),
+        generate_count in opt(-1i64..7),
+        callback_url in opt(text()),
+    ) -> ImageToVideoRequest {
+        ImageToVideoRequest { model, prompt, aspect_ratio, aspect_resolution, duration, image_url, end_image_url, reference_images, generate_audio, generate_count, callback_url }
+    }
+}
+
+prop_compose! {
+    fn video_translate()(
+        target_languages in prop::collection::vec(prop_oneof![Just("English".to_owned()), Just("Korean".to_owned()), ".{0,8}"], 0..5),
+        video_url in text(),
+        speaker_num in opt(-3i64..5),
+        translate_audio_only in opt(any::<bool>()),
+        enable_dynamic_duration in opt(any::<bool>()),
+        enable_caption in opt(any::<bool>()),
+        name in opt(".{0,120}"),
+        callback_url in opt(text()),
+    ) -> VideoTranslateRequest {
+        VideoTranslateRequest { target_languages, video_url, speaker_num, translate_audio_only, enable_dynamic_duration, enable_caption, name, callback_url }
+    }
+}
+
+prop_compose! {
+    fn image_generate()(
+        prompt in text(),
+        reference_images in prop::collection::vec(text(), 0..8),
+        module in pick(Module::ALL),
+        generate_count in opt(-1i64..11),
+        image_quality in pick(ImageQuality::ALL),
+        image_ratio in pick(ImageRatio::ALL),
+        callback_url in opt(text()),
+    ) -> ImageGenerateRequest {
+        ImageGenerateRequest { prompt, reference_images, module, generate_count, image_quality, image_ratio, callback_url }
+    }
+}
+
+fn context() -> impl Strategy<Value = Context> {
+    (
+        opt(prop::collection::vec(".{0,8}", 0..4)),
+        opt(0u64..50_000_000),
+        opt(0u32..5000),
+        opt(0u32..5000),
+    )
+        .prop_map(|(languages, bytes, width, height)| {
+            let mut context = Context {
+                languages,
+                ..Default::default()
+            };
+            let info = ImageInfo {
+                width,
+                height,
+                bytes,
+            };
+            context
+                .images
+                .insert("https://example.com/a.png".into(), info);
+            context
+        })
+}
+
+/// A valid request round-trips through JSON; and every problem names a field.
+fn check<T>(request: &T, problems: &Problems) -> Result<(), TestCaseError>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    for problem in problems.iter() {
+        prop_assert!(!problem.field.is_empty());
+        prop_assert!(!problem.message.is_empty());
+    }
+    if !problems.has_errors() {
+        let json = serde_json::to_string(request).expect("a request serializes");
+        let back: T = serde_json::from_str(&json).expect("its JSON decodes");
+        prop_assert_eq!(&back, request);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn image_to_video_validation_never_panics_and_valid_requests_round_trip(request in image_to_video(), context in context()) {
+        check(&request, &validate_image_to_video(&request, &context))?;
+    }
+
+    #[test]
+    fn video_translate_validation_never_panics_and_valid_requests_round_trip(request in video_translate(), context in context()) {
+        check(&request, &validate_video_translate(&request, &context))?;
+    }
+
+    #[test]
+    fn image_generate_validation_never_panics_and_valid_requests_round_trip(request in image_generate(), context in context()) {
+        check(&request, &validate_image_generate(&request, &context))?;
+    }
+
+    #[test]
+    fn decoding_never_panics_on_arbitrary_bytes(status in 0u16..600, body in prop::collection::vec(any::<u8>(), 0..200)) {
+        let _ = decode_data::<TaskIds>(status, &body);
+        let _ = decode_data::<Vec<TranslationTaskRef>>(status, &body);
+        let _ = decode_data::<ImageToVideoTask>(status, &body);
+        let _ = decode_data::<VideoTranslateTask>(status, &body);
+        let _ = decode_data::<ImageGenerateTask>(status, &body);
+        let _ = serde_json::from_slice::<Callback>(&body);
+    }
+
+    #[test]
+    fn decoding_never_panics_on_json_like_text(status in prop_oneof![Just(200u16), Just(400u16), 0u16..600], body in r#"\{("(code|msg|data|task_ids|status|task_id)":(0|1|"[A-Z]{0,9}"|null|\[\]|\{\}|-?[0-9]{1,20}),?){0,6}\}"#) {
+        let _ = decode_data::<TaskIds>(status, body.as_bytes());
+        let _ = decode_data::<ImageGenerateTask>(status, body.as_bytes());
+    }
+}
+
+/// Requests built only from what the per-model table allows.
+fn allowed_image_to_video() -> impl Strategy<Value = ImageToVideoRequest> {
+    let url = "https://[a-z]{1,8}\\.example\\.com/[a-z0-9]{1,8}\\.(png|jpg|webp)";
+    (
+        prop::sample::select(Model::ALL),
+        "[a-zA-Z语👍 ]{1,200}",
+        pick(AspectRatio::ALL),
+        any::<prop::sample::Index>(),
+        any::<prop::sample::Index>(),
+        any::<bool>(),
+        prop::collection::vec(url, 1..8),
+        opt(url),
+        opt(1i64..=4),
+        any::<bool>(),
+    )
+        .prop_map(
+            move |(
+                model,
+                prompt,
+                aspect_ratio,
+                resolution,
+                duration,
+                multi,
+                references,
+                end,
+                count,
+                audio,
+            )| {
+                let rules = model.rules();
+                let multi = match model {
+                    Model::V => multi,
+                    Model::Kl => true,
+                    Model::S => false,
+                };
+                let mode = model.mode(multi);
+                let references: Vec<String> = if multi {
+                    references
+                        .into_iter()
+                        .take(rules.max_reference_images)
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                ImageToVideoRequest {
+                    model: Some(model),
+                    prompt: prompt.trim().to_owned() + "x",
+                    aspect_ratio,
+                    aspect_resolution: Some(*resolution.get(rules.resolutions)),
+                    duration: Some(*duration.get(model.durations(mode))),
+                    image_url: (!multi).then(|| "https://example.com/start.png".to_owned()),
+                    end_image_url: end.filter(|_| model == Model::V && !multi),
+                    reference_images: references,
+                    generate_audio: rules.audio.then_some(audio),
+                    generate_count: count,
+                    callback_url: None,
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn everything_the_per_model_table_allows_validates_and_round_trips(request in allowed_image_to_video()) {
+        let problems = validate_image_to_video(&request, &Context::default());
+        prop_assert!(problems.is_empty(), "{:?}", problems);
+        let json = serde_json::to_string(&request).unwrap();
+        prop_assert_eq!(serde_json::from_str::<ImageToVideoRequest>(&json).unwrap(), request);
+    }
+}
