@@ -215,3 +215,39 @@ fn status_task_object_generating_then_succeeded() {
     assert!(done.status.is_terminal());
     assert_eq!(serde_json::to_value(&done).unwrap(), data);
 }
+
+#[test]
+fn every_field_round_trips_with_the_documents_names() {
+    let request = ImageGenerateRequest {
+        reference_images: images(2),
+        module: Some(Module::Pro),
+        generate_count: Some(3),
+        image_quality: Some(ImageQuality::K4),
+        image_ratio: Some(ImageRatio::R21x9),
+        callback_url: Some("https://example.com/hook".into()),
+        ..image_generation()
+    };
+    let json = serde_json::to_value(&request).unwrap();
+    let mut keys: Vec<_> = json.as_object().unwrap().keys().cloned().collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "callback_url",
+            "generate_count",
+            "image_quality",
+            "image_ratio",
+            "module",
+            "prompt",
+            "reference_images"
+        ]
+    );
+    assert_eq!(
+        serde_json::from_value::<ImageGenerateRequest>(json).unwrap(),
+        request
+    );
+    assert_eq!(
+        serde_json::to_value(image_generation()).unwrap(),
+        json!({"prompt": "A lighthouse at dawn"})
+    );
+}

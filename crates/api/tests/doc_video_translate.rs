@@ -212,3 +212,39 @@ fn defaults_published_for_optional_fields() {
         .get("speaker_num")
         .is_none());
 }
+
+#[test]
+fn every_field_round_trips_with_the_documents_names() {
+    let request = VideoTranslateRequest {
+        speaker_num: Some(2),
+        translate_audio_only: Some(false),
+        enable_dynamic_duration: Some(true),
+        enable_caption: Some(true),
+        name: Some("my clip".into()),
+        callback_url: Some("https://example.com/hook".into()),
+        ..translation()
+    };
+    let json = serde_json::to_value(&request).unwrap();
+    let mut keys: Vec<_> = json.as_object().unwrap().keys().cloned().collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "callback_url",
+            "enable_caption",
+            "enable_dynamic_duration",
+            "name",
+            "speaker_num",
+            "target_languages",
+            "translate_audio_only",
+            "video_url"
+        ]
+    );
+    assert_eq!(
+        serde_json::from_value::<VideoTranslateRequest>(json).unwrap(),
+        request
+    );
+    // Only the two required fields when nothing else is set.
+    let json = serde_json::to_value(translation()).unwrap();
+    assert_eq!(json.as_object().unwrap().len(), 2);
+}
