@@ -23,15 +23,7 @@ impl TaskKind {
     /// The status endpoint's path for `task_id`: `/v1/image_to_video/{task_id}`.
     /// The id is percent-encoded, since it is opaque and could hold any character.
     pub fn status_path(self, task_id: &str) -> String {
-        let mut path = format!("/v1/{self}/");
-        for byte in task_id.bytes() {
-            if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
-                path.push(char::from(byte));
-            } else {
-                path.push_str(&format!("%{byte:02X}"));
-            }
-        }
-        path
+        format!("/v1/{self}/{}", crate::path::segment(task_id))
     }
 }
 

@@ -17,6 +17,7 @@ pub mod kind;
 pub mod languages;
 mod lenient;
 pub mod model_rules;
+pub mod path;
 pub mod status;
 pub mod validate;
 pub mod values;

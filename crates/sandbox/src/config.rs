@@ -2,6 +2,10 @@
 
 use std::net::IpAddr;
 use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::faults::Faults;
+use crate::lifecycle::Timing;
 
 /// The token the sandbox accepts when none is given.
 pub const DEMO_TOKEN: &str = "demo-token";
@@ -37,10 +41,40 @@ pub struct Config {
     /// so it works with no set-up. The sandbox's tokens guard nothing real.
     #[arg(long)]
     pub private: bool,
+
+    /// Typical time from submit to the end of a task, in milliseconds.
+    #[arg(long, default_value_t = 4000)]
+    pub task_ms: u64,
+
+    /// How much task times vary either way, 0 to 1 (0.5: half to one and a half times --task-ms).
+    #[arg(long, default_value_t = 0.5)]
+    pub task_spread: f64,
+
+    /// Tasks held in memory; past this the oldest finished ones are forgotten.
+    #[arg(long, default_value_t = 100_000)]
+    pub max_tasks: usize,
+
+    /// Browser origin allowed to call the API (CORS); repeat for several. Default: any origin.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allowed_origins: Vec<String>,
+
+    /// Send callbacks to any host. By default only loopback addresses
+    /// (localhost, 127.0.0.0/8, ::1) are called, so the sandbox is never an open relay.
+    #[arg(long)]
+    pub callbacks_to_any_host: bool,
+
+    /// Wait before the first callback retry, in milliseconds; doubled for the second.
+    #[arg(long, default_value_t = 1000)]
+    pub callback_retry_ms: u64,
+
+    /// Faults to inject into `/v1/*` answers (changeable at run time via `/sandbox/faults`).
+    #[command(flatten)]
+    pub faults: Faults,
 }
 
 impl Config {
-    /// A configuration for tests: loopback, a free port, the demo token, no static folder.
+    /// A configuration for tests: loopback, a free port, the demo token, no
+    /// static folder, tasks of about 100 ms, quick callback retries, no faults.
     pub fn for_tests() -> Self {
         Self {
             host: IpAddr::from([127, 0, 0, 1]),
@@ -48,6 +82,21 @@ impl Config {
             tokens: vec![DEMO_TOKEN.to_owned()],
             static_dir: None,
             private: false,
+            task_ms: 100,
+            task_spread: 0.2,
+            max_tasks: 100_000,
+            allowed_origins: Vec::new(),
+            callbacks_to_any_host: false,
+            callback_retry_ms: 20,
+            faults: Faults::default(),
+        }
+    }
+
+    /// Task timing from the flags.
+    pub fn timing(&self) -> Timing {
+        Timing {
+            typical: Duration::from_millis(self.task_ms),
+            spread: self.task_spread,
         }
     }
 }

@@ -5,6 +5,8 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
 
+use crate::state::AppState;
+
 /// What the app needs to talk to this sandbox with no set-up.
 #[derive(Debug, Clone, Serialize)]
 pub struct DemoSettings {
@@ -12,9 +14,14 @@ pub struct DemoSettings {
     pub token: String,
 }
 
-/// Handler: the demo settings, or 404 when the sandbox runs with `--private`.
-pub async fn demo_settings(
-    State(settings): State<Option<DemoSettings>>,
-) -> Result<Json<DemoSettings>, StatusCode> {
-    settings.map(Json).ok_or(StatusCode::NOT_FOUND)
+/// Handler: the first token, or 404 when the sandbox runs with `--private`.
+pub async fn demo_settings(State(app): State<AppState>) -> Result<Json<DemoSettings>, StatusCode> {
+    let token = app.config.tokens.first().filter(|_| !app.config.private);
+    token
+        .map(|token| {
+            Json(DemoSettings {
+                token: token.clone(),
+            })
+        })
+        .ok_or(StatusCode::NOT_FOUND)
 }

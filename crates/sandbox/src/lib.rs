@@ -1,52 +1,156 @@
 //! A local stand-in of the Media Generation Service.
 //!
-//! It answers the interface document's endpoints under `/v1` with bearer
-//! authentication, serves the built app at `/`, and offers a few helpers for
-//! the app and tests under `/sandbox`. Every contract rule comes from
-//! `media-gen-api`; nothing here re-implements one.
+//! It answers the interface document's seven endpoints under `/v1` with
+//! bearer authentication, runs each task through `PENDING`, `GENERATING` and
+//! `SUCCEEDED` or `FAILED`, serves real media for the results, sends
+//! callbacks, injects faults on demand, and serves the built app at `/`.
+//! Every contract rule comes from `media-gen-api`; nothing here re-implements one.
 
 mod auth;
+mod body;
+pub mod callbacks;
 pub mod config;
 mod demo;
 pub mod error;
-pub mod languages;
+pub mod faults;
+pub mod ids;
+mod inbox;
+pub mod lifecycle;
+mod media;
+mod render;
+pub mod routes;
+mod state;
 mod static_files;
+pub mod store;
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
-use axum::routing::get;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderName, HeaderValue, Method};
+use axum::routing::{any, get, post};
 use axum::{middleware, Router};
 use media_gen_api::TARGET_LANGUAGES_PATH;
 use tokio::net::TcpListener;
-use tower_http::trace::TraceLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tracing::Level;
 
+pub use body::MAX_BODY_BYTES;
 pub use config::{Config, DEMO_TOKEN};
-pub use error::ApiError;
+pub use error::{codes, ApiError};
+pub use faults::Faults;
+pub use state::AppState;
+
+/// The `/v1` endpoints: bearer auth inside, fault injection around it.
+fn api(app: &AppState) -> Router<AppState> {
+    let tokens = auth::Tokens::new(&app.config.tokens);
+    Router::new()
+        .route("/v1/image_to_video", post(routes::image_to_video::submit))
+        .route(
+            "/v1/image_to_video/{task_id}",
+            get(routes::image_to_video::status),
+        )
+        .route("/v1/video_translate", post(routes::video_translate::submit))
+        .route(
+            TARGET_LANGUAGES_PATH,
+            get(routes::languages::target_languages),
+        )
+        .route(
+            "/v1/video_translate/{task_id}",
+            get(routes::video_translate::status),
+        )
+        .route("/v1/image_generate", post(routes::image_generate::submit))
+        .route(
+            "/v1/image_generate/{task_id}",
+            get(routes::image_generate::status),
+        )
+        // route_layer: unknown paths reach the fallback (404) without an auth check.
+        .route_layer(middleware::from_fn_with_state(tokens, auth::require_bearer))
+        .route_layer(middleware::from_fn_with_state(
+            app.faults.clone(),
+            faults::inject,
+        ))
+        // Unknown API paths get the error envelope, never the app's index.html.
+        .route("/v1/{*rest}", any(not_found))
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound(
+        "No such endpoint: the interface document lists the paths under /v1".to_owned(),
+    )
+}
+
+/// `/sandbox/*`: helpers for the app and for tests.
+fn sandbox(app: &AppState) -> Router<AppState> {
+    let tokens = auth::Tokens::new(&app.config.tokens);
+    let faults = Router::new()
+        .route(
+            "/sandbox/faults",
+            get(faults::get_faults).put(faults::put_faults),
+        )
+        .route_layer(middleware::from_fn_with_state(tokens, auth::require_bearer))
+        .with_state(app.faults.clone());
+    Router::new()
+        .route("/sandbox/demo", get(demo::demo_settings))
+        .route(
+            "/sandbox/inbox/{name}",
+            post(inbox::receive).get(inbox::list),
+        )
+        .route("/sandbox/media/video/{file}", get(media::video))
+        .route("/sandbox/media/image/{quality}/{file}", get(media::image))
+        .route(
+            "/sandbox/media/image/{quality}/{ratio}/thumbnail.png",
+            get(media::image_thumbnail),
+        )
+        .route(
+            "/sandbox/media/translated/{language}/{file}",
+            get(media::translated),
+        )
+        .merge(faults)
+        .route("/sandbox/{*rest}", any(not_found))
+}
+
+/// CORS for browser pages on other origins: any origin unless `--allow-origin`
+/// lists some; `Authorization` allowed, so preflights for bearer calls pass.
+fn cors(config: &Config) -> CorsLayer {
+    let origins = if config.allowed_origins.is_empty() {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(
+            config
+                .allowed_origins
+                .iter()
+                .filter_map(|origin| HeaderValue::from_str(origin).ok()),
+        )
+    };
+    CorsLayer::new()
+        .allow_origin(origins)
+        .allow_methods([Method::GET, Method::POST, Method::PUT])
+        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+        .expose_headers([HeaderName::from_static("retry-after")])
+        .max_age(Duration::from_secs(600))
+}
 
 /// The whole HTTP surface for `config`.
 pub fn router(config: &Config) -> Router {
-    let tokens = auth::Tokens::new(&config.tokens);
-    let api = Router::new()
-        .route(TARGET_LANGUAGES_PATH, get(languages::target_languages))
-        // route_layer: unknown paths reach the fallback (404) without an auth check.
-        .route_layer(middleware::from_fn_with_state(tokens, auth::require_bearer))
-        .fallback(|| async { ApiError::NotFound });
-
-    let demo = (!config.private)
-        .then(|| config.tokens.first().cloned())
-        .flatten()
-        .map(|token| demo::DemoSettings { token });
-    let sandbox = Router::new()
-        .route("/sandbox/demo", get(demo::demo_settings))
-        .with_state(demo);
-
-    let mut app = Router::new().merge(api).merge(sandbox);
-    if let Some(dir) = &config.static_dir {
-        app = app.fallback_service(static_files::service(dir));
-    }
-    // TraceLayer's default spans record method and URI only, never headers,
-    // so tokens stay out of the logs.
-    app.layer(TraceLayer::new_for_http())
+    let app = AppState::new(config.clone());
+    let mut router = Router::new()
+        .merge(api(&app))
+        .merge(sandbox(&app))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
+    router = match &config.static_dir {
+        Some(dir) => router.fallback_service(static_files::service(dir)),
+        None => router.fallback(not_found),
+    };
+    // One log line per request: method, path, status, latency. Headers (and
+    // so tokens) are never recorded.
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+        .on_request(())
+        .on_response(DefaultOnResponse::new().level(Level::INFO));
+    router.with_state(app).layer(cors(config)).layer(trace)
 }
 
 /// Bind the configured address, then serve until Ctrl+C.
@@ -59,6 +163,10 @@ pub async fn run(config: Config) -> std::io::Result<()> {
             ));
         }
     }
+    config
+        .faults
+        .check()
+        .map_err(|message| std::io::Error::new(std::io::ErrorKind::InvalidInput, message))?;
     let address = SocketAddr::new(config.host, config.port);
     let listener = TcpListener::bind(address).await.map_err(|error| {
         std::io::Error::new(

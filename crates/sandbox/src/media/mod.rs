@@ -1,0 +1,168 @@
+//! `GET /sandbox/media/...`: the results tasks point at.
+//!
+//! Videos are two short samples committed to the repository (16:9 and 9:16,
+//! made with ffmpeg; the README has the command); images are generated at the
+//! pixel size the request's quality and ratio call for.
+
+mod captions;
+mod png;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use media_gen_api::{AspectRatio, ImageQuality, ImageRatio};
+
+use crate::state::AppState;
+
+const LANDSCAPE_MP4: &[u8] = include_bytes!("files/sample-landscape.mp4");
+const PORTRAIT_MP4: &[u8] = include_bytes!("files/sample-portrait.mp4");
+const LANDSCAPE_WEBP: &[u8] = include_bytes!("files/sample-landscape.webp");
+const PORTRAIT_WEBP: &[u8] = include_bytes!("files/sample-portrait.webp");
+
+/// Pixels on the long side of an image thumbnail.
+pub const THUMBNAIL_LONG_SIDE: u32 = 256;
+
+/// The sample video's name for an aspect ratio.
+pub fn shape(aspect: AspectRatio) -> &'static str {
+    match aspect {
+        AspectRatio::Landscape16x9 => "landscape",
+        AspectRatio::Portrait9x16 => "portrait",
+    }
+}
+
+/// A ratio as a path segment: `16:9` → `16x9`.
+pub fn ratio_segment(ratio: ImageRatio) -> String {
+    ratio.as_str().replace(':', "x")
+}
+
+fn parse_ratio(segment: &str) -> Option<ImageRatio> {
+    segment.replace('x', ":").parse().ok()
+}
+
+/// Which image: quality, ratio, and whether it is the thumbnail.
+type ImageKey = (ImageQuality, ImageRatio, bool);
+
+/// Encoded images, each made once.
+#[derive(Default)]
+pub struct ImageCache(Mutex<HashMap<ImageKey, Arc<Vec<u8>>>>);
+
+impl ImageCache {
+    async fn get(
+        &self,
+        quality: ImageQuality,
+        ratio: ImageRatio,
+        thumbnail: bool,
+    ) -> Option<Arc<Vec<u8>>> {
+        let key = (quality, ratio, thumbnail);
+        if let Some(bytes) = self.0.lock().ok()?.get(&key) {
+            return Some(Arc::clone(bytes));
+        }
+        let (width, height) = if thumbnail {
+            ImageQuality::K1.image_size(ratio)
+        } else {
+            quality.image_size(ratio)
+        };
+        let scale = |side: u32| {
+            if thumbnail {
+                (side * THUMBNAIL_LONG_SIDE / width.max(height)).max(1)
+            } else {
+                side
+            }
+        };
+        let (w, h) = (scale(width), scale(height));
+        let seed = u8::try_from(
+            ImageRatio::ALL
+                .iter()
+                .position(|r| *r == ratio)
+                .unwrap_or(0)
+                * 23,
+        )
+        .unwrap_or(0);
+        let bytes = tokio::task::spawn_blocking(move || png::grid(w, h, seed))
+            .await
+            .ok()?;
+        if bytes.is_empty() {
+            return None;
+        }
+        let bytes = Arc::new(bytes);
+        self.0.lock().ok()?.insert(key, Arc::clone(&bytes));
+        Some(bytes)
+    }
+}
+
+fn file(content_type: &'static str, bytes: impl Into<axum::body::Body>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+        ],
+        bytes.into(),
+    )
+        .into_response()
+}
+
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "No such media file").into_response()
+}
+
+/// `GET /sandbox/media/video/{landscape|portrait}.{mp4|webp}`
+pub async fn video(Path(name): Path<String>) -> Response {
+    match name.as_str() {
+        "landscape.mp4" => file("video/mp4", LANDSCAPE_MP4),
+        "portrait.mp4" => file("video/mp4", PORTRAIT_MP4),
+        "landscape.webp" => file("image/webp", LANDSCAPE_WEBP),
+        "portrait.webp" => file("image/webp", PORTRAIT_WEBP),
+        _ => not_found(),
+    }
+}
+
+async fn image_response(
+    app: &AppState,
+    quality: &str,
+    ratio: Option<ImageRatio>,
+    thumbnail: bool,
+) -> Response {
+    let (Ok(quality), Some(ratio)) = (quality.parse::<ImageQuality>(), ratio) else {
+        return not_found();
+    };
+    match app.images.get(quality, ratio, thumbnail).await {
+        Some(bytes) => file("image/png", bytes.as_ref().clone()),
+        None => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Could not make the image",
+        )
+            .into_response(),
+    }
+}
+
+/// `GET /sandbox/media/image/{quality}/{ratio}.png`: `2K/9x16.png` is 1152×2048.
+pub async fn image(
+    State(app): State<AppState>,
+    Path((quality, name)): Path<(String, String)>,
+) -> Response {
+    let ratio = name.strip_suffix(".png").and_then(parse_ratio);
+    image_response(&app, &quality, ratio, false).await
+}
+
+/// `GET /sandbox/media/image/{quality}/{ratio}/thumbnail.png`: 256 pixels on the long side.
+pub async fn image_thumbnail(
+    State(app): State<AppState>,
+    Path((quality, ratio)): Path<(String, String)>,
+) -> Response {
+    image_response(&app, &quality, parse_ratio(&ratio), true).await
+}
+
+/// `GET /sandbox/media/translated/{language}/{name}.{mp4|ass}`: the video
+/// named by the naming rule, and its subtitles.
+pub async fn translated(Path((language, file_name)): Path<(String, String)>) -> Response {
+    if file_name.strip_suffix(".mp4").is_some() {
+        file("video/mp4", LANDSCAPE_MP4)
+    } else if let Some(name) = file_name.strip_suffix(".ass") {
+        file("text/x-ssa; charset=utf-8", captions::ass(&language, name))
+    } else {
+        not_found()
+    }
+}
