@@ -57,9 +57,22 @@ where
                         "The body is not valid JSON: {inner}"
                     )))
                 } else {
-                    Err(ApiError::InvalidParameter(format!("{path}: {inner}")))
+                    Err(ApiError::InvalidParameter(field_message(&path, &inner)))
                 }
             }
         }
+    }
+}
+
+/// `path: what is wrong`, without serde's "at line 1 column 9" and without
+/// repeating the field when the message already starts with it.
+fn field_message(path: &str, error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let text = text.strip_suffix(&position).unwrap_or(&text);
+    if text.starts_with(&format!("{path}:")) {
+        text.to_owned()
+    } else {
+        format!("{path}: {text}")
     }
 }

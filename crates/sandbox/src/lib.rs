@@ -21,6 +21,7 @@ mod render;
 pub mod routes;
 mod state;
 mod static_files;
+pub mod stats;
 pub mod store;
 
 use std::net::SocketAddr;
@@ -73,6 +74,7 @@ fn api(app: &AppState) -> Router<AppState> {
         ))
         // Unknown API paths get the error envelope, never the app's index.html.
         .route("/v1/{*rest}", any(not_found))
+        .route_layer(middleware::from_fn_with_state(app.clone(), stats::count))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }
 
@@ -94,6 +96,7 @@ fn sandbox(app: &AppState) -> Router<AppState> {
         .with_state(app.faults.clone());
     Router::new()
         .route("/sandbox/demo", get(demo::demo_settings))
+        .route("/sandbox/stats", get(stats::stats))
         .route(
             "/sandbox/inbox/{name}",
             post(inbox::receive).get(inbox::list),

@@ -10,6 +10,7 @@ use crate::error::ApiError;
 use crate::faults::SharedFaults;
 use crate::inbox::Inbox;
 use crate::media::ImageCache;
+use crate::stats::Counters;
 use crate::store::{Store, Task};
 
 /// The sandbox's state, cheap to clone.
@@ -30,6 +31,8 @@ pub struct Inner {
     pub images: ImageCache,
     /// The client that sends callbacks.
     pub http: reqwest::Client,
+    /// Request and task counts.
+    pub counters: Counters,
 }
 
 impl std::ops::Deref for AppState {
@@ -54,12 +57,16 @@ impl AppState {
             inbox: Inbox::default(),
             images: ImageCache::default(),
             http,
+            counters: Counters::default(),
             config,
         }))
     }
 
     /// Keep `task`.
     pub fn insert(&self, task: Task) {
+        self.counters
+            .tasks_created
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if let Ok(mut store) = self.store.lock() {
             store.insert(task, Instant::now());
         }

@@ -1,0 +1,61 @@
+//! `GET /sandbox/stats`: counters that let tests see what clients did, for
+//! example that a stopped widget sends no more requests, or that retries
+//! created no duplicate tasks.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::Json;
+use media_gen_api::Envelope;
+use serde::Serialize;
+
+use crate::state::AppState;
+
+/// Running totals.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Requests to `/v1/*` paths, whatever their answer.
+    pub v1_requests: AtomicU64,
+    /// `/v1/*` requests that were status reads (GET of a task).
+    pub status_reads: AtomicU64,
+    /// Tasks created since start.
+    pub tasks_created: AtomicU64,
+}
+
+/// The counters as `GET /sandbox/stats` reports them.
+#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct Stats {
+    /// Requests to `/v1/*`.
+    pub v1_requests: u64,
+    /// Status reads among them.
+    pub status_reads: u64,
+    /// Tasks created since start.
+    pub tasks_created: u64,
+    /// Tasks held in memory now.
+    pub tasks_held: u64,
+}
+
+/// Middleware: count one `/v1` request.
+pub async fn count(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    app.counters.v1_requests.fetch_add(1, Ordering::Relaxed);
+    let is_status_read = request.method() == axum::http::Method::GET
+        && request.uri().path().matches('/').count() == 3
+        && !request.uri().path().ends_with("/target_languages");
+    if is_status_read {
+        app.counters.status_reads.fetch_add(1, Ordering::Relaxed);
+    }
+    next.run(request).await
+}
+
+/// `GET /sandbox/stats`.
+pub async fn stats(State(app): State<AppState>) -> Json<Envelope<Stats>> {
+    let stats = Stats {
+        v1_requests: app.counters.v1_requests.load(Ordering::Relaxed),
+        status_reads: app.counters.status_reads.load(Ordering::Relaxed),
+        tasks_created: app.counters.tasks_created.load(Ordering::Relaxed),
+        tasks_held: u64::try_from(app.task_count()).unwrap_or(u64::MAX),
+    };
+    Json(Envelope::success("ok", stats))
+}
