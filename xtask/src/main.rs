@@ -3,6 +3,7 @@
 //! - `start`: install missing tools, build the app, serve it with the sandbox.
 //! - `test`: install missing tools, then lint and run every test suite.
 
+mod bench;
 mod cmd;
 mod dist;
 mod libtest;
@@ -21,6 +22,8 @@ commands:
   start [--port N] [--token T]   install missing tools, build the app in release mode,
                                  and serve it with the sandbox (default 127.0.0.1:8080)
   test                           install missing tools, lint, and run every test suite
+  bench                          build in release mode and print the benchmark table
+                                 (also written to target/bench.json)
 ";
 
 fn main() -> ExitCode {
@@ -28,6 +31,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("start") => start::run(&args[1..]),
         Some("test") => test::run(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -1,0 +1,37 @@
+//! `cargo xtask bench`: release builds, then the benchmark binary's table.
+
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+
+use crate::cmd::{self, command};
+use crate::phases::Phases;
+
+/// Run the command.
+pub fn run(args: &[String]) -> Result<ExitCode> {
+    if let Some(extra) = args.first() {
+        bail!("`cargo xtask bench` takes no arguments (got `{extra}`)");
+    }
+    let mut phases = Phases::default();
+    phases.run("build (release)", || {
+        cmd::run(command("cargo").args([
+            "build",
+            "--release",
+            "--package",
+            "media-gen-sandbox",
+            "--package",
+            "media-gen-bench",
+        ]))
+    })?;
+    phases.run("measure", || {
+        cmd::run(command("cargo").args([
+            "run",
+            "--quiet",
+            "--release",
+            "--package",
+            "media-gen-bench",
+        ]))
+    })?;
+    println!("\n{}", phases.table());
+    Ok(ExitCode::SUCCESS)
+}
