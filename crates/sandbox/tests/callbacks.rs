@@ -36,14 +36,19 @@ impl Receiver {
                         if r.attempts.fetch_add(1, Ordering::SeqCst) < r.failures {
                             return StatusCode::INTERNAL_SERVER_ERROR;
                         }
-                        r.received.lock().unwrap().push(body);
+                        r.received.lock().expect("receiver lock").push(body);
                         StatusCode::OK
                     },
                 ),
             )
             .with_state(receiver.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/hook", listener.local_addr().unwrap());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind a free loopback port");
+        let url = format!(
+            "http://{}/hook",
+            listener.local_addr().expect("bound address")
+        );
         tokio::spawn(async move { axum::serve(listener, app).await });
         (receiver, url)
     }
@@ -51,7 +56,7 @@ impl Receiver {
     async fn wait_for(&self, count: usize) -> Vec<Value> {
         let started = Instant::now();
         loop {
-            let received = self.received.lock().unwrap().clone();
+            let received = self.received.lock().expect("receiver lock").clone();
             if received.len() >= count || started.elapsed() > Duration::from_secs(10) {
                 return received;
             }

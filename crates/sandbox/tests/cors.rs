@@ -20,7 +20,7 @@ async fn preflight(sandbox: &Running, origin: &str) -> reqwest::Response {
         )
         .send()
         .await
-        .unwrap()
+        .expect("the sandbox answers")
 }
 
 fn header(response: &reqwest::Response, name: &str) -> String {
