@@ -4,11 +4,29 @@
 /// A `width`×`height` RGB PNG; `seed` varies the colours.
 pub fn grid(width: u32, height: u32, seed: u8) -> Vec<u8> {
     const BLOCKS: u32 = 8;
+    const PALETTE: [[u8; 3]; 6] = [
+        [52, 81, 209],
+        [142, 162, 255],
+        [31, 122, 77],
+        [240, 179, 90],
+        [191, 64, 128],
+        [40, 170, 190],
+    ];
     let (w, h) = (width.max(1), height.max(1));
+    let from = PALETTE[usize::from(seed) % PALETTE.len()];
+    let to = PALETTE[(usize::from(seed) + 3) % PALETTE.len()];
+    // Blend from one palette colour to another across the diagonal of blocks.
     let colour = |column: u32, row: u32| -> [u8; 3] {
         let t = (column + row) * 255 / (2 * (BLOCKS - 1));
-        let t = u8::try_from(t).unwrap_or(u8::MAX);
-        [t.wrapping_add(seed), 96_u8.wrapping_add(seed / 2), 255 - t]
+        let mix = |a: u8, b: u8| {
+            let value = (u32::from(a) * (255 - t) + u32::from(b) * t) / 255;
+            u8::try_from(value).unwrap_or(u8::MAX)
+        };
+        [
+            mix(from[0], to[0]),
+            mix(from[1], to[1]),
+            mix(from[2], to[2]),
+        ]
     };
     let mut pixels = Vec::with_capacity(w as usize * h as usize * 3);
     let mut row_cache: Option<(u32, Vec<u8>)> = None;
