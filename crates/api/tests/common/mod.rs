@@ -102,12 +102,12 @@ pub fn assert_clean(problems: &Problems) {
     );
 }
 
-/// Exactly one problem: an error of `rule` on `field`; returns its message.
+/// Exactly one problem, of `severity` and `rule`, on `field`; returns its message.
 #[track_caller]
-pub fn assert_only_error(problems: &Problems, field: &str, rule: Rule) -> String {
+pub fn assert_only(problems: &Problems, severity: Severity, field: &str, rule: Rule) -> String {
     assert_eq!(
         summary(problems),
-        [(field.to_owned(), rule.code(), Severity::Error)],
+        [(field.to_owned(), rule.code(), severity)],
         "{problems:#?}"
     );
     problems
@@ -117,17 +117,14 @@ pub fn assert_only_error(problems: &Problems, field: &str, rule: Rule) -> String
         .unwrap_or_default()
 }
 
-/// Exactly one problem: a warning of `rule` on `field`.
+/// Exactly one problem: an error of `rule` on `field`; returns its message.
+#[track_caller]
+pub fn assert_only_error(problems: &Problems, field: &str, rule: Rule) -> String {
+    assert_only(problems, Severity::Error, field, rule)
+}
+
+/// Exactly one problem: a warning of `rule` on `field`; returns its message.
 #[track_caller]
 pub fn assert_only_warning(problems: &Problems, field: &str, rule: Rule) -> String {
-    assert_eq!(
-        summary(problems),
-        [(field.to_owned(), rule.code(), Severity::Warning)],
-        "{problems:#?}"
-    );
-    problems
-        .iter()
-        .next()
-        .map(|p| p.message.clone())
-        .unwrap_or_default()
+    assert_only(problems, Severity::Warning, field, rule)
 }
