@@ -18,6 +18,8 @@ pub mod languages;
 mod lenient;
 pub mod model_rules;
 pub mod path;
+pub mod poll;
+pub mod retry;
 pub mod status;
 pub mod validate;
 pub mod values;

@@ -1,0 +1,228 @@
+//! When to read a task's status next. The browser crate runs the timers;
+//! the arithmetic lives here, where it is tested natively.
+//!
+//! Without knowing how long tasks of a kind take: a first read soon after
+//! submit, then waits growing by 1.5 from 1 s up to a 15 s cap. Once the
+//! typical length of a kind is known ([`DurationEstimate`]), reads before the
+//! expected end are spaced at the cap (a failure still shows within 15 s), the
+//! read at the expected end is timed to it, and an overdue task is read every
+//! tenth of its expected length (1 to 15 s).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+/// The numbers of the polling schedule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PollSchedule {
+    /// Wait before the first read after submit.
+    pub first: Duration,
+    /// Growth of the wait from one read to the next.
+    pub factor: f64,
+    /// The longest wait between two reads.
+    pub cap: Duration,
+    /// The shortest wait between two reads after the first.
+    pub floor: Duration,
+}
+
+impl Default for PollSchedule {
+    /// First read after 1 s, then ×1.5 up to 15 s, never more often than every second.
+    fn default() -> Self {
+        PollSchedule {
+            first: Duration::from_secs(1),
+            factor: 1.5,
+            cap: Duration::from_secs(15),
+            floor: Duration::from_secs(1),
+        }
+    }
+}
+
+impl PollSchedule {
+    /// The wait before the next read, after `reads` reads (0: none yet),
+    /// `elapsed` since submit, for a kind whose tasks usually take `expected`.
+    pub fn next_delay(
+        &self,
+        reads: u32,
+        elapsed: Duration,
+        expected: Option<Duration>,
+    ) -> Duration {
+        if reads == 0 {
+            return self.first;
+        }
+        match expected {
+            Some(expected) if elapsed < expected => {
+                (expected - elapsed).clamp(self.floor, self.cap)
+            }
+            Some(expected) => (expected / 10).clamp(self.floor, self.cap),
+            None => {
+                let exponent = i32::try_from(reads - 1).unwrap_or(i32::MAX);
+                let grown = self.first.as_secs_f64() * self.factor.powi(exponent);
+                Duration::from_secs_f64(grown.min(self.cap.as_secs_f64()))
+                    .clamp(self.floor, self.cap)
+            }
+        }
+    }
+}
+
+/// The typical length of a kind's tasks: the median of the last 20 seen.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DurationEstimate {
+    samples: VecDeque<Duration>,
+}
+
+impl DurationEstimate {
+    /// How many recent lengths are kept.
+    pub const WINDOW: usize = 20;
+
+    /// Record the length of a task that ended.
+    pub fn record(&mut self, length: Duration) {
+        self.samples.push_back(length);
+        if self.samples.len() > Self::WINDOW {
+            self.samples.pop_front();
+        }
+    }
+
+    /// The median length, or `None` before any task ended: an honest
+    /// "estimating" rather than a guess.
+    pub fn median(&self) -> Option<Duration> {
+        let mut sorted: Vec<Duration> = self.samples.iter().copied().collect();
+        sorted.sort();
+        sorted.get(sorted.len() / 2).copied()
+    }
+}
+
+/// What polling one task costs and how late it sees the end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Simulation {
+    /// Status reads until the end was seen.
+    pub reads: u32,
+    /// Time from the task's end to the read that saw it.
+    pub detection_delay: Duration,
+}
+
+/// Poll a task that ends `length` after submit, following `next_delay`.
+pub fn simulate(
+    length: Duration,
+    mut next_delay: impl FnMut(u32, Duration) -> Duration,
+) -> Simulation {
+    let mut elapsed = Duration::ZERO;
+    let mut reads = 0;
+    loop {
+        elapsed += next_delay(reads, elapsed);
+        reads += 1;
+        if elapsed >= length {
+            return Simulation {
+                reads,
+                detection_delay: elapsed - length,
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secs(s: f64) -> Duration {
+        Duration::from_secs_f64(s)
+    }
+
+    #[test]
+    fn without_an_estimate_waits_grow_by_half_up_to_15_s() {
+        let schedule = PollSchedule::default();
+        let waits: Vec<f64> = (0..10)
+            .map(|n| schedule.next_delay(n, Duration::ZERO, None).as_secs_f64())
+            .collect();
+        assert_eq!(waits[..6], [1.0, 1.0, 1.5, 2.25, 3.375, 5.0625]);
+        assert_eq!(waits[9], 15.0);
+    }
+
+    #[test]
+    fn with_an_estimate_reads_at_the_expected_end_and_then_often() {
+        let schedule = PollSchedule::default();
+        let expected = Some(secs(60.0));
+        assert_eq!(schedule.next_delay(0, Duration::ZERO, expected), secs(1.0));
+        assert_eq!(
+            schedule.next_delay(1, secs(1.0), expected),
+            secs(15.0),
+            "capped: failures show within 15 s"
+        );
+        assert_eq!(
+            schedule.next_delay(4, secs(46.0), expected),
+            secs(14.0),
+            "timed to the expected end"
+        );
+        assert_eq!(
+            schedule.next_delay(5, secs(60.0), expected),
+            secs(6.0),
+            "overdue: a tenth of the length"
+        );
+        assert_eq!(
+            schedule.next_delay(5, secs(10.0), Some(secs(9.5))),
+            secs(1.0),
+            "never below the floor"
+        );
+    }
+
+    #[test]
+    fn the_estimate_is_the_median_of_recent_lengths() {
+        let mut estimate = DurationEstimate::default();
+        assert_eq!(estimate.median(), None);
+        for s in [10.0, 200.0, 12.0] {
+            estimate.record(secs(s));
+        }
+        assert_eq!(estimate.median(), Some(secs(12.0)));
+        for _ in 0..DurationEstimate::WINDOW {
+            estimate.record(secs(30.0));
+        }
+        assert_eq!(estimate.median(), Some(secs(30.0)), "old samples age out");
+    }
+
+    /// The goals: at most a tenth of a fixed 500 ms poll's reads, and the end
+    /// seen within 15 s and within a fifth of the task's length.
+    #[test]
+    fn with_an_estimate_the_schedule_meets_the_goals() {
+        let schedule = PollSchedule::default();
+        for length in [10.0, 60.0, 300.0] {
+            let run = simulate(secs(length), |reads, elapsed| {
+                schedule.next_delay(reads, elapsed, Some(secs(length)))
+            });
+            let fixed = simulate(secs(length), |_, _| secs(0.5));
+            assert!(
+                run.reads * 10 <= fixed.reads,
+                "{length} s: {} reads against {}",
+                run.reads,
+                fixed.reads
+            );
+            assert!(
+                run.detection_delay <= secs(15.0).min(secs(length / 5.0)),
+                "{length} s: {:?}",
+                run.detection_delay
+            );
+        }
+    }
+
+    #[test]
+    fn without_an_estimate_the_end_is_still_seen_within_15_s() {
+        let schedule = PollSchedule::default();
+        for length in [0.5, 10.0, 60.0, 300.0, 3600.0] {
+            let run = simulate(secs(length), |reads, elapsed| {
+                schedule.next_delay(reads, elapsed, None)
+            });
+            assert!(
+                run.detection_delay <= secs(15.0),
+                "{length} s: {:?}",
+                run.detection_delay
+            );
+        }
+        let long = simulate(secs(300.0), |reads, elapsed| {
+            schedule.next_delay(reads, elapsed, None)
+        });
+        let fixed = simulate(secs(300.0), |_, _| secs(0.5));
+        assert!(
+            long.reads * 10 <= fixed.reads,
+            "{} against {}",
+            long.reads,
+            fixed.reads
+        );
+    }
+}

@@ -1,0 +1,273 @@
+//! When a failed request is tried again, and after how long.
+//!
+//! Reads (status, language list) are retried on network failures, timeouts,
+//! 408, 429 and 5xx, with exponential backoff and full jitter, honouring
+//! `Retry-After` up to a cap, within a retry budget. Submits are never retried
+//! automatically, except 429 and 503 that carry `Retry-After`: there the
+//! service did no work. A blindly retried submit can create, and bill,
+//! duplicate tasks.
+
+use std::time::Duration;
+
+/// Whether a request only reads or creates work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestKind {
+    /// `GET`: status reads, the language list. Safe to repeat.
+    Read,
+    /// `POST`: submits. Repeating one may create duplicate tasks.
+    Submit,
+}
+
+/// What went wrong with one attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttemptFailure {
+    /// No answer: connection refused or dropped, DNS, CORS.
+    Network,
+    /// No answer within the per-attempt timeout.
+    Timeout,
+    /// An HTTP status that is not 2xx.
+    Status(u16),
+    /// A 2xx answer that is not the documented shape, or a business error.
+    BadAnswer,
+}
+
+/// The numbers of the retry policy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt (the budget).
+    pub max_retries: u32,
+    /// Backoff ceiling for the first retry; doubled each retry.
+    pub base: Duration,
+    /// The largest backoff ceiling.
+    pub max_backoff: Duration,
+    /// The longest `Retry-After` honoured; a longer one ends the retries.
+    pub max_retry_after: Duration,
+}
+
+impl Default for RetryPolicy {
+    /// 4 retries; backoff ceilings 0.5, 1, 2, 4 s (at most 8 s); `Retry-After` up to 60 s.
+    fn default() -> Self {
+        RetryPolicy {
+            max_retries: 4,
+            base: Duration::from_millis(500),
+            max_backoff: Duration::from_secs(8),
+            max_retry_after: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Whether a failure may be retried at all (the budget aside).
+pub fn is_retryable(kind: RequestKind, failure: AttemptFailure, has_retry_after: bool) -> bool {
+    match (kind, failure) {
+        (RequestKind::Read, AttemptFailure::Network | AttemptFailure::Timeout) => true,
+        (RequestKind::Read, AttemptFailure::Status(status)) => {
+            status == 408 || status == 429 || status >= 500
+        }
+        (RequestKind::Submit, AttemptFailure::Status(429 | 503)) => has_retry_after,
+        _ => false,
+    }
+}
+
+impl RetryPolicy {
+    /// The wait before retry number `retry` (0 for the first retry), or `None`
+    /// when the budget is spent or `Retry-After` asks for longer than the cap.
+    /// `unit` is a uniform random number in `[0, 1)`: full jitter spreads
+    /// clients out so they do not retry in step.
+    pub fn delay(&self, retry: u32, retry_after: Option<Duration>, unit: f64) -> Option<Duration> {
+        if retry >= self.max_retries {
+            return None;
+        }
+        if let Some(wait) = retry_after {
+            return (wait <= self.max_retry_after).then_some(wait);
+        }
+        let ceiling = self
+            .base
+            .saturating_mul(2u32.saturating_pow(retry))
+            .min(self.max_backoff);
+        Some(ceiling.mul_f64(unit.clamp(0.0, 1.0)))
+    }
+}
+
+/// `Retry-After` as a wait: delay-seconds (`120`) or an HTTP-date
+/// (`Wed, 21 Oct 2015 07:28:00 GMT`, IMF-fixdate) relative to `now_unix`
+/// seconds. A date in the past means no wait; anything else is `None`.
+pub fn parse_retry_after(value: &str, now_unix: i64) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = parse_http_date(value)?;
+    Some(Duration::from_secs(
+        u64::try_from(at - now_unix).unwrap_or(0),
+    ))
+}
+
+/// Unix seconds of an IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
+fn parse_http_date(value: &str) -> Option<i64> {
+    let mut parts = value.split_whitespace();
+    let _weekday = parts.next()?.strip_suffix(',')?;
+    let day: i64 = parts.next()?.parse().ok()?;
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let month_name = parts.next()?;
+    let month = i64::try_from(MONTHS.iter().position(|m| *m == month_name)?).ok()? + 1;
+    let year: i64 = parts.next()?.parse().ok()?;
+    let mut clock = parts.next()?.split(':').map(|p| p.parse::<i64>().ok());
+    let (hour, minute, second) = (clock.next()??, clock.next()??, clock.next()??);
+    if parts.next()? != "GMT" || parts.next().is_some() || clock.next().is_some() {
+        return None;
+    }
+    let valid = (1..=31).contains(&day)
+        && (0..24).contains(&hour)
+        && (0..60).contains(&minute)
+        && (0..61).contains(&second);
+    valid.then(|| days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_retry_on_network_timeout_408_429_and_5xx() {
+        use AttemptFailure::*;
+        for failure in [
+            Network,
+            Timeout,
+            Status(408),
+            Status(429),
+            Status(500),
+            Status(502),
+            Status(503),
+            Status(504),
+        ] {
+            assert!(
+                is_retryable(RequestKind::Read, failure, false),
+                "{failure:?}"
+            );
+        }
+        for failure in [
+            Status(400),
+            Status(401),
+            Status(404),
+            Status(413),
+            BadAnswer,
+        ] {
+            assert!(
+                !is_retryable(RequestKind::Read, failure, true),
+                "{failure:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn submits_retry_only_429_and_503_with_retry_after() {
+        use AttemptFailure::*;
+        assert!(is_retryable(RequestKind::Submit, Status(429), true));
+        assert!(is_retryable(RequestKind::Submit, Status(503), true));
+        assert!(!is_retryable(RequestKind::Submit, Status(429), false));
+        assert!(!is_retryable(RequestKind::Submit, Status(503), false));
+        for failure in [
+            Network,
+            Timeout,
+            Status(500),
+            Status(502),
+            Status(504),
+            BadAnswer,
+        ] {
+            assert!(
+                !is_retryable(RequestKind::Submit, failure, true),
+                "{failure:?}: the work may have been done"
+            );
+        }
+    }
+
+    #[test]
+    fn backoff_doubles_with_full_jitter_up_to_the_ceiling() {
+        let policy = RetryPolicy::default();
+        let ceilings: Vec<_> = (0..4)
+            .map(|retry| policy.delay(retry, None, 1.0).unwrap())
+            .collect();
+        assert_eq!(ceilings, [500, 1000, 2000, 4000].map(Duration::from_millis));
+        assert_eq!(policy.delay(0, None, 0.0), Some(Duration::ZERO));
+        assert_eq!(
+            policy.delay(2, None, 0.5),
+            Some(Duration::from_millis(1000))
+        );
+        let long = RetryPolicy {
+            max_retries: 10,
+            ..policy
+        };
+        assert_eq!(long.delay(9, None, 1.0), Some(Duration::from_secs(8)));
+    }
+
+    #[test]
+    fn the_budget_ends_retries() {
+        let policy = RetryPolicy::default();
+        assert!(policy.delay(3, None, 0.5).is_some());
+        assert_eq!(policy.delay(4, None, 0.5), None);
+        assert_eq!(policy.delay(4, Some(Duration::from_secs(1)), 0.5), None);
+    }
+
+    #[test]
+    fn retry_after_is_honoured_up_to_the_cap() {
+        let policy = RetryPolicy::default();
+        assert_eq!(
+            policy.delay(0, Some(Duration::from_secs(7)), 0.0),
+            Some(Duration::from_secs(7))
+        );
+        assert_eq!(
+            policy.delay(0, Some(Duration::from_secs(60)), 0.0),
+            Some(Duration::from_secs(60))
+        );
+        assert_eq!(policy.delay(0, Some(Duration::from_secs(61)), 0.0), None);
+    }
+
+    #[test]
+    fn retry_after_in_seconds_or_as_an_http_date() {
+        assert_eq!(parse_retry_after("120", 0), Some(Duration::from_secs(120)));
+        assert_eq!(parse_retry_after(" 0 ", 0), Some(Duration::ZERO));
+        // 1994-11-06T08:49:37Z is Unix 784111777.
+        let date = "Sun, 06 Nov 1994 08:49:37 GMT";
+        assert_eq!(
+            parse_retry_after(date, 784_111_777 - 30),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            parse_retry_after(date, 784_111_777 + 30),
+            Some(Duration::ZERO),
+            "past dates: no wait"
+        );
+        assert_eq!(parse_http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
+        assert_eq!(
+            parse_http_date("Sat, 21 Nov 2026 06:00:00 GMT"),
+            Some(1_795_240_800)
+        );
+        assert_eq!(
+            parse_http_date("Tue, 29 Feb 2028 12:00:00 GMT"),
+            Some(1_835_438_400)
+        );
+        for bad in [
+            "",
+            "-1",
+            "soon",
+            "Sun, 06 Nov 1994 08:49:37",
+            "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun 06 Nov 1994 08:49:37 GMT",
+        ] {
+            assert_eq!(parse_retry_after(bad, 0), None, "{bad}");
+        }
+    }
+}
