@@ -1,3 +1,17 @@
 //! The only code that speaks HTTP.
+//!
+//! [`Client`] has one method per endpoint; the decisions it follows (the
+//! envelope rules, which failures to retry and how long to wait) live in
+//! `media-gen-api`, where they are tested natively.
 
+mod abort;
+mod attempt;
 pub mod demo;
+mod error;
+mod options;
+mod service;
+
+pub use abort::sleep;
+pub use error::ClientError;
+pub use options::{Auth, ClientOptions, TokenProvider};
+pub use service::Client;

@@ -54,6 +54,9 @@ pub struct Faults {
     /// Delay added to every `/v1` request, in milliseconds.
     #[arg(long = "fault-latency-ms", default_value_t = 0, value_name = "MS")]
     pub latency_ms: u64,
+    /// Apply these faults to the next N `/v1` requests only, then stop (none: no limit).
+    #[arg(long = "fault-limit", value_name = "N")]
+    pub limit: Option<u64>,
 }
 
 impl Default for Faults {
@@ -67,6 +70,7 @@ impl Default for Faults {
             malformed_body: 0.0,
             business_error: 0.0,
             latency_ms: 0,
+            limit: None,
         }
     }
 }
@@ -136,9 +140,24 @@ fn read(shared: &SharedFaults) -> Faults {
         .unwrap_or_default()
 }
 
+/// The faults for one request, counting it against `limit`.
+fn take(shared: &SharedFaults) -> Faults {
+    let Ok(mut faults) = shared.write() else {
+        return Faults::default();
+    };
+    match faults.limit {
+        Some(0) => Faults::default(),
+        Some(remaining) => {
+            faults.limit = Some(remaining - 1);
+            faults.clone()
+        }
+        None => faults.clone(),
+    }
+}
+
 /// Middleware: apply the current faults to one `/v1` request.
 pub async fn inject(State(shared): State<SharedFaults>, request: Request, next: Next) -> Response {
-    let faults = read(&shared);
+    let faults = take(&shared);
     if faults.latency_ms > 0 {
         tokio::time::sleep(Duration::from_millis(faults.latency_ms)).await;
     }
@@ -219,6 +238,19 @@ mod tests {
         assert_eq!(faults.pick(0.29), Some(Fault::RateLimited));
         assert_eq!(faults.pick(0.31), None);
         assert_eq!(Faults::default().pick(0.0), None);
+    }
+
+    #[test]
+    fn a_limit_counts_requests_down_then_stops() {
+        let shared: SharedFaults = Arc::new(RwLock::new(Faults {
+            http_503: 1.0,
+            limit: Some(2),
+            ..Faults::default()
+        }));
+        assert_eq!(take(&shared).http_503, 1.0);
+        assert_eq!(take(&shared).http_503, 1.0);
+        assert_eq!(take(&shared), Faults::default());
+        assert_eq!(read(&shared).limit, Some(0));
     }
 
     #[test]

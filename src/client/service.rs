@@ -1,0 +1,244 @@
+//! `Client`: one method per endpoint, with timeouts, retries and cancel.
+
+use std::rc::Rc;
+
+use gloo_net::http::Method;
+use media_gen_api::retry::{is_retryable, parse_retry_after, AttemptFailure, RequestKind};
+use media_gen_api::{
+    decode_data, CallbackResult, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest,
+    ImageToVideoTask, TaskIds, TaskKind, TranslationTaskRef, VideoTranslateRequest,
+    VideoTranslateTask, TARGET_LANGUAGES_PATH,
+};
+use serde::de::DeserializeOwned;
+use web_sys::AbortSignal;
+
+use super::abort;
+use super::attempt::{Attempt, NoAnswer};
+use super::error::ClientError;
+use super::options::{Auth, ClientOptions};
+
+/// A client of the Media Generation Service. Cheap to clone.
+///
+/// Every method takes an optional `AbortSignal`: aborting it cancels the
+/// request in flight and any wait between retries. Reads are retried on
+/// network failures, timeouts, 408, 429 and 5xx; submits only on 429 and 503
+/// that carry `Retry-After` (the service did no work), never after a 500 or a
+/// dropped connection, where tasks may already exist.
+#[derive(Debug, Clone)]
+pub struct Client {
+    options: Rc<ClientOptions>,
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+impl Client {
+    /// A client with these options.
+    pub fn new(options: ClientOptions) -> Self {
+        Client {
+            options: Rc::new(options),
+        }
+    }
+
+    /// The options this client was made with.
+    pub fn options(&self) -> &ClientOptions {
+        &self.options
+    }
+
+    async fn token(&self) -> Option<String> {
+        match &self.options.auth {
+            Auth::None => None,
+            Auth::Token(token) => Some(token.clone()),
+            Auth::Provider(provider) => provider().await,
+        }
+    }
+
+    /// Send one call with the retry policy, and decode its `data`.
+    async fn call<T: DeserializeOwned>(
+        &self,
+        kind: RequestKind,
+        path: &str,
+        body: Option<String>,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<T, ClientError> {
+        let options = &self.options;
+        let url = format!("{}{path}", options.base_url);
+        let deadline = now_ms() + options.deadline.as_secs_f64() * 1000.0;
+        let method = match kind {
+            RequestKind::Read => Method::GET,
+            RequestKind::Submit => Method::POST,
+        };
+        let mut retry = 0;
+        loop {
+            if cancel.is_some_and(AbortSignal::aborted) {
+                return Err(ClientError::Aborted);
+            }
+            let token = self.token().await;
+            let attempt = Attempt {
+                method: method.clone(),
+                url: &url,
+                body: body.as_deref(),
+                token: token.as_deref(),
+                timeout: options.attempt_timeout,
+            };
+            let (error, failure, retry_after) = match attempt.send(cancel).await {
+                Ok(answer) => match decode_data::<T>(answer.status, &answer.body) {
+                    Ok(data) => return Ok(data),
+                    Err(error) => {
+                        let failure = if (200..300).contains(&answer.status) {
+                            AttemptFailure::BadAnswer
+                        } else {
+                            AttemptFailure::Status(answer.status)
+                        };
+                        let now_unix = (now_ms() / 1000.0) as i64;
+                        let retry_after = answer
+                            .retry_after
+                            .as_deref()
+                            .and_then(|v| parse_retry_after(v, now_unix));
+                        (ClientError::from(error), failure, retry_after)
+                    }
+                },
+                Err(NoAnswer::Aborted) => return Err(ClientError::Aborted),
+                Err(NoAnswer::Timeout) => {
+                    let seconds = options.attempt_timeout.as_secs();
+                    (
+                        ClientError::Timeout { seconds },
+                        AttemptFailure::Timeout,
+                        None,
+                    )
+                }
+                Err(NoAnswer::Network) => (
+                    ClientError::Network { url: url.clone() },
+                    AttemptFailure::Network,
+                    None,
+                ),
+            };
+            if !is_retryable(kind, failure, retry_after.is_some()) {
+                return Err(error);
+            }
+            let Some(wait) = options
+                .retry
+                .delay(retry, retry_after, js_sys::Math::random())
+            else {
+                return Err(error);
+            };
+            if now_ms() + wait.as_secs_f64() * 1000.0 > deadline {
+                return Err(error);
+            }
+            if abort::sleep(wait, cancel).await.is_err() {
+                return Err(ClientError::Aborted);
+            }
+            retry += 1;
+        }
+    }
+
+    async fn read<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<T, ClientError> {
+        self.call(RequestKind::Read, path, None, cancel).await
+    }
+
+    async fn submit<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        request: &impl serde::Serialize,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<T, ClientError> {
+        let body = serde_json::to_string(request).map_err(|error| ClientError::Shape {
+            detail: error.to_string(),
+        })?;
+        self.call(RequestKind::Submit, path, Some(body), cancel)
+            .await
+    }
+
+    /// `GET /v1/video_translate/target_languages`.
+    pub async fn target_languages(
+        &self,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<Vec<String>, ClientError> {
+        self.read(TARGET_LANGUAGES_PATH, cancel).await
+    }
+
+    /// `POST /v1/image_to_video`: one task id per video.
+    pub async fn submit_image_to_video(
+        &self,
+        request: &ImageToVideoRequest,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<TaskIds, ClientError> {
+        self.submit(&TaskKind::ImageToVideo.submit_path(), request, cancel)
+            .await
+    }
+
+    /// `GET /v1/image_to_video/{task_id}`.
+    pub async fn image_to_video(
+        &self,
+        task_id: &str,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<ImageToVideoTask, ClientError> {
+        self.read(&TaskKind::ImageToVideo.status_path(task_id), cancel)
+            .await
+    }
+
+    /// `POST /v1/video_translate`: one task per language.
+    pub async fn submit_video_translate(
+        &self,
+        request: &VideoTranslateRequest,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<Vec<TranslationTaskRef>, ClientError> {
+        self.submit(&TaskKind::VideoTranslate.submit_path(), request, cancel)
+            .await
+    }
+
+    /// `GET /v1/video_translate/{task_id}`.
+    pub async fn video_translate(
+        &self,
+        task_id: &str,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<VideoTranslateTask, ClientError> {
+        self.read(&TaskKind::VideoTranslate.status_path(task_id), cancel)
+            .await
+    }
+
+    /// `POST /v1/image_generate`: one task id per image.
+    pub async fn submit_image_generate(
+        &self,
+        request: &ImageGenerateRequest,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<TaskIds, ClientError> {
+        self.submit(&TaskKind::ImageGenerate.submit_path(), request, cancel)
+            .await
+    }
+
+    /// `GET /v1/image_generate/{task_id}`.
+    pub async fn image_generate(
+        &self,
+        task_id: &str,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<ImageGenerateTask, ClientError> {
+        self.read(&TaskKind::ImageGenerate.status_path(task_id), cancel)
+            .await
+    }
+
+    /// The status of any task, as its kind's task object.
+    pub async fn task(
+        &self,
+        kind: TaskKind,
+        task_id: &str,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<CallbackResult, ClientError> {
+        Ok(match kind {
+            TaskKind::ImageToVideo => {
+                CallbackResult::ImageToVideo(self.image_to_video(task_id, cancel).await?)
+            }
+            TaskKind::VideoTranslate => {
+                CallbackResult::VideoTranslate(self.video_translate(task_id, cancel).await?)
+            }
+            TaskKind::ImageGenerate => {
+                CallbackResult::ImageGenerate(self.image_generate(task_id, cancel).await?)
+            }
+        })
+    }
+}
