@@ -9,6 +9,7 @@ mod dist;
 mod libtest;
 mod phases;
 mod project;
+mod sandbox;
 mod start;
 mod test;
 mod tools;

@@ -10,7 +10,11 @@ use crate::cmd::{self, command};
 use crate::dist;
 use crate::libtest::{self, Counts};
 use crate::phases::{seconds, Phases};
+use crate::sandbox::Sandbox;
 use crate::tools::{self, WASM_TARGET};
+
+/// The variable that hands the sandbox's address to the browser tests.
+const SANDBOX_URL_VAR: &str = "MEDIA_GEN_SANDBOX_URL";
 
 /// One test suite: a `cargo test` command whose `test result:` lines are counted.
 struct Suite {
@@ -35,9 +39,12 @@ fn cargo_test(args: &[&str]) -> Command {
     test
 }
 
-fn suites(chromedriver: &Path) -> Vec<Suite> {
+fn suites(chromedriver: &Path, sandbox_url: &str) -> Vec<Suite> {
     let mut browser = cargo_test(&["--package", "media-gen", "--target", WASM_TARGET, "--tests"]);
-    browser.env("CHROMEDRIVER", chromedriver);
+    // Read at compile time by the browser tests (they cannot read the environment).
+    browser
+        .env("CHROMEDRIVER", chromedriver)
+        .env(SANDBOX_URL_VAR, sandbox_url);
     // The end-to-end tests are `#[ignore]`d for plain `cargo test`, which has
     // neither the release build nor ChromeDriver; here they have both.
     let mut e2e = cargo_test(&["--package", "media-gen-e2e", "--", "--ignored"]);
@@ -158,8 +165,19 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
 
     let lint = phases.run("lint", lint);
     let release_build = phases.run("build the app (release)", dist::build_release_app);
+    // Short tasks and quick callback retries, so lifecycle tests take moments.
+    let sandbox = phases.run("start a sandbox for the browser tests", || {
+        Sandbox::start(&[
+            "--task-ms",
+            "300",
+            "--task-spread",
+            "0.2",
+            "--callback-retry-ms",
+            "20",
+        ])
+    })?;
     let mut reports = Vec::new();
-    for mut suite in suites(&chromedriver) {
+    for mut suite in suites(&chromedriver, &sandbox.base_url) {
         match &release_build {
             Err(error) if suite.needs_release_build => reports.push(Report {
                 name: suite.name,

@@ -189,15 +189,33 @@ pub async fn inject(State(shared): State<SharedFaults>, request: Request, next: 
     }
 }
 
-/// A response whose body fails at once: the server closes the connection
-/// without a complete answer, as a network drop would.
+/// A response cut off mid-body: the status line, headers and a few bytes go
+/// out, then the connection is closed. (A connection closed before any byte
+/// of the answer is retried silently by browsers on reused connections, so it
+/// would not show as a failure.)
 fn dropped_connection() -> Response {
-    let failing = futures_util::stream::once(async {
-        Err::<Bytes, std::io::Error>(std::io::Error::other(
-            "connection dropped by fault injection",
-        ))
+    // The pause lets the first bytes go out before the connection is cut;
+    // sent together, they would be discarded with it.
+    let chunks = futures_util::stream::unfold(0u8, |step| async move {
+        match step {
+            0 => Some((Ok(Bytes::from_static(br#"{"code":0,"msg":"#)), 1)),
+            1 => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                Some((
+                    Err(std::io::Error::other(
+                        "connection dropped by fault injection",
+                    )),
+                    2,
+                ))
+            }
+            _ => None,
+        }
     });
-    let mut response = Response::new(Body::from_stream(failing));
+    let mut response = Response::new(Body::from_stream(chunks));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
     response.headers_mut().insert(
         header::CONTENT_LENGTH,
         header::HeaderValue::from_static("64"),

@@ -1,0 +1,58 @@
+//! The sandbox `cargo xtask test` starts for the browser tests, and helpers
+//! to steer it.
+#![allow(dead_code)]
+
+use gloo_net::http::Request;
+use media_gen::client::{Auth, Client, ClientOptions};
+use serde_json::Value;
+
+/// The demo token the sandbox accepts.
+pub const TOKEN: &str = "demo-token";
+
+/// The sandbox's address, handed over at compile time by `cargo xtask test`.
+pub fn url() -> &'static str {
+    // Not `env!`: the tests must still compile (for linting) without a sandbox.
+    match option_env!("MEDIA_GEN_SANDBOX_URL") {
+        Some(url) => url,
+        None => panic!(
+            "MEDIA_GEN_SANDBOX_URL is not set: run the browser tests through `cargo xtask test`"
+        ),
+    }
+}
+
+/// A client of the sandbox with the demo token and the default policy.
+pub fn client() -> Client {
+    Client::new(ClientOptions::new(url(), Auth::Token(TOKEN.to_owned())))
+}
+
+/// Replace the sandbox's fault settings (`{}` clears them).
+pub async fn set_faults(faults: Value) {
+    let response = Request::put(&format!("{}/sandbox/faults", url()))
+        .header("Authorization", &format!("Bearer {TOKEN}"))
+        .json(&faults)
+        .expect("a JSON body")
+        .send()
+        .await
+        .expect("the sandbox answers");
+    assert_eq!(response.status(), 200, "setting faults {faults}");
+}
+
+/// The sandbox's counters (`v1_requests`, `status_reads`, `tasks_created`, `tasks_held`).
+pub async fn stats() -> Value {
+    let response = Request::get(&format!("{}/sandbox/stats", url()))
+        .send()
+        .await
+        .expect("the sandbox answers");
+    let body: Value = response.json().await.expect("JSON");
+    body["data"].clone()
+}
+
+/// One counter as a number.
+pub async fn counter(name: &str) -> u64 {
+    stats().await[name].as_u64().unwrap_or_default()
+}
+
+/// Milliseconds since the epoch.
+pub fn now() -> f64 {
+    js_sys::Date::now()
+}
