@@ -9,9 +9,11 @@ mod attempt;
 pub mod demo;
 mod error;
 mod options;
+mod poller;
 mod service;
 
 pub use abort::sleep;
 pub use error::ClientError;
 pub use options::{Auth, ClientOptions, TokenProvider};
+pub use poller::{Poller, PollerOptions, TaskUpdate};
 pub use service::Client;
