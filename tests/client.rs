@@ -298,3 +298,23 @@ async fn a_token_provider_is_asked_for_each_call() {
     let client = Client::new(ClientOptions::new(sandbox::url(), Auth::Provider(provider)));
     assert!(!client.target_languages(None).await.unwrap().is_empty());
 }
+
+#[wasm_bindgen_test]
+async fn the_overall_deadline_ends_retries() {
+    sandbox::set_faults(json!({"http_503": 1.0, "limit": 20})).await;
+    let mut options = ClientOptions::new(sandbox::url(), Auth::Token(sandbox::TOKEN.into()));
+    options.deadline = Duration::from_millis(1200);
+    options.retry.max_retries = 20;
+    let started = sandbox::now();
+    let error = Client::new(options)
+        .target_languages(None)
+        .await
+        .unwrap_err();
+    let took = sandbox::now() - started;
+    sandbox::set_faults(json!({})).await;
+    assert_eq!(error.status(), Some(503));
+    assert!(
+        took <= 1300.0,
+        "gave up after {took} ms, past the 1.2 s deadline"
+    );
+}

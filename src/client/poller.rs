@@ -55,6 +55,8 @@ pub struct TaskUpdate {
     /// Why the read failed, when it did. A failure that retrying cannot fix
     /// (an unknown task, say) ends the watch.
     pub error: Option<ClientError>,
+    /// Whether the status differs from the previous read's (always true for the first).
+    pub changed: bool,
     /// Time since the task was submitted.
     pub elapsed: Duration,
     /// Whether this is the last update for the task.
@@ -63,6 +65,7 @@ pub struct TaskUpdate {
 
 struct Watch {
     submitted_ms: f64,
+    last_status: Option<media_gen_api::TaskStatus>,
     reads: u32,
     next_ms: f64,
     in_flight: bool,
@@ -151,6 +154,7 @@ impl Poller {
             .entry((kind, task_id.to_owned()))
             .or_insert(Watch {
                 submitted_ms,
+                last_status: None,
                 reads: 0,
                 next_ms: (submitted_ms + first).min(now_ms() + first),
                 in_flight: false,
@@ -315,6 +319,11 @@ async fn read(
         Ok(task) => (Some(task), None),
         Err(error) => (None, Some(error)),
     };
+    let status = task.as_ref().map(|task| task.status().clone());
+    let changed = status.is_some() && status != watch.last_status;
+    if status.is_some() {
+        watch.last_status = status;
+    }
     let ended = task
         .as_ref()
         .is_some_and(|task| task.status().is_terminal());
@@ -344,6 +353,7 @@ async fn read(
         task_id,
         task,
         error,
+        changed,
         elapsed,
         done,
     });

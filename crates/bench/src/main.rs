@@ -1,8 +1,9 @@
-//! `media-gen-bench`: measures the sandbox over loopback and prints a table;
-//! also writes `target/bench.json` (name, value, unit, budget).
+//! `media-gen-bench`: measures polling cost and the sandbox over loopback,
+//! prints a table, and writes `target/bench.json` (name, value, unit, budget).
 //!
 //! Run through `cargo xtask bench`, which builds everything in release mode.
 
+mod polling;
 mod report;
 mod sandbox;
 mod throughput;
@@ -22,6 +23,7 @@ async fn main() -> ExitCode {
 
 async fn run() -> Result<(), String> {
     let mut report = report::Report::default();
+    polling::measure(&mut report).await?;
     throughput::measure(&mut report).await?;
     println!("\n{}", report.table());
     let path = report.write_json()?;
