@@ -137,7 +137,7 @@ async fn an_unreachable_server_is_a_network_error_that_mentions_cors() {
 #[wasm_bindgen_test]
 async fn a_slow_answer_is_a_timeout() {
     sandbox::set_faults(json!({"latency_ms": 2000, "limit": 1})).await;
-    let mut options = ClientOptions::new(sandbox::url(), Auth::Token(sandbox::TOKEN.into()));
+    let mut options = sandbox::options();
     options.attempt_timeout = Duration::from_millis(300);
     options.retry.max_retries = 0;
     let started = sandbox::now();
@@ -302,7 +302,7 @@ async fn a_token_provider_is_asked_for_each_call() {
 #[wasm_bindgen_test]
 async fn the_overall_deadline_ends_retries() {
     sandbox::set_faults(json!({"http_503": 1.0, "limit": 20})).await;
-    let mut options = ClientOptions::new(sandbox::url(), Auth::Token(sandbox::TOKEN.into()));
+    let mut options = sandbox::options();
     options.deadline = Duration::from_millis(1200);
     options.retry.max_retries = 20;
     let started = sandbox::now();

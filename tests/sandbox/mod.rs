@@ -20,9 +20,14 @@ pub fn url() -> &'static str {
     }
 }
 
-/// A client of the sandbox with the demo token and the default policy.
+/// Options for the sandbox with the demo token and the default policy.
+pub fn options() -> ClientOptions {
+    ClientOptions::new(url(), Auth::Token(TOKEN.to_owned()))
+}
+
+/// A client of the sandbox with [`options`].
 pub fn client() -> Client {
-    Client::new(ClientOptions::new(url(), Auth::Token(TOKEN.to_owned())))
+    Client::new(options())
 }
 
 /// Replace the sandbox's fault settings (`{}` clears them).
