@@ -90,7 +90,7 @@ async fn submit_images(count: i64, prompt: &str) -> Vec<String> {
 }
 
 fn set_hidden(hidden: bool) {
-    let document = gloo_utils_document();
+    let document = document();
     if hidden {
         let descriptor = js_sys::Object::new();
         js_sys::Reflect::set(&descriptor, &"value".into(), &"hidden".into()).unwrap();
@@ -103,7 +103,7 @@ fn set_hidden(hidden: bool) {
     document.dispatch_event(&event).unwrap();
 }
 
-fn gloo_utils_document() -> web_sys::Document {
+fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
