@@ -166,7 +166,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let lint = phases.run("lint", lint);
     let release_build = phases.run("build the app (release)", dist::build_release_app);
     // Short tasks and quick callback retries, so lifecycle tests take moments.
-    let sandbox = phases.run("start a sandbox for the browser tests", || {
+    let sandbox = phases.run("sandbox for browser tests", || {
         Sandbox::start(&[
             "--task-ms",
             "300",
