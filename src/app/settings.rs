@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::client::demo::demo_token;
+use crate::client::{Auth, Client, ClientOptions};
 use crate::store::settings as stored;
 
 /// Where the current token came from.
@@ -26,6 +27,8 @@ pub struct Settings {
     pub token: RwSignal<String>,
     /// Where [`Settings::token`] came from.
     pub token_source: RwSignal<TokenSource>,
+    /// Whether the token is remembered on this device rather than this tab.
+    pub remember: RwSignal<bool>,
 }
 
 impl Settings {
@@ -34,17 +37,42 @@ impl Settings {
         expect_context::<Settings>()
     }
 
-    /// Use `base_url` from now on and remember it for this tab.
+    /// Use `base_url` from now on and keep it where the token is kept.
     pub fn set_base_url(&self, base_url: &str) {
         let base_url = base_url.trim().trim_end_matches('/');
-        stored::save_base_url(Some(base_url));
+        stored::save_base_url(Some(base_url), self.remember.get_untracked());
         self.base_url.set(base_url.to_owned());
     }
 
-    /// Use `token` from now on and remember it for this tab (empty forgets it).
+    /// Keep the token (and base URL) on this device, or only in this tab.
+    pub fn set_remember(&self, remember: bool) {
+        self.remember.set(remember);
+        if self.token_source.get_untracked() == TokenSource::User {
+            stored::save_token(Some(&self.token.get_untracked()), remember);
+        }
+        stored::save_base_url(Some(&self.base_url.get_untracked()), remember);
+    }
+
+    /// Client options for the current settings: no `Authorization` header without a token.
+    pub fn client_options(&self) -> ClientOptions {
+        let token = self.token.get_untracked();
+        let auth = if token.is_empty() {
+            Auth::None
+        } else {
+            Auth::Token(token)
+        };
+        ClientOptions::new(self.base_url.get_untracked(), auth)
+    }
+
+    /// A client for the current settings.
+    pub fn client(&self) -> Client {
+        Client::new(self.client_options())
+    }
+
+    /// Use `token` from now on and keep it (empty forgets it).
     pub fn set_token(&self, token: &str) {
         let token = token.trim();
-        stored::save_token(Some(token));
+        stored::save_token(Some(token), self.remember.get_untracked());
         self.token.set(token.to_owned());
         self.token_source.set(if token.is_empty() {
             TokenSource::None
@@ -76,6 +104,7 @@ pub fn provide_settings() -> Settings {
         base_url: RwSignal::new(base_url.clone()),
         token: RwSignal::new(saved.token.unwrap_or_default()),
         token_source: RwSignal::new(token_source),
+        remember: RwSignal::new(saved.remembered),
     };
     if token_source == TokenSource::None {
         spawn_local(async move {

@@ -1,8 +1,11 @@
 //! Connection settings kept in web storage.
 //!
-//! The token lives in `sessionStorage` (gone when the tab closes). Storage can
-//! be missing or refuse writes (private windows, disabled storage): reads then
-//! yield nothing and writes report failure, and the app keeps working in memory.
+//! The base URL and the token live in `sessionStorage` (gone when the tab
+//! closes), unless the user asks to be remembered on this device: then the
+//! token moves to `localStorage`, and back when they stop. The token is never
+//! put in a URL or logged. Storage can be missing or refuse writes (private
+//! windows, disabled storage): reads then yield nothing, writes report
+//! failure, and the app keeps working in memory.
 
 use web_sys::Storage;
 
@@ -16,14 +19,29 @@ pub struct StoredSettings {
     pub base_url: Option<String>,
     /// The bearer token, when the user entered one.
     pub token: Option<String>,
+    /// Whether the token is remembered on this device (`localStorage`).
+    pub remembered: bool,
 }
 
-fn session_storage() -> Option<Storage> {
-    web_sys::window()?.session_storage().ok().flatten()
+/// Where a value is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// This tab only.
+    Session,
+    /// This device, until removed.
+    Device,
 }
 
-fn read(key: &str) -> Option<String> {
-    session_storage()?
+fn storage(place: Place) -> Option<Storage> {
+    let window = web_sys::window()?;
+    match place {
+        Place::Session => window.session_storage().ok().flatten(),
+        Place::Device => window.local_storage().ok().flatten(),
+    }
+}
+
+fn read(place: Place, key: &str) -> Option<String> {
+    storage(place)?
         .get_item(key)
         .ok()
         .flatten()
@@ -32,8 +50,8 @@ fn read(key: &str) -> Option<String> {
 
 /// Store `value` under `key`, or remove the key for `None`/empty.
 /// Returns `false` when storage is unavailable or refused the write.
-fn write(key: &str, value: Option<&str>) -> bool {
-    let Some(storage) = session_storage() else {
+fn write(place: Place, key: &str, value: Option<&str>) -> bool {
+    let Some(storage) = storage(place) else {
         return false;
     };
     match value.filter(|value| !value.is_empty()) {
@@ -42,20 +60,36 @@ fn write(key: &str, value: Option<&str>) -> bool {
     }
 }
 
-/// Read the stored settings.
+/// Read the stored settings; a token in this tab wins over a remembered one.
 pub fn load() -> StoredSettings {
+    let session_token = read(Place::Session, TOKEN_KEY);
+    let device_token = read(Place::Device, TOKEN_KEY);
     StoredSettings {
-        base_url: read(BASE_URL_KEY),
-        token: read(TOKEN_KEY),
+        base_url: read(Place::Session, BASE_URL_KEY).or_else(|| read(Place::Device, BASE_URL_KEY)),
+        remembered: session_token.is_none() && device_token.is_some(),
+        token: session_token.or(device_token),
     }
 }
 
-/// Save (or, with `None`, forget) the base URL. `false` if storage refused.
-pub fn save_base_url(base_url: Option<&str>) -> bool {
-    write(BASE_URL_KEY, base_url)
+/// Save (or, with `None`, forget) the base URL; remembered on the device with
+/// the token. `false` if storage refused.
+pub fn save_base_url(base_url: Option<&str>, remember: bool) -> bool {
+    let (keep, clear) = places(remember);
+    write(keep, BASE_URL_KEY, base_url) & write(clear, BASE_URL_KEY, None)
 }
 
-/// Save (or, with `None`, forget) the token for this tab. `false` if storage refused.
-pub fn save_token(token: Option<&str>) -> bool {
-    write(TOKEN_KEY, token)
+/// Save (or, with `None`, forget) the token, for this tab or, with
+/// `remember`, for this device; the other place is cleared, so the token is
+/// never kept in two places. `false` if storage refused.
+pub fn save_token(token: Option<&str>, remember: bool) -> bool {
+    let (keep, clear) = places(remember);
+    write(keep, TOKEN_KEY, token) & write(clear, TOKEN_KEY, None)
+}
+
+fn places(remember: bool) -> (Place, Place) {
+    if remember {
+        (Place::Device, Place::Session)
+    } else {
+        (Place::Session, Place::Device)
+    }
 }

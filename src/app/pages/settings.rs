@@ -1,22 +1,70 @@
-//! Where the user sets the service address and token.
+//! Where the user sets the service address and token, and checks them.
+
+use std::time::Duration;
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
 use crate::app::settings::{Settings, TokenSource};
+use crate::client::Client;
 use crate::components::Field;
 
-/// The settings page: base URL and token.
+/// The outcome of "Test connection".
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Check {
+    Idle,
+    Testing,
+    Connected(usize),
+    Failed(String),
+}
+
+/// Read the language list once, quickly: a connection test should answer in
+/// seconds, so no retries and a 10 s timeout.
+async fn test_connection(settings: Settings) -> Check {
+    let mut options = settings.client_options();
+    options.retry.max_retries = 0;
+    options.attempt_timeout = Duration::from_secs(10);
+    match Client::new(options).target_languages(None).await {
+        Ok(languages) => Check::Connected(languages.len()),
+        Err(error) => Check::Failed(error.to_string()),
+    }
+}
+
+/// The settings page: base URL, token, where the token is kept, a connection test.
 #[component]
 pub fn SettingsPage() -> impl IntoView {
     let settings = Settings::expect();
     let token_note = Signal::derive(move || {
-        match settings.token_source.get() {
-            TokenSource::None => "No token: requests will be refused unless a proxy adds one.",
-            TokenSource::User => "Kept in this tab only; it is gone when the tab closes.",
-            TokenSource::SandboxDemo => "The sandbox that serves this page shared its demo token.",
+        match (settings.token_source.get(), settings.remember.get()) {
+            (TokenSource::None, _) => "No token: requests will be refused unless a proxy adds one.",
+            (TokenSource::User, false) => "Kept in this tab only; it is gone when the tab closes.",
+            (TokenSource::User, true) => {
+                "Remembered on this device until you untick the box below."
+            }
+            (TokenSource::SandboxDemo, _) => {
+                "The sandbox that serves this page shared its demo token."
+            }
         }
         .to_owned()
     });
+    let check = RwSignal::new(Check::Idle);
+    let run_check = move |_| {
+        check.set(Check::Testing);
+        spawn_local(async move { check.set(test_connection(settings).await) });
+    };
+    let check_text = move || match check.get() {
+        Check::Idle => String::new(),
+        Check::Testing => "Testing…".to_owned(),
+        Check::Connected(count) => {
+            format!("Connected: the service offers {count} languages for translation.")
+        }
+        Check::Failed(message) => message,
+    };
+    let check_class = move || match check.get() {
+        Check::Connected(_) => "check check--ok",
+        Check::Failed(_) => "check check--failed",
+        _ => "check",
+    };
     view! {
         <section class="settings" aria-labelledby="settings-title">
             <h1 id="settings-title">"Settings"</h1>
@@ -45,6 +93,30 @@ pub fn SettingsPage() -> impl IntoView {
                     on:change=move |ev| settings.set_token(&event_target_value(&ev))
                 />
             </Field>
+            <div class="field field--inline">
+                <input
+                    id="remember"
+                    type="checkbox"
+                    prop:checked=move || settings.remember.get()
+                    on:change=move |ev| settings.set_remember(event_target_checked(&ev))
+                />
+                <label for="remember">"Remember on this device"</label>
+            </div>
+            <p class="hint">
+                "A remembered token stays in this browser's local storage. Anyone who can use this \
+                 browser can use it; leave the box unticked on shared machines."
+            </p>
+            <div class="actions">
+                <button
+                    id="test-connection"
+                    type="button"
+                    on:click=run_check
+                    disabled=move || check.get() == Check::Testing
+                >
+                    "Test connection"
+                </button>
+                <p id="check-result" class=check_class role="status" aria-live="polite">{check_text}</p>
+            </div>
         </section>
     }
 }
