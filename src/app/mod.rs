@@ -1,5 +1,6 @@
 //! The single-page app: routes, layout and pages.
 
+pub mod board;
 mod header;
 mod kind_text;
 mod pages;
@@ -16,7 +17,8 @@ use pages::{Board, NewTask, NotFound, SettingsPage};
 /// The whole app: settings context, header with navigation, and the routed page.
 #[component]
 pub fn App() -> impl IntoView {
-    settings::provide_settings();
+    let settings = settings::provide_settings();
+    board::provide_board(settings);
     view! {
         <Router>
             <a class="skip-link" href="#main">"Skip to content"</a>

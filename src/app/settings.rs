@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::client::demo::demo_token;
-use crate::client::{Auth, Client, ClientOptions};
+use crate::client::{Auth, Client, ClientOptions, TokenProvider};
 use crate::store::settings as stored;
 
 /// Where the current token came from.
@@ -67,6 +67,21 @@ impl Settings {
     /// A client for the current settings.
     pub fn client(&self) -> Client {
         Client::new(self.client_options())
+    }
+
+    /// A client that reads the token at each call, so a token set later (the
+    /// sandbox's demo token arrives a moment after start) is used. The base
+    /// URL is the one current now.
+    pub fn live_client(&self) -> Client {
+        let token = self.token;
+        let provider: TokenProvider = std::rc::Rc::new(move || {
+            let token = token.get_untracked();
+            Box::pin(async move { (!token.is_empty()).then_some(token) })
+        });
+        Client::new(ClientOptions::new(
+            self.base_url.get_untracked(),
+            Auth::Provider(provider),
+        ))
     }
 
     /// Use `token` from now on and keep it (empty forgets it).

@@ -1,3 +1,5 @@
 //! The only code that touches browser storage.
 
+pub mod record;
 pub mod settings;
+pub mod tasks;

@@ -1,0 +1,131 @@
+//! The task board's state: every stored task, the active ones followed by a
+//! poller, and any storage problem to tell the user about.
+
+use leptos::prelude::*;
+use media_gen_api::TaskKind;
+
+use super::settings::Settings;
+use crate::client::{Poller, PollerOptions, TaskUpdate};
+use crate::store::record::TaskRecord;
+use crate::store::tasks;
+
+/// The board, provided as context by [`provide_board`].
+#[derive(Clone, Copy)]
+pub struct Board {
+    /// Every known task, oldest first.
+    pub records: RwSignal<Vec<TaskRecord>>,
+    /// A storage problem, in words for the user (tasks then live in memory only).
+    pub storage_problem: RwSignal<Option<String>>,
+    poller: StoredValue<Poller, LocalStorage>,
+}
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+impl Board {
+    /// The board provided by the app.
+    pub fn expect() -> Self {
+        expect_context::<Board>()
+    }
+
+    fn store(&self, record: &TaskRecord) {
+        if let Err(error) = tasks::save(record) {
+            self.storage_problem.set(Some(error.to_string()));
+        }
+    }
+
+    /// Record the tasks a submit just created. Each is stored before anything
+    /// else happens, so a reload or a closed tab right after loses nothing;
+    /// then it is shown and followed.
+    pub fn add_submitted(&self, kind: TaskKind, request: serde_json::Value, task_ids: &[String]) {
+        let at = now();
+        let new: Vec<TaskRecord> = task_ids
+            .iter()
+            .map(|id| TaskRecord::submitted(kind, id, request.clone(), at))
+            .collect();
+        for record in &new {
+            self.store(record);
+        }
+        self.poller.with_value(|poller| {
+            for record in &new {
+                poller.watch(kind, &record.task_id, record.submitted_at);
+            }
+        });
+        self.records.update(|records| records.extend(new));
+    }
+
+    /// Forget a task: off the board, out of storage, no longer followed.
+    pub fn remove(&self, kind: TaskKind, task_id: &str) {
+        self.poller
+            .with_value(|poller| poller.unwatch(kind, task_id));
+        if let Err(error) = tasks::remove(kind, task_id) {
+            self.storage_problem.set(Some(error.to_string()));
+        }
+        self.records
+            .update(|records| records.retain(|r| !(r.kind == kind && r.task_id == task_id)));
+    }
+
+    fn apply(&self, update: &TaskUpdate) {
+        let final_error = update
+            .error
+            .as_ref()
+            .filter(|_| update.done)
+            .map(ToString::to_string);
+        let mut changed = None;
+        self.records.update(|records| {
+            let found = records
+                .iter_mut()
+                .find(|r| r.kind == update.kind && r.task_id == update.task_id);
+            if let Some(record) = found {
+                if record.apply(update.task.as_ref(), final_error, now()) {
+                    changed = Some(record.clone());
+                }
+            }
+        });
+        if let Some(record) = changed {
+            self.store(&record);
+        }
+    }
+}
+
+/// Load the stored tasks, follow the active ones, and provide the board.
+pub fn provide_board(settings: Settings) -> Board {
+    let records = RwSignal::new(Vec::new());
+    let storage_problem = RwSignal::new(None);
+    let (loaded, problem) = match tasks::load() {
+        Ok((loaded, 0)) => (loaded, None),
+        Ok((loaded, unreadable)) => (
+            loaded,
+            Some(format!(
+                "{unreadable} stored tasks could not be read and are not shown."
+            )),
+        ),
+        Err(error) => (Vec::new(), Some(error.to_string())),
+    };
+    storage_problem.set(problem);
+    // The poller reports into the board, which exists only once the poller
+    // does: the callback finds it through this slot.
+    let slot: StoredValue<Option<Board>, LocalStorage> = StoredValue::new_local(None);
+    let poller = Poller::new(
+        settings.live_client(),
+        PollerOptions::default(),
+        move |update| {
+            if let Some(board) = slot.get_value() {
+                board.apply(update);
+            }
+        },
+    );
+    for record in loaded.iter().filter(|r| r.is_active()) {
+        poller.watch(record.kind, &record.task_id, record.submitted_at);
+    }
+    records.set(loaded);
+    let board = Board {
+        records,
+        storage_problem,
+        poller: StoredValue::new_local(poller),
+    };
+    slot.set_value(Some(board));
+    provide_context(board);
+    board
+}

@@ -1,0 +1,154 @@
+//! What the browser keeps about one task.
+
+use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
+use serde::{Deserialize, Serialize};
+
+/// One submitted task, as stored: enough to show it, follow it after a
+/// reload, and submit it again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskRecord {
+    /// The task's kind.
+    pub kind: TaskKind,
+    /// The service's id for it.
+    pub task_id: String,
+    /// When the submit returned (`Date.now()` milliseconds).
+    pub submitted_at: f64,
+    /// The request as submitted (its JSON), for "re-run" and "edit and re-run".
+    pub request: serde_json::Value,
+    /// The last status read.
+    pub status: TaskStatus,
+    /// When it last changed (`Date.now()` milliseconds).
+    pub updated_at: f64,
+    /// The task as last read, with its result URLs.
+    #[serde(default)]
+    pub task: Option<CallbackResult>,
+    /// Why following it stopped, when a read failed for good (an unknown id, say).
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+/// The storage key of every task record starts with this.
+pub const KEY_PREFIX: &str = "media-gen.task:";
+
+impl TaskRecord {
+    /// A task just submitted: `PENDING` until read.
+    pub fn submitted(kind: TaskKind, task_id: &str, request: serde_json::Value, now: f64) -> Self {
+        TaskRecord {
+            kind,
+            task_id: task_id.to_owned(),
+            submitted_at: now,
+            request,
+            status: TaskStatus::Pending,
+            updated_at: now,
+            task: None,
+            error: None,
+        }
+    }
+
+    /// The key this record is stored under.
+    pub fn key(&self) -> String {
+        key(self.kind, &self.task_id)
+    }
+
+    /// Whether the task may still change (and so is followed).
+    pub fn is_active(&self) -> bool {
+        !self.status.is_terminal() && self.error.is_none()
+    }
+
+    /// Take in a read: the task as read, or the error that ended the watch.
+    /// Returns whether anything shown changed.
+    pub fn apply(
+        &mut self,
+        task: Option<&CallbackResult>,
+        final_error: Option<String>,
+        now: f64,
+    ) -> bool {
+        let before = (self.status.clone(), self.error.clone(), self.task.clone());
+        if let Some(task) = task {
+            self.status = task.status().clone();
+            self.task = Some(task.clone());
+        }
+        if final_error.is_some() {
+            self.error = final_error;
+        }
+        let changed = before != (self.status.clone(), self.error.clone(), self.task.clone());
+        if changed {
+            self.updated_at = now;
+        }
+        changed
+    }
+}
+
+/// The storage key of task `task_id` of `kind`.
+pub fn key(kind: TaskKind, task_id: &str) -> String {
+    format!("{KEY_PREFIX}{kind}:{task_id}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use media_gen_api::ImageGenerateTask;
+
+    fn image(status: &str) -> CallbackResult {
+        CallbackResult::ImageGenerate(ImageGenerateTask {
+            task_id: "i2is-1".into(),
+            status: TaskStatus::from(status),
+            image_url: String::new(),
+            thumbnail_url: String::new(),
+            error_message: String::new(),
+        })
+    }
+
+    #[test]
+    fn a_submitted_task_is_pending_and_active() {
+        let record = TaskRecord::submitted(
+            TaskKind::ImageGenerate,
+            "i2is-1",
+            serde_json::json!({"prompt": "p"}),
+            5.0,
+        );
+        assert_eq!(record.status, TaskStatus::Pending);
+        assert!(record.is_active());
+        assert_eq!(record.key(), "media-gen.task:image_generate:i2is-1");
+    }
+
+    #[test]
+    fn reads_update_status_and_time_only_when_something_changed() {
+        let mut record = TaskRecord::submitted(
+            TaskKind::ImageGenerate,
+            "i2is-1",
+            serde_json::Value::Null,
+            0.0,
+        );
+        assert!(record.apply(Some(&image("GENERATING")), None, 10.0));
+        assert!(!record.apply(Some(&image("GENERATING")), None, 20.0));
+        assert_eq!(record.updated_at, 10.0);
+        assert!(record.apply(Some(&image("SUCCEEDED")), None, 30.0));
+        assert!(!record.is_active());
+    }
+
+    #[test]
+    fn a_final_error_ends_the_watch() {
+        let mut record = TaskRecord::submitted(
+            TaskKind::ImageToVideo,
+            "i2v-x",
+            serde_json::Value::Null,
+            0.0,
+        );
+        assert!(record.apply(None, Some("HTTP 404".into()), 1.0));
+        assert!(!record.is_active());
+    }
+
+    #[test]
+    fn records_round_trip_through_json() {
+        let mut record = TaskRecord::submitted(
+            TaskKind::ImageGenerate,
+            "i2is-1",
+            serde_json::json!({"prompt": "p"}),
+            1.5,
+        );
+        record.apply(Some(&image("SUCCEEDED")), None, 2.5);
+        let json = serde_json::to_string(&record).unwrap();
+        assert_eq!(serde_json::from_str::<TaskRecord>(&json).unwrap(), record);
+    }
+}

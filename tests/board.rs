@@ -1,0 +1,157 @@
+//! The task board against the sandbox, in headless Chromium: tasks stored
+//! the moment a submit returns, followed to the end, and resumed after a reload.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
+
+mod mount;
+mod sandbox;
+
+use leptos::prelude::*;
+use media_gen::app::board::{provide_board, Board};
+use media_gen::app::settings::provide_settings;
+use media_gen::store::record::TaskRecord;
+use media_gen::store::tasks;
+use media_gen_api::*;
+use mount::{elements, mount_app, wait_for};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Storage as a user connected to the sandbox leaves it: base URL and token
+/// for this tab, no stored tasks.
+fn connected_to_the_sandbox() {
+    let window = web_sys::window().unwrap();
+    window.local_storage().unwrap().unwrap().clear().unwrap();
+    let session = window.session_storage().unwrap().unwrap();
+    session.clear().unwrap();
+    session
+        .set_item("media-gen.base-url", sandbox::url())
+        .unwrap();
+    session.set_item("media-gen.token", sandbox::TOKEN).unwrap();
+}
+
+async fn submit_image() -> (serde_json::Value, String) {
+    let request = ImageGenerateRequest {
+        prompt: "board".into(),
+        image_quality: Some(ImageQuality::K1),
+        ..Default::default()
+    };
+    let ids = sandbox::client()
+        .submit_image_generate(&request, None)
+        .await
+        .unwrap();
+    (
+        serde_json::to_value(&request).unwrap(),
+        ids.task_ids[0].clone(),
+    )
+}
+
+fn stored(id: &str) -> Option<TaskRecord> {
+    tasks::load()
+        .unwrap()
+        .0
+        .into_iter()
+        .find(|r| r.task_id == id)
+}
+
+#[wasm_bindgen_test]
+async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    connected_to_the_sandbox();
+    let (request, id) = submit_image().await;
+    let owner = Owner::new();
+    let board: Board = owner.with(|| {
+        let settings = provide_settings();
+        provide_board(settings)
+    });
+    board.add_submitted(
+        TaskKind::ImageGenerate,
+        request.clone(),
+        std::slice::from_ref(&id),
+    );
+    // Stored before anything else happened, with what was submitted.
+    let record = stored(&id).expect("stored synchronously");
+    assert_eq!(
+        (record.status.clone(), record.request.clone()),
+        (TaskStatus::Pending, request)
+    );
+
+    wait_for("the task to end", || {
+        stored(&id).is_some_and(|r| r.status == TaskStatus::Succeeded)
+    })
+    .await;
+    let shown = board.records.get_untracked();
+    assert_eq!(shown.len(), 1);
+    assert_eq!(shown[0].status, TaskStatus::Succeeded);
+    let Some(CallbackResult::ImageGenerate(task)) = &shown[0].task else {
+        panic!("the task object is kept: {:?}", shown[0].task);
+    };
+    assert!(task.image_url.contains(".png"));
+    owner.cleanup();
+}
+
+#[wasm_bindgen_test]
+async fn after_a_reload_the_board_shows_stored_tasks_and_polling_resumes() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    connected_to_the_sandbox();
+    let (request, id) = submit_image().await;
+    // What a previous page left behind: the task, stored as submitted.
+    let record = TaskRecord::submitted(TaskKind::ImageGenerate, &id, request, js_sys::Date::now());
+    tasks::save(&record).unwrap();
+
+    let app = mount_app().await;
+    let row = || elements(&app.host, &format!("li[data-task-id='{id}']"));
+    wait_for("the stored task on the board", || row().len() == 1).await;
+    wait_for("polling to resume and see the end", || {
+        row()
+            .first()
+            .and_then(|li| li.get_attribute("data-status"))
+            .as_deref()
+            == Some("SUCCEEDED")
+    })
+    .await;
+    assert_eq!(
+        stored(&id).unwrap().status,
+        TaskStatus::Succeeded,
+        "the new status is stored too"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_unknown_task_is_shown_with_its_error_and_not_followed() {
+    connected_to_the_sandbox();
+    let record = TaskRecord::submitted(
+        TaskKind::ImageToVideo,
+        "i2v-gone",
+        serde_json::Value::Null,
+        js_sys::Date::now(),
+    );
+    tasks::save(&record).unwrap();
+    let app = mount_app().await;
+    let row = || elements(&app.host, "li[data-task-id='i2v-gone']");
+    wait_for("the error on the board", || {
+        row()
+            .first()
+            .and_then(|li| li.get_attribute("data-status"))
+            .as_deref()
+            == Some("UNKNOWN")
+    })
+    .await;
+    let text = row()[0].text_content().unwrap_or_default();
+    assert!(text.contains("HTTP 404"), "{text}");
+    assert!(!stored("i2v-gone").unwrap().is_active());
+}
+
+#[wasm_bindgen_test]
+async fn removing_a_task_forgets_it() {
+    connected_to_the_sandbox();
+    let (request, id) = submit_image().await;
+    let owner = Owner::new();
+    let board = owner.with(|| provide_board(provide_settings()));
+    board.add_submitted(TaskKind::ImageGenerate, request, std::slice::from_ref(&id));
+    board.remove(TaskKind::ImageGenerate, &id);
+    assert!(stored(&id).is_none());
+    assert!(board.records.get_untracked().is_empty());
+    owner.cleanup();
+}
