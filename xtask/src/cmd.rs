@@ -18,10 +18,30 @@ pub fn cargo_bin_dir() -> PathBuf {
         .join("bin")
 }
 
-/// PATH with cargo's bin folder first, so tools installed a moment ago are found.
-fn path_with_cargo_bin() -> OsString {
+/// Where the project installs tools of its own (binaryen from npm).
+pub fn project_tools_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| project::root().join("target"))
+        .join("tools")
+}
+
+/// The folders searched before PATH: the project's own tools, then cargo's
+/// bin folder, so tools installed a moment ago are found and win over older
+/// system copies.
+pub fn tool_dirs() -> [PathBuf; 2] {
+    [
+        project_tools_dir().join("node_modules").join(".bin"),
+        cargo_bin_dir(),
+    ]
+}
+
+/// PATH with [`tool_dirs`] first.
+fn path_with_tools() -> OsString {
     let current = std::env::var_os("PATH").unwrap_or_default();
-    let paths = std::iter::once(cargo_bin_dir()).chain(std::env::split_paths(&current));
+    let paths = tool_dirs()
+        .into_iter()
+        .chain(std::env::split_paths(&current));
     std::env::join_paths(paths).unwrap_or(current)
 }
 
@@ -30,7 +50,7 @@ pub fn command(program: &str) -> Command {
     let mut command = Command::new(program);
     command
         .current_dir(project::root())
-        .env("PATH", path_with_cargo_bin());
+        .env("PATH", path_with_tools());
     command
 }
 

@@ -2,8 +2,8 @@
 //!
 //! Every check reads the tool's version, not only its presence, so a wrong
 //! version is replaced; a second run finds everything in place and installs
-//! nothing. Nothing is fetched from outside the package registries (crates.io
-//! and Debian's archive). Where a tool cannot be installed here, the error
+//! nothing. Nothing is fetched from outside the package registries (crates.io,
+//! the npm registry and Debian's archive). Where a tool cannot be installed here, the error
 //! says exactly what to install by hand.
 
 use std::path::PathBuf;
@@ -17,14 +17,15 @@ use crate::project;
 pub const TRUNK_VERSION: &str = "0.21.14";
 /// The Rust target of the browser code.
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
-/// The oldest wasm-opt the app can be built with. Debian 12's binaryen 108
-/// writes wasm-bindgen's externref table export onto the function table (even
-/// at `-O0`), so the built app fails at start with "WebAssembly.Table.set():
-/// Argument 1 is invalid"; 116 is correct.
-pub const MIN_WASM_OPT: u32 = 116;
-/// The crates.io package that builds wasm-opt from binaryen's sources, and its
-/// version (0.116.x is binaryen 116).
-const WASM_OPT_CRATE: (&str, &str) = ("wasm-opt", "0.116.1");
+/// The wasm-opt the app is built with: binaryen from the npm registry,
+/// installed into `target/tools`. Older ones break the app: Debian 12's
+/// binaryen 108 writes wasm-bindgen's externref table export onto the function
+/// table (the app fails at start with "WebAssembly.Table.set(): Argument 1 is
+/// invalid"), and 116, the newest on crates.io, cannot read `table.fill`,
+/// which wasm-bindgen emits for calls that borrow JavaScript values.
+pub const WASM_OPT: u32 = 132;
+/// The npm package that carries that wasm-opt.
+const BINARYEN_PACKAGE: &str = "binaryen@132.0.0";
 
 /// The first word of a `--version` line that starts with a digit:
 /// `trunk 0.21.14` → `0.21.14`, `wasm-opt version 108 (…)` → `108`.
@@ -46,7 +47,8 @@ fn installed_version(program: &str) -> Option<String> {
 /// Where `program` is on PATH (cargo's bin folder included).
 fn find_on_path(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    std::iter::once(cmd::cargo_bin_dir())
+    cmd::tool_dirs()
+        .into_iter()
         .chain(std::env::split_paths(&path))
         .map(|dir| dir.join(program))
         .find(|candidate| candidate.is_file())
@@ -154,27 +156,43 @@ fn ensure_trunk() -> Result<()> {
 }
 
 fn ensure_wasm_opt() -> Result<()> {
-    let found = installed_version("wasm-opt").and_then(|v| major(&v));
-    match found {
-        Some(version) if version >= MIN_WASM_OPT => {
-            println!("ok: wasm-opt {version}");
-            return Ok(());
-        }
-        Some(version) => println!("wasm-opt: need {MIN_WASM_OPT} or newer, found {version}"),
-        None => println!("wasm-opt: not found"),
+    let installed = cmd::project_tools_dir()
+        .join("node_modules")
+        .join(".bin")
+        .join("wasm-opt");
+    let found = first_line(&installed.to_string_lossy(), &["--version"])
+        .and_then(|line| version_word(&line).and_then(major));
+    if found == Some(WASM_OPT) {
+        println!("ok: wasm-opt {WASM_OPT} (binaryen from npm)");
+        return Ok(());
     }
-    // Installed into cargo's bin folder, which comes first on the PATH every
-    // command here gets, so an older system wasm-opt is not used.
-    let (package, version) = WASM_OPT_CRATE;
-    let exact = format!("={version}");
-    cmd::run(command("cargo").args([
+    println!(
+        "wasm-opt: need {WASM_OPT} in {}, found {found:?}",
+        installed.display()
+    );
+    if find_on_path("npm").is_none() {
+        apt_install(
+            &["nodejs", "npm"],
+            "installing wasm-opt (binaryen from the npm registry)",
+        )?;
+    }
+    let dir = cmd::project_tools_dir();
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let dir_arg = dir.to_string_lossy().into_owned();
+    cmd::run(command("npm").args([
         "install",
-        package,
-        "--version",
-        &exact,
-        "--locked",
-        "--force",
-    ]))
+        "--prefix",
+        &dir_arg,
+        "--no-audit",
+        "--no-fund",
+        BINARYEN_PACKAGE,
+    ]))?;
+    match first_line(&installed.to_string_lossy(), &["--version"])
+        .and_then(|line| version_word(&line).and_then(major))
+    {
+        Some(version) if version == WASM_OPT => Ok(()),
+        other => bail!("npm installed {BINARYEN_PACKAGE}, but its wasm-opt reports {other:?}"),
+    }
 }
 
 fn ensure_chromium() -> Result<PathBuf> {
@@ -267,7 +285,7 @@ mod tests {
     fn major_versions_compare_numerically() {
         assert_eq!(major("156.0.8078.79"), Some(156));
         assert_eq!(major("108"), Some(108));
-        assert!(major("99").unwrap() < MIN_WASM_OPT);
+        assert!(major("116").unwrap() < WASM_OPT);
         assert_eq!(major("x.1"), None);
     }
 }
