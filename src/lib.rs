@@ -7,4 +7,5 @@
 pub mod app;
 pub mod client;
 pub mod components;
+pub mod forms;
 pub mod store;

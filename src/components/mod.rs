@@ -1,5 +1,7 @@
 //! Reusable views, one file each.
 
 pub mod field;
+pub mod problems;
 
 pub use field::Field;
+pub use problems::FieldProblems;

@@ -15,6 +15,7 @@ pub fn NewTask(
         <section class="new-task" data-kind=kind.as_str() aria-labelledby="new-task-title">
             <h1 id="new-task-title">{kind_text::title(kind)}</h1>
             <p class="lead">{kind_text::summary(kind)}</p>
+            {(kind == TaskKind::ImageGenerate).then(|| view! { <super::ImageGenerateForm/> })}
         </section>
     }
 }
