@@ -18,19 +18,6 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Storage as a user connected to the sandbox leaves it: base URL and token
-/// for this tab, no stored tasks.
-fn connected_to_the_sandbox() {
-    let window = web_sys::window().unwrap();
-    window.local_storage().unwrap().unwrap().clear().unwrap();
-    let session = window.session_storage().unwrap().unwrap();
-    session.clear().unwrap();
-    session
-        .set_item("media-gen.base-url", sandbox::url())
-        .unwrap();
-    session.set_item("media-gen.token", sandbox::TOKEN).unwrap();
-}
-
 async fn submit_image() -> (serde_json::Value, String) {
     let request = ImageGenerateRequest {
         prompt: "board".into(),
@@ -58,7 +45,7 @@ fn stored(id: &str) -> Option<TaskRecord> {
 #[wasm_bindgen_test]
 async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
     sandbox::set_faults(serde_json::json!({})).await;
-    connected_to_the_sandbox();
+    sandbox::connect_the_app();
     let (request, id) = submit_image().await;
     let owner = Owner::new();
     let board: Board = owner.with(|| {
@@ -94,7 +81,7 @@ async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
 #[wasm_bindgen_test]
 async fn after_a_reload_the_board_shows_stored_tasks_and_polling_resumes() {
     sandbox::set_faults(serde_json::json!({})).await;
-    connected_to_the_sandbox();
+    sandbox::connect_the_app();
     let (request, id) = submit_image().await;
     // What a previous page left behind: the task, stored as submitted.
     let record = TaskRecord::submitted(TaskKind::ImageGenerate, &id, request, js_sys::Date::now());
@@ -120,7 +107,7 @@ async fn after_a_reload_the_board_shows_stored_tasks_and_polling_resumes() {
 
 #[wasm_bindgen_test]
 async fn an_unknown_task_is_shown_with_its_error_and_not_followed() {
-    connected_to_the_sandbox();
+    sandbox::connect_the_app();
     let record = TaskRecord::submitted(
         TaskKind::ImageToVideo,
         "i2v-gone",
@@ -145,7 +132,7 @@ async fn an_unknown_task_is_shown_with_its_error_and_not_followed() {
 
 #[wasm_bindgen_test]
 async fn removing_a_task_forgets_it() {
-    connected_to_the_sandbox();
+    sandbox::connect_the_app();
     let (request, id) = submit_image().await;
     let owner = Owner::new();
     let board = owner.with(|| provide_board(provide_settings()));

@@ -13,17 +13,6 @@ use web_sys::{HtmlButtonElement, HtmlInputElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn connected_to_the_sandbox() {
-    let window = web_sys::window().unwrap();
-    window.local_storage().unwrap().unwrap().clear().unwrap();
-    let session = window.session_storage().unwrap().unwrap();
-    session.clear().unwrap();
-    session
-        .set_item("media-gen.base-url", sandbox::url())
-        .unwrap();
-    session.set_item("media-gen.token", sandbox::TOKEN).unwrap();
-}
-
 /// Type into a field as a person does: set the value, fire `input`.
 fn type_into(app: &MountedApp, selector: &str, value: &str) {
     let element = app.host.query_selector(selector).unwrap().unwrap();
@@ -46,7 +35,7 @@ fn submit_button(app: &MountedApp) -> HtmlButtonElement {
 }
 
 async fn image_form() -> MountedApp {
-    connected_to_the_sandbox();
+    sandbox::connect_the_app();
     let app = mount_app().await;
     navigate(&app.host, "Image generation").await;
     app

@@ -61,3 +61,23 @@ pub async fn counter(name: &str) -> u64 {
 pub fn now() -> f64 {
     js_sys::Date::now()
 }
+
+/// Leave browser storage as a user connected to the sandbox would: base URL
+/// and token for this tab, no stored tasks.
+pub fn connect_the_app() {
+    let window = web_sys::window().expect("a window");
+    let device = window.local_storage().ok().flatten().expect("localStorage");
+    device.clear().expect("clear localStorage");
+    let session = window
+        .session_storage()
+        .ok()
+        .flatten()
+        .expect("sessionStorage");
+    session.clear().expect("clear sessionStorage");
+    session
+        .set_item("media-gen.base-url", url())
+        .expect("store the base URL");
+    session
+        .set_item("media-gen.token", TOKEN)
+        .expect("store the token");
+}
