@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use media_gen_api::TaskKind;
 
 use super::settings::Settings;
-use crate::client::{Poller, PollerOptions, TaskUpdate};
+use crate::client::{now_ms, Poller, PollerOptions, TaskUpdate};
 use crate::store::record::TaskRecord;
 use crate::store::tasks;
 
@@ -19,8 +19,38 @@ pub struct Board {
     poller: StoredValue<Poller, LocalStorage>,
 }
 
-fn now() -> f64 {
-    js_sys::Date::now()
+/// Store `record`; a failure becomes the notice the board shows.
+fn store(record: &TaskRecord, storage_problem: RwSignal<Option<String>>) {
+    if let Err(error) = tasks::save(record) {
+        storage_problem.set(Some(error.to_string()));
+    }
+}
+
+/// Take in one read: update the record, and store it when it changed.
+fn apply(
+    update: &TaskUpdate,
+    records: RwSignal<Vec<TaskRecord>>,
+    storage_problem: RwSignal<Option<String>>,
+) {
+    let final_error = update
+        .error
+        .as_ref()
+        .filter(|_| update.done)
+        .map(ToString::to_string);
+    let mut changed = None;
+    records.update(|records| {
+        let found = records
+            .iter_mut()
+            .find(|r| r.kind == update.kind && r.task_id == update.task_id);
+        if let Some(record) = found {
+            if record.apply(update.task.as_ref(), final_error, now_ms()) {
+                changed = Some(record.clone());
+            }
+        }
+    });
+    if let Some(record) = changed {
+        store(&record, storage_problem);
+    }
 }
 
 impl Board {
@@ -29,23 +59,17 @@ impl Board {
         expect_context::<Board>()
     }
 
-    fn store(&self, record: &TaskRecord) {
-        if let Err(error) = tasks::save(record) {
-            self.storage_problem.set(Some(error.to_string()));
-        }
-    }
-
     /// Record the tasks a submit just created. Each is stored before anything
     /// else happens, so a reload or a closed tab right after loses nothing;
     /// then it is shown and followed.
     pub fn add_submitted(&self, kind: TaskKind, request: serde_json::Value, task_ids: &[String]) {
-        let at = now();
+        let at = now_ms();
         let new: Vec<TaskRecord> = task_ids
             .iter()
             .map(|id| TaskRecord::submitted(kind, id, request.clone(), at))
             .collect();
         for record in &new {
-            self.store(record);
+            store(record, self.storage_problem);
         }
         self.poller.with_value(|poller| {
             for record in &new {
@@ -65,28 +89,6 @@ impl Board {
         self.records
             .update(|records| records.retain(|r| !(r.kind == kind && r.task_id == task_id)));
     }
-
-    fn apply(&self, update: &TaskUpdate) {
-        let final_error = update
-            .error
-            .as_ref()
-            .filter(|_| update.done)
-            .map(ToString::to_string);
-        let mut changed = None;
-        self.records.update(|records| {
-            let found = records
-                .iter_mut()
-                .find(|r| r.kind == update.kind && r.task_id == update.task_id);
-            if let Some(record) = found {
-                if record.apply(update.task.as_ref(), final_error, now()) {
-                    changed = Some(record.clone());
-                }
-            }
-        });
-        if let Some(record) = changed {
-            self.store(&record);
-        }
-    }
 }
 
 /// Load the stored tasks, follow the active ones, and provide the board.
@@ -104,18 +106,9 @@ pub fn provide_board(settings: Settings) -> Board {
         Err(error) => (Vec::new(), Some(error.to_string())),
     };
     storage_problem.set(problem);
-    // The poller reports into the board, which exists only once the poller
-    // does: the callback finds it through this slot.
-    let slot: StoredValue<Option<Board>, LocalStorage> = StoredValue::new_local(None);
-    let poller = Poller::new(
-        settings.live_client(),
-        PollerOptions::default(),
-        move |update| {
-            if let Some(board) = slot.get_value() {
-                board.apply(update);
-            }
-        },
-    );
+    let poller = Poller::new(settings.client(), PollerOptions::default(), move |update| {
+        apply(update, records, storage_problem)
+    });
     for record in loaded.iter().filter(|r| r.is_active()) {
         poller.watch(record.kind, &record.task_id, record.submitted_at);
     }
@@ -125,7 +118,6 @@ pub fn provide_board(settings: Settings) -> Board {
         storage_problem,
         poller: StoredValue::new_local(poller),
     };
-    slot.set_value(Some(board));
     provide_context(board);
     board
 }

@@ -53,35 +53,22 @@ impl Settings {
         stored::save_base_url(Some(&self.base_url.get_untracked()), remember);
     }
 
-    /// Client options for the current settings: no `Authorization` header without a token.
+    /// Client options for the current settings. The token is read at each
+    /// call, so one set later (the sandbox's demo token arrives a moment after
+    /// start) is used; without a token no `Authorization` header is sent. The
+    /// base URL is the one current now.
     pub fn client_options(&self) -> ClientOptions {
-        let token = self.token.get_untracked();
-        let auth = if token.is_empty() {
-            Auth::None
-        } else {
-            Auth::Token(token)
-        };
-        ClientOptions::new(self.base_url.get_untracked(), auth)
-    }
-
-    /// A client for the current settings.
-    pub fn client(&self) -> Client {
-        Client::new(self.client_options())
-    }
-
-    /// A client that reads the token at each call, so a token set later (the
-    /// sandbox's demo token arrives a moment after start) is used. The base
-    /// URL is the one current now.
-    pub fn live_client(&self) -> Client {
         let token = self.token;
         let provider: TokenProvider = std::rc::Rc::new(move || {
             let token = token.get_untracked();
             Box::pin(async move { (!token.is_empty()).then_some(token) })
         });
-        Client::new(ClientOptions::new(
-            self.base_url.get_untracked(),
-            Auth::Provider(provider),
-        ))
+        ClientOptions::new(self.base_url.get_untracked(), Auth::Provider(provider))
+    }
+
+    /// A client for the current settings (see [`Settings::client_options`]).
+    pub fn client(&self) -> Client {
+        Client::new(self.client_options())
     }
 
     /// Use `token` from now on and keep it (empty forgets it).

@@ -12,8 +12,12 @@ mod options;
 mod poller;
 mod service;
 
-pub use abort::sleep;
 pub use error::ClientError;
 pub use options::{Auth, ClientOptions, TokenProvider};
 pub use poller::{Poller, PollerOptions, TaskUpdate};
 pub use service::Client;
+
+/// Now, in `Date.now()` milliseconds: the one clock the client and the app use.
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
+}

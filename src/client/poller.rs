@@ -22,7 +22,7 @@ use media_gen_api::{CallbackResult, TaskKind};
 use wasm_bindgen_futures::spawn_local;
 use web_sys::{AbortController, VisibilityState};
 
-use super::{Client, ClientError};
+use super::{now_ms, Client, ClientError};
 
 /// How a [`Poller`] paces its reads.
 #[derive(Debug, Clone, Copy)]
@@ -88,10 +88,6 @@ pub struct Poller {
     wake: mpsc::UnboundedSender<()>,
     abort: Option<AbortController>,
     _visibility: Option<EventListener>,
-}
-
-fn now_ms() -> f64 {
-    js_sys::Date::now()
 }
 
 fn page_hidden() -> bool {

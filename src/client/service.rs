@@ -12,10 +12,10 @@ use media_gen_api::{
 use serde::de::DeserializeOwned;
 use web_sys::AbortSignal;
 
-use super::abort;
 use super::attempt::{Attempt, NoAnswer};
 use super::error::ClientError;
 use super::options::{Auth, ClientOptions};
+use super::{abort, now_ms};
 
 /// A client of the Media Generation Service. Cheap to clone.
 ///
@@ -29,21 +29,12 @@ pub struct Client {
     options: Rc<ClientOptions>,
 }
 
-fn now_ms() -> f64 {
-    js_sys::Date::now()
-}
-
 impl Client {
     /// A client with these options.
     pub fn new(options: ClientOptions) -> Self {
         Client {
             options: Rc::new(options),
         }
-    }
-
-    /// The options this client was made with.
-    pub fn options(&self) -> &ClientOptions {
-        &self.options
     }
 
     async fn token(&self) -> Option<String> {

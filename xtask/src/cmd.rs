@@ -30,10 +30,12 @@ pub fn project_tools_dir() -> PathBuf {
 /// bin folder, so tools installed a moment ago are found and win over older
 /// system copies.
 pub fn tool_dirs() -> [PathBuf; 2] {
-    [
-        project_tools_dir().join("node_modules").join(".bin"),
-        cargo_bin_dir(),
-    ]
+    [project_bin_dir(), cargo_bin_dir()]
+}
+
+/// Where the programs of the project's own tools are.
+pub fn project_bin_dir() -> PathBuf {
+    project_tools_dir().join("node_modules").join(".bin")
 }
 
 /// PATH with [`tool_dirs`] first.

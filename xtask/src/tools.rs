@@ -156,12 +156,9 @@ fn ensure_trunk() -> Result<()> {
 }
 
 fn ensure_wasm_opt() -> Result<()> {
-    let installed = cmd::project_tools_dir()
-        .join("node_modules")
-        .join(".bin")
-        .join("wasm-opt");
-    let found = first_line(&installed.to_string_lossy(), &["--version"])
-        .and_then(|line| version_word(&line).and_then(major));
+    let installed = cmd::project_bin_dir().join("wasm-opt");
+    let version = || installed_version(&installed.to_string_lossy()).and_then(|v| major(&v));
+    let found = version();
     if found == Some(WASM_OPT) {
         println!("ok: wasm-opt {WASM_OPT} (binaryen from npm)");
         return Ok(());
@@ -187,9 +184,7 @@ fn ensure_wasm_opt() -> Result<()> {
         "--no-fund",
         BINARYEN_PACKAGE,
     ]))?;
-    match first_line(&installed.to_string_lossy(), &["--version"])
-        .and_then(|line| version_word(&line).and_then(major))
-    {
+    match version() {
         Some(version) if version == WASM_OPT => Ok(()),
         other => bail!("npm installed {BINARYEN_PACKAGE}, but its wasm-opt reports {other:?}"),
     }

@@ -5,6 +5,7 @@ use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use media_gen_api::envelope::MSG_OK;
+use media_gen_api::validate::is_http_url;
 use media_gen_api::{Callback, SUCCESS_CODE};
 
 use crate::render::render;
@@ -18,11 +19,11 @@ pub const ATTEMPTS: u32 = 3;
 /// `localhost` and loopback IP literals pass, and no name is looked up, so
 /// the sandbox cannot be used to reach other machines.
 pub fn allowed(url: &str, any_host: bool) -> Result<(), String> {
-    let parsed =
-        url::Url::parse(url).map_err(|_| "callback_url: not an absolute URL".to_owned())?;
-    if !matches!(parsed.scheme(), "http" | "https") {
-        return Err("callback_url: must be an http or https URL".to_owned());
-    }
+    // The URL rule itself is the contract's; only the host guard is the sandbox's.
+    let parsed = url::Url::parse(url.trim())
+        .ok()
+        .filter(|_| is_http_url(url))
+        .ok_or_else(|| "callback_url: must be an absolute http or https URL".to_owned())?;
     if any_host {
         return Ok(());
     }

@@ -18,7 +18,7 @@ use crate::state::AppState;
 pub struct Counters {
     /// Requests to `/v1/*` paths, whatever their answer.
     pub v1_requests: AtomicU64,
-    /// `/v1/*` requests that were status reads (GET of a task).
+    /// Status reads (GET of a task) that reached the endpoint.
     pub status_reads: AtomicU64,
     /// Tasks created since start.
     pub tasks_created: AtomicU64,
@@ -29,7 +29,7 @@ pub struct Counters {
 pub struct Stats {
     /// Requests to `/v1/*`.
     pub v1_requests: u64,
-    /// Status reads among them.
+    /// Status reads that reached the endpoint (not those refused by a fault).
     pub status_reads: u64,
     /// Tasks created since start.
     pub tasks_created: u64,
@@ -40,12 +40,6 @@ pub struct Stats {
 /// Middleware: count one `/v1` request.
 pub async fn count(State(app): State<AppState>, request: Request, next: Next) -> Response {
     app.counters.v1_requests.fetch_add(1, Ordering::Relaxed);
-    let is_status_read = request.method() == axum::http::Method::GET
-        && request.uri().path().matches('/').count() == 3
-        && !request.uri().path().ends_with("/target_languages");
-    if is_status_read {
-        app.counters.status_reads.fetch_add(1, Ordering::Relaxed);
-    }
     next.run(request).await
 }
 

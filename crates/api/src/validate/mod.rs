@@ -16,6 +16,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub use common::is_http_url;
 pub use image_generate::validate_image_generate;
 pub use image_to_video::validate_image_to_video;
 pub use video_translate::validate_video_translate;

@@ -92,6 +92,9 @@ impl NewTasks<'_> {
 
 /// `GET /v1/{kind}/{task_id}`: the task as of now, in the success envelope.
 pub fn status(kind: TaskKind, app: &AppState, task_id: &str) -> Result<Response, ApiError> {
+    app.counters
+        .status_reads
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let task = app.task(kind, task_id)?;
     let response = match render(&task, Instant::now()) {
         CallbackResult::ImageToVideo(task) => Json(Envelope::success("ok", task)).into_response(),
