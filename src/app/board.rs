@@ -2,10 +2,12 @@
 //! poller, and any storage problem to tell the user about.
 
 use leptos::prelude::*;
-use media_gen_api::TaskKind;
+use media_gen_api::{CallbackResult, Request, TaskKind, TaskStatus};
 
+use super::announcer::Announcer;
+use super::kind_text;
 use super::settings::Settings;
-use crate::client::{now_ms, Poller, PollerOptions, TaskUpdate};
+use crate::client::{now_ms, ClientError, Poller, PollerOptions, TaskUpdate};
 use crate::store::record::TaskRecord;
 use crate::store::tasks;
 
@@ -16,7 +18,10 @@ pub struct Board {
     pub records: RwSignal<Vec<TaskRecord>>,
     /// A storage problem, in words for the user (tasks then live in memory only).
     pub storage_problem: RwSignal<Option<String>>,
+    /// The outcome of the last action taken from the board (a re-run).
+    pub notice: RwSignal<Option<String>>,
     poller: StoredValue<Poller, LocalStorage>,
+    settings: Settings,
 }
 
 /// Store `record`; a failure becomes the notice the board shows.
@@ -31,6 +36,7 @@ fn apply(
     update: &TaskUpdate,
     records: RwSignal<Vec<TaskRecord>>,
     storage_problem: RwSignal<Option<String>>,
+    announcer: Announcer,
 ) {
     let final_error = update
         .error
@@ -50,6 +56,18 @@ fn apply(
     });
     if let Some(record) = changed {
         store(&record, storage_problem);
+        announcer.say(announcement(&record));
+    }
+}
+
+/// What a screen reader hears when a task changes.
+fn announcement(record: &TaskRecord) -> String {
+    let what = format!("{} task {}", kind_text::title(record.kind), record.task_id);
+    match (&record.error, &record.status) {
+        (Some(error), _) => format!("{what} could not be followed: {error}"),
+        (None, TaskStatus::Succeeded) => format!("{what} succeeded"),
+        (None, TaskStatus::Failed) => format!("{what} failed"),
+        (None, status) => format!("{what} is {}", status.as_str().to_lowercase()),
     }
 }
 
@@ -79,6 +97,57 @@ impl Board {
         self.records.update(|records| records.extend(new));
     }
 
+    /// Submit `request` and record the tasks it made (see
+    /// [`Board::add_submitted`]); returns their ids.
+    pub async fn submit(&self, request: &Request) -> Result<Vec<String>, ClientError> {
+        let ids = self.settings.client().submit_request(request, None).await?;
+        self.add_submitted(request.kind(), request.to_json(), &ids);
+        Ok(ids)
+    }
+
+    /// Submit a stored task's request again, unchanged; returns the new ids.
+    pub async fn rerun(&self, record: &TaskRecord) -> Result<Vec<String>, String> {
+        let request = Request::from_json(record.kind, record.request.clone()).map_err(|_| {
+            "This task's parameters are not known here, so it cannot be re-run".to_owned()
+        })?;
+        self.submit(&request)
+            .await
+            .map_err(|error| error.to_string())
+    }
+
+    /// The stored task `task_id` of `kind`, if it is on the board.
+    pub fn find(&self, kind: TaskKind, task_id: &str) -> Option<TaskRecord> {
+        self.records.with(|records| {
+            records
+                .iter()
+                .find(|r| r.kind == kind && r.task_id == task_id)
+                .cloned()
+        })
+    }
+
+    /// Put a task submitted elsewhere on the board, as just read, and follow
+    /// it until it ends. Its parameters are not known, so it cannot be re-run.
+    pub fn follow(&self, task: &CallbackResult) {
+        let kind = task.kind();
+        if self.find(kind, task.task_id()).is_some() {
+            return;
+        }
+        let now = now_ms();
+        let mut record = TaskRecord::submitted(kind, task.task_id(), serde_json::Value::Null, now);
+        record.apply(Some(task), None, now);
+        store(&record, self.storage_problem);
+        if record.is_active() {
+            self.poller
+                .with_value(|poller| poller.watch(kind, &record.task_id, now));
+        }
+        self.records.update(|records| records.push(record));
+    }
+
+    /// How long tasks of `kind` have usually taken, once some were seen to end.
+    pub fn usual_duration(&self, kind: TaskKind) -> Option<std::time::Duration> {
+        self.poller.with_value(|poller| poller.estimate(kind))
+    }
+
     /// Forget a task: off the board, out of storage, no longer followed.
     pub fn remove(&self, kind: TaskKind, task_id: &str) {
         self.poller
@@ -92,7 +161,7 @@ impl Board {
 }
 
 /// Load the stored tasks, follow the active ones, and provide the board.
-pub fn provide_board(settings: Settings) -> Board {
+pub fn provide_board(settings: Settings, announcer: Announcer) -> Board {
     let records = RwSignal::new(Vec::new());
     let storage_problem = RwSignal::new(None);
     let (loaded, problem) = match tasks::load() {
@@ -107,7 +176,7 @@ pub fn provide_board(settings: Settings) -> Board {
     };
     storage_problem.set(problem);
     let poller = Poller::new(settings.client(), PollerOptions::default(), move |update| {
-        apply(update, records, storage_problem)
+        apply(update, records, storage_problem, announcer)
     });
     for record in loaded.iter().filter(|r| r.is_active()) {
         poller.watch(record.kind, &record.task_id, record.submitted_at);
@@ -116,7 +185,9 @@ pub fn provide_board(settings: Settings) -> Board {
     let board = Board {
         records,
         storage_problem,
+        notice: RwSignal::new(None),
         poller: StoredValue::new_local(poller),
+        settings,
     };
     provide_context(board);
     board

@@ -11,6 +11,24 @@ pub fn form_path(kind: TaskKind) -> &'static str {
     }
 }
 
+/// The app route of one task's detail page.
+pub fn detail_path(kind: TaskKind, task_id: &str) -> String {
+    format!(
+        "/tasks/{}/{}",
+        kind.as_str(),
+        media_gen_api::path::segment(task_id)
+    )
+}
+
+/// The form route filled in from a stored task ("edit and re-run").
+pub fn edit_path(kind: TaskKind, task_id: &str) -> String {
+    format!(
+        "{}?from={}",
+        form_path(kind),
+        media_gen_api::path::segment(task_id)
+    )
+}
+
 /// A short title for navigation and headings.
 pub fn title(kind: TaskKind) -> &'static str {
     match kind {

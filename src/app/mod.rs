@@ -1,28 +1,35 @@
 //! The single-page app: routes, layout and pages.
 
+pub mod announcer;
 pub mod board;
+mod filters;
+mod form_host;
 mod header;
 mod kind_text;
 mod pages;
 pub mod settings;
+mod task_actions;
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 use media_gen_api::TaskKind;
 
+use announcer::LiveRegion;
 use header::Header;
-use pages::{Board, NewTask, NotFound, SettingsPage};
+use pages::{Board, NewTask, NotFound, SettingsPage, TaskPage};
 
 /// The whole app: settings context, header with navigation, and the routed page.
 #[component]
 pub fn App() -> impl IntoView {
     let settings = settings::provide_settings();
-    board::provide_board(settings);
+    let announcer = announcer::provide_announcer();
+    board::provide_board(settings, announcer);
     view! {
         <Router>
             <a class="skip-link" href="#main">"Skip to content"</a>
             <Header/>
+            <LiveRegion/>
             <main id="main" class="page">
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=Board/>
@@ -38,6 +45,7 @@ pub fn App() -> impl IntoView {
                         path=path!("/new/image-generate")
                         view=|| view! { <NewTask kind=TaskKind::ImageGenerate/> }
                     />
+                    <Route path=path!("/tasks/:kind/:id") view=TaskPage/>
                     <Route path=path!("/settings") view=SettingsPage/>
                 </Routes>
             </main>

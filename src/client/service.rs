@@ -6,7 +6,7 @@ use gloo_net::http::Method;
 use media_gen_api::retry::{is_retryable, parse_retry_after, AttemptFailure, RequestKind};
 use media_gen_api::{
     decode_data, CallbackResult, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest,
-    ImageToVideoTask, TaskIds, TaskKind, TranslationTaskRef, VideoTranslateRequest,
+    ImageToVideoTask, Request, TaskIds, TaskKind, TranslationTaskRef, VideoTranslateRequest,
     VideoTranslateTask, TARGET_LANGUAGES_PATH,
 };
 use serde::de::DeserializeOwned;
@@ -211,6 +211,29 @@ impl Client {
     ) -> Result<ImageGenerateTask, ClientError> {
         self.read(&TaskKind::ImageGenerate.status_path(task_id), cancel)
             .await
+    }
+
+    /// Submit a request of any kind; returns the new task ids, in the
+    /// service's order (one per language for a translation).
+    pub async fn submit_request(
+        &self,
+        request: &Request,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<Vec<String>, ClientError> {
+        Ok(match request {
+            Request::ImageToVideo(request) => {
+                self.submit_image_to_video(request, cancel).await?.task_ids
+            }
+            Request::VideoTranslate(request) => self
+                .submit_video_translate(request, cancel)
+                .await?
+                .into_iter()
+                .map(|task| task.task_id)
+                .collect(),
+            Request::ImageGenerate(request) => {
+                self.submit_image_generate(request, cancel).await?.task_ids
+            }
+        })
     }
 
     /// The status of any task, as its kind's task object.

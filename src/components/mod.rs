@@ -1,7 +1,14 @@
-//! Reusable views, one file each.
+//! Reusable views, one file each, shared by the app's pages and the widgets.
 
+pub mod clock;
+pub mod copy_button;
 pub mod field;
 pub mod problems;
+pub mod progress;
+pub mod task_result;
 
+pub use copy_button::CopyButton;
 pub use field::Field;
 pub use problems::FieldProblems;
+pub use progress::TaskProgress;
+pub use task_result::{FailureMessage, ImageGallery, TaskResult};

@@ -19,6 +19,7 @@ mod lenient;
 pub mod model_rules;
 pub mod path;
 pub mod poll;
+pub mod request;
 pub mod retry;
 pub mod status;
 pub mod validate;
@@ -34,6 +35,7 @@ pub use image_to_video::{ImageToVideoRequest, ImageToVideoTask, TaskIds};
 pub use kind::TaskKind;
 pub use languages::{TargetLanguages, TARGET_LANGUAGES_PATH};
 pub use model_rules::{Mode, ModelRules, Support};
+pub use request::Request;
 pub use status::TaskStatus;
 pub use validate::{
     validate_image_generate, validate_image_to_video, validate_video_translate, Context, ImageInfo,

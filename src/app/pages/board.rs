@@ -1,36 +1,144 @@
-//! The task board: every submitted task and its state.
+//! The task board: every task on this device, filters, and "look up a task".
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use media_gen_api::{TaskKind, TaskStatus};
+use leptos_router::hooks::use_navigate;
+use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
 
 use crate::app::board::Board;
+use crate::app::filters::{shows, StatusFilter};
 use crate::app::kind_text;
+use crate::app::task_actions::TaskActions;
+use crate::components::clock::use_now;
+use crate::components::{CopyButton, TaskProgress};
 use crate::store::record::TaskRecord;
 
-fn status_class(status: &TaskStatus) -> &'static str {
-    match status {
-        TaskStatus::Succeeded => "status status--succeeded",
-        TaskStatus::Failed => "status status--failed",
-        TaskStatus::Generating => "status status--generating",
-        TaskStatus::Pending | TaskStatus::Other(_) => "status status--waiting",
+/// A small picture of the result, when there is one.
+fn thumbnail(task: Option<&CallbackResult>) -> Option<String> {
+    match task? {
+        CallbackResult::ImageToVideo(task) if task.status == TaskStatus::Succeeded => {
+            Some(task.thumbnail_url.clone())
+        }
+        CallbackResult::ImageGenerate(task) if task.status == TaskStatus::Succeeded => {
+            Some(task.thumbnail_url.clone())
+        }
+        _ => None,
+    }
+    .filter(|url| !url.is_empty())
+}
+
+/// What a row says under its heading: the failure, or why it is no longer followed.
+fn row_note(record: &TaskRecord) -> Option<String> {
+    if let Some(error) = &record.error {
+        return Some(error.clone());
+    }
+    match &record.task {
+        Some(CallbackResult::ImageToVideo(task)) if task.status == TaskStatus::Failed => {
+            Some(task.error_message.clone())
+        }
+        Some(CallbackResult::VideoTranslate(task)) if task.status == TaskStatus::Failed => {
+            Some(task.error_message.clone())
+        }
+        Some(CallbackResult::ImageGenerate(task)) if task.status == TaskStatus::Failed => {
+            Some(task.error_message.clone())
+        }
+        Some(CallbackResult::VideoTranslate(task)) if !task.name.is_empty() => {
+            Some(task.name.clone())
+        }
+        _ => None,
+    }
+    .filter(|note| !note.is_empty())
+}
+
+/// One task on the board.
+#[component]
+fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
+    let board = Board::expect();
+    let status = if record.error.is_some() {
+        "UNKNOWN".to_owned()
+    } else {
+        record.status.to_string()
+    };
+    let failed = record.status == TaskStatus::Failed || record.error.is_some();
+    let detail = kind_text::detail_path(record.kind, &record.task_id);
+    let thumb = thumbnail(record.task.as_ref());
+    let note = row_note(&record);
+    let usual = board.usual_duration(record.kind);
+    view! {
+        <li class="task-row" data-task-id=record.task_id.clone() data-kind=record.kind.as_str() data-status=status>
+            {thumb.map(|url| view! { <img class="task-row__thumb" src=url alt="" loading="lazy"/> })}
+            <div class="task-row__body">
+                <div class="task-row__head">
+                    <A href=detail.clone() attr:class="task-row__kind">{kind_text::title(record.kind)}</A>
+                    <code class="task-row__id">{record.task_id.clone()}</code>
+                    <CopyButton text=record.task_id.clone() label=format!("Copy task id {}", record.task_id)/>
+                </div>
+                <div class="task-row__progress">
+                    {match usual {
+                        Some(usual) => view! { <TaskProgress status=record.status.clone() submitted_at=record.submitted_at updated_at=record.updated_at now usual/> }.into_any(),
+                        None => view! { <TaskProgress status=record.status.clone() submitted_at=record.submitted_at updated_at=record.updated_at now/> }.into_any(),
+                    }}
+                </div>
+                {note.map(|note| view! { <p class="task-row__note" class:task-row__note--failed=failed>{note}</p> })}
+                <TaskActions record=record.clone() open=true/>
+            </div>
+        </li>
     }
 }
 
-fn row(record: TaskRecord) -> impl IntoView {
-    let status = record
-        .error
-        .as_ref()
-        .map_or_else(|| record.status.to_string(), |_| "UNKNOWN".to_owned());
-    let class = status_class(&record.status);
-    let label = status.clone();
+/// Find a task by id, submitted here or elsewhere: opens its page.
+#[component]
+fn LookUp() -> impl IntoView {
+    let kind = RwSignal::new(TaskKind::ImageToVideo);
+    let id = RwSignal::new(String::new());
+    let navigate = use_navigate();
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let task_id = id.get_untracked().trim().to_owned();
+        if !task_id.is_empty() {
+            navigate(
+                &kind_text::detail_path(kind.get_untracked(), &task_id),
+                Default::default(),
+            );
+        }
+    };
     view! {
-        <li class="task-row" data-task-id=record.task_id.clone() data-status=status>
-            <span class="task-row__kind">{kind_text::title(record.kind)}</span>
-            <code class="task-row__id">{record.task_id.clone()}</code>
-            <span class=class>{label}</span>
-            {record.error.map(|error| view! { <p class="task-row__error">{error}</p> })}
-        </li>
+        <form class="lookup" id="lookup" on:submit=on_submit aria-label="Look up a task">
+            <label for="lookup-kind">"Look up a task"</label>
+            <select id="lookup-kind" on:change=move |ev| {
+                if let Ok(parsed) = event_target_value(&ev).parse() { kind.set(parsed) }
+            }>
+                {TaskKind::ALL.iter().map(|k| view! {
+                    <option value=k.as_str() selected=move || kind.get() == *k>{kind_text::title(*k)}</option>
+                }).collect_view()}
+            </select>
+            <input id="lookup-id" type="text" placeholder="Task id" aria-label="Task id" autocomplete="off"
+                prop:value=move || id.get() on:input=move |ev| id.set(event_target_value(&ev))/>
+            <button type="submit" class="secondary" disabled=move || id.with(|id| id.trim().is_empty())>"Look up"</button>
+        </form>
+    }
+}
+
+/// The filters over the board.
+fn filters(kind: RwSignal<Option<TaskKind>>, status: RwSignal<StatusFilter>) -> impl IntoView {
+    view! {
+        <div class="filters" role="group" aria-label="Filter tasks">
+            <label for="filter-kind" class="visually-hidden">"Kind"</label>
+            <select id="filter-kind" on:change=move |ev| kind.set(event_target_value(&ev).parse().ok())>
+                <option value="" selected=move || kind.get().is_none()>"Any kind"</option>
+                {TaskKind::ALL.iter().map(|k| view! {
+                    <option value=k.as_str() selected=move || kind.get() == Some(*k)>{kind_text::title(*k)}</option>
+                }).collect_view()}
+            </select>
+            <label for="filter-status" class="visually-hidden">"Status"</label>
+            <select id="filter-status" on:change=move |ev| {
+                if let Some(filter) = StatusFilter::from_value(&event_target_value(&ev)) { status.set(filter) }
+            }>
+                {StatusFilter::ALL.iter().map(|f| view! {
+                    <option value=f.value() selected=move || status.get() == *f>{f.label()}</option>
+                }).collect_view()}
+            </select>
+        </div>
     }
 }
 
@@ -38,36 +146,64 @@ fn row(record: TaskRecord) -> impl IntoView {
 #[component]
 pub fn Board() -> impl IntoView {
     let board = Board::expect();
+    let now = use_now(1_000);
+    let kind = RwSignal::new(None::<TaskKind>);
+    let status = RwSignal::new(StatusFilter::All);
     let has_tasks = move || !board.records.with(Vec::is_empty);
+    let shown = move || {
+        let (kind, status) = (kind.get(), status.get());
+        board.records.with(|records| {
+            records
+                .iter()
+                .rev()
+                .filter(|r| shows(r, kind, status))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    let counts = move || {
+        let total = board.records.with(Vec::len);
+        let active = board
+            .records
+            .with(|r| r.iter().filter(|r| r.is_active()).count());
+        format!("{total} tasks, {active} in progress")
+    };
     view! {
         <section class="board" aria-labelledby="board-title">
             <h1 id="board-title">"Tasks"</h1>
             {move || board.storage_problem.get().map(|problem| view! { <p class="notice" role="alert">{problem}</p> })}
+            {move || board.notice.get().map(|notice| view! { <p class="hint" id="board-notice">{notice}</p> })}
+            <LookUp/>
             <Show
                 when=has_tasks
                 fallback=|| view! {
                     <p class="board__empty">"No tasks yet. Start one:"</p>
                     <ul class="kind-cards">
-                        {TaskKind::ALL
-                            .iter()
-                            .copied()
-                            .map(|kind| {
-                                view! {
-                                    <li class="kind-card">
-                                        <A href=kind_text::form_path(kind)>
-                                            <strong>{kind_text::title(kind)}</strong>
-                                            <span>{kind_text::summary(kind)}</span>
-                                        </A>
-                                    </li>
-                                }
-                            })
-                            .collect_view()}
+                        {TaskKind::ALL.iter().copied().map(|kind| view! {
+                            <li class="kind-card">
+                                <A href=kind_text::form_path(kind)>
+                                    <strong>{kind_text::title(kind)}</strong>
+                                    <span>{kind_text::summary(kind)}</span>
+                                </A>
+                            </li>
+                        }).collect_view()}
                     </ul>
                 }
             >
-                <ul class="task-list" aria-live="polite">
-                    {move || board.records.get().into_iter().rev().map(row).collect_view()}
+                <div class="board__bar">
+                    <p class="hint" id="board-counts">{counts}</p>
+                    {filters(kind, status)}
+                </div>
+                <ul class="task-list">
+                    <For
+                        each=shown
+                        key=|r| (r.kind, r.task_id.clone(), r.updated_at.to_bits())
+                        children=move |record| view! { <TaskRow record now/> }
+                    />
                 </ul>
+                <Show when=move || { !board.records.with(Vec::is_empty) && shown().is_empty() }>
+                    <p class="hint" id="no-match">"No task matches these filters."</p>
+                </Show>
             </Show>
         </section>
     }

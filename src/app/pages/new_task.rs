@@ -1,9 +1,20 @@
-//! The page that submits a task of one kind.
+//! The page that submits a task of one kind, empty or filled in from a task
+//! on the board (`?from={task_id}`: "edit and re-run").
 
 use leptos::prelude::*;
-use media_gen_api::TaskKind;
+use leptos_router::hooks::use_query_map;
+use media_gen_api::{Request, TaskKind};
 
+use crate::app::board::Board;
+use crate::app::form_host::app_form_host;
 use crate::app::kind_text;
+use crate::forms::{ImageGenerateView, ImageToVideoView, VideoTranslateView};
+
+/// The request of the board's task `task_id` of `kind`, when it is known.
+fn stored_request(kind: TaskKind, task_id: &str) -> Option<Request> {
+    let record = Board::expect().find(kind, task_id)?;
+    Request::from_json(kind, record.request).ok()
+}
 
 /// The submit page for `kind`.
 #[component]
@@ -11,11 +22,41 @@ pub fn NewTask(
     /// Which kind of task this page submits.
     kind: TaskKind,
 ) -> impl IntoView {
+    let query = use_query_map();
+    let from = query.with_untracked(|query| query.get("from"));
+    let initial = from.as_deref().and_then(|id| stored_request(kind, id));
+    let notice = match (&from, &initial) {
+        (Some(id), Some(_)) => Some(format!(
+            "Filled in from task {id}: change what you like and submit."
+        )),
+        (Some(id), None) => Some(format!(
+            "Task {id} is not on the board with its parameters; starting empty."
+        )),
+        (None, _) => None,
+    };
+    let host = app_form_host();
+    let form = match initial {
+        Some(Request::ImageToVideo(request)) => {
+            view! { <ImageToVideoView host initial=request/> }.into_any()
+        }
+        Some(Request::VideoTranslate(request)) => {
+            view! { <VideoTranslateView host initial=request/> }.into_any()
+        }
+        Some(Request::ImageGenerate(request)) => {
+            view! { <ImageGenerateView host initial=request/> }.into_any()
+        }
+        None => match kind {
+            TaskKind::ImageToVideo => view! { <ImageToVideoView host/> }.into_any(),
+            TaskKind::VideoTranslate => view! { <VideoTranslateView host/> }.into_any(),
+            TaskKind::ImageGenerate => view! { <ImageGenerateView host/> }.into_any(),
+        },
+    };
     view! {
         <section class="new-task" data-kind=kind.as_str() aria-labelledby="new-task-title">
             <h1 id="new-task-title">{kind_text::title(kind)}</h1>
             <p class="lead">{kind_text::summary(kind)}</p>
-            {(kind == TaskKind::ImageGenerate).then(|| view! { <super::ImageGenerateForm/> })}
+            {notice.map(|text| view! { <p class="hint" id="filled-from">{text}</p> })}
+            {form}
         </section>
     }
 }

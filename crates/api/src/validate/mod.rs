@@ -16,10 +16,13 @@ use std::fmt;
 
 use serde::Serialize;
 
-pub use common::is_http_url;
+pub use common::{char_count, is_http_url, MAX_IMAGE_BYTES, MAX_PROMPT_CHARS};
 pub use image_generate::validate_image_generate;
+pub use image_generate::{MAX_IMAGES, MAX_REFERENCE_IMAGES};
 pub use image_to_video::validate_image_to_video;
+pub use image_to_video::MAX_VIDEOS;
 pub use video_translate::validate_video_translate;
+pub use video_translate::NAME_CHAR_LIMIT;
 
 /// How serious a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -130,21 +133,14 @@ impl Problems {
         });
     }
 
-    pub(crate) fn error(
-        &mut self,
-        field: impl Into<String>,
-        rule: Rule,
-        message: impl Into<String>,
-    ) {
+    /// Add an error: for a rule a form knows beyond the request (text in a
+    /// number field, say), so it shows with the others.
+    pub fn error(&mut self, field: impl Into<String>, rule: Rule, message: impl Into<String>) {
         self.push(Severity::Error, field, rule, message);
     }
 
-    pub(crate) fn warning(
-        &mut self,
-        field: impl Into<String>,
-        rule: Rule,
-        message: impl Into<String>,
-    ) {
+    /// Add a warning (see [`Problems::error`]).
+    pub fn warning(&mut self, field: impl Into<String>, rule: Rule, message: impl Into<String>) {
         self.push(Severity::Warning, field, rule, message);
     }
 

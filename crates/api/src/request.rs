@@ -1,0 +1,120 @@
+//! A submit request of any kind: what a stored task keeps, what a re-run
+//! sends, and what a form or widget hands to the client.
+
+use serde_json::Value;
+
+use crate::image_generate::ImageGenerateRequest;
+use crate::image_to_video::ImageToVideoRequest;
+use crate::kind::TaskKind;
+use crate::validate::{
+    validate_image_generate, validate_image_to_video, validate_video_translate, Context, Problems,
+};
+use crate::video_translate::VideoTranslateRequest;
+
+/// The submit request of one of the three kinds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// `POST /v1/image_to_video`.
+    ImageToVideo(ImageToVideoRequest),
+    /// `POST /v1/video_translate`.
+    VideoTranslate(VideoTranslateRequest),
+    /// `POST /v1/image_generate`.
+    ImageGenerate(ImageGenerateRequest),
+}
+
+impl Request {
+    /// The kind of task it submits.
+    pub fn kind(&self) -> TaskKind {
+        match self {
+            Request::ImageToVideo(_) => TaskKind::ImageToVideo,
+            Request::VideoTranslate(_) => TaskKind::VideoTranslate,
+            Request::ImageGenerate(_) => TaskKind::ImageGenerate,
+        }
+    }
+
+    /// Read a request of `kind` from its JSON body (as stored, or from JavaScript).
+    pub fn from_json(kind: TaskKind, json: Value) -> Result<Self, serde_json::Error> {
+        Ok(match kind {
+            TaskKind::ImageToVideo => Request::ImageToVideo(serde_json::from_value(json)?),
+            TaskKind::VideoTranslate => Request::VideoTranslate(serde_json::from_value(json)?),
+            TaskKind::ImageGenerate => Request::ImageGenerate(serde_json::from_value(json)?),
+        })
+    }
+
+    /// The JSON body sent to the service; unset optional fields left out.
+    pub fn to_json(&self) -> Value {
+        let json = match self {
+            Request::ImageToVideo(request) => serde_json::to_value(request),
+            Request::VideoTranslate(request) => serde_json::to_value(request),
+            Request::ImageGenerate(request) => serde_json::to_value(request),
+        };
+        // Plain structs of strings, numbers and lists always serialize.
+        json.unwrap_or(Value::Null)
+    }
+
+    /// Every problem of the request (see the kind's `validate_*`).
+    pub fn validate(&self, context: &Context) -> Problems {
+        match self {
+            Request::ImageToVideo(request) => validate_image_to_video(request, context),
+            Request::VideoTranslate(request) => validate_video_translate(request, context),
+            Request::ImageGenerate(request) => validate_image_generate(request, context),
+        }
+    }
+
+    /// The callback URL, when one is set.
+    pub fn callback_url(&self) -> Option<&str> {
+        match self {
+            Request::ImageToVideo(request) => request.callback_url.as_deref(),
+            Request::VideoTranslate(request) => request.callback_url.as_deref(),
+            Request::ImageGenerate(request) => request.callback_url.as_deref(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_round_trip_per_kind() {
+        let bodies = [
+            (
+                TaskKind::ImageToVideo,
+                json!({"model": "S", "prompt": "p", "aspect_resolution": "720p", "duration": 4,
+                       "image_url": "https://x.test/a.png"}),
+            ),
+            (
+                TaskKind::VideoTranslate,
+                json!({"target_languages": ["English"], "video_url": "https://x.test/v.mp4"}),
+            ),
+            (
+                TaskKind::ImageGenerate,
+                json!({"prompt": "p", "generate_count": 2}),
+            ),
+        ];
+        for (kind, body) in bodies {
+            let request = Request::from_json(kind, body.clone()).unwrap();
+            assert_eq!(request.kind(), kind);
+            assert_eq!(request.to_json(), body);
+            assert!(request.validate(&Context::default()).is_empty(), "{kind}");
+        }
+    }
+
+    #[test]
+    fn a_body_of_the_wrong_shape_is_refused() {
+        let error = Request::from_json(TaskKind::ImageGenerate, json!({"generate_count": "x"}));
+        assert!(error.is_err());
+    }
+
+    #[test]
+    fn callback_url_per_kind() {
+        let request = Request::ImageGenerate(ImageGenerateRequest {
+            callback_url: Some("https://hook.test/a".into()),
+            ..Default::default()
+        });
+        assert_eq!(request.callback_url(), Some("https://hook.test/a"));
+        let request = Request::VideoTranslate(VideoTranslateRequest::default());
+        assert_eq!(request.callback_url(), None);
+    }
+}

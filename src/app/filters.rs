@@ -1,0 +1,108 @@
+//! The board's filters: by kind and by where a task is in its life.
+
+use media_gen_api::{TaskKind, TaskStatus};
+
+use crate::store::record::TaskRecord;
+
+/// Which tasks to show by status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusFilter {
+    /// Every task.
+    All,
+    /// Tasks still followed: pending or generating.
+    Active,
+    /// `SUCCEEDED`.
+    Succeeded,
+    /// `FAILED`, or no longer readable.
+    Failed,
+}
+
+impl StatusFilter {
+    /// Every filter, in the order offered.
+    pub const ALL: [StatusFilter; 4] = [
+        StatusFilter::All,
+        StatusFilter::Active,
+        StatusFilter::Succeeded,
+        StatusFilter::Failed,
+    ];
+
+    /// The value in the `<select>`.
+    pub fn value(self) -> &'static str {
+        match self {
+            StatusFilter::All => "all",
+            StatusFilter::Active => "active",
+            StatusFilter::Succeeded => "succeeded",
+            StatusFilter::Failed => "failed",
+        }
+    }
+
+    /// The words shown for it.
+    pub fn label(self) -> &'static str {
+        match self {
+            StatusFilter::All => "Any status",
+            StatusFilter::Active => "In progress",
+            StatusFilter::Succeeded => "Succeeded",
+            StatusFilter::Failed => "Failed",
+        }
+    }
+
+    /// The filter with this `<select>` value.
+    pub fn from_value(value: &str) -> Option<StatusFilter> {
+        StatusFilter::ALL.into_iter().find(|f| f.value() == value)
+    }
+}
+
+/// Whether `record` passes both filters (`kind: None` is any kind).
+pub fn shows(record: &TaskRecord, kind: Option<TaskKind>, status: StatusFilter) -> bool {
+    let kind_ok = kind.is_none_or(|kind| record.kind == kind);
+    let status_ok = match status {
+        StatusFilter::All => true,
+        StatusFilter::Active => record.is_active(),
+        StatusFilter::Succeeded => record.status == TaskStatus::Succeeded,
+        StatusFilter::Failed => record.status == TaskStatus::Failed || record.error.is_some(),
+    };
+    kind_ok && status_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(kind: TaskKind, status: TaskStatus, error: Option<&str>) -> TaskRecord {
+        let mut record = TaskRecord::submitted(kind, "t", serde_json::Value::Null, 0.0);
+        record.status = status;
+        record.error = error.map(str::to_owned);
+        record
+    }
+
+    #[test]
+    fn filters_by_kind_and_status() {
+        let done = record(TaskKind::ImageGenerate, TaskStatus::Succeeded, None);
+        let running = record(TaskKind::ImageToVideo, TaskStatus::Generating, None);
+        let failed = record(TaskKind::VideoTranslate, TaskStatus::Failed, None);
+        let lost = record(
+            TaskKind::VideoTranslate,
+            TaskStatus::Pending,
+            Some("HTTP 404"),
+        );
+        let all = [&done, &running, &failed, &lost];
+        let count = |kind, status| all.iter().filter(|r| shows(r, kind, status)).count();
+        assert_eq!(count(None, StatusFilter::All), 4);
+        assert_eq!(count(None, StatusFilter::Active), 1);
+        assert_eq!(count(None, StatusFilter::Succeeded), 1);
+        assert_eq!(count(None, StatusFilter::Failed), 2);
+        assert_eq!(count(Some(TaskKind::VideoTranslate), StatusFilter::All), 2);
+        assert_eq!(
+            count(Some(TaskKind::ImageGenerate), StatusFilter::Failed),
+            0
+        );
+    }
+
+    #[test]
+    fn select_values_round_trip() {
+        for filter in StatusFilter::ALL {
+            assert_eq!(StatusFilter::from_value(filter.value()), Some(filter));
+        }
+        assert_eq!(StatusFilter::from_value("nope"), None);
+    }
+}

@@ -1,0 +1,32 @@
+//! How the app hosts a form: submit through the board, then open the board.
+
+use std::rc::Rc;
+
+use leptos_router::hooks::use_navigate;
+use media_gen_api::Request;
+
+use super::board::Board;
+use super::settings::Settings;
+use crate::forms::FormHost;
+
+/// A [`FormHost`] whose submit puts the new tasks on the board (stored before
+/// anything else) and then shows the board.
+pub fn app_form_host() -> FormHost {
+    let (settings, board) = (Settings::expect(), Board::expect());
+    let navigate = use_navigate();
+    FormHost {
+        submit: Rc::new(move |request: Request| {
+            let navigate = navigate.clone();
+            Box::pin(async move {
+                board
+                    .submit(&request)
+                    .await
+                    .map_err(|error| error.to_string())?;
+                navigate("/", Default::default());
+                Ok(())
+            })
+        }),
+        client: Rc::new(move || settings.client()),
+        base_url: settings.base_url.into(),
+    }
+}

@@ -1,0 +1,159 @@
+//! One task's page, `/tasks/{kind}/{id}`: shareable, and the way to follow a
+//! task submitted elsewhere (looked up by id, then kept on the board).
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::{use_navigate, use_params_map};
+use media_gen_api::{CallbackResult, ImageGenerateTask, TaskKind, TaskStatus};
+use wasm_bindgen::JsValue;
+
+use crate::app::board::Board;
+use crate::app::kind_text;
+use crate::app::settings::Settings;
+use crate::app::task_actions::TaskActions;
+use crate::components::clock::use_now;
+use crate::components::{CopyButton, ImageGallery, TaskProgress, TaskResult};
+use crate::store::record::TaskRecord;
+
+/// A time as the reader's locale writes it.
+fn local_time(ms: f64) -> String {
+    js_sys::Date::new(&JsValue::from_f64(ms))
+        .to_locale_string("default", &JsValue::UNDEFINED)
+        .into()
+}
+
+/// The finished images submitted together with `record` (one submit makes a
+/// task per image): the gallery of that request.
+fn batch_images(board: Board, record: &TaskRecord) -> Vec<ImageGenerateTask> {
+    board.records.with(|records| {
+        records
+            .iter()
+            .filter(|r| r.kind == record.kind && r.submitted_at == record.submitted_at)
+            .filter_map(|r| match &r.task {
+                Some(CallbackResult::ImageGenerate(task))
+                    if task.status == TaskStatus::Succeeded =>
+                {
+                    Some(task.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    })
+}
+
+/// The page of a task on the board.
+#[component]
+fn Known(record: TaskRecord) -> impl IntoView {
+    let board = Board::expect();
+    let now = use_now(1_000);
+    let navigate = use_navigate();
+    let result = match &record.task {
+        Some(CallbackResult::ImageGenerate(_)) if record.status == TaskStatus::Succeeded => {
+            let images = batch_images(board, &record);
+            let title = (images.len() > 1).then(
+                || view! { <h2>{format!("The {} images of this request", images.len())}</h2> },
+            );
+            Some(view! { {title}<ImageGallery images/> }.into_any())
+        }
+        Some(task) => Some(view! { <TaskResult task=task.clone()/> }.into_any()),
+        None => None,
+    };
+    let parameters = (!record.request.is_null())
+        .then(|| serde_json::to_string_pretty(&record.request).unwrap_or_default());
+    view! {
+        <div class="task-detail__status">
+            <TaskProgress status=record.status.clone() submitted_at=record.submitted_at updated_at=record.updated_at now/>
+        </div>
+        {record.error.clone().map(|error| view! { <p class="notice" role="alert">{error}</p> })}
+        <dl class="facts">
+            <dt>"Submitted"</dt><dd>{local_time(record.submitted_at)}</dd>
+            <dt>"Last change"</dt><dd>{local_time(record.updated_at)}</dd>
+        </dl>
+        <div class="task-detail__result">{result}</div>
+        {parameters.map(|json| view! {
+            <details class="request-preview">
+                <summary>"Submitted parameters"</summary>
+                <pre><code>{json}</code></pre>
+            </details>
+        })}
+        <TaskActions record on_removed=move |()| navigate("/", Default::default())/>
+    }
+}
+
+/// Read a task that is not on the board; put it there when found.
+#[component]
+fn Lookup(kind: TaskKind, task_id: String) -> impl IntoView {
+    let (board, settings) = (Board::expect(), Settings::expect());
+    let failure = RwSignal::new(None::<String>);
+    let client = settings.client();
+    let id = task_id.clone();
+    spawn_local(async move {
+        match client.task(kind, &id, None).await {
+            Ok(task) => board.follow(&task),
+            Err(error) => {
+                failure.try_set(Some(format!("Task {id} could not be read: {error}")));
+            }
+        }
+    });
+    view! {
+        {move || match failure.get() {
+            None => view! { <p class="hint" id="lookup-state">"Looking the task up…"</p> }.into_any(),
+            Some(message) => view! { <p class="notice" id="lookup-state" role="alert">{message}</p> }.into_any(),
+        }}
+    }
+}
+
+/// `/tasks/{kind}/{id}`.
+#[component]
+pub fn TaskPage() -> impl IntoView {
+    let params = use_params_map();
+    let board = Board::expect();
+    let target = Memo::new(move |_| {
+        params.with(|p| {
+            (
+                p.get("kind").unwrap_or_default(),
+                p.get("id").unwrap_or_default(),
+            )
+        })
+    });
+    let kind = move || target.with(|(kind, _)| kind.parse::<TaskKind>().ok());
+    let body = move || {
+        let (kind_text_, id) = target.get();
+        let Ok(kind) = kind_text_.parse::<TaskKind>() else {
+            return view! { <p class="notice" role="alert">{format!("There is no task kind called {kind_text_:?}.")}</p> }.into_any();
+        };
+        // Re-rendered when the task changes; looked up once when it is not on the board.
+        let record = Memo::new({
+            let id = id.clone();
+            move |_| board.find(kind, &id)
+        });
+        view! {
+            <p class="task-detail__id">
+                <code id="task-id">{id.clone()}</code>
+                <CopyButton text=id.clone() label=format!("Copy task id {id}")/>
+            </p>
+            <Show when=move || record.with(Option::is_some) fallback={
+                // Looked up once: a task removed from here is not fetched back.
+                let id = id.clone();
+                let looked_up = StoredValue::new(false);
+                move || {
+                    if looked_up.get_value() {
+                        view! { <p class="hint" id="lookup-state">"This task is not on the board."</p> }.into_any()
+                    } else {
+                        looked_up.set_value(true);
+                        view! { <Lookup kind task_id=id.clone()/> }.into_any()
+                    }
+                }
+            }>
+                {move || record.get().map(|record| view! { <Known record/> })}
+            </Show>
+        }
+        .into_any()
+    };
+    view! {
+        <section class="task-detail" aria-labelledby="task-title">
+            <h1 id="task-title">{move || kind().map_or("Task", kind_text::title)}</h1>
+            {body}
+        </section>
+    }
+}

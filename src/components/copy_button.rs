@@ -1,0 +1,50 @@
+//! A button that copies a text (a task id) to the clipboard.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+
+/// Copy `text`; the clipboard exists only on secure pages (https, localhost).
+async fn copy(text: &str) -> Result<(), ()> {
+    let navigator = window().navigator();
+    let has_clipboard =
+        js_sys::Reflect::has(&navigator, &JsValue::from_str("clipboard")).unwrap_or(false);
+    if !has_clipboard {
+        return Err(());
+    }
+    JsFuture::from(navigator.clipboard().write_text(text))
+        .await
+        .map(|_| ())
+        .map_err(|_| ())
+}
+
+/// "Copy id": says "Copied" (or why not) for a moment after a click.
+#[component]
+pub fn CopyButton(
+    /// What to copy.
+    text: String,
+    /// What the button copies, for screen readers: "Copy task id i2v-…".
+    label: String,
+) -> impl IntoView {
+    let said = RwSignal::new(None::<&'static str>);
+    let text = StoredValue::new(text);
+    let on_click = move |_| {
+        let text = text.get_value();
+        spawn_local(async move {
+            let word = match copy(&text).await {
+                Ok(()) => "Copied",
+                Err(()) => "Copy blocked: select the id",
+            };
+            said.try_set(Some(word));
+            gloo_timers::future::TimeoutFuture::new(2_000).await;
+            said.try_set(None);
+        });
+    };
+    view! {
+        <button type="button" class="link-button copy-button" aria-label=label on:click=on_click>
+            {move || said.get().unwrap_or("Copy id")}
+        </button>
+        <span class="visually-hidden" aria-live="polite">{move || said.get()}</span>
+    }
+}

@@ -1,0 +1,63 @@
+//! A task's progress: status, elapsed time and a bar.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use media_gen_api::TaskStatus;
+
+use super::clock::clock_text;
+
+/// The CSS class of a status badge.
+pub fn status_class(status: &TaskStatus) -> &'static str {
+    match status {
+        TaskStatus::Succeeded => "status status--succeeded",
+        TaskStatus::Failed => "status status--failed",
+        TaskStatus::Generating => "status status--generating",
+        TaskStatus::Pending | TaskStatus::Other(_) => "status status--waiting",
+    }
+}
+
+/// Status, time since submit ("0:42", frozen when it ended), the usual
+/// duration when one is known, and a bar: indeterminate while the task runs
+/// (the service reports no percentage), full when it succeeded.
+#[component]
+pub fn TaskProgress(
+    /// The status shown.
+    status: TaskStatus,
+    /// When it was submitted (ms).
+    submitted_at: f64,
+    /// When it last changed (ms): the end time once it is terminal.
+    updated_at: f64,
+    /// Now (ms), ticking.
+    now: ReadSignal<f64>,
+    /// How long such tasks usually take, when known.
+    #[prop(optional)]
+    usual: Option<Duration>,
+) -> impl IntoView {
+    let done = status.is_terminal();
+    let elapsed = move || {
+        let end = if done { updated_at } else { now.get() };
+        clock_text(end - submitted_at)
+    };
+    let usual = usual.filter(|_| !done).map(|usual| {
+        format!(
+            " · usually about {}",
+            clock_text(usual.as_secs_f64() * 1000.0)
+        )
+    });
+    let bar = match status {
+        TaskStatus::Succeeded => Some(
+            view! { <progress class="progress" max="1" value="1" aria-label="Done"></progress> }
+                .into_any(),
+        ),
+        TaskStatus::Failed => None,
+        _ => Some(
+            view! { <progress class="progress" aria-label="In progress"></progress> }.into_any(),
+        ),
+    };
+    view! {
+        <span class=status_class(&status) data-status=status.to_string()>{status.to_string()}</span>
+        <span class="elapsed" title="Time since submitted">{elapsed}{usual}</span>
+        {bar}
+    }
+}

@@ -1,0 +1,24 @@
+//! What a form needs from the page that hosts it: the app or a widget.
+
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use leptos::prelude::*;
+use media_gen_api::Request;
+
+use crate::client::Client;
+
+/// Sends a valid request. `Err` carries the message shown on the form; the
+/// fields keep their values, so nothing typed is lost.
+pub type SubmitHandler = Rc<dyn Fn(Request) -> LocalBoxFuture<'static, Result<(), String>>>;
+
+/// The host's side of a form.
+#[derive(Clone)]
+pub struct FormHost {
+    /// Sends the request (and, in the app, puts the tasks on the board).
+    pub submit: SubmitHandler,
+    /// A client for the reads a form makes itself (the language list).
+    pub client: Rc<dyn Fn() -> Client>,
+    /// The service's base URL, for "use the sandbox inbox".
+    pub base_url: Signal<String>,
+}

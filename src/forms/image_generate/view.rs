@@ -1,0 +1,87 @@
+//! The image generation form's fields.
+
+use leptos::prelude::*;
+use media_gen_api::validate::{MAX_IMAGES, MAX_PROMPT_CHARS, MAX_REFERENCE_IMAGES};
+use media_gen_api::{ImageGenerateRequest, ImageQuality, ImageRatio, Module, Request};
+
+use super::state::ImageGenerateForm;
+use crate::components::FieldProblems;
+use crate::forms::callback::CallbackField;
+use crate::forms::controls::{choice, number};
+use crate::forms::image_previews::ImagePreviews;
+use crate::forms::prompt::PromptField;
+use crate::forms::{lines, FormHost, TaskForm};
+
+/// The ratio's shape, 64 pixels on the long side.
+fn ratio_box(ratio: ImageRatio) -> String {
+    let (w, h) = ratio.parts();
+    let (w, h) = (f64::from(w), f64::from(h));
+    let scale = 64.0 / w.max(h);
+    format!("width: {:.0}px; height: {:.0}px", w * scale, h * scale)
+}
+
+/// The image generation form: prompt, reference images with previews,
+/// module, count, quality, and ratio with its shape and pixel size.
+#[component]
+pub fn ImageGenerateView(
+    /// The page or widget hosting the form.
+    host: FormHost,
+    /// Values to start from ("edit and re-run"); the defaults otherwise.
+    #[prop(optional)]
+    initial: Option<ImageGenerateRequest>,
+) -> impl IntoView {
+    let form = initial.map_or_else(ImageGenerateForm::default, |request| {
+        ImageGenerateForm::from_request(&request)
+    });
+    let problems = form.problems();
+    let request = Signal::derive(move || Request::ImageGenerate(form.request()));
+    let pixels = move || {
+        let (w, h) = form.quality.get().image_size(form.ratio.get());
+        format!("{w} × {h} px")
+    };
+    let references = Signal::derive(move || lines(&form.references.get()));
+
+    view! {
+        <TaskForm submit=host.submit request problems action="Generate">
+            <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
+            <div class="field">
+                <label for="references">
+                    {format!("Reference image URLs, one per line (up to {MAX_REFERENCE_IMAGES})")}
+                </label>
+                <textarea
+                    id="references"
+                    rows="3"
+                    aria-describedby="reference_images-problems"
+                    prop:value=move || form.references.get()
+                    on:input=move |ev| form.references.set(event_target_value(&ev))
+                ></textarea>
+                <FieldProblems problems field="reference_images"/>
+                <ImagePreviews urls=references measured=form.images/>
+            </div>
+            <div class="field-row">
+                <div class="field">
+                    <label for="module">"Model"</label>
+                    {choice("module", Signal::stored(Module::ALL.to_vec()), form.module)}
+                </div>
+                <div class="field">
+                    <label for="count">"Images"</label>
+                    {number("count", 1, MAX_IMAGES, form.count)}
+                    <FieldProblems problems field="generate_count"/>
+                </div>
+                <div class="field">
+                    <label for="quality">"Quality"</label>
+                    {choice("quality", Signal::stored(ImageQuality::ALL.to_vec()), form.quality)}
+                </div>
+                <div class="field">
+                    <label for="ratio">"Ratio"</label>
+                    {choice("ratio", Signal::stored(ImageRatio::ALL.to_vec()), form.ratio)}
+                </div>
+                <div class="ratio-preview" aria-hidden="true">
+                    <div class="ratio-preview__shape" style=move || ratio_box(form.ratio.get())></div>
+                    <span class="hint" id="image-pixels">{pixels}</span>
+                </div>
+            </div>
+            <CallbackField value=form.callback problems base_url=host.base_url/>
+        </TaskForm>
+    }
+}

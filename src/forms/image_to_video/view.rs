@@ -1,0 +1,238 @@
+//! The image-to-video form's fields, shown, hidden and limited per model.
+
+use leptos::prelude::*;
+use media_gen_api::validate::{MAX_PROMPT_CHARS, MAX_VIDEOS};
+use media_gen_api::{AspectRatio, ImageToVideoRequest, Mode, Model, Request, Support};
+
+use super::state::ImageToVideoForm;
+use crate::components::FieldProblems;
+use crate::forms::callback::CallbackField;
+use crate::forms::controls::{choice, number, Switch};
+use crate::forms::image_previews::ImagePreviews;
+use crate::forms::prompt::PromptField;
+use crate::forms::{lines, FormHost, TaskForm};
+
+/// The model picker: one radio card per model, saying what it is for.
+fn model_picker(form: ImageToVideoForm) -> impl IntoView {
+    view! {
+        <fieldset class="field cards" id="model">
+            <legend>"Model"</legend>
+            {Model::ALL
+                .iter()
+                .copied()
+                .map(|model| {
+                    let id = format!("model-{model}");
+                    view! {
+                        <label class="card-choice" for=id>
+                            <input
+                                type="radio"
+                                name="model"
+                                id=id.clone()
+                                value=model.to_string()
+                                prop:checked=move || form.model.get() == model
+                                on:change=move |_| form.set_model(model)
+                            />
+                            <strong>{format!("Model {model}")}</strong>
+                            <span class="hint">{model.rules().purpose}</span>
+                        </label>
+                    }
+                })
+                .collect_view()}
+        </fieldset>
+    }
+}
+
+/// Model V's two modes.
+fn mode_picker(form: ImageToVideoForm) -> impl IntoView {
+    let option = move |mode: Mode, id: &'static str, label: &'static str| {
+        view! {
+            <label class="field--inline" for=id>
+                <input
+                    type="radio"
+                    name="v-mode"
+                    id=id
+                    prop:checked=move || form.v_mode.get() == mode
+                    on:change=move |_| form.set_v_mode(mode)
+                />
+                {label}
+            </label>
+        }
+    };
+    view! {
+        <fieldset class="field" id="v-mode">
+            <legend>"Images"</legend>
+            {option(Mode::StartFrame, "mode-start-frame", "A start frame (and optionally an end frame)")}
+            {option(Mode::MultiImage, "mode-multi-image", "Reference images (8 second videos)")}
+        </fieldset>
+    }
+}
+
+/// A single image URL field with its preview.
+fn url_field(
+    form: ImageToVideoForm,
+    id: &'static str,
+    label: Signal<String>,
+    value: RwSignal<String>,
+    problems: Memo<media_gen_api::Problems>,
+) -> impl IntoView {
+    let urls = Signal::derive(move || lines(&value.get()));
+    view! {
+        <div class="field">
+            <label for=id>{move || label.get()}</label>
+            <input
+                id=id
+                type="url"
+                placeholder="https://example.com/frame.png"
+                aria-describedby=format!("{id}-problems")
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+            <FieldProblems problems field=id/>
+            <ImagePreviews urls measured=form.images/>
+        </div>
+    }
+}
+
+/// The aspect ratio: either value, or left to the service.
+fn aspect_choice(form: ImageToVideoForm) -> impl IntoView {
+    view! {
+        <select
+            id="aspect_ratio"
+            on:change=move |ev| form.aspect_ratio.set(event_target_value(&ev).parse().ok())
+        >
+            <option value="" selected=move || form.aspect_ratio.get().is_none()>"Service default"</option>
+            {AspectRatio::ALL
+                .iter()
+                .copied()
+                .map(|ratio| {
+                    view! {
+                        <option value=ratio.to_string() selected=move || form.aspect_ratio.get() == Some(ratio)>
+                            {ratio.to_string()}
+                        </option>
+                    }
+                })
+                .collect_view()}
+        </select>
+    }
+}
+
+/// The image-to-video form: model picker, model V's mode, prompt, the image
+/// fields the model takes with previews and pixel sizes, ratio, resolution
+/// and duration limited per model, audio (V), count and callback.
+#[component]
+pub fn ImageToVideoView(
+    /// The page or widget hosting the form.
+    host: FormHost,
+    /// Values to start from ("edit and re-run"); the defaults otherwise.
+    #[prop(optional)]
+    initial: Option<ImageToVideoRequest>,
+) -> impl IntoView {
+    let form = initial.map_or_else(ImageToVideoForm::default, |request| {
+        ImageToVideoForm::from_request(&request)
+    });
+    let problems = form.problems();
+    let request = Signal::derive(move || Request::ImageToVideo(form.request()));
+    let rules = move || form.model.get().rules();
+    let start_frame = move || form.mode() == Mode::StartFrame;
+    let is_v = move || form.model.get() == Model::V;
+    let shows_start = move || start_frame() && rules().image_url != Support::NotSupported;
+    let shows_end = move || start_frame() && rules().end_image_url != Support::NotSupported;
+    let shows_references =
+        move || !start_frame() && rules().reference_images != Support::NotSupported;
+    let start_label = Signal::derive(move || {
+        if rules().image_url == Support::Optional {
+            "Start frame URL (optional)".to_owned()
+        } else {
+            "Start frame URL".to_owned()
+        }
+    });
+    let end_label = Signal::stored("End frame URL (optional)".to_owned());
+    let reference_label = move || {
+        format!(
+            "Reference image URLs, one per line (1 to {})",
+            rules().max_reference_images
+        )
+    };
+    let references = Signal::derive(move || lines(&form.references.get()));
+    let resolutions = Signal::derive(move || rules().resolutions.to_vec());
+    let durations = Signal::derive(move || form.durations().to_vec());
+    let duration_hint = move || {
+        (form.durations().len() == 1).then(|| {
+            format!(
+                "Fixed at {} seconds for model {} here",
+                form.durations()[0],
+                form.model.get()
+            )
+        })
+    };
+    let frame = move || {
+        let aspect = form
+            .aspect_ratio
+            .get()
+            .unwrap_or(AspectRatio::Landscape16x9);
+        let (w, h) = form.resolution.get().frame_size(aspect);
+        format!("{w} × {h} px")
+    };
+
+    view! {
+        <TaskForm submit=host.submit request problems action="Generate video">
+            {model_picker(form)}
+            <Show when=is_v>{mode_picker(form)}</Show>
+            <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
+            <Show when=shows_start>
+                {url_field(form, "image_url", start_label, form.image_url, problems)}
+            </Show>
+            <Show when=shows_end>
+                {url_field(form, "end_image_url", end_label, form.end_image_url, problems)}
+            </Show>
+            <Show when=shows_references>
+                <div class="field">
+                    <label for="references">{reference_label}</label>
+                    <textarea
+                        id="references"
+                        rows="3"
+                        aria-describedby="reference_images-problems"
+                        prop:value=move || form.references.get()
+                        on:input=move |ev| form.references.set(event_target_value(&ev))
+                    ></textarea>
+                    <FieldProblems problems field="reference_images"/>
+                    // Model V with no images at all reports on `image_url`, hidden in this mode.
+                    <FieldProblems problems field="image_url"/>
+                    <ImagePreviews urls=references measured=form.images/>
+                </div>
+            </Show>
+            <div class="field-row">
+                <div class="field">
+                    <label for="aspect_ratio">"Aspect ratio"</label>
+                    {aspect_choice(form)}
+                </div>
+                <div class="field">
+                    <label for="aspect_resolution">"Resolution"</label>
+                    {choice("aspect_resolution", resolutions, form.resolution)}
+                    <p class="hint" id="frame-size">{frame}</p>
+                    <FieldProblems problems field="aspect_resolution"/>
+                </div>
+                <div class="field">
+                    <label for="duration">"Seconds"</label>
+                    {choice("duration", durations, form.duration)}
+                    <p class="hint" id="duration-hint">{duration_hint}</p>
+                    <FieldProblems problems field="duration"/>
+                </div>
+                <div class="field">
+                    <label for="count">"Videos"</label>
+                    {number("count", 1, MAX_VIDEOS, form.count)}
+                    <FieldProblems problems field="generate_count"/>
+                </div>
+            </div>
+            <Show when=is_v>
+                <Switch
+                    id="generate_audio"
+                    label="Generate audio"
+                    about="Model V can add a sound track that matches the video."
+                    value=form.audio
+                />
+            </Show>
+            <CallbackField value=form.callback problems base_url=host.base_url/>
+        </TaskForm>
+    }
+}

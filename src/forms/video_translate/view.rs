@@ -1,0 +1,117 @@
+//! The video translation form's fields.
+
+use leptos::prelude::*;
+use media_gen_api::validate::{char_count, NAME_CHAR_LIMIT};
+use media_gen_api::{predicted_name, Request, VideoTranslateRequest};
+
+use super::languages::{load, LanguagePicker};
+use super::state::VideoTranslateForm;
+use crate::client::now_ms;
+use crate::components::FieldProblems;
+use crate::forms::callback::CallbackField;
+use crate::forms::controls::Switch;
+use crate::forms::{FormHost, TaskForm};
+
+/// The video translation form: video URL, the service's languages as a
+/// searchable multi-select, the predicted name per language as the name is
+/// typed, speaker count, the three switches and the callback.
+#[component]
+pub fn VideoTranslateView(
+    /// The page or widget hosting the form.
+    host: FormHost,
+    /// Values to start from ("edit and re-run"); the defaults otherwise.
+    #[prop(optional)]
+    initial: Option<VideoTranslateRequest>,
+) -> impl IntoView {
+    let form = initial.map_or_else(VideoTranslateForm::default, |request| {
+        VideoTranslateForm::from_request(&request)
+    });
+    load(form, host.client.clone());
+    let client = StoredValue::new_local(host.client.clone());
+    let problems = form.problems();
+    let request = Signal::derive(move || Request::VideoTranslate(form.request()));
+    let name_count = move || form.name.with(|name| char_count(name.trim()));
+    let most = NAME_CHAR_LIMIT - 1;
+    let predicted = move || {
+        // Unnamed videos get the submission time; now is the best guess.
+        let now = (now_ms() / 1000.0) as i64;
+        let name = form.name.get();
+        let name = Some(name.trim()).filter(|name| !name.is_empty());
+        form.languages
+            .get()
+            .into_iter()
+            .map(|language| view! { <li>{predicted_name(&language, name, now)}</li> })
+            .collect_view()
+    };
+
+    view! {
+        <TaskForm submit=host.submit request problems action="Translate">
+            <div class="field">
+                <label for="video_url">"Video URL"</label>
+                <input
+                    id="video_url"
+                    type="url"
+                    placeholder="https://example.com/talk.mp4"
+                    aria-describedby="video_url-problems"
+                    prop:value=move || form.video_url.get()
+                    on:input=move |ev| form.video_url.set(event_target_value(&ev))
+                />
+                <FieldProblems problems field="video_url"/>
+            </div>
+            <LanguagePicker form problems client/>
+            <div class="field">
+                <label for="name">"Name (optional)"</label>
+                <input
+                    id="name"
+                    type="text"
+                    aria-describedby="name-count name-problems"
+                    prop:value=move || form.name.get()
+                    on:input=move |ev| form.name.set(event_target_value(&ev))
+                />
+                <p class="hint" class:hint--over={move || name_count() > most} id="name-count">
+                    {name_count}" / "{most}" characters"
+                </p>
+                <FieldProblems problems field="name"/>
+            </div>
+            <Show when=move || form.languages.with(|l| !l.is_empty())>
+                <div class="field">
+                    <p class="label">"The translated videos will be named"</p>
+                    <ul class="predicted-names" id="predicted-names">{predicted}</ul>
+                </div>
+            </Show>
+            <div class="field">
+                <label for="speaker_num">"Speakers (optional)"</label>
+                <input
+                    id="speaker_num"
+                    type="number"
+                    inputmode="numeric"
+                    min="0"
+                    aria-describedby="speaker_num-hint speaker_num-problems"
+                    prop:value=move || form.speakers.get()
+                    on:input=move |ev| form.speakers.set(event_target_value(&ev))
+                />
+                <p class="hint" id="speaker_num-hint">"Leave empty and the service counts them."</p>
+                <FieldProblems problems field="speaker_num"/>
+            </div>
+            <Switch
+                id="translate_audio_only"
+                label="Voice only"
+                about="Translate the voice track and leave faces alone: lips are not re-synced."
+                value=form.audio_only
+            />
+            <Switch
+                id="enable_dynamic_duration"
+                label="Natural pacing"
+                about="Stretch or shorten parts of the video so speech flows naturally in each language."
+                value=form.dynamic_duration
+            />
+            <Switch
+                id="enable_caption"
+                label="Subtitles"
+                about="Add subtitles in each target language, with a caption file (ASS) to download."
+                value=form.captions
+            />
+            <CallbackField value=form.callback problems base_url=host.base_url/>
+        </TaskForm>
+    }
+}
