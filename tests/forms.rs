@@ -6,33 +6,15 @@
 mod mount;
 mod sandbox;
 
-use mount::{elements, mount_app, navigate, texts, wait_for, MountedApp};
+use mount::{
+    choose, element, elements, exists, mount_app, navigate, options, press, submit_button, texts,
+    type_into, value_of, wait_for, MountedApp,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{HtmlButtonElement, HtmlInputElement, HtmlTextAreaElement};
+use web_sys::HtmlTextAreaElement;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// Type into a field as a person does: set the value, fire `input`.
-fn type_into(app: &MountedApp, selector: &str, value: &str) {
-    let element = app.host.query_selector(selector).unwrap().unwrap();
-    if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-        area.set_value(value);
-    } else {
-        element.unchecked_ref::<HtmlInputElement>().set_value(value);
-    }
-    element
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-}
-
-fn submit_button(app: &MountedApp) -> HtmlButtonElement {
-    app.host
-        .query_selector("#submit")
-        .unwrap()
-        .unwrap()
-        .unchecked_into()
-}
 
 async fn image_form() -> MountedApp {
     sandbox::connect_the_app();
@@ -129,18 +111,7 @@ async fn ctrl_enter_submits() {
     let app = image_form().await;
     type_into(&app, "#prompt", "Keyboard only");
     wait_for("a valid form", || !submit_button(&app).disabled()).await;
-    let init = web_sys::KeyboardEventInit::new();
-    init.set_key("Enter");
-    init.set_ctrl_key(true);
-    init.set_bubbles(true);
-    let event =
-        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
-    app.host
-        .query_selector("#prompt")
-        .unwrap()
-        .unwrap()
-        .dispatch_event(&event)
-        .unwrap();
+    press(&app, "#prompt", "Enter", true);
     wait_for_success_on_the_board(&app).await;
 }
 
@@ -168,4 +139,263 @@ async fn a_refused_submit_shows_the_reason_and_keeps_the_form() {
         "Busy service",
         "nothing the user entered is lost"
     );
+}
+
+async fn form_page(title: &str) -> MountedApp {
+    sandbox::connect_the_app();
+    let app = mount_app().await;
+    navigate(&app.host, title).await;
+    app
+}
+
+/// A sandbox image of `ratio` (`16x9`), which previews can measure.
+fn sandbox_image(ratio: &str) -> String {
+    format!("{}/sandbox/media/image/1K/{ratio}.png", sandbox::url())
+}
+
+#[wasm_bindgen_test]
+async fn switching_model_shows_hides_and_limits_fields() {
+    let app = form_page("Image to video").await;
+    // Model V, start frame: start and end frame, audio; three resolutions.
+    assert!(exists(&app, "#image_url") && exists(&app, "#end_image_url"));
+    assert!(!exists(&app, "#references"));
+    assert!(exists(&app, "#generate_audio"));
+    assert_eq!(options(&app, "#aspect_resolution"), ["720p", "1080p", "4k"]);
+    assert_eq!(options(&app, "#duration"), ["4", "6", "8"]);
+    choose(&app, "#aspect_resolution", "4k");
+    choose(&app, "#duration", "6");
+
+    // S: 720p only, 4/8/12 seconds, start frame only, no audio.
+    element(&app, "#model-S").click();
+    wait_for("model S's limits", || {
+        options(&app, "#aspect_resolution") == ["720p"]
+    })
+    .await;
+    assert_eq!(value_of(&app, "#aspect_resolution"), "720p");
+    assert_eq!(options(&app, "#duration"), ["4", "8", "12"]);
+    assert_eq!(
+        value_of(&app, "#duration"),
+        "4",
+        "6 moved to the nearest allowed"
+    );
+    assert!(exists(&app, "#image_url"));
+    assert!(!exists(&app, "#end_image_url") && !exists(&app, "#generate_audio"));
+    assert!(!exists(&app, "#v-mode"), "only V has modes");
+
+    // KL: reference images instead of a start frame, 5 or 10 seconds.
+    element(&app, "#model-KL").click();
+    wait_for("model KL's fields", || exists(&app, "#references")).await;
+    assert!(!exists(&app, "#image_url"));
+    assert_eq!(options(&app, "#aspect_resolution"), ["720p", "1080p"]);
+    assert_eq!(options(&app, "#duration"), ["5", "10"]);
+    assert_eq!(
+        texts(&app.host, "label[for=references]"),
+        ["Reference image URLs, one per line (1 to 7)"]
+    );
+
+    // V in multi-image mode: duration fixed at 8.
+    element(&app, "#model-V").click();
+    wait_for("model V's modes", || exists(&app, "#mode-multi-image")).await;
+    element(&app, "#mode-multi-image").click();
+    wait_for("multi-image mode", || options(&app, "#duration") == ["8"]).await;
+    assert!(texts(&app.host, "#duration-hint")
+        .concat()
+        .starts_with("Fixed at 8 seconds"));
+    assert_eq!(
+        texts(&app.host, "label[for=references]"),
+        ["Reference image URLs, one per line (1 to 3)"]
+    );
+}
+
+#[wasm_bindgen_test]
+async fn image_to_video_errors_follow_the_model_and_the_images() {
+    let app = form_page("Image to video").await;
+    type_into(&app, "#prompt", "A drone shot over a harbour");
+    wait_for("one problem left", || {
+        texts(&app.host, "#submit-state") == ["Fix 1 problem to submit"]
+    })
+    .await;
+    assert_eq!(
+        texts(&app.host, "#image_url-problems li"),
+        ["Model V needs a start frame (image_url) or 1 to 3 reference images"]
+    );
+    assert!(submit_button(&app).disabled());
+
+    type_into(&app, "#image_url", "frame.png");
+    wait_for("the URL rule", || {
+        elements(&app.host, "#image_url-problems li")
+            .first()
+            .and_then(|li| li.get_attribute("data-rule"))
+            .as_deref()
+            == Some("invalid_url")
+    })
+    .await;
+
+    type_into(&app, "#image_url", &sandbox_image("16x9"));
+    wait_for("the start frame to be accepted", || {
+        texts(&app.host, "#image_url-problems li").is_empty()
+    })
+    .await;
+    assert!(!submit_button(&app).disabled());
+    let caption = || texts(&app.host, "#image_url ~ .image-previews figcaption");
+    wait_for("the preview to load", || {
+        caption().iter().any(|text| text != "Loading…")
+    })
+    .await;
+    assert_eq!(caption(), ["1024 × 576 px"]);
+
+    // An end frame of another shape: a warning beside it, submit still allowed.
+    type_into(&app, "#end_image_url", &sandbox_image("9x16"));
+    wait_for("the aspect warning", || {
+        elements(&app.host, "#end_image_url-problems li.problem--warning")
+            .first()
+            .and_then(|li| li.get_attribute("data-rule"))
+            .as_deref()
+            == Some("aspect_mismatch")
+    })
+    .await;
+    assert!(!submit_button(&app).disabled());
+
+    // The request as it will be sent, on demand.
+    let preview = texts(&app.host, "#request-json").concat();
+    assert!(preview.starts_with("POST /v1/image_to_video"), "{preview}");
+    assert!(preview.contains("\"model\": \"V\""), "{preview}");
+    assert!(preview.contains("\"end_image_url\""), "{preview}");
+
+    // Model S takes no end frame: it leaves the request, nothing is lost.
+    element(&app, "#model-S").click();
+    wait_for("the request without the end frame", || {
+        !texts(&app.host, "#request-json")
+            .concat()
+            .contains("end_image_url")
+    })
+    .await;
+    element(&app, "#model-V").click();
+    wait_for("the end frame back", || exists(&app, "#end_image_url")).await;
+    assert_eq!(value_of(&app, "#end_image_url"), sandbox_image("9x16"));
+}
+
+#[wasm_bindgen_test]
+async fn an_image_to_video_task_goes_on_the_board() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    let app = form_page("Image to video").await;
+    element(&app, "#model-S").click();
+    type_into(&app, "#prompt", "Waves");
+    type_into(&app, "#image_url", &sandbox_image("16x9"));
+    type_into(&app, "#count", "2");
+    wait_for("a valid form", || !submit_button(&app).disabled()).await;
+    submit_button(&app).click();
+    wait_for("the board", || texts(&app.host, "main h1") == ["Tasks"]).await;
+    wait_for("both videos to succeed", || {
+        let rows = elements(&app.host, "li.task-row[data-kind=image_to_video]");
+        rows.len() == 2
+            && rows
+                .iter()
+                .all(|row| row.get_attribute("data-status").as_deref() == Some("SUCCEEDED"))
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn languages_come_from_the_service_with_search_and_predicted_names() {
+    let offered = sandbox::client().target_languages(None).await.unwrap();
+    let app = form_page("Video translation").await;
+    wait_for("the service's languages", || {
+        elements(&app.host, "#language-options li").len() == offered.len()
+    })
+    .await;
+
+    type_into(&app, "#language-search", "SPAN");
+    wait_for("the search", || {
+        texts(&app.host, "#language-options li") == ["Spanish"]
+    })
+    .await;
+    press(&app, "#language-search", "Enter", false);
+    wait_for("Spanish chosen", || {
+        texts(&app.host, "#chosen-languages li") == ["Spanish×"]
+    })
+    .await;
+    element(&app, &format!("#language-{}", offered[0])).click();
+
+    type_into(&app, "#name", "my clip");
+    wait_for("predicted names", || {
+        texts(&app.host, "#predicted-names li")
+            == [
+                "Spanish-my clip".to_owned(),
+                format!("{}-my clip", offered[0]),
+            ]
+    })
+    .await;
+    assert_eq!(texts(&app.host, "#name-count"), ["7 / 99 characters"]);
+
+    type_into(&app, "#name", "");
+    wait_for("the unnamed pattern", || {
+        texts(&app.host, "#predicted-names li")
+            .first()
+            .is_some_and(|name| name.starts_with("Spanish-videoTranslate-"))
+    })
+    .await;
+
+    type_into(&app, "#name", &"n".repeat(100));
+    wait_for("the name limit", || {
+        texts(&app.host, "#name-problems li")
+            == ["A name has fewer than 100 characters; this one has 100"]
+    })
+    .await;
+    type_into(&app, "#speaker_num", "-1");
+    wait_for("the speaker rule", || {
+        !texts(&app.host, "#speaker_num-problems li").is_empty()
+    })
+    .await;
+    assert!(submit_button(&app).disabled());
+
+    // Taking a language out again.
+    element(
+        &app,
+        "#chosen-languages button[aria-label='Remove Spanish']",
+    )
+    .click();
+    wait_for("Spanish removed", || {
+        texts(&app.host, "#chosen-languages li").len() == 1
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn a_translation_makes_one_task_per_language() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    let app = form_page("Video translation").await;
+    wait_for("the languages", || exists(&app, "#language-Spanish")).await;
+    type_into(
+        &app,
+        "#video_url",
+        &format!("{}/sandbox/media/video/landscape.mp4", sandbox::url()),
+    );
+    element(&app, "#language-Spanish").click();
+    element(&app, "#language-French").click();
+    element(&app, "#enable_caption").click();
+    wait_for("a valid form", || !submit_button(&app).disabled()).await;
+    assert!(texts(&app.host, "#request-json")
+        .concat()
+        .contains("\"enable_caption\": true"));
+    submit_button(&app).click();
+    wait_for("two translations on the board", || {
+        elements(&app.host, "li.task-row[data-kind=video_translate]").len() == 2
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn the_inbox_button_fills_in_the_callback_url() {
+    let app = form_page("Image generation").await;
+    element(&app, "#use-inbox").click();
+    wait_for("the inbox URL", || {
+        value_of(&app, "#callback_url") == format!("{}/sandbox/inbox/app", sandbox::url())
+    })
+    .await;
+    type_into(&app, "#callback_url", "ftp://x");
+    wait_for("the callback rule", || {
+        !texts(&app.host, "#callback_url-problems li").is_empty()
+    })
+    .await;
 }

@@ -22,8 +22,11 @@ where
                     .get()
                     .into_iter()
                     .map(|option| {
+                        // The property, not the attribute: when the options change
+                        // (another model), the rendered ones are reused in place and
+                        // only the property moves the selection with them.
                         view! {
-                            <option value=option.to_string() selected=move || value.get() == option>
+                            <option value=option.to_string() prop:selected=move || value.get() == option>
                                 {option.to_string()}
                             </option>
                         }

@@ -53,7 +53,6 @@ fn Preview(url: String, measured: Measured) -> impl IntoView {
             <img
                 src=url.clone()
                 alt=""
-                loading="lazy"
                 referrerpolicy="no-referrer"
                 on:load=on_load
                 on:error=move |_| load.set(Load::Failed)

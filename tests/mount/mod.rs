@@ -26,16 +26,32 @@ impl Drop for MountedApp {
 
 /// Mount the app at `/` into a fresh element.
 pub async fn mount_app() -> MountedApp {
+    mount_app_at("/").await
+}
+
+thread_local! {
+    /// The last app mounted, as (owner, host): a test that panicked never
+    /// drops its `MountedApp`, and its router would keep taking link clicks.
+    static LAST: std::cell::RefCell<Option<(Owner, HtmlElement)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Mount the app at `path` (a link opened directly) into a fresh element.
+pub async fn mount_app_at(path: &str) -> MountedApp {
+    if let Some((owner, host)) = LAST.with(|last| last.borrow_mut().take()) {
+        owner.cleanup();
+        host.remove();
+    }
     window()
         .history()
         .unwrap()
-        .replace_state_with_url(&JsValue::NULL, "", Some("/"))
+        .replace_state_with_url(&JsValue::NULL, "", Some(path))
         .unwrap();
     let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&host).unwrap();
     let owner = Owner::new();
     let view = owner.with(|| leptos::mount::mount_to(host.clone(), App));
     leptos::task::tick().await;
+    LAST.with(|last| *last.borrow_mut() = Some((owner.clone(), host.clone())));
     MountedApp {
         host,
         owner,
@@ -82,4 +98,83 @@ pub fn texts(root: &HtmlElement, selector: &str) -> Vec<String> {
         .iter()
         .map(|element| element.text_content().unwrap_or_default().trim().to_owned())
         .collect()
+}
+
+/// The first element matching `selector`; panics naming it when there is none.
+pub fn element(app: &MountedApp, selector: &str) -> HtmlElement {
+    app.host
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"))
+        .unchecked_into()
+}
+
+/// Whether something matches `selector`.
+pub fn exists(app: &MountedApp, selector: &str) -> bool {
+    app.host.query_selector(selector).unwrap().is_some()
+}
+
+/// Type into a field as a person does: set the value, fire `input`.
+pub fn type_into(app: &MountedApp, selector: &str, value: &str) {
+    let element = element(app, selector);
+    if let Some(area) = element.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        area.set_value(value);
+    } else {
+        element
+            .unchecked_ref::<web_sys::HtmlInputElement>()
+            .set_value(value);
+    }
+    element
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+}
+
+/// Choose `value` in a `<select>`, firing `change`.
+pub fn choose(app: &MountedApp, selector: &str, value: &str) {
+    let select: web_sys::HtmlSelectElement = element(app, selector).unchecked_into();
+    select.set_value(value);
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+}
+
+/// The values of a `<select>`'s options.
+pub fn options(app: &MountedApp, selector: &str) -> Vec<String> {
+    elements(&app.host, &format!("{selector} option"))
+        .into_iter()
+        .map(|option| {
+            option
+                .unchecked_into::<web_sys::HtmlOptionElement>()
+                .value()
+        })
+        .collect()
+}
+
+/// The value a `<select>` or `<input>` holds now.
+pub fn value_of(app: &MountedApp, selector: &str) -> String {
+    let element = element(app, selector);
+    if let Some(select) = element.dyn_ref::<web_sys::HtmlSelectElement>() {
+        select.value()
+    } else if let Some(area) = element.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        area.value()
+    } else {
+        element.unchecked_ref::<web_sys::HtmlInputElement>().value()
+    }
+}
+
+/// The form's submit button.
+pub fn submit_button(app: &MountedApp) -> web_sys::HtmlButtonElement {
+    element(app, "#submit").unchecked_into()
+}
+
+/// Press a key on `selector`, with Ctrl when `ctrl`.
+pub fn press(app: &MountedApp, selector: &str, key: &str, ctrl: bool) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_ctrl_key(ctrl);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    element(app, selector).dispatch_event(&event).unwrap();
 }

@@ -34,6 +34,7 @@ use axum::{middleware, Router};
 use media_gen_api::TARGET_LANGUAGES_PATH;
 use tokio::net::TcpListener;
 use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
@@ -101,6 +102,16 @@ fn sandbox(app: &AppState) -> Router<AppState> {
             "/sandbox/inbox/{name}",
             post(inbox::receive).get(inbox::list),
         )
+        .merge(media_routes())
+        .merge(faults)
+        .route("/sandbox/{*rest}", any(not_found))
+}
+
+/// Result files. Pages that isolate themselves (`Cross-Origin-Embedder-Policy:
+/// require-corp`) load cross-origin images and videos only when the response
+/// says it may be embedded anywhere, as a media host's should.
+fn media_routes() -> Router<AppState> {
+    Router::new()
         .route("/sandbox/media/video/{file}", get(media::video))
         .route("/sandbox/media/image/{quality}/{file}", get(media::image))
         .route(
@@ -111,8 +122,10 @@ fn sandbox(app: &AppState) -> Router<AppState> {
             "/sandbox/media/translated/{language}/{file}",
             get(media::translated),
         )
-        .merge(faults)
-        .route("/sandbox/{*rest}", any(not_found))
+        .layer(SetResponseHeaderLayer::overriding(
+            HeaderName::from_static("cross-origin-resource-policy"),
+            HeaderValue::from_static("cross-origin"),
+        ))
 }
 
 /// CORS for browser pages on other origins: any origin unless `--allow-origin`

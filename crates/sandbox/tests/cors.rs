@@ -76,3 +76,24 @@ async fn allowed_origins_can_be_limited() {
     let other = preflight(&sandbox, "https://evil.example.com").await;
     assert_eq!(header(&other, "access-control-allow-origin"), "");
 }
+
+#[tokio::test]
+async fn media_may_be_embedded_by_isolated_pages() {
+    let sandbox = common::start_default().await;
+    for path in [
+        "/sandbox/media/image/1K/16x9.png",
+        "/sandbox/media/image/1K/16x9/thumbnail.png",
+        "/sandbox/media/video/landscape.mp4",
+    ] {
+        let response = sandbox.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(
+            response
+                .headers()
+                .get("cross-origin-resource-policy")
+                .and_then(|value| value.to_str().ok()),
+            Some("cross-origin"),
+            "{path}"
+        );
+    }
+}
