@@ -1,0 +1,279 @@
+//! The board's controls and the task page, as a person uses them: filters,
+//! copy, re-run, edit and re-run, remove, look-up by id, results and failures.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
+
+mod mount;
+mod sandbox;
+
+use media_gen::store::record::TaskRecord;
+use media_gen::store::tasks;
+use media_gen_api::*;
+use mount::{
+    choose, element, elements, exists, mount_app, mount_app_at, texts, type_into, value_of,
+    wait_for, MountedApp,
+};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Submit an image task straight to the sandbox (as another tool would).
+async fn submit_image(prompt: &str, count: i64) -> (ImageGenerateRequest, Vec<String>) {
+    let request = ImageGenerateRequest {
+        prompt: prompt.into(),
+        image_quality: Some(ImageQuality::K1),
+        generate_count: Some(count),
+        ..Default::default()
+    };
+    let ids = sandbox::client()
+        .submit_image_generate(&request, None)
+        .await
+        .unwrap();
+    (request, ids.task_ids)
+}
+
+/// Put a submitted task in storage, as the app does when a submit returns.
+fn store(kind: TaskKind, request: &impl serde::Serialize, id: &str, at: f64) {
+    let json = serde_json::to_value(request).unwrap();
+    tasks::save(&TaskRecord::submitted(kind, id, json, at)).unwrap();
+}
+
+fn row_status(app: &MountedApp, id: &str) -> Option<String> {
+    elements(&app.host, &format!("li.task-row[data-task-id='{id}']"))
+        .first()
+        .and_then(|row| row.get_attribute("data-status"))
+}
+
+async fn wait_for_status(app: &MountedApp, id: &str, status: &str) {
+    wait_for(&format!("{id} to be {status}"), || {
+        row_status(app, id).as_deref() == Some(status)
+    })
+    .await;
+}
+
+fn shown_ids(app: &MountedApp) -> Vec<String> {
+    elements(&app.host, "li.task-row")
+        .iter()
+        .filter_map(|row| row.get_attribute("data-task-id"))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn filters_narrow_the_board_by_kind_and_status() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let (good, good_ids) = submit_image("fine", 1).await;
+    let (bad, bad_ids) = submit_image("[fail] on purpose", 1).await;
+    let now = sandbox::now();
+    store(TaskKind::ImageGenerate, &good, &good_ids[0], now);
+    store(TaskKind::ImageGenerate, &bad, &bad_ids[0], now + 1.0);
+    let app = mount_app().await;
+    wait_for_status(&app, &good_ids[0], "SUCCEEDED").await;
+    wait_for_status(&app, &bad_ids[0], "FAILED").await;
+    assert_eq!(
+        shown_ids(&app),
+        [bad_ids[0].clone(), good_ids[0].clone()],
+        "newest first"
+    );
+    assert_eq!(
+        texts(&app.host, "#board-counts"),
+        ["2 tasks, 0 in progress"]
+    );
+    // The last change was announced to screen readers.
+    let said = texts(&app.host, "#announcer[aria-live=polite]").concat();
+    assert!(
+        said.starts_with("Image generation task ")
+            && (said.ends_with(" succeeded") || said.ends_with(" failed")),
+        "{said}"
+    );
+
+    choose(&app, "#filter-status", "failed");
+    wait_for("only the failed task", || {
+        shown_ids(&app) == [bad_ids[0].clone()]
+    })
+    .await;
+    let note = texts(&app.host, ".task-row__note--failed").concat();
+    assert!(
+        note.contains("[fail]"),
+        "the service's message on the row: {note}"
+    );
+
+    choose(&app, "#filter-status", "all");
+    choose(&app, "#filter-kind", "video_translate");
+    wait_for("nothing matches", || exists(&app, "#no-match")).await;
+    assert!(shown_ids(&app).is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn rerun_edit_and_remove_from_the_board() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let (request, ids) = submit_image("a red kite", 1).await;
+    store(TaskKind::ImageGenerate, &request, &ids[0], sandbox::now());
+    let app = mount_app().await;
+    wait_for_status(&app, &ids[0], "SUCCEEDED").await;
+
+    // Re-run: the same parameters make a new task, stored and followed.
+    element(&app, "li.task-row .rerun").click();
+    wait_for("a second task", || shown_ids(&app).len() == 2).await;
+    let new_id = shown_ids(&app)[0].clone();
+    assert_ne!(new_id, ids[0]);
+    let stored = tasks::load().unwrap().0;
+    let rerun = stored.iter().find(|r| r.task_id == new_id).unwrap();
+    assert_eq!(rerun.request, serde_json::to_value(&request).unwrap());
+    wait_for_status(&app, &new_id, "SUCCEEDED").await;
+
+    // Remove: off the board and out of storage.
+    element(
+        &app,
+        &format!("li.task-row[data-task-id='{new_id}'] .remove"),
+    )
+    .click();
+    wait_for("the row to go", || shown_ids(&app) == [ids[0].clone()]).await;
+    assert!(tasks::load().unwrap().0.iter().all(|r| r.task_id != new_id));
+
+    // Edit and re-run: the form, filled in.
+    element(&app, "li.task-row .edit").click();
+    wait_for("the filled-in form", || exists(&app, "#filled-from")).await;
+    assert_eq!(value_of(&app, "#prompt"), "a red kite");
+    assert_eq!(value_of(&app, "#quality"), "1K");
+}
+
+#[wasm_bindgen_test]
+async fn a_task_submitted_elsewhere_is_looked_up_by_id_and_followed() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let (_, ids) = submit_image("made elsewhere", 2).await;
+    let app = mount_app().await;
+    choose(&app, "#lookup-kind", "image_generate");
+    type_into(&app, "#lookup-id", &ids[0]);
+    wait_for("the look-up button", || {
+        !exists(&app, "#lookup button:disabled")
+    })
+    .await;
+    element(&app, "#lookup button[type=submit]").click();
+    wait_for("the task page", || {
+        texts(&app.host, "#task-id") == [ids[0].clone()]
+    })
+    .await;
+    assert_eq!(texts(&app.host, "main h1"), ["Image generation"]);
+    wait_for("the image", || exists(&app, ".gallery img")).await;
+    assert_eq!(
+        texts(&app.host, ".task-detail__status .status"),
+        ["SUCCEEDED"]
+    );
+    // Now on the board: stored, without parameters (so no re-run).
+    let record = tasks::load()
+        .unwrap()
+        .0
+        .into_iter()
+        .find(|r| r.task_id == ids[0])
+        .unwrap();
+    assert!(record.request.is_null());
+    assert!(!exists(&app, ".rerun"));
+
+    // The full view opens as a dialog and closes again.
+    element(&app, ".gallery__thumb").click();
+    wait_for("the full view", || exists(&app, "dialog[open] img")).await;
+    element(&app, "dialog[open] button").click();
+    wait_for("the full view to close", || !exists(&app, "dialog[open]")).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_task_link_opens_directly_and_shows_a_failure_prominently() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let request = ImageToVideoRequest {
+        model: Some(Model::S),
+        prompt: "[fail] a storm".into(),
+        aspect_resolution: Some(Resolution::P720),
+        duration: Some(4),
+        image_url: Some("https://example.com/a.png".into()),
+        ..Default::default()
+    };
+    let ids = sandbox::client()
+        .submit_image_to_video(&request, None)
+        .await
+        .unwrap()
+        .task_ids;
+    let app = mount_app_at(&format!("/tasks/image_to_video/{}", ids[0])).await;
+    wait_for("the failure", || exists(&app, ".failure")).await;
+    let message = texts(&app.host, ".failure__message").concat();
+    assert!(message.contains("[fail]"), "{message}");
+    assert_eq!(
+        element(&app, ".failure").get_attribute("role").as_deref(),
+        Some("alert")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_finished_video_has_a_player_with_poster_facts_and_download() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let request = ImageToVideoRequest {
+        model: Some(Model::S),
+        prompt: "calm sea".into(),
+        aspect_resolution: Some(Resolution::P720),
+        duration: Some(8),
+        image_url: Some("https://example.com/a.png".into()),
+        ..Default::default()
+    };
+    let ids = sandbox::client()
+        .submit_image_to_video(&request, None)
+        .await
+        .unwrap()
+        .task_ids;
+    store(TaskKind::ImageToVideo, &request, &ids[0], sandbox::now());
+    let app = mount_app_at(&format!("/tasks/image_to_video/{}", ids[0])).await;
+    wait_for("the player", || exists(&app, ".video-result video")).await;
+    let video = element(&app, ".video-result video");
+    assert!(video.get_attribute("src").unwrap().contains(".mp4"));
+    assert!(!video.get_attribute("poster").unwrap_or_default().is_empty());
+    let facts = texts(&app.host, ".video-facts").concat();
+    assert!(facts.ends_with("· 8 s"), "{facts}");
+    assert!(exists(&app, ".video-result a.download[download]"));
+    assert!(exists(&app, "details.request-preview"), "parameters shown");
+}
+
+#[wasm_bindgen_test]
+async fn a_translation_shows_its_name_language_and_captions() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let request = VideoTranslateRequest {
+        target_languages: vec!["French".into()],
+        video_url: format!("{}/sandbox/media/video/landscape.mp4", sandbox::url()),
+        enable_caption: Some(true),
+        name: Some("talk".into()),
+        ..Default::default()
+    };
+    let refs = sandbox::client()
+        .submit_video_translate(&request, None)
+        .await
+        .unwrap();
+    let app = mount_app_at(&format!("/tasks/video_translate/{}", refs[0].task_id)).await;
+    wait_for("the translated video", || {
+        exists(&app, ".video-result video")
+    })
+    .await;
+    assert_eq!(texts(&app.host, ".translation-name"), ["French-talk"]);
+    assert_eq!(texts(&app.host, ".translation-language"), ["French"]);
+    let links = texts(&app.host, ".video-result a.download");
+    assert_eq!(links, ["Download video", "Subtitles (ASS)"]);
+}
+
+#[wasm_bindgen_test]
+async fn an_unknown_id_says_it_could_not_be_read() {
+    sandbox::connect_the_app();
+    let app = mount_app_at("/tasks/image_generate/i2is-nope").await;
+    wait_for("the lookup failure", || {
+        texts(&app.host, "#lookup-state[role=alert]")
+            .concat()
+            .contains("HTTP 404")
+    })
+    .await;
+    assert!(
+        tasks::load().unwrap().0.is_empty(),
+        "nothing added to the board"
+    );
+}
