@@ -28,5 +28,6 @@ pub fn app_form_host() -> FormHost {
         }),
         client: Rc::new(move || settings.client()),
         base_url: settings.base_url.into(),
+        connection: settings.connection(),
     }
 }

@@ -66,6 +66,20 @@ impl Settings {
         ClientOptions::new(self.base_url.get_untracked(), Auth::Provider(provider))
     }
 
+    /// A number that changes whenever the base URL or the token does, so
+    /// views that read from the service can read again; the token itself is
+    /// not exposed.
+    pub fn connection(&self) -> Signal<u64> {
+        let (base_url, token) = (self.base_url, self.token);
+        Signal::derive(move || {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            base_url.with(|url| url.hash(&mut hasher));
+            token.with(|token| token.hash(&mut hasher));
+            hasher.finish()
+        })
+    }
+
     /// A client for the current settings (see [`Settings::client_options`]).
     pub fn client(&self) -> Client {
         Client::new(self.client_options())

@@ -21,4 +21,8 @@ pub struct FormHost {
     pub client: Rc<dyn Fn() -> Client>,
     /// The service's base URL, for "use the sandbox inbox".
     pub base_url: Signal<String>,
+    /// Changes whenever the connection does (base URL or token): a form that
+    /// reads from the service (the language list) reads again. A token that
+    /// arrives after the form opened is used at once.
+    pub connection: Signal<u64>,
 }

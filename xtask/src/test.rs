@@ -47,7 +47,14 @@ fn suites(chromedriver: &Path, sandbox_url: &str) -> Vec<Suite> {
         .env(SANDBOX_URL_VAR, sandbox_url);
     // The end-to-end tests are `#[ignore]`d for plain `cargo test`, which has
     // neither the release build nor ChromeDriver; here they have both.
-    let mut e2e = cargo_test(&["--package", "media-gen-e2e", "--", "--ignored"]);
+    // Two at a time: each test runs its own Chromium.
+    let mut e2e = cargo_test(&[
+        "--package",
+        "media-gen-e2e",
+        "--",
+        "--ignored",
+        "--test-threads=2",
+    ]);
     e2e.env("CHROMEDRIVER", chromedriver);
     let native = cargo_test(&[
         "--workspace",

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use media_gen_sandbox::Config;
@@ -67,12 +68,19 @@ fn free_port() -> u16 {
 
 /// Start a sandbox serving the release build; returns its base URL.
 pub async fn start_sandbox() -> String {
+    start_sandbox_with_task_ms(Config::for_tests().task_ms).await
+}
+
+/// Start a sandbox serving the release build whose tasks take about
+/// `task_ms` milliseconds; returns its base URL.
+pub async fn start_sandbox_with_task_ms(task_ms: u64) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind a free loopback port");
     let base_url = format!("http://{}", listener.local_addr().expect("bound address"));
     let config = Config {
         static_dir: Some(dist_dir()),
+        task_ms,
         ..Config::for_tests()
     };
     tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
@@ -162,6 +170,49 @@ impl Browser {
             .await
             .unwrap_or_else(|error| panic!("no `{css}` to click: {error}"));
         element.click().await.expect("click");
+    }
+
+    /// Wait until an element matches `css`; returns it.
+    pub async fn find(&self, css: &str) -> Element {
+        self.client
+            .wait()
+            .at_most(PAGE_TIMEOUT)
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|error| panic!("no `{css}` on the page: {error}"))
+    }
+
+    /// Type `text` into the field matching `css`, as keystrokes.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        let field = self.find(css).await;
+        field.clear().await.expect("clear the field");
+        field.send_keys(text).await.expect("type");
+    }
+
+    /// Wait until `script` (a JavaScript expression) is true in the page.
+    pub async fn wait_until(&self, what: &str, script: &str) {
+        let body = format!("return Boolean({script});");
+        for _ in 0..(PAGE_TIMEOUT.as_millis() / 50) {
+            let value = self.client.execute(&body, vec![]).await;
+            if matches!(value, Ok(serde_json::Value::Bool(true))) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("timed out waiting for {what} ({script})");
+    }
+
+    /// The value of a JavaScript expression in the page.
+    pub async fn eval(&self, script: &str) -> serde_json::Value {
+        self.client
+            .execute(&format!("return {script};"), vec![])
+            .await
+            .unwrap_or_else(|error| panic!("evaluate {script}: {error}"))
+    }
+
+    /// Reload the page, as a person pressing F5.
+    pub async fn reload(&self) {
+        self.client.refresh().await.expect("reload");
     }
 
     /// Save a screenshot as `target/e2e-screenshots/<name>.png`.

@@ -11,16 +11,20 @@ use super::state::{Offered, VideoTranslateForm};
 use crate::client::Client;
 use crate::components::FieldProblems;
 
-/// Read the service's language list into the form.
-pub fn load(form: VideoTranslateForm, client: Rc<dyn Fn() -> Client>) {
+/// Read the service's language list into the form. An answer that arrives
+/// after the connection changed is dropped: a newer read is on its way.
+pub fn load(form: VideoTranslateForm, client: Rc<dyn Fn() -> Client>, connection: Signal<u64>) {
     form.offered.set(Offered::Loading);
     let client = client();
+    let asked_on = connection.get_untracked();
     spawn_local(async move {
         let offered = match client.target_languages(None).await {
             Ok(languages) => Offered::Loaded(languages),
             Err(error) => Offered::Failed(format!("The language list could not be read: {error}")),
         };
-        form.offered.try_set(offered);
+        if connection.try_get_untracked() == Some(asked_on) {
+            form.offered.try_set(offered);
+        }
     });
 }
 
@@ -48,6 +52,8 @@ pub fn LanguagePicker(
     problems: Memo<Problems>,
     /// Reads the list again after a failure (kept local: clients are not `Send`).
     client: StoredValue<Rc<dyn Fn() -> Client>, LocalStorage>,
+    /// The host's connection (see `FormHost::connection`).
+    connection: Signal<u64>,
 ) -> impl IntoView {
     let search = RwSignal::new(String::new());
     let shown = Memo::new(move |_| {
@@ -73,7 +79,7 @@ pub fn LanguagePicker(
                 <p class="notice" id="languages-status" role="alert">
                     {message}" "
                     <button type="button" class="secondary" id="retry-languages"
-                        on:click=move |_| load(form, client.get_value())>
+                        on:click=move |_| load(form, client.get_value(), connection)>
                         "Try again"
                     </button>
                 </p>

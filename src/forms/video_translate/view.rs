@@ -26,8 +26,14 @@ pub fn VideoTranslateView(
     let form = initial.map_or_else(VideoTranslateForm::default, |request| {
         VideoTranslateForm::from_request(&request)
     });
-    load(form, host.client.clone());
     let client = StoredValue::new_local(host.client.clone());
+    let connection = host.connection;
+    // Read the list now, and again when the connection changes (the demo
+    // token arriving, a new base URL).
+    Effect::new(move |_| {
+        connection.track();
+        load(form, client.get_value(), connection);
+    });
     let problems = form.problems();
     let request = Signal::derive(move || Request::VideoTranslate(form.request()));
     let name_count = move || form.name.with(|name| char_count(name.trim()));
@@ -58,7 +64,7 @@ pub fn VideoTranslateView(
                 />
                 <FieldProblems problems field="video_url"/>
             </div>
-            <LanguagePicker form problems client/>
+            <LanguagePicker form problems client connection/>
             <div class="field">
                 <label for="name">"Name (optional)"</label>
                 <input

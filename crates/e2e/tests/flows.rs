@@ -1,0 +1,252 @@
+//! What a person does with the release build, in real headless Chromium
+//! against the sandbox: submit each kind and see its media, see a failure,
+//! reload while a task runs, and be stopped by invalid input.
+
+use media_gen_e2e::{start_sandbox, start_sandbox_with_task_ms, Browser};
+
+/// Open the app's page at `path` and wait for its heading.
+async fn open(browser: &Browser, base_url: &str, path: &str, title: &str) {
+    browser.open(&format!("{base_url}{path}")).await;
+    browser.wait_for_text("main h1", title).await;
+    // The sandbox's demo token arrives a moment after start.
+    browser
+        .wait_for_text("header .connection", "Sandbox demo token")
+        .await;
+}
+
+/// Submit the form and wait for the board to show the first task `status`.
+async fn submit_and_wait(browser: &Browser, status: &str) {
+    browser
+        .wait_until(
+            "a valid form",
+            "!document.querySelector('#submit').disabled",
+        )
+        .await;
+    browser.click("#submit").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser
+        .find(&format!("li.task-row[data-status='{status}']"))
+        .await;
+}
+
+/// Whether the `img` matching `css` loaded with real pixels.
+fn image_loaded(css: &str) -> String {
+    format!("(() => {{ const i = document.querySelector(\"{css}\"); return i && i.complete && i.naturalWidth > 0; }})()")
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn image_generation_ends_with_images_in_a_gallery() {
+    let base_url = start_sandbox().await;
+    let browser = Browser::start().await;
+    open(
+        &browser,
+        &base_url,
+        "/new/image-generate",
+        "Image generation",
+    )
+    .await;
+    browser.type_into("#prompt", "A lighthouse at dawn").await;
+    browser.type_into("#count", "2").await;
+    browser.click("#ratio").await;
+    browser.screenshot("form-image-generate").await;
+    submit_and_wait(&browser, "SUCCEEDED").await;
+    browser
+        .wait_until(
+            "both images done",
+            "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length === 2",
+        )
+        .await;
+    browser
+        .wait_until(
+            "the thumbnails",
+            &image_loaded("li.task-row img.task-row__thumb"),
+        )
+        .await;
+    browser.screenshot("board").await;
+
+    browser.click("li.task-row a.open").await;
+    browser.find(".gallery img").await;
+    browser
+        .wait_until("the gallery's images", &image_loaded(".gallery img"))
+        .await;
+    browser
+        .wait_until(
+            "both images of the request",
+            "document.querySelectorAll('.gallery li').length === 2",
+        )
+        .await;
+    browser.click(".gallery__thumb").await;
+    browser
+        .wait_until("the full view", &image_loaded("dialog[open] img"))
+        .await;
+    browser.screenshot("task-images").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn image_to_video_ends_with_a_player() {
+    let base_url = start_sandbox().await;
+    let browser = Browser::start().await;
+    open(&browser, &base_url, "/new/image-to-video", "Image to video").await;
+    browser.click("#model-S").await;
+    browser.type_into("#prompt", "Waves on a quiet beach").await;
+    let frame = format!("{base_url}/sandbox/media/image/1K/16x9.png");
+    browser.type_into("#image_url", &frame).await;
+    browser
+        .wait_for_text(".image-preview figcaption", "1024 × 576 px")
+        .await;
+    browser.screenshot("form-image-to-video").await;
+    submit_and_wait(&browser, "SUCCEEDED").await;
+    browser.click("li.task-row a.open").await;
+    let video = browser.find(".video-result video").await;
+    let poster = video.attr("poster").await.expect("read poster");
+    assert!(poster.is_some_and(|url| url.contains(".webp")));
+    browser.find(".video-result a.download[download]").await;
+    browser
+        .wait_until(
+            "the reported size and duration",
+            "/px · \\d+ s$/.test(document.querySelector('.video-facts').textContent)",
+        )
+        .await;
+    browser.screenshot("task-video").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn video_translation_ends_with_a_named_video_and_captions() {
+    let base_url = start_sandbox().await;
+    let browser = Browser::start().await;
+    open(
+        &browser,
+        &base_url,
+        "/new/video-translate",
+        "Video translation",
+    )
+    .await;
+    let video = format!("{base_url}/sandbox/media/video/landscape.mp4");
+    browser.type_into("#video_url", &video).await;
+    browser.type_into("#language-search", "fren").await;
+    browser.click("#language-French").await;
+    browser.type_into("#name", "keynote").await;
+    browser.click("#enable_caption").await;
+    browser
+        .wait_for_text("#predicted-names li", "French-keynote")
+        .await;
+    browser.screenshot("form-video-translate").await;
+    submit_and_wait(&browser, "SUCCEEDED").await;
+    browser.click("li.task-row a.open").await;
+    browser
+        .wait_for_text(".translation-name", "French-keynote")
+        .await;
+    browser
+        .wait_until(
+            "the caption link",
+            "[...document.querySelectorAll('.video-result a.download')].some(a => a.href.endsWith('.ass'))",
+        )
+        .await;
+    browser.screenshot("task-translation").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_failed_task_shows_the_services_message() {
+    let base_url = start_sandbox().await;
+    let browser = Browser::start().await;
+    open(
+        &browser,
+        &base_url,
+        "/new/image-generate",
+        "Image generation",
+    )
+    .await;
+    browser.type_into("#prompt", "[fail] a storm").await;
+    submit_and_wait(&browser, "FAILED").await;
+    browser.click("li.task-row a.open").await;
+    let message = browser.find(".failure[role=alert] .failure__message").await;
+    let text = message.text().await.expect("read the message");
+    assert!(text.contains("[fail]"), "{text}");
+    browser.screenshot("task-failed").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_reload_during_generation_resumes_polling() {
+    // Tasks of about four seconds leave time to reload in the middle.
+    let base_url = start_sandbox_with_task_ms(4_000).await;
+    let browser = Browser::start().await;
+    open(
+        &browser,
+        &base_url,
+        "/new/image-generate",
+        "Image generation",
+    )
+    .await;
+    browser.type_into("#prompt", "Slow sunrise").await;
+    browser
+        .wait_until(
+            "a valid form",
+            "!document.querySelector('#submit').disabled",
+        )
+        .await;
+    browser.click("#submit").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser
+        .wait_until(
+            "the task running",
+            "['PENDING', 'GENERATING'].includes(document.querySelector('li.task-row')?.dataset.status)",
+        )
+        .await;
+    browser.screenshot("board-generating").await;
+
+    browser.reload().await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser.find("li.task-row").await;
+    browser.find("li.task-row[data-status='SUCCEEDED']").await;
+    browser.screenshot("board-after-reload").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn invalid_input_is_blocked_with_the_fields_message() {
+    let base_url = start_sandbox().await;
+    let browser = Browser::start().await;
+    open(
+        &browser,
+        &base_url,
+        "/new/image-generate",
+        "Image generation",
+    )
+    .await;
+    browser.type_into("#prompt", "Fine prompt").await;
+    browser.type_into("#count", "9").await;
+    browser
+        .wait_for_text(
+            "#generate_count-problems li",
+            "Make 1 to 8 images at a time (not 9)",
+        )
+        .await;
+    let disabled = browser
+        .eval("document.querySelector('#submit').disabled")
+        .await;
+    assert_eq!(disabled, serde_json::Value::Bool(true));
+    // Ctrl+Enter does not get past the rule either.
+    let prompt = browser.find("#prompt").await;
+    prompt
+        .send_keys("\u{E009}\u{E007}\u{E000}")
+        .await
+        .expect("press Ctrl+Enter");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    let created = browser
+        .eval("JSON.stringify(Object.keys(localStorage).filter(k => k.startsWith('media-gen.task:')))")
+        .await;
+    assert_eq!(created, serde_json::json!("[]"), "nothing was submitted");
+    browser.screenshot("form-invalid").await;
+    browser.close().await;
+}
