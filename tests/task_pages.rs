@@ -33,6 +33,24 @@ async fn submit_image(prompt: &str, count: i64) -> (ImageGenerateRequest, Vec<St
     (request, ids.task_ids)
 }
 
+/// Submit a model S video straight to the sandbox.
+async fn submit_video(prompt: &str, duration: i64) -> (ImageToVideoRequest, Vec<String>) {
+    let request = ImageToVideoRequest {
+        model: Some(Model::S),
+        prompt: prompt.into(),
+        aspect_resolution: Some(Resolution::P720),
+        duration: Some(duration),
+        image_url: Some("https://example.com/a.png".into()),
+        ..Default::default()
+    };
+    let ids = sandbox::client()
+        .submit_image_to_video(&request, None)
+        .await
+        .unwrap()
+        .task_ids;
+    (request, ids)
+}
+
 /// Put a submitted task in storage, as the app does when a submit returns.
 fn store(kind: TaskKind, request: &impl serde::Serialize, id: &str, at: f64) {
     let json = serde_json::to_value(request).unwrap();
@@ -184,19 +202,7 @@ async fn a_task_submitted_elsewhere_is_looked_up_by_id_and_followed() {
 async fn a_task_link_opens_directly_and_shows_a_failure_prominently() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
-    let request = ImageToVideoRequest {
-        model: Some(Model::S),
-        prompt: "[fail] a storm".into(),
-        aspect_resolution: Some(Resolution::P720),
-        duration: Some(4),
-        image_url: Some("https://example.com/a.png".into()),
-        ..Default::default()
-    };
-    let ids = sandbox::client()
-        .submit_image_to_video(&request, None)
-        .await
-        .unwrap()
-        .task_ids;
+    let (_, ids) = submit_video("[fail] a storm", 4).await;
     let app = mount_app_at(&format!("/tasks/image_to_video/{}", ids[0])).await;
     wait_for("the failure", || exists(&app, ".failure")).await;
     let message = texts(&app.host, ".failure__message").concat();
@@ -211,19 +217,7 @@ async fn a_task_link_opens_directly_and_shows_a_failure_prominently() {
 async fn a_finished_video_has_a_player_with_poster_facts_and_download() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
-    let request = ImageToVideoRequest {
-        model: Some(Model::S),
-        prompt: "calm sea".into(),
-        aspect_resolution: Some(Resolution::P720),
-        duration: Some(8),
-        image_url: Some("https://example.com/a.png".into()),
-        ..Default::default()
-    };
-    let ids = sandbox::client()
-        .submit_image_to_video(&request, None)
-        .await
-        .unwrap()
-        .task_ids;
+    let (request, ids) = submit_video("calm sea", 8).await;
     store(TaskKind::ImageToVideo, &request, &ids[0], sandbox::now());
     let app = mount_app_at(&format!("/tasks/image_to_video/{}", ids[0])).await;
     wait_for("the player", || exists(&app, ".video-result video")).await;

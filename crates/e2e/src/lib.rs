@@ -142,22 +142,23 @@ impl Browser {
 
     /// Wait until the first element matching `css` has exactly `text`.
     pub async fn wait_for_text(&self, css: &str, text: &str) {
-        let result = self
-            .client
-            .wait()
-            .at_most(PAGE_TIMEOUT)
-            .for_element(Locator::Css(css))
-            .await;
-        let element = result.unwrap_or_else(|error| panic!("no `{css}` on the page: {error}"));
-        let mut seen = String::new();
+        // Found again on every look: the page may replace the element (a
+        // route change), and an old one reads as empty forever.
+        let mut seen = None;
         for _ in 0..(PAGE_TIMEOUT.as_millis() / 50) {
-            seen = element.text().await.unwrap_or_default();
-            if seen.trim() == text {
-                return;
+            if let Ok(element) = self.client.find(Locator::Css(css)).await {
+                let now = element.text().await.unwrap_or_default();
+                if now.trim() == text {
+                    return;
+                }
+                seen = Some(now);
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        panic!("`{css}` shows {seen:?}, expected {text:?}");
+        match seen {
+            Some(seen) => panic!("`{css}` shows {seen:?}, expected {text:?}"),
+            None => panic!("no `{css}` on the page"),
+        }
     }
 
     /// Click the first element matching `css`.

@@ -36,6 +36,10 @@ async fn app_routes_open_directly() {
         ("/new/video-translate", "Video translation"),
         ("/new/image-generate", "Image generation"),
         ("/settings", "Settings"),
+        (
+            "/tasks/image_generate/i2is-typed-by-hand",
+            "Image generation",
+        ),
         ("/no/such/page", "Page not found"),
     ] {
         browser.open(&format!("{base_url}{path}")).await;

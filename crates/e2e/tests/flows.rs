@@ -4,6 +4,18 @@
 
 use media_gen_e2e::{start_sandbox, start_sandbox_with_task_ms, Browser};
 
+/// A sandbox (tasks of about `task_ms`) serving the app, and a browser on its
+/// page at `path`, connected; returns the sandbox's base URL and the browser.
+async fn session(task_ms: Option<u64>, path: &str, title: &str) -> (String, Browser) {
+    let base_url = match task_ms {
+        Some(task_ms) => start_sandbox_with_task_ms(task_ms).await,
+        None => start_sandbox().await,
+    };
+    let browser = Browser::start().await;
+    open(&browser, &base_url, path, title).await;
+    (base_url, browser)
+}
+
 /// Open the app's page at `path` and wait for its heading.
 async fn open(browser: &Browser, base_url: &str, path: &str, title: &str) {
     browser.open(&format!("{base_url}{path}")).await;
@@ -37,15 +49,7 @@ fn image_loaded(css: &str) -> String {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn image_generation_ends_with_images_in_a_gallery() {
-    let base_url = start_sandbox().await;
-    let browser = Browser::start().await;
-    open(
-        &browser,
-        &base_url,
-        "/new/image-generate",
-        "Image generation",
-    )
-    .await;
+    let (_, browser) = session(None, "/new/image-generate", "Image generation").await;
     browser.type_into("#prompt", "A lighthouse at dawn").await;
     browser.type_into("#count", "2").await;
     browser.click("#ratio").await;
@@ -64,6 +68,18 @@ async fn image_generation_ends_with_images_in_a_gallery() {
         )
         .await;
     browser.screenshot("board").await;
+    // The same board on a phone.
+    browser
+        .client
+        .set_window_size(390, 844)
+        .await
+        .expect("resize the window");
+    browser.screenshot("board-phone").await;
+    browser
+        .client
+        .set_window_size(1280, 800)
+        .await
+        .expect("resize the window");
 
     browser.click("li.task-row a.open").await;
     browser.find(".gallery img").await;
@@ -87,9 +103,7 @@ async fn image_generation_ends_with_images_in_a_gallery() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn image_to_video_ends_with_a_player() {
-    let base_url = start_sandbox().await;
-    let browser = Browser::start().await;
-    open(&browser, &base_url, "/new/image-to-video", "Image to video").await;
+    let (base_url, browser) = session(None, "/new/image-to-video", "Image to video").await;
     browser.click("#model-S").await;
     browser.type_into("#prompt", "Waves on a quiet beach").await;
     let frame = format!("{base_url}/sandbox/media/image/1K/16x9.png");
@@ -117,15 +131,7 @@ async fn image_to_video_ends_with_a_player() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn video_translation_ends_with_a_named_video_and_captions() {
-    let base_url = start_sandbox().await;
-    let browser = Browser::start().await;
-    open(
-        &browser,
-        &base_url,
-        "/new/video-translate",
-        "Video translation",
-    )
-    .await;
+    let (base_url, browser) = session(None, "/new/video-translate", "Video translation").await;
     let video = format!("{base_url}/sandbox/media/video/landscape.mp4");
     browser.type_into("#video_url", &video).await;
     browser.type_into("#language-search", "fren").await;
@@ -154,15 +160,7 @@ async fn video_translation_ends_with_a_named_video_and_captions() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_failed_task_shows_the_services_message() {
-    let base_url = start_sandbox().await;
-    let browser = Browser::start().await;
-    open(
-        &browser,
-        &base_url,
-        "/new/image-generate",
-        "Image generation",
-    )
-    .await;
+    let (_, browser) = session(None, "/new/image-generate", "Image generation").await;
     browser.type_into("#prompt", "[fail] a storm").await;
     submit_and_wait(&browser, "FAILED").await;
     browser.click("li.task-row a.open").await;
@@ -177,15 +175,7 @@ async fn a_failed_task_shows_the_services_message() {
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_reload_during_generation_resumes_polling() {
     // Tasks of about four seconds leave time to reload in the middle.
-    let base_url = start_sandbox_with_task_ms(4_000).await;
-    let browser = Browser::start().await;
-    open(
-        &browser,
-        &base_url,
-        "/new/image-generate",
-        "Image generation",
-    )
-    .await;
+    let (_, browser) = session(Some(4_000), "/new/image-generate", "Image generation").await;
     browser.type_into("#prompt", "Slow sunrise").await;
     browser
         .wait_until(
@@ -214,15 +204,7 @@ async fn a_reload_during_generation_resumes_polling() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn invalid_input_is_blocked_with_the_fields_message() {
-    let base_url = start_sandbox().await;
-    let browser = Browser::start().await;
-    open(
-        &browser,
-        &base_url,
-        "/new/image-generate",
-        "Image generation",
-    )
-    .await;
+    let (_, browser) = session(None, "/new/image-generate", "Image generation").await;
     browser.type_into("#prompt", "Fine prompt").await;
     browser.type_into("#count", "9").await;
     browser
