@@ -9,3 +9,5 @@ pub mod client;
 pub mod components;
 pub mod forms;
 pub mod store;
+#[cfg(feature = "widgets")]
+pub mod widgets;

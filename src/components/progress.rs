@@ -47,16 +47,16 @@ pub fn TaskProgress(
     });
     let bar = match status {
         TaskStatus::Succeeded => Some(
-            view! { <progress class="progress" max="1" value="1" aria-label="Done"></progress> }
+            view! { <progress class="progress" part="progress" max="1" value="1" aria-label="Done"></progress> }
                 .into_any(),
         ),
         TaskStatus::Failed => None,
         _ => Some(
-            view! { <progress class="progress" aria-label="In progress"></progress> }.into_any(),
+            view! { <progress class="progress" part="progress" aria-label="In progress"></progress> }.into_any(),
         ),
     };
     view! {
-        <span class=status_class(&status) data-status=status.to_string()>{status.to_string()}</span>
+        <span class=status_class(&status) part="status" data-status=status.to_string()>{status.to_string()}</span>
         <span class="elapsed" title="Time since submitted">{elapsed}{usual}</span>
         {bar}
     }

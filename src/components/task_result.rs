@@ -24,7 +24,7 @@ pub fn FailureMessage(
         message
     };
     view! {
-        <div class="failure" role="alert">
+        <div class="failure" part="failure" role="alert">
             <strong>"The task failed"</strong>
             <p class="failure__message">{message}</p>
         </div>
@@ -47,7 +47,7 @@ fn video(task: ImageToVideoTask) -> impl IntoView {
     let facts = video_facts(&task);
     view! {
         <figure class="video-result">
-            <video controls preload="metadata" playsinline poster=task.thumbnail_url.clone() src=task.video_url.clone()></video>
+            <video part="video" controls preload="metadata" playsinline poster=task.thumbnail_url.clone() src=task.video_url.clone()></video>
             <figcaption>
                 <span class="video-facts">{facts}</span>
                 {download(&task.video_url, "Download video")}
@@ -61,7 +61,7 @@ fn translation(task: VideoTranslateTask) -> impl IntoView {
         (!task.caption_url.is_empty()).then(|| download(&task.caption_url, "Subtitles (ASS)"));
     view! {
         <figure class="video-result">
-            <video controls preload="metadata" playsinline src=task.video_url.clone()></video>
+            <video part="video" controls preload="metadata" playsinline src=task.video_url.clone()></video>
             <figcaption>
                 <strong class="translation-name">{task.name.clone()}</strong>
                 <span class="translation-language">{task.language.clone()}</span>
@@ -109,7 +109,7 @@ pub fn ImageGallery(
         })
         .collect_view();
     view! {
-        <ul class="gallery">{thumbs}</ul>
+        <ul class="gallery" part="gallery">{thumbs}</ul>
         <dialog class="full-view" node_ref=dialog aria-label="Full size image">
             {move || open.get().map(|(url, id)| view! {
                 <img src=url.clone() alt=format!("Image {id}")/>

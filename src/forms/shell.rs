@@ -71,6 +71,7 @@ pub fn TaskForm(
     view! {
         <form
             class="task-form"
+            part="form"
             novalidate
             on:submit=move |ev| {
                 ev.prevent_default();
@@ -84,7 +85,7 @@ pub fn TaskForm(
                 <pre id="request-json"><code>{move || request.with(preview)}</code></pre>
             </details>
             <div class="actions">
-                <button id="submit" type="submit" disabled=blocked>
+                <button id="submit" part="submit" type="submit" disabled=blocked>
                     {move || if submitting.get() { "Submitting…" } else { action }}
                 </button>
                 <span class="hint" id="submit-state">

@@ -32,6 +32,11 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             "media-gen-bench",
         ]))
     })?;
+    let tarball = phases.run("npm package", crate::npm::build_package)?;
+    println!("\nnpm package ({}), gzipped:", tarball.display());
+    for (file, size) in crate::npm::gzipped_sizes(&crate::project::root())? {
+        println!("  {file:<20} {:>8.1} KB", size as f64 / 1024.0);
+    }
     println!("\n{}", phases.table());
     Ok(ExitCode::SUCCESS)
 }

@@ -2,11 +2,14 @@
 //!
 //! - `start`: install missing tools, build the app, serve it with the sandbox.
 //! - `test`: install missing tools, then lint and run every test suite.
+//! - `bench`: release builds, then the benchmark table and the package size.
+//! - `npm`: the widgets package, packed for npm.
 
 mod bench;
 mod cmd;
 mod dist;
 mod libtest;
+mod npm;
 mod phases;
 mod project;
 mod sandbox;
@@ -25,6 +28,7 @@ commands:
   test                           install missing tools, lint, and run every test suite
   bench                          build in release mode and print the benchmark table
                                  (also written to target/bench.json)
+  npm                            build the widgets package and pack it (target/npm/*.tgz)
 ";
 
 fn main() -> ExitCode {
@@ -33,6 +37,7 @@ fn main() -> ExitCode {
         Some("start") => start::run(&args[1..]),
         Some("test") => test::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("npm") => npm::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

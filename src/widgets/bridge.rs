@@ -1,0 +1,98 @@
+//! Values across the JavaScript boundary: plain objects in and out (through
+//! JSON, so objects never arrive as `Map`s), and errors as `Error` objects
+//! that carry `kind`, `status`, `code` and `retryable`.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::client::ClientError;
+use media_gen_api::CallbackResult;
+
+/// A task as its kind's task object (`{ task_id, status, ... }`), without
+/// the callback's `task_type` wrapper.
+pub fn task_json(task: &CallbackResult) -> serde_json::Value {
+    let json = match task {
+        CallbackResult::ImageToVideo(task) => serde_json::to_value(task),
+        CallbackResult::VideoTranslate(task) => serde_json::to_value(task),
+        CallbackResult::ImageGenerate(task) => serde_json::to_value(task),
+    };
+    json.unwrap_or(serde_json::Value::Null)
+}
+
+/// A Rust value as a plain JavaScript object.
+pub fn to_js<T: Serialize>(value: &T) -> JsValue {
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|json| js_sys::JSON::parse(&json).ok())
+        .unwrap_or(JsValue::NULL)
+}
+
+/// A JavaScript value read as `T`; the error names the field that does not
+/// fit (`generate_count: invalid type: string "x", expected i64`).
+pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
+    let json = if value.is_undefined() || value.is_null() {
+        "{}".to_owned()
+    } else {
+        js_sys::JSON::stringify(value)
+            .ok()
+            .and_then(|json| json.as_string())
+            .ok_or_else(|| options_error(what, "is not a plain object"))?
+    };
+    let mut reader = serde_json::Deserializer::from_str(&json);
+    serde_path_to_error::deserialize(&mut reader).map_err(|error| {
+        let path = error.path().to_string();
+        let field = if path == "." {
+            what.to_owned()
+        } else {
+            format!("{what}.{path}")
+        };
+        options_error(&field, &error.into_inner().to_string())
+    })
+}
+
+/// An `Error` with extra properties.
+fn error_with(message: &str, properties: &[(&str, JsValue)]) -> JsValue {
+    let error = js_sys::Error::new(message);
+    for (name, value) in properties {
+        let _ = js_sys::Reflect::set(&error, &JsValue::from_str(name), value);
+    }
+    error.unchecked_into()
+}
+
+/// Bad options or input from the page: `kind: "options"`, naming the field.
+pub fn options_error(field: &str, rule: &str) -> JsValue {
+    error_with(
+        &format!("{field}: {rule}"),
+        &[
+            ("kind", JsValue::from_str("options")),
+            ("field", JsValue::from_str(field)),
+            ("retryable", JsValue::FALSE),
+        ],
+    )
+}
+
+/// A client error as an `Error` with `kind`, `status`, `code`, `retryable`.
+pub fn client_error(error: &ClientError) -> JsValue {
+    let number = |value: Option<f64>| value.map_or(JsValue::NULL, JsValue::from_f64);
+    error_with(
+        &error.to_string(),
+        &[
+            ("kind", JsValue::from_str(error.kind())),
+            ("status", number(error.status().map(f64::from))),
+            ("code", number(error.code().map(|code| code as f64))),
+            ("retryable", JsValue::from_bool(error.retryable())),
+        ],
+    )
+}
+
+/// The plain-object form of a client error, for event details.
+pub fn client_error_detail(error: &ClientError) -> serde_json::Value {
+    serde_json::json!({
+        "message": error.to_string(),
+        "kind": error.kind(),
+        "status": error.status(),
+        "code": error.code(),
+        "retryable": error.retryable(),
+    })
+}

@@ -1,0 +1,29 @@
+//! The DOM events widgets send: `CustomEvent`s that bubble and cross shadow
+//! roots, on the element the widget was mounted in.
+
+use wasm_bindgen::JsValue;
+use web_sys::{CustomEvent, CustomEventInit, Element};
+
+/// A submit created tasks: `detail` is `{ kind, taskIds, request }`.
+pub const SUBMITTED: &str = "media-gen-submitted";
+/// A task changed: `detail` is `{ kind, taskId, status, task }`.
+pub const STATUS: &str = "media-gen-status";
+/// A task ended (`SUCCEEDED` or `FAILED`): `detail` is `{ kind, taskId, status, task }`.
+pub const COMPLETE: &str = "media-gen-complete";
+/// A submit or a read failed for good: `detail` is `{ kind, taskId?, error }`
+/// with `error` as `{ message, kind, status, code, retryable }`.
+pub const ERROR: &str = "media-gen-error";
+
+/// Every event name, for the package's exported constants.
+pub const ALL: [&str; 4] = [SUBMITTED, STATUS, COMPLETE, ERROR];
+
+/// Send event `name` with `detail` from `target`.
+pub fn dispatch(target: &Element, name: &str, detail: &JsValue) {
+    let init = CustomEventInit::new();
+    init.set_bubbles(true);
+    init.set_composed(true);
+    init.set_detail(detail);
+    if let Ok(event) = CustomEvent::new_with_event_init_dict(name, &init) {
+        let _ = target.dispatch_event(&event);
+    }
+}

@@ -1,0 +1,86 @@
+//! A widget's place in the page: a shadow root on the host element (so the
+//! page's styles and the widget's stay apart), the widget's stylesheet, and
+//! a Leptos view under its own owner, so unmounting removes every node,
+//! effect, timer and listener it made.
+
+use std::any::Any;
+
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, HtmlElement, ShadowRoot, ShadowRootInit, ShadowRootMode};
+
+use crate::client::Poller;
+
+/// The widgets' styles: the app's, with its tokens taken from the page's
+/// `--media-gen-*` custom properties.
+const STYLES: &str = concat!(
+    include_str!("../../style/widget.css"),
+    include_str!("../../style/app.css")
+);
+
+/// The element's open shadow root, made when it has none.
+fn shadow_root(element: &Element) -> Result<ShadowRoot, JsValue> {
+    match element.shadow_root() {
+        Some(root) => Ok(root),
+        None => element.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open)),
+    }
+}
+
+/// A mounted widget.
+pub struct Mounted {
+    owner: Owner,
+    container: HtmlElement,
+    view: Option<Box<dyn Any>>,
+    nodes: Vec<Element>,
+    /// The poller of a status widget; stopped on unmount.
+    pub poller: Option<Poller>,
+}
+
+impl Mounted {
+    /// Make `element`'s shadow root ready for a widget, replacing what was there.
+    pub fn new(element: &Element) -> Result<Mounted, JsValue> {
+        let root = shadow_root(element)?;
+        root.set_inner_html("");
+        let document = window()
+            .document()
+            .ok_or_else(|| JsValue::from_str("no document"))?;
+        let style = document.create_element("style")?;
+        style.set_text_content(Some(STYLES));
+        let container: HtmlElement = document.create_element("div")?.unchecked_into();
+        container.set_class_name("media-gen");
+        container.set_attribute("part", "root")?;
+        root.append_child(&style)?;
+        root.append_child(&container)?;
+        Ok(Mounted {
+            owner: Owner::new(),
+            container: container.clone(),
+            view: None,
+            nodes: vec![style, container.unchecked_into()],
+            poller: None,
+        })
+    }
+
+    /// Run `f` under the widget's owner: signals made there go with it.
+    pub fn with<T>(&self, f: impl FnOnce() -> T) -> T {
+        self.owner.with(f)
+    }
+
+    /// Render `view` in the widget.
+    pub fn show<V: IntoView + 'static>(&mut self, view: impl FnOnce() -> V + 'static) {
+        let container = self.container.clone();
+        let handle = self.owner.with(|| leptos::mount::mount_to(container, view));
+        self.view = Some(Box::new(handle));
+    }
+
+    /// Take it all down: requests and timers stop, nodes go.
+    pub fn unmount(mut self) {
+        if let Some(poller) = self.poller.take() {
+            poller.stop();
+        }
+        self.owner.cleanup();
+        drop(self.view.take());
+        for node in &self.nodes {
+            node.remove();
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! The task-status widget: follows one or more tasks with the app's poller
+//! and shows each one's progress and result; sends `media-gen-status` on each
+//! change, `media-gen-complete` at the end, `media-gen-error` when a task
+//! cannot be read.
+
+use leptos::prelude::*;
+use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
+use wasm_bindgen::JsValue;
+use web_sys::Element;
+
+use super::bridge::{client_error_detail, options_error, task_json, to_js};
+use super::connection::{property, Connection};
+use super::events::{dispatch, COMPLETE, ERROR, STATUS};
+use super::js_client::parse_kind;
+use super::mounted::Mounted;
+use crate::client::{now_ms, Poller, PollerOptions, TaskUpdate};
+use crate::components::clock::use_now;
+use crate::components::{TaskProgress, TaskResult};
+
+/// One followed task as shown.
+#[derive(Debug, Clone, PartialEq)]
+struct Followed {
+    id: String,
+    status: TaskStatus,
+    task: Option<CallbackResult>,
+    error: Option<String>,
+    started: f64,
+    updated: f64,
+}
+
+/// `taskId` or `taskIds` from the options: at least one, all non-empty strings.
+fn task_ids(options: &JsValue) -> Result<Vec<String>, JsValue> {
+    let one = property(options, "taskId");
+    let many = property(options, "taskIds");
+    let ids: Vec<String> = if let Some(id) = one.as_string() {
+        vec![id]
+    } else if js_sys::Array::is_array(&many) {
+        js_sys::Array::from(&many)
+            .iter()
+            .map(|id| {
+                id.as_string()
+                    .ok_or_else(|| options_error("taskIds", "must hold strings"))
+            })
+            .collect::<Result<_, _>>()?
+    } else {
+        return Err(options_error(
+            "taskId",
+            "give taskId (a string) or taskIds (an array of strings)",
+        ));
+    };
+    if ids.is_empty() || ids.iter().any(|id| id.trim().is_empty()) {
+        return Err(options_error(
+            "taskIds",
+            "must hold at least one id, none empty",
+        ));
+    }
+    Ok(ids)
+}
+
+/// Take in one read and tell the page.
+fn apply(update: &TaskUpdate, tasks: RwSignal<Vec<Followed>>, target: &Element) {
+    let now = now_ms();
+    tasks.update(|tasks| {
+        if let Some(shown) = tasks.iter_mut().find(|t| t.id == update.task_id) {
+            if let Some(task) = &update.task {
+                shown.status = task.status().clone();
+                shown.task = Some(task.clone());
+            }
+            if update.done {
+                shown.error = update.error.as_ref().map(ToString::to_string);
+            }
+            shown.updated = now;
+        }
+    });
+    let kind = update.kind;
+    match (&update.task, &update.error) {
+        (Some(task), _) => {
+            let detail = to_js(&serde_json::json!({
+                "kind": kind, "taskId": update.task_id, "status": task.status(), "task": task_json(task),
+            }));
+            if update.changed {
+                dispatch(target, STATUS, &detail);
+            }
+            if update.done {
+                dispatch(target, COMPLETE, &detail);
+            }
+        }
+        (None, Some(error)) if update.done => {
+            let detail = serde_json::json!({
+                "kind": kind, "taskId": update.task_id, "error": client_error_detail(error),
+            });
+            dispatch(target, ERROR, &to_js(&detail));
+        }
+        _ => {}
+    }
+}
+
+/// One task's card.
+fn card(task: Followed, now: ReadSignal<f64>) -> impl IntoView {
+    let result = task.task.clone().map(|task| view! { <TaskResult task/> });
+    view! {
+        <li class="widget-task" part="task" data-task-id=task.id.clone() data-status=task.status.to_string()>
+            <div class="widget-task__head">
+                <code>{task.id.clone()}</code>
+                <TaskProgress status=task.status.clone() submitted_at=task.started updated_at=task.updated now/>
+            </div>
+            {task.error.map(|error| view! { <p class="notice" role="alert">{error}</p> })}
+            {result}
+        </li>
+    }
+}
+
+/// Mount the status view for `options` in `element`; its poller starts at once.
+pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
+    let kind: TaskKind = parse_kind(&property(options, "kind"), "kind")?;
+    let ids = task_ids(options)?;
+    let connection = Connection::from_js(options)?;
+    let mut mounted = Mounted::new(element)?;
+    let started = now_ms();
+    let tasks = mounted.with(|| {
+        RwSignal::new(
+            ids.iter()
+                .map(|id| Followed {
+                    id: id.clone(),
+                    status: TaskStatus::Pending,
+                    task: None,
+                    error: None,
+                    started,
+                    updated: started,
+                })
+                .collect::<Vec<_>>(),
+        )
+    });
+    let target = element.clone();
+    let poller = Poller::new(
+        connection.client(),
+        PollerOptions::default(),
+        move |update| apply(update, tasks, &target),
+    );
+    for id in &ids {
+        poller.watch(kind, id, started);
+    }
+    mounted.poller = Some(poller);
+    mounted.show(move || {
+        let now = use_now(1_000);
+        view! {
+            <ul class="widget-tasks" aria-live="polite">
+                <For
+                    each=move || tasks.get()
+                    key=|task| (task.id.clone(), task.status.to_string(), task.error.clone(), task.task.is_some())
+                    children=move |task| card(task, now)
+                />
+            </ul>
+        }
+    });
+    Ok(mounted)
+}

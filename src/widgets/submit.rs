@@ -1,0 +1,104 @@
+//! The submit widget: one kind's form, with the same rules as the app; a
+//! submit sends `media-gen-submitted` (or `media-gen-error`) from the host.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use media_gen_api::{Request, TaskKind};
+use wasm_bindgen::JsValue;
+use web_sys::Element;
+
+use super::bridge::{client_error_detail, to_js};
+use super::connection::{has, property, Connection, SharedConnection};
+use super::events::{dispatch, ERROR, SUBMITTED};
+use super::js_client::{parse_kind, request_from_js};
+use super::mounted::Mounted;
+use crate::forms::{FormHost, ImageGenerateView, ImageToVideoView, VideoTranslateView};
+
+/// What an `update()` can change without a new form: the connection.
+#[derive(Clone)]
+pub struct Live {
+    /// The kind the form is for.
+    pub kind: TaskKind,
+    connection: SharedConnection,
+    base_url: RwSignal<String>,
+    version: RwSignal<u64>,
+}
+
+impl Live {
+    /// Use `connection` from the next request on; forms that read from the
+    /// service (the language list) read again.
+    pub fn reconnect(&self, connection: Connection) {
+        self.base_url.set(connection.base_url().to_owned());
+        *self.connection.borrow_mut() = connection;
+        self.version.update(|version| *version += 1);
+    }
+}
+
+/// The form's host: submits through the shared connection and tells the page.
+fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
+    let connection = live.connection.clone();
+    let reads = live.connection.clone();
+    FormHost {
+        submit: Rc::new(move |request: Request| {
+            let client = connection.borrow().client();
+            let target = element.clone();
+            Box::pin(async move {
+                match client.submit_request(&request, None).await {
+                    Ok(ids) => {
+                        let detail = serde_json::json!({
+                            "kind": kind, "taskIds": ids, "request": request.to_json(),
+                        });
+                        dispatch(&target, SUBMITTED, &to_js(&detail));
+                        Ok(())
+                    }
+                    Err(error) => {
+                        let detail = serde_json::json!({
+                            "kind": kind, "error": client_error_detail(&error),
+                        });
+                        dispatch(&target, ERROR, &to_js(&detail));
+                        Err(error.to_string())
+                    }
+                }
+            })
+        }),
+        client: Rc::new(move || reads.borrow().client()),
+        base_url: live.base_url.into(),
+        connection: live.version.into(),
+    }
+}
+
+/// Mount the form for `options.kind` in `element`.
+pub fn mount(element: &Element, options: &JsValue) -> Result<(Mounted, Live), JsValue> {
+    let kind = parse_kind(&property(options, "kind"), "kind")?;
+    let connection = Connection::from_js(options)?;
+    let initial = if has(options, "initial") {
+        Some(request_from_js(kind, &property(options, "initial"))?)
+    } else {
+        None
+    };
+    let mut mounted = Mounted::new(element)?;
+    let live = mounted.with(|| Live {
+        kind,
+        base_url: RwSignal::new(connection.base_url().to_owned()),
+        connection: Rc::new(RefCell::new(connection)),
+        version: RwSignal::new(0),
+    });
+    let host = host(kind, element.clone(), &live);
+    mounted.show(move || match (kind, initial) {
+        (_, Some(Request::ImageToVideo(request))) => {
+            view! { <ImageToVideoView host initial=request/> }.into_any()
+        }
+        (_, Some(Request::VideoTranslate(request))) => {
+            view! { <VideoTranslateView host initial=request/> }.into_any()
+        }
+        (_, Some(Request::ImageGenerate(request))) => {
+            view! { <ImageGenerateView host initial=request/> }.into_any()
+        }
+        (TaskKind::ImageToVideo, None) => view! { <ImageToVideoView host/> }.into_any(),
+        (TaskKind::VideoTranslate, None) => view! { <VideoTranslateView host/> }.into_any(),
+        (TaskKind::ImageGenerate, None) => view! { <ImageGenerateView host/> }.into_any(),
+    });
+    Ok((mounted, live))
+}

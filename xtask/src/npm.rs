@@ -1,0 +1,182 @@
+//! `cargo xtask npm`: the widgets as an npm package, packed as a tarball.
+//!
+//! The root crate's lib with the `widgets` feature, built with the
+//! size-first profile; `wasm-bindgen --target web`; `wasm-opt -Oz`; then the
+//! package files kept in `npm/` and the licence; `npm pack` makes the
+//! tarball. (wasm-pack is not used: it tries to download tools.)
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+
+use crate::cmd::{self, command};
+use crate::phases::Phases;
+use crate::project;
+use crate::tools::{self, WASM_TARGET};
+
+/// The feature flags wasm-opt needs for today's rustc output.
+pub const WASM_OPT_FEATURES: &[&str] = &[
+    "--enable-bulk-memory",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-reference-types",
+    "--enable-multivalue",
+];
+
+/// Where the package is assembled and packed.
+pub fn npm_dir(root: &Path) -> PathBuf {
+    root.join("target").join("npm")
+}
+
+/// Build the package; returns the tarball's path.
+pub fn build_package() -> Result<PathBuf> {
+    let root = project::root();
+    cmd::run(command("cargo").args([
+        "build",
+        "--package",
+        "media-gen",
+        "--lib",
+        "--features",
+        "widgets",
+        "--target",
+        WASM_TARGET,
+        "--profile",
+        "wasm-release",
+    ]))?;
+    let wasm = root
+        .join("target")
+        .join(WASM_TARGET)
+        .join("wasm-release")
+        .join("media_gen.wasm");
+    let package = npm_dir(&root).join("package");
+    if package.exists() {
+        std::fs::remove_dir_all(&package).context("clear target/npm/package")?;
+    }
+    cmd::run(command("wasm-bindgen").args([
+        "--target".as_ref(),
+        "web".as_ref(),
+        "--out-name".as_ref(),
+        "media_gen".as_ref(),
+        "--out-dir".as_ref(),
+        package.as_os_str(),
+        wasm.as_os_str(),
+    ]))?;
+    let module = package.join("media_gen_bg.wasm");
+    cmd::run(
+        command("wasm-opt")
+            .arg("-Oz")
+            .args(WASM_OPT_FEATURES)
+            .arg(&module)
+            .arg("-o")
+            .arg(&module),
+    )?;
+    for file in ["package.json", "index.js", "index.d.ts", "README.md"] {
+        std::fs::copy(root.join("npm").join(file), package.join(file))
+            .with_context(|| format!("copy npm/{file}"))?;
+    }
+    std::fs::copy(root.join("LICENSE"), package.join("LICENSE")).context("copy LICENSE")?;
+    let (status, output) = cmd::run_capturing(
+        command("npm")
+            .args(["pack", "--silent", "--pack-destination", ".."])
+            .current_dir(&package),
+    )?;
+    if !status.success() {
+        bail!("npm pack failed:\n{output}");
+    }
+    let name = output
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|line| line.ends_with(".tgz"))
+        .with_context(|| format!("npm pack named no tarball:\n{output}"))?;
+    Ok(npm_dir(&root).join(name))
+}
+
+/// Gzipped size of the package's wasm and JavaScript, in bytes.
+pub fn gzipped_sizes(root: &Path) -> Result<Vec<(String, u64)>> {
+    let package = npm_dir(root).join("package");
+    let mut sizes = Vec::new();
+    for file in ["media_gen_bg.wasm", "media_gen.js", "index.js"] {
+        let bytes = std::fs::read(package.join(file))
+            .with_context(|| format!("read {file}: run `cargo xtask npm` first"))?;
+        sizes.push((file.to_owned(), gzip_len(&bytes)));
+    }
+    Ok(sizes)
+}
+
+/// The length of `bytes` gzipped at the best level (as `gzip -9` would).
+fn gzip_len(bytes: &[u8]) -> u64 {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    // Writing into a Vec cannot fail.
+    let _ = encoder.write_all(bytes);
+    encoder.finish().map_or(0, |out| out.len() as u64)
+}
+
+/// Run the command.
+pub fn run(args: &[String]) -> Result<ExitCode> {
+    if let Some(extra) = args.first() {
+        bail!("`cargo xtask npm` takes no arguments (got `{extra}`)");
+    }
+    let mut phases = Phases::default();
+    phases.run("tools", tools::ensure_build_tools)?;
+    let tarball = phases.run("build and pack", build_package)?;
+    phases.run("install and check types", || {
+        install_and_check_types(&tarball)
+    })?;
+    for (file, size) in gzipped_sizes(&project::root())? {
+        println!("{file}: {:.1} KB gzipped", size as f64 / 1024.0);
+    }
+    println!("\npackage: {}\n\n{}", tarball.display(), phases.table());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The TypeScript compiler the declarations are checked with.
+const TYPESCRIPT: &str = "typescript@5.6.3";
+
+/// Install `tarball` with npm into a scratch folder next to the widget test
+/// page, as a JavaScript developer would, and check the declarations with
+/// `tsc --noEmit --strict`. Returns the folder (the e2e tests serve it).
+pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
+    let root = project::root();
+    let scratch = npm_dir(&root).join("scratch");
+    if scratch.exists() {
+        std::fs::remove_dir_all(&scratch).context("clear target/npm/scratch")?;
+    }
+    std::fs::create_dir_all(&scratch).context("create target/npm/scratch")?;
+    std::fs::write(
+        scratch.join("package.json"),
+        "{ \"private\": true, \"type\": \"module\" }\n",
+    )?;
+    let pages = root.join("crates").join("e2e").join("pages");
+    std::fs::copy(pages.join("widgets.html"), scratch.join("index.html"))?;
+    std::fs::copy(pages.join("usage.ts"), scratch.join("usage.ts"))?;
+    cmd::run(
+        command("npm")
+            .args(["install", "--no-audit", "--no-fund", "--silent"])
+            .arg(tarball)
+            .arg(TYPESCRIPT)
+            .current_dir(&scratch),
+    )?;
+    cmd::run(
+        command("node")
+            .arg(scratch.join("node_modules/typescript/bin/tsc"))
+            .args([
+                "--noEmit",
+                "--strict",
+                "--target",
+                "es2022",
+                "--module",
+                "es2022",
+                "--moduleResolution",
+                "bundler",
+                "--lib",
+                "es2022,dom,esnext.disposable",
+                "usage.ts",
+            ])
+            .current_dir(&scratch),
+    )?;
+    Ok(scratch)
+}
