@@ -1,4 +1,11 @@
 //! `mountSubmitWidget`, `mountStatusWidget` and the handle they return.
+//!
+//! A mounted widget lives in a registry until `unmount()`, not in its handle:
+//! a page that drops the handle (garbage collection frees it) keeps a working
+//! widget, as it would keep any element it added.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
@@ -14,13 +21,34 @@ enum Widget {
     Status,
 }
 
-/// A mounted widget: `update(options)` changes it, `unmount()` removes it.
-#[wasm_bindgen]
-pub struct WidgetHandle {
+/// One mounted widget.
+struct Entry {
     element: Element,
     options: JsValue,
     widget: Widget,
-    mounted: Option<Mounted>,
+    mounted: Mounted,
+}
+
+thread_local! {
+    /// Every mounted widget, by handle id.
+    static WIDGETS: RefCell<HashMap<u32, Entry>> = RefCell::new(HashMap::new());
+    static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+fn register(entry: Entry) -> WidgetHandle {
+    let id = NEXT_ID.with(|next| {
+        let id = next.get();
+        next.set(id.wrapping_add(1));
+        id
+    });
+    WIDGETS.with(|widgets| widgets.borrow_mut().insert(id, entry));
+    WidgetHandle { id }
+}
+
+/// A mounted widget: `update(options)` changes it, `unmount()` removes it.
+#[wasm_bindgen]
+pub struct WidgetHandle {
+    id: u32,
 }
 
 /// `Object.assign({}, old, new)`: options given to `update` replace those given before.
@@ -40,12 +68,12 @@ pub fn mount_submit_widget(
     #[wasm_bindgen(unchecked_param_type = "SubmitWidgetOptions")] options: JsValue,
 ) -> Result<WidgetHandle, JsValue> {
     let (mounted, live) = submit::mount(&element, &options)?;
-    Ok(WidgetHandle {
+    Ok(register(Entry {
         element,
         options,
         widget: Widget::Submit(live),
-        mounted: Some(mounted),
-    })
+        mounted,
+    }))
 }
 
 /// Mount the status view of `options.taskId` (or `taskIds`) of
@@ -56,12 +84,12 @@ pub fn mount_status_widget(
     #[wasm_bindgen(unchecked_param_type = "StatusWidgetOptions")] options: JsValue,
 ) -> Result<WidgetHandle, JsValue> {
     let mounted = status::mount(&element, &options)?;
-    Ok(WidgetHandle {
+    Ok(register(Entry {
         element,
         options,
         widget: Widget::Status,
-        mounted: Some(mounted),
-    })
+        mounted,
+    }))
 }
 
 #[wasm_bindgen]
@@ -69,55 +97,53 @@ impl WidgetHandle {
     /// Change some options; the others stay. A submit widget keeps what was
     /// typed when only the connection changes (`baseUrl`, `token`,
     /// `getToken`); a new `kind` or `initial` starts the form again. A status
-    /// widget follows the new tasks. Throws on wrong options and then keeps
-    /// the widget as it was.
+    /// widget follows the new tasks. Wrong options throw and leave the widget
+    /// as it was.
     pub fn update(
-        &mut self,
+        &self,
         #[wasm_bindgen(
             unchecked_param_type = "Partial<SubmitWidgetOptions> | Partial<StatusWidgetOptions>"
         )]
         options: JsValue,
     ) -> Result<(), JsValue> {
-        if self.mounted.is_none() {
-            return Err(super::bridge::options_error("widget", "is unmounted"));
-        }
-        let next = merged(&self.options, &options);
-        match &self.widget {
-            Widget::Submit(live)
-                if !has(&options, "initial")
-                    && parse_kind(&property(&next, "kind"), "kind")? == live.kind =>
-            {
-                live.reconnect(Connection::from_js(&next)?);
-            }
-            Widget::Submit(_) => {
-                // Check first: a wrong option leaves the widget as it was.
-                parse_kind(&property(&next, "kind"), "kind")?;
-                Connection::from_js(&next)?;
-                self.unmount_inner();
-                let (mounted, live) = submit::mount(&self.element, &next)?;
-                self.mounted = Some(mounted);
-                self.widget = Widget::Submit(live);
-            }
-            Widget::Status => {
-                parse_kind(&property(&next, "kind"), "kind")?;
-                Connection::from_js(&next)?;
-                self.unmount_inner();
-                self.mounted = Some(status::mount(&self.element, &next)?);
-            }
-        }
-        self.options = next;
-        Ok(())
+        let mut entry = WIDGETS
+            .with(|widgets| widgets.borrow_mut().remove(&self.id))
+            .ok_or_else(|| super::bridge::options_error("widget", "is unmounted"))?;
+        let result = update_entry(&mut entry, &options);
+        WIDGETS.with(|widgets| widgets.borrow_mut().insert(self.id, entry));
+        result
     }
 
     /// Remove the widget: its nodes, timers, listeners and requests end.
     /// Calling it again does nothing.
-    pub fn unmount(&mut self) {
-        self.unmount_inner();
-    }
-
-    fn unmount_inner(&mut self) {
-        if let Some(mounted) = self.mounted.take() {
-            mounted.unmount();
+    pub fn unmount(&self) {
+        let entry = WIDGETS.with(|widgets| widgets.borrow_mut().remove(&self.id));
+        if let Some(entry) = entry {
+            entry.mounted.unmount();
         }
     }
+}
+
+/// Apply `options` over the entry's; on error the entry is unchanged.
+fn update_entry(entry: &mut Entry, options: &JsValue) -> Result<(), JsValue> {
+    let next = merged(&entry.options, options);
+    // Check first: wrong options leave the widget as it was.
+    let kind = parse_kind(&property(&next, "kind"), "kind")?;
+    let connection = Connection::from_js(&next)?;
+    match &entry.widget {
+        Widget::Submit(live) if !has(options, "initial") && kind == live.kind => {
+            live.reconnect(connection);
+        }
+        Widget::Submit(_) => {
+            let (mounted, live) = submit::mount(&entry.element, &next)?;
+            std::mem::replace(&mut entry.mounted, mounted).unmount();
+            entry.widget = Widget::Submit(live);
+        }
+        Widget::Status => {
+            let mounted = status::mount(&entry.element, &next)?;
+            std::mem::replace(&mut entry.mounted, mounted).unmount();
+        }
+    }
+    entry.options = next;
+    Ok(())
 }

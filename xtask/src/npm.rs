@@ -153,6 +153,7 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
     let pages = root.join("crates").join("e2e").join("pages");
     std::fs::copy(pages.join("widgets.html"), scratch.join("index.html"))?;
     std::fs::copy(pages.join("usage.ts"), scratch.join("usage.ts"))?;
+    place_example(&scratch)?;
     cmd::run(
         command("npm")
             .args(["install", "--no-audit", "--no-fund", "--silent"])
@@ -179,4 +180,27 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             .current_dir(&scratch),
     )?;
     Ok(scratch)
+}
+
+/// Put the widgets example (`examples/embed/`) and the package it imports
+/// (`pkg/`) under `dir/embed/`, where a sandbox serving `dir` shows it.
+pub fn place_example(dir: &Path) -> Result<()> {
+    let root = project::root();
+    let embed = dir.join("embed");
+    let pkg = embed.join("pkg");
+    std::fs::create_dir_all(&pkg).with_context(|| format!("create {}", pkg.display()))?;
+    std::fs::copy(
+        root.join("examples/embed/index.html"),
+        embed.join("index.html"),
+    )
+    .context("copy examples/embed/index.html")?;
+    let package = npm_dir(&root).join("package");
+    for entry in std::fs::read_dir(&package).context("read target/npm/package")? {
+        let path = entry?.path();
+        if let Some(name) = path.file_name().filter(|_| path.is_file()) {
+            std::fs::copy(&path, pkg.join(name))
+                .with_context(|| format!("copy {}", path.display()))?;
+        }
+    }
+    Ok(())
 }

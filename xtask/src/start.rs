@@ -6,7 +6,9 @@ use anyhow::{bail, Context, Result};
 
 use crate::cmd::{self, command};
 use crate::dist;
+use crate::npm;
 use crate::phases::Phases;
+use crate::project;
 use crate::tools;
 
 /// What `start` was asked for; sandbox defaults apply where unset.
@@ -44,6 +46,12 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let mut phases = Phases::default();
     phases.run("tools", tools::ensure_build_tools)?;
     phases.run("build the app (release)", dist::build_release_app)?;
+    phases.run("widgets example (npm package)", || {
+        npm::build_package()?;
+        npm::place_example(&project::root().join("dist"))?;
+        println!("widgets example: /embed/ on the app's address");
+        Ok(())
+    })?;
     phases.run("build the sandbox (release)", || {
         cmd::run(command("cargo").args(["build", "--release", "--package", "media-gen-sandbox"]))
     })?;

@@ -9,6 +9,7 @@ use anyhow::{bail, Result};
 use crate::cmd::{self, command};
 use crate::dist;
 use crate::libtest::{self, Counts};
+use crate::npm;
 use crate::phases::{seconds, Phases};
 use crate::sandbox::Sandbox;
 use crate::tools::{self, WASM_TARGET};
@@ -55,7 +56,10 @@ fn suites(chromedriver: &Path, sandbox_url: &str) -> Vec<Suite> {
         "--ignored",
         "--test-threads=2",
     ]);
-    e2e.env("CHROMEDRIVER", chromedriver);
+    e2e.env("CHROMEDRIVER", chromedriver).env(
+        "MEDIA_GEN_NPM_SCRATCH",
+        npm::npm_dir(&crate::project::root()).join("scratch"),
+    );
     let native = cargo_test(&[
         "--workspace",
         "--exclude",
@@ -92,6 +96,8 @@ fn lint() -> Result<()> {
         "clippy",
         "--workspace",
         "--all-targets",
+        "--features",
+        "media-gen/widgets",
         "--",
         "-D",
         "warnings",
@@ -100,6 +106,8 @@ fn lint() -> Result<()> {
         "--package",
         "media-gen",
         "--all-targets",
+        "--features",
+        "widgets",
     ]))?;
     // The contract crate's library only: its tests run natively, and their
     // property-testing dependencies do not build for wasm32.
@@ -172,6 +180,16 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
 
     let lint = phases.run("lint", lint);
     let release_build = phases.run("build the app (release)", dist::build_release_app);
+    // The widgets as a JavaScript developer gets them: packed, installed with
+    // npm next to their test page, declarations checked with tsc.
+    let package = phases.run("npm package (pack, install, tsc)", || {
+        npm::install_and_check_types(&npm::build_package()?)
+    });
+    let release_build = match (release_build, package) {
+        (Ok(()), Ok(scratch)) => Ok(scratch),
+        (Err(error), _) => Err(error.context("the release build failed")),
+        (_, Err(error)) => Err(error.context("the npm package failed")),
+    };
     // Short tasks and quick callback retries, so lifecycle tests take moments.
     let sandbox = phases.run("sandbox for browser tests", || {
         Sandbox::start(&[
@@ -190,7 +208,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
                 name: suite.name,
                 counts: Counts::default(),
                 took: Duration::ZERO,
-                failure: Some(format!("not run, the release build failed: {error:#}")),
+                failure: Some(format!("not run: {error:#}")),
             }),
             _ => reports.push(run_suite(&mut suite, &mut phases)),
         }

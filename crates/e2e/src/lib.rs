@@ -66,6 +66,36 @@ fn free_port() -> u16 {
         .expect("a free loopback port")
 }
 
+/// The folder `cargo xtask npm` installed the packed widgets into, next to
+/// their test page (`MEDIA_GEN_NPM_SCRATCH`, set by `cargo xtask test`).
+pub fn npm_scratch_dir() -> PathBuf {
+    let dir = std::env::var_os("MEDIA_GEN_NPM_SCRATCH")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target").join("npm").join("scratch"));
+    assert!(
+        dir.join("node_modules/@media-gen/widgets/index.js")
+            .is_file(),
+        "{} has no installed package: run `cargo xtask npm` first (`cargo xtask test` does)",
+        dir.display()
+    );
+    dir
+}
+
+/// Start a sandbox serving `static_dir`, with tasks of about `task_ms`.
+pub async fn start_sandbox_serving(static_dir: PathBuf, task_ms: u64) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free loopback port");
+    let base_url = format!("http://{}", listener.local_addr().expect("bound address"));
+    let config = Config {
+        static_dir: Some(static_dir),
+        task_ms,
+        ..Config::for_tests()
+    };
+    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
+    base_url
+}
+
 /// Start a sandbox serving the release build; returns its base URL.
 pub async fn start_sandbox() -> String {
     start_sandbox_with_task_ms(Config::for_tests().task_ms).await
@@ -74,17 +104,7 @@ pub async fn start_sandbox() -> String {
 /// Start a sandbox serving the release build whose tasks take about
 /// `task_ms` milliseconds; returns its base URL.
 pub async fn start_sandbox_with_task_ms(task_ms: u64) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a free loopback port");
-    let base_url = format!("http://{}", listener.local_addr().expect("bound address"));
-    let config = Config {
-        static_dir: Some(dist_dir()),
-        task_ms,
-        ..Config::for_tests()
-    };
-    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
-    base_url
+    start_sandbox_serving(dist_dir(), task_ms).await
 }
 
 /// A headless Chromium session; ChromeDriver is stopped when this is dropped.
@@ -209,6 +229,24 @@ impl Browser {
             .execute(&format!("return {script};"), vec![])
             .await
             .unwrap_or_else(|error| panic!("evaluate {script}: {error}"))
+    }
+
+    /// Run `script` as the body of an async function and return its value:
+    /// `await` works inside, errors fail the test with their message.
+    pub async fn run_async(&self, script: &str) -> serde_json::Value {
+        let wrapped = format!(
+            "const done = arguments[arguments.length - 1];\n\
+             (async () => {{ {script} }})().then(done, (error) => done({{ __error: String(error && error.stack || error) }}));"
+        );
+        let value = self
+            .client
+            .execute_async(&wrapped, vec![])
+            .await
+            .unwrap_or_else(|error| panic!("run {script}: {error}"));
+        if let Some(error) = value.get("__error") {
+            panic!("the page threw: {error}");
+        }
+        value
     }
 
     /// Reload the page, as a person pressing F5.

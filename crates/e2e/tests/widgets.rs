@@ -1,0 +1,476 @@
+//! The npm package as a JavaScript developer uses it: installed with npm from
+//! the packed tarball, imported by a plain page, in headless Chromium against
+//! the sandbox. `cargo xtask test` packs and installs it first.
+
+use std::time::Duration;
+
+use media_gen_e2e::{npm_scratch_dir, start_sandbox_serving, Browser};
+use media_gen_sandbox::DEMO_TOKEN;
+use serde_json::Value;
+
+/// The test page with the package loaded; returns the sandbox's base URL.
+async fn page(task_ms: u64) -> (String, Browser) {
+    let base_url = start_sandbox_serving(npm_scratch_dir(), task_ms).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{base_url}/index.html")).await;
+    browser
+        .wait_until("the package to load", "window.ready === true")
+        .await;
+    (base_url, browser)
+}
+
+/// `{ baseUrl, token }` for the page's sandbox, as JavaScript.
+fn connection() -> String {
+    format!("{{ baseUrl: location.origin, token: {DEMO_TOKEN:?} }}")
+}
+
+/// The events the page has heard, by type.
+async fn events(browser: &Browser, kind: &str) -> Vec<Value> {
+    let all = browser.eval("window.events").await;
+    all.as_array()
+        .expect("an array of events")
+        .iter()
+        .filter(|event| event["type"] == kind)
+        .cloned()
+        .collect()
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_client_and_rules_work_from_javascript() {
+    let (_, browser) = page(100).await;
+    let result = browser
+        .run_async(&format!(
+            "const client = widgets.createClient({conn});
+             const ids = await client.submitImageGenerate({{ prompt: 'A lighthouse', image_quality: '1K' }});
+             let task;
+             for (let i = 0; i < 100; i++) {{
+               task = await client.imageGenerate(ids.task_ids[0]);
+               if (task.status === 'SUCCEEDED') break;
+               await new Promise((r) => setTimeout(r, 50));
+             }}
+             const languages = await client.targetLanguages();
+             let failure;
+             try {{ await client.videoTranslate('vt-unknown'); }} catch (error) {{
+               failure = {{ message: error.message, kind: error.kind, status: error.status, retryable: error.retryable, isError: error instanceof Error }};
+             }}
+             let bad;
+             try {{ widgets.createClient({{ baseUrl: 'ftp://x' }}); }} catch (error) {{ bad = {{ kind: error.kind, field: error.field }}; }}
+             let shape;
+             try {{ widgets.validateImageGenerate({{ prompt: 'p', generate_count: 'two' }}); }} catch (error) {{ shape = error.field; }}
+             const problems = widgets.validateImageToVideo({{ model: 'S', prompt: '', aspect_resolution: '4k', duration: 5 }});
+             return {{
+               plain: Object.getPrototypeOf(task) === Object.prototype,
+               status: task.status, image: task.image_url, languages: languages.length,
+               failure, bad, shape, problems,
+               rule: widgets.validate('image_generate', {{ prompt: '' }})[0].rule,
+             }};",
+            conn = connection()
+        ))
+        .await;
+    assert_eq!(result["plain"], true, "plain objects, not Maps: {result}");
+    assert_eq!(result["status"], "SUCCEEDED");
+    assert!(result["image"].as_str().unwrap().contains(".png"));
+    assert!(result["languages"].as_u64().unwrap() > 3);
+    let failure = &result["failure"];
+    assert_eq!(
+        (
+            &failure["kind"],
+            &failure["status"],
+            &failure["retryable"],
+            &failure["isError"]
+        ),
+        (
+            &Value::from("http"),
+            &Value::from(404),
+            &Value::from(false),
+            &Value::from(true)
+        ),
+        "{failure}"
+    );
+    assert_eq!(result["bad"]["kind"], "options");
+    assert_eq!(result["bad"]["field"], "baseUrl");
+    assert_eq!(result["shape"], "request.generate_count");
+    let fields: Vec<&str> = result["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["field"].as_str().unwrap())
+        .collect();
+    assert!(
+        fields.contains(&"prompt")
+            && fields.contains(&"aspect_resolution")
+            && fields.contains(&"duration"),
+        "{fields:?}"
+    );
+    assert_eq!(result["rule"], "required");
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn submit_then_status_widget_with_every_event() {
+    let (_, browser) = page(300).await;
+    browser
+        .run_async(&format!(
+            "window.submitA = widgets.mountSubmitWidget(document.querySelector('#submit-a'),
+               {{ ...{conn}, kind: 'image_generate' }});",
+            conn = connection()
+        ))
+        .await;
+    browser
+        .wait_until(
+            "the form in the shadow root",
+            "inWidget('#submit-a', '#prompt') !== null",
+        )
+        .await;
+    // Live rules inside the widget: an empty prompt blocks submit.
+    browser
+        .wait_until(
+            "submit disabled",
+            "inWidget('#submit-a', '#submit').disabled",
+        )
+        .await;
+    browser
+        .run_async(
+            "typeInto('#submit-a', '#prompt', 'A red kite'); typeInto('#submit-a', '#count', '2');",
+        )
+        .await;
+    browser
+        .wait_until(
+            "submit enabled",
+            "!inWidget('#submit-a', '#submit').disabled",
+        )
+        .await;
+    browser.screenshot("widget-submit").await;
+    browser
+        .run_async("inWidget('#submit-a', '#submit').click();")
+        .await;
+    browser
+        .wait_until(
+            "the submitted event",
+            "events.some((e) => e.type === 'media-gen-submitted')",
+        )
+        .await;
+    let submitted = events(&browser, "media-gen-submitted").await;
+    let event = &submitted[0];
+    assert_eq!(
+        (&event["target"], &event["bubbles"], &event["composed"]),
+        (
+            &Value::from("submit-a"),
+            &Value::from(true),
+            &Value::from(true)
+        )
+    );
+    assert_eq!(event["detail"]["kind"], "image_generate");
+    assert_eq!(event["detail"]["request"]["prompt"], "A red kite");
+    let ids = event["detail"]["taskIds"].as_array().unwrap().clone();
+    assert_eq!(ids.len(), 2);
+
+    // The handle is dropped (`window.status` keeps only a string): the widget
+    // lives until `unmount()`, whatever happens to its handle.
+    browser
+        .run_async(&format!(
+            "window.status = widgets.mountStatusWidget(document.querySelector('#status'),
+               {{ ...{conn}, kind: 'image_generate', taskIds: {ids} }});",
+            conn = connection(),
+            ids = Value::from(ids.clone())
+        ))
+        .await;
+    browser
+        .wait_until(
+            "both tasks complete",
+            "events.filter((e) => e.type === 'media-gen-complete').length === 2",
+        )
+        .await;
+    let complete = events(&browser, "media-gen-complete").await;
+    for event in &complete {
+        assert_eq!(event["target"], "status");
+        assert_eq!(event["detail"]["status"], "SUCCEEDED");
+        assert_eq!(event["detail"]["task"]["status"], "SUCCEEDED");
+        assert!(ids.contains(&event["detail"]["taskId"]));
+    }
+    let status_events = events(&browser, "media-gen-status").await;
+    assert!(
+        status_events.len() >= 2,
+        "a status event per change: {status_events:?}"
+    );
+    browser
+        .wait_until(
+            "the images in the status widget",
+            "document.querySelector('#status').shadowRoot.querySelectorAll('.gallery img').length === 2",
+        )
+        .await;
+    browser.screenshot("widget-status").await;
+
+    // A task that cannot be read is an error event naming it.
+    browser
+        .run_async(&format!(
+            "widgets.mountStatusWidget(document.querySelector('#submit-b'),
+               {{ ...{conn}, kind: 'image_to_video', taskId: 'i2v-missing' }});",
+            conn = connection()
+        ))
+        .await;
+    browser
+        .wait_until(
+            "the error event",
+            "events.some((e) => e.type === 'media-gen-error')",
+        )
+        .await;
+    let error = &events(&browser, "media-gen-error").await[0];
+    assert_eq!(error["detail"]["taskId"], "i2v-missing");
+    assert_eq!(error["detail"]["error"]["status"], 404);
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn update_keeps_input_and_unmount_leaves_nothing_running() {
+    // Long tasks: the status widget is still polling when it is unmounted.
+    let (base_url, browser) = page(20_000).await;
+    browser
+        .run_async(&format!(
+            "window.form = widgets.mountSubmitWidget(document.querySelector('#submit-a'),
+               {{ ...{conn}, kind: 'image_generate' }});",
+            conn = connection()
+        ))
+        .await;
+    browser
+        .wait_until("the form", "inWidget('#submit-a', '#prompt') !== null")
+        .await;
+    browser
+        .run_async("typeInto('#submit-a', '#prompt', 'kept');")
+        .await;
+    // A new connection keeps what was typed.
+    browser
+        .run_async("form.update({ baseUrl: location.origin + '/' });")
+        .await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        browser.eval("inWidget('#submit-a', '#prompt').value").await,
+        "kept"
+    );
+    // A new kind is a new form; bad options throw and change nothing.
+    let thrown = browser
+        .run_async("try { form.update({ kind: 'nope' }); return null; } catch (e) { return [e.kind, e.field]; }")
+        .await;
+    assert_eq!(thrown, serde_json::json!(["options", "kind"]));
+    browser
+        .run_async("form.update({ kind: 'video_translate' });")
+        .await;
+    browser
+        .wait_until(
+            "the translation form",
+            "inWidget('#submit-a', '#video_url') !== null",
+        )
+        .await;
+    browser.run_async("form.unmount(); form.unmount();").await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#submit-a').shadowRoot.childNodes.length")
+            .await,
+        0
+    );
+
+    // A status widget polls; after unmount, no request reaches the sandbox.
+    let id = browser
+        .run_async(&format!(
+            "const client = widgets.createClient({conn});
+             const ids = await client.submitImageGenerate({{ prompt: 'slow' }});
+             window.follow = widgets.mountStatusWidget(document.querySelector('#status'),
+               {{ ...{conn}, kind: 'image_generate', taskId: ids.task_ids[0] }});
+             return ids.task_ids[0];",
+            conn = connection()
+        ))
+        .await;
+    assert!(id.is_string());
+    browser
+        .wait_until(
+            "a first read",
+            "events.some((e) => e.type === 'media-gen-status')",
+        )
+        .await;
+    browser.run_async("follow.unmount();").await;
+    let reads = || async {
+        let stats = browser
+            .run_async(&format!(
+                "return (await fetch('{base_url}/sandbox/stats')).json();"
+            ))
+            .await;
+        stats["data"]["v1_requests"]
+            .as_u64()
+            .expect("a request count")
+    };
+    let before = reads().await;
+    // Longer than the poller's longest wait between reads (15 s) would be
+    // slow; its first waits are 1 s growing ×1.5, so 4 s covers two reads.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert_eq!(reads().await, before, "nothing polls after unmount");
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#status').shadowRoot.childNodes.length")
+            .await,
+        0
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn two_widgets_on_one_page_are_independent() {
+    let (_, browser) = page(100).await;
+    browser
+        .run_async(&format!(
+            "for (const id of ['#submit-a', '#submit-b']) {{
+               widgets.mountSubmitWidget(document.querySelector(id), {{ ...{conn}, kind: 'image_generate' }});
+             }}",
+            conn = connection()
+        ))
+        .await;
+    browser
+        .wait_until(
+            "both forms",
+            "inWidget('#submit-a', '#prompt') && inWidget('#submit-b', '#prompt')",
+        )
+        .await;
+    browser
+        .run_async("typeInto('#submit-a', '#prompt', 'only in A');")
+        .await;
+    browser
+        .wait_until("A valid", "!inWidget('#submit-a', '#submit').disabled")
+        .await;
+    assert_eq!(
+        browser.eval("inWidget('#submit-b', '#prompt').value").await,
+        ""
+    );
+    assert_eq!(
+        browser
+            .eval("inWidget('#submit-b', '#submit').disabled")
+            .await,
+        true
+    );
+    browser
+        .run_async("inWidget('#submit-a', '#submit').click();")
+        .await;
+    browser
+        .wait_until(
+            "the submitted event",
+            "events.some((e) => e.type === 'media-gen-submitted')",
+        )
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let submitted = events(&browser, "media-gen-submitted").await;
+    assert_eq!(submitted.len(), 1);
+    assert_eq!(submitted[0]["target"], "submit-a");
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn custom_elements_work_from_plain_html() {
+    let (_, browser) = page(100).await;
+    let id = browser
+        .run_async(&format!(
+            "const ids = await widgets.createClient({conn}).submitImageGenerate({{ prompt: 'element' }});
+             document.querySelector('#elements').innerHTML =
+               `<media-gen-submit id=\"el-submit\" kind=\"image_generate\"></media-gen-submit>
+                <media-gen-task id=\"el-task\" kind=\"image_generate\" task-id=\"${{ids.task_ids[0]}}\"></media-gen-task>`;
+             for (const el of document.querySelectorAll('#elements > *')) el.options = {{ token: {token:?} }};
+             return ids.task_ids[0];",
+            conn = connection(),
+            token = DEMO_TOKEN
+        ))
+        .await;
+    browser
+        .wait_until(
+            "the element's form",
+            "inWidget('#el-submit', '#prompt') !== null",
+        )
+        .await;
+    browser
+        .wait_until(
+            "the element's task to complete",
+            &format!("events.some((e) => e.type === 'media-gen-complete' && e.target === 'el-task' && e.detail.taskId === {id})"),
+        )
+        .await;
+    // Attributes reflect as properties and back; a new kind is a new form.
+    browser
+        .run_async("document.querySelector('#el-submit').kind = 'image_to_video';")
+        .await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#el-submit').getAttribute('kind')")
+            .await,
+        "image_to_video"
+    );
+    browser
+        .wait_until(
+            "the model cards",
+            "inWidget('#el-submit', '#model-S') !== null",
+        )
+        .await;
+    browser.screenshot("widget-elements").await;
+    // Removing the element unmounts it.
+    browser
+        .run_async(
+            "const el = document.querySelector('#el-submit'); el.remove(); window.removed = el;",
+        )
+        .await;
+    assert_eq!(
+        browser
+            .eval("window.removed.shadowRoot.childNodes.length")
+            .await,
+        0
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_example_page_mounts_both_widgets() {
+    let base_url = start_sandbox_serving(npm_scratch_dir(), 100).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{base_url}/embed/")).await;
+    browser
+        .wait_until(
+            "the example's form",
+            "document.querySelector('#submit').shadowRoot?.querySelector('#prompt')",
+        )
+        .await;
+    browser
+        .run_async(
+            "const field = document.querySelector('#submit').shadowRoot.querySelector('#prompt');
+             field.value = 'From the example';
+             field.dispatchEvent(new Event('input', { bubbles: true }));",
+        )
+        .await;
+    browser
+        .wait_until(
+            "submit enabled",
+            "!document.querySelector('#submit').shadowRoot.querySelector('#submit').disabled",
+        )
+        .await;
+    browser
+        .run_async("document.querySelector('#submit').shadowRoot.querySelector('#submit').click();")
+        .await;
+    browser
+        .wait_until(
+            "the status widget's image",
+            "document.querySelector('#status').shadowRoot?.querySelector('.gallery img')",
+        )
+        .await;
+    browser
+        .wait_until(
+            "the completion in the log",
+            "document.querySelector('#log').textContent.includes('media-gen-complete')",
+        )
+        .await;
+    browser
+        .wait_until(
+            "the custom element's form",
+            "document.querySelector('#element-form').shadowRoot?.querySelector('#prompt')",
+        )
+        .await;
+    browser.screenshot("widgets-example").await;
+    browser.close().await;
+}
