@@ -27,3 +27,30 @@ pub fn dispatch(target: &Element, name: &str, detail: &JsValue) {
         let _ = target.dispatch_event(&event);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The package's exported constants (npm/index.js) are these names.
+    #[test]
+    fn the_package_exports_these_names() {
+        let index = include_str!("../../npm/index.js");
+        for (constant, name) in [
+            ("EVENT_SUBMITTED", SUBMITTED),
+            ("EVENT_STATUS", STATUS),
+            ("EVENT_COMPLETE", COMPLETE),
+            ("EVENT_ERROR", ERROR),
+        ] {
+            let line = format!("export const {constant} = \"{name}\";");
+            assert!(index.contains(&line), "npm/index.js lacks `{line}`");
+        }
+        let types = include_str!("../../npm/index.d.ts");
+        for name in ALL {
+            assert!(
+                types.contains(&format!("\"{name}\": CustomEvent<")),
+                "index.d.ts: {name}"
+            );
+        }
+    }
+}

@@ -474,3 +474,38 @@ async fn the_example_page_mounts_both_widgets() {
     browser.screenshot("widgets-example").await;
     browser.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn a_status_widget_follows_new_tasks_after_update() {
+    let (_, browser) = page(100).await;
+    let ids = browser
+        .run_async(&format!(
+            "const client = widgets.createClient({conn});
+             const first = await client.submitImageGenerate({{ prompt: 'first' }});
+             const second = await client.submitImageGenerate({{ prompt: 'second' }});
+             window.follow = widgets.mountStatusWidget(document.querySelector('#status'),
+               {{ ...{conn}, kind: 'image_generate', taskId: first.task_ids[0] }});
+             return [first.task_ids[0], second.task_ids[0]];",
+            conn = connection()
+        ))
+        .await;
+    let shown = |id: &Value| {
+        format!(
+            "document.querySelector('#status').shadowRoot.querySelector('li[data-task-id={id}][data-status=SUCCEEDED]')"
+        )
+    };
+    browser.wait_until("the first task", &shown(&ids[0])).await;
+    browser
+        .run_async(&format!("follow.update({{ taskId: {} }});", ids[1]))
+        .await;
+    browser.wait_until("the second task", &shown(&ids[1])).await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#status').shadowRoot.querySelectorAll('li.widget-task').length")
+            .await,
+        1,
+        "only the task it follows now"
+    );
+    browser.close().await;
+}
