@@ -24,6 +24,24 @@ fn connection() -> String {
     format!("{{ baseUrl: location.origin, token: {DEMO_TOKEN:?} }}")
 }
 
+/// Mount an image generation form in `host` as `window[name]`, and wait
+/// for it to render.
+async fn mount_form(browser: &Browser, host: &str, name: &str) {
+    browser
+        .run_async(&format!(
+            "window.{name} = widgets.mountSubmitWidget(document.querySelector('{host}'),
+               {{ ...{conn}, kind: 'image_generate' }});",
+            conn = connection()
+        ))
+        .await;
+    browser
+        .wait_until(
+            "the form in the shadow root",
+            &format!("inWidget('{host}', '#prompt') !== null"),
+        )
+        .await;
+}
+
 /// The events the page has heard, by type.
 async fn events(browser: &Browser, kind: &str) -> Vec<Value> {
     let all = browser.eval("window.events").await;
@@ -111,19 +129,7 @@ async fn the_client_and_rules_work_from_javascript() {
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn submit_then_status_widget_with_every_event() {
     let (_, browser) = page(300).await;
-    browser
-        .run_async(&format!(
-            "window.submitA = widgets.mountSubmitWidget(document.querySelector('#submit-a'),
-               {{ ...{conn}, kind: 'image_generate' }});",
-            conn = connection()
-        ))
-        .await;
-    browser
-        .wait_until(
-            "the form in the shadow root",
-            "inWidget('#submit-a', '#prompt') !== null",
-        )
-        .await;
+    mount_form(&browser, "#submit-a", "submitA").await;
     // Live rules inside the widget: an empty prompt blocks submit.
     browser
         .wait_until(
@@ -228,16 +234,7 @@ async fn submit_then_status_widget_with_every_event() {
 async fn update_keeps_input_and_unmount_leaves_nothing_running() {
     // Long tasks: the status widget is still polling when it is unmounted.
     let (base_url, browser) = page(20_000).await;
-    browser
-        .run_async(&format!(
-            "window.form = widgets.mountSubmitWidget(document.querySelector('#submit-a'),
-               {{ ...{conn}, kind: 'image_generate' }});",
-            conn = connection()
-        ))
-        .await;
-    browser
-        .wait_until("the form", "inWidget('#submit-a', '#prompt') !== null")
-        .await;
+    mount_form(&browser, "#submit-a", "form").await;
     browser
         .run_async("typeInto('#submit-a', '#prompt', 'kept');")
         .await;
