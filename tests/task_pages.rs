@@ -271,3 +271,94 @@ async fn an_unknown_id_says_it_could_not_be_read() {
         "nothing added to the board"
     );
 }
+
+/// A finished task as a hostile server could describe it.
+fn hostile_record(kind: TaskKind, id: &str, task: serde_json::Value) -> TaskRecord {
+    let mut record = TaskRecord::submitted(kind, id, serde_json::Value::Null, sandbox::now());
+    let task = serde_json::json!({ "task_type": kind.as_str(), "data": task });
+    let task: CallbackResult = serde_json::from_value(task).unwrap();
+    record.apply(Some(&task), None, sandbox::now());
+    record
+}
+
+/// No element's `src`, `href` or `poster` uses another scheme than http(s).
+fn unsafe_links(app: &MountedApp) -> Vec<String> {
+    elements(&app.host, "[src], [href], [poster]")
+        .iter()
+        .flat_map(|element| {
+            ["src", "href", "poster"]
+                .into_iter()
+                .filter_map(|name| element.get_attribute(name))
+                .collect::<Vec<_>>()
+        })
+        .filter(|url| {
+            let url = url.trim().to_lowercase();
+            !(url.starts_with("http://")
+                || url.starts_with("https://")
+                || url.starts_with('/')
+                || url.starts_with('#'))
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn hostile_strings_are_text_and_hostile_urls_are_dropped() {
+    sandbox::connect_the_app();
+    let script = "<img src=x onerror=\"window.pwned=1\"><script>window.pwned=1</script>";
+    tasks::save(&hostile_record(
+        TaskKind::VideoTranslate,
+        "vt-hostile",
+        serde_json::json!({
+            "task_id": "vt-hostile", "status": "SUCCEEDED", "name": script, "language": script,
+            "video_url": "javascript:window.pwned=1", "caption_url": "data:text/plain,x",
+        }),
+    ))
+    .unwrap();
+    tasks::save(&hostile_record(
+        TaskKind::ImageGenerate,
+        "i2is-hostile",
+        serde_json::json!({
+            "task_id": "i2is-hostile", "status": "SUCCEEDED",
+            "image_url": "https://x.test/a.png", "thumbnail_url": "javascript:window.pwned=1",
+        }),
+    ))
+    .unwrap();
+    tasks::save(&hostile_record(
+        TaskKind::ImageToVideo,
+        "i2v-hostile",
+        serde_json::json!({
+            "task_id": "i2v-hostile", "status": "FAILED", "error_message": script,
+        }),
+    ))
+    .unwrap();
+
+    let app = mount_app().await;
+    wait_for("the three tasks", || shown_ids(&app).len() == 3).await;
+    assert_eq!(unsafe_links(&app), Vec::<String>::new());
+    let note = texts(&app.host, "li[data-task-id=i2v-hostile] .task-row__note").concat();
+    assert_eq!(note, script, "shown as text");
+
+    let app = mount_app_at("/tasks/video_translate/vt-hostile").await;
+    wait_for("the translation page", || {
+        exists(&app, ".task-detail__result")
+    })
+    .await;
+    assert!(
+        !exists(&app, "video"),
+        "no player for a javascript: URL: {}",
+        app.host.inner_html()
+    );
+    assert!(exists(&app, ".task-detail__result [role=alert]"));
+    assert_eq!(unsafe_links(&app), Vec::<String>::new());
+
+    let app = mount_app_at("/tasks/image_to_video/i2v-hostile").await;
+    wait_for("the failure", || exists(&app, ".failure__message")).await;
+    assert_eq!(texts(&app.host, ".failure__message"), [script]);
+    assert!(!exists(&app, "main script") && !exists(&app, "main img[src=x]"));
+
+    let app = mount_app_at("/tasks/image_generate/i2is-hostile").await;
+    wait_for("the gallery", || exists(&app, ".gallery img")).await;
+    assert_eq!(unsafe_links(&app), Vec::<String>::new());
+    let pwned = js_sys::Reflect::get(&web_sys::window().unwrap(), &"pwned".into()).unwrap();
+    assert!(pwned.is_undefined(), "no script ran");
+}

@@ -5,6 +5,7 @@ pub mod copy_button;
 pub mod field;
 pub mod problems;
 pub mod progress;
+pub mod safe_url;
 pub mod task_result;
 
 pub use copy_button::CopyButton;

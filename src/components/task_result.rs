@@ -2,14 +2,24 @@
 //! captions, images in a gallery with a full view; or why it failed.
 
 use leptos::html::Dialog;
+
+use super::safe_url::safe_url;
 use leptos::prelude::*;
 use media_gen_api::{
     CallbackResult, ImageGenerateTask, ImageToVideoTask, TaskStatus, VideoTranslateTask,
 };
 
-/// A download link for `url`.
-fn download(url: &str, label: &'static str) -> impl IntoView {
-    view! { <a class="download" href=url.to_owned() download="" target="_blank" rel="noopener">{label}</a> }
+/// A download link for `url`, when it is a safe URL.
+fn download(url: &str, label: &'static str) -> Option<impl IntoView> {
+    let url = safe_url(url)?;
+    Some(
+        view! { <a class="download" href=url download="" target="_blank" rel="noopener noreferrer">{label}</a> },
+    )
+}
+
+/// Said instead of a player or image whose URL is not `http(s)`.
+fn unsafe_media() -> impl IntoView {
+    view! { <p class="notice" role="alert">"The service sent a media address that is not http or https; it is not shown."</p> }
 }
 
 /// `FAILED`, with the service's reason, prominent.
@@ -45,23 +55,30 @@ fn video_facts(task: &ImageToVideoTask) -> String {
 
 fn video(task: ImageToVideoTask) -> impl IntoView {
     let facts = video_facts(&task);
+    let Some(src) = safe_url(&task.video_url) else {
+        return unsafe_media().into_any();
+    };
+    let poster = safe_url(&task.thumbnail_url);
     view! {
         <figure class="video-result">
-            <video part="video" controls preload="metadata" playsinline poster=task.thumbnail_url.clone() src=task.video_url.clone()></video>
+            <video part="video" controls preload="metadata" playsinline poster=poster src=src></video>
             <figcaption>
                 <span class="video-facts">{facts}</span>
                 {download(&task.video_url, "Download video")}
             </figcaption>
         </figure>
     }
+    .into_any()
 }
 
 fn translation(task: VideoTranslateTask) -> impl IntoView {
-    let captions =
-        (!task.caption_url.is_empty()).then(|| download(&task.caption_url, "Subtitles (ASS)"));
+    let captions = download(&task.caption_url, "Subtitles (ASS)");
+    let Some(src) = safe_url(&task.video_url) else {
+        return unsafe_media().into_any();
+    };
     view! {
         <figure class="video-result">
-            <video part="video" controls preload="metadata" playsinline src=task.video_url.clone()></video>
+            <video part="video" controls preload="metadata" playsinline src=src></video>
             <figcaption>
                 <strong class="translation-name">{task.name.clone()}</strong>
                 <span class="translation-language">{task.language.clone()}</span>
@@ -70,6 +87,7 @@ fn translation(task: VideoTranslateTask) -> impl IntoView {
             </figcaption>
         </figure>
     }
+    .into_any()
 }
 
 /// Images as thumbnails; each opens a full view (a modal dialog: Escape or
@@ -89,13 +107,13 @@ pub fn ImageGallery(
     };
     let thumbs = images
         .into_iter()
-        .map(|image| {
-            let thumb = if image.thumbnail_url.is_empty() {
-                image.image_url.clone()
-            } else {
-                image.thumbnail_url.clone()
-            };
-            let (url, id) = (image.image_url.clone(), image.task_id.clone());
+        .filter_map(|image| {
+            let url = safe_url(&image.image_url)?;
+            let thumb = safe_url(&image.thumbnail_url).unwrap_or_else(|| url.clone());
+            Some((image, url, thumb))
+        })
+        .map(|(image, url, thumb)| {
+            let id = image.task_id.clone();
             let label = format!("Open image {id} full size");
             view! {
                 <li>

@@ -10,6 +10,7 @@ use crate::app::filters::{shows, StatusFilter};
 use crate::app::kind_text;
 use crate::app::task_actions::TaskActions;
 use crate::components::clock::use_now;
+use crate::components::safe_url::safe_url;
 use crate::components::{CopyButton, TaskProgress};
 use crate::store::record::TaskRecord;
 
@@ -24,7 +25,7 @@ fn thumbnail(task: Option<&CallbackResult>) -> Option<String> {
         }
         _ => None,
     }
-    .filter(|url| !url.is_empty())
+    .and_then(|url| safe_url(&url))
 }
 
 /// What a row says under its heading: the failure, or why it is no longer followed.
