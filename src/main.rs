@@ -1,6 +1,7 @@
-//! The single-page app: install the panic hook, mount the app on `<body>`.
+//! The single-page app: install the panic hook (console and banner), mount
+//! the app on `<body>`.
 
 fn main() {
-    console_error_panic_hook::set_once();
+    media_gen::app::panic_banner::install();
     leptos::mount::mount_to_body(media_gen::app::App);
 }

@@ -95,3 +95,24 @@ async fn settings_show_the_base_url_defaulting_to_the_page_origin() {
         .unchecked_into();
     assert_eq!(token.type_(), "password");
 }
+
+#[wasm_bindgen_test]
+fn a_panic_shows_a_banner_that_says_what_to_do() {
+    use media_gen::app::panic_banner::{show, BANNER_ID};
+    let document = web_sys::window().unwrap().document().unwrap();
+    show("panicked at src/app/board.rs:1:1: boom").unwrap();
+    show("a second panic").unwrap();
+    let banners = document
+        .query_selector_all(&format!("#{BANNER_ID}"))
+        .unwrap();
+    assert_eq!(banners.length(), 1, "one banner, however many panics");
+    let banner = document.get_element_by_id(BANNER_ID).unwrap();
+    assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
+    let text = banner.text_content().unwrap();
+    assert!(
+        text.contains("stopped working") && text.contains("Reload the page"),
+        "{text}"
+    );
+    assert!(text.contains("boom"), "the details for a report");
+    banner.remove();
+}

@@ -7,6 +7,7 @@ mod form_host;
 mod header;
 mod kind_text;
 mod pages;
+pub mod panic_banner;
 pub mod settings;
 mod task_actions;
 

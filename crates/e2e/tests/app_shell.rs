@@ -19,6 +19,16 @@ async fn release_app_starts_connected_to_the_sandbox() {
         .wait_for_text("header .connection", "Sandbox demo token")
         .await;
     browser.screenshot("board").await;
+    // It started under the page's Content-Security-Policy (the loader is
+    // allowed by its hash, WebAssembly by 'wasm-unsafe-eval').
+    let policy = browser
+        .run_async("return (await fetch(location.href)).headers.get('content-security-policy');")
+        .await;
+    let policy = policy.as_str().expect("a Content-Security-Policy header");
+    assert!(
+        policy.contains("'wasm-unsafe-eval'") && policy.contains("'sha256-"),
+        "{policy}"
+    );
 
     browser.click("nav a[href='/settings']").await;
     browser.wait_for_text("main h1", "Settings").await;

@@ -58,6 +58,11 @@ pub struct Config {
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allowed_origins: Vec<String>,
 
+    /// A service origin the served app may call besides this server (the
+    /// page's Content-Security-Policy `connect-src`); repeat for several.
+    #[arg(long = "connect-src", value_name = "ORIGIN")]
+    pub connect_src: Vec<String>,
+
     /// Send callbacks to any host. By default only loopback addresses
     /// (localhost, 127.0.0.0/8, ::1) are called, so the sandbox is never an open relay.
     #[arg(long)]
@@ -86,6 +91,7 @@ impl Config {
             task_spread: 0.2,
             max_tasks: 100_000,
             allowed_origins: Vec::new(),
+            connect_src: Vec::new(),
             callbacks_to_any_host: false,
             callback_retry_ms: 20,
             faults: Faults::default(),

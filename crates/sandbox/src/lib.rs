@@ -10,6 +10,7 @@ mod auth;
 mod body;
 pub mod callbacks;
 pub mod config;
+pub mod csp;
 mod demo;
 pub mod error;
 pub mod faults;
@@ -157,7 +158,14 @@ pub fn router(config: &Config) -> Router {
         .merge(sandbox(&app))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     router = match &config.static_dir {
-        Some(dir) => router.fallback_service(static_files::service(dir)),
+        Some(dir) => router.fallback_service(
+            tower::ServiceBuilder::new()
+                .layer(middleware::from_fn_with_state(
+                    config.connect_src.clone(),
+                    csp::add_policy,
+                ))
+                .service(static_files::service(dir)),
+        ),
         None => router.fallback(not_found),
     };
     // One log line per request: method, path, status, latency. Headers (and

@@ -22,7 +22,10 @@ async fn start_serving_app() -> (tempfile::TempDir, common::Running) {
 fn app_folder() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let files: [(&str, &[u8]); 3] = [
-        ("index.html", b"<!doctype html><title>app</title>"),
+        (
+            "index.html",
+            b"<!doctype html><title>app</title><script type=\"module\">import init from '/app.js';</script>",
+        ),
         ("app_bg.wasm", b"\0asm\x01\0\0\0"),
         ("app.js", b"export default 1;"),
     ];
@@ -106,4 +109,36 @@ async fn demo_settings_hand_out_the_first_token_unless_private() {
     let sandbox = common::start(private).await;
     let (status, _, _) = fetch(format!("{}/sandbox/demo", sandbox.base_url)).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn pages_carry_a_content_security_policy_with_their_inline_scripts() {
+    let (_dir, sandbox) = start_serving_app().await;
+    for path in ["/", "/tasks/image_generate/x"] {
+        let response = reqwest::get(format!("{}{path}", sandbox.base_url))
+            .await
+            .expect("the sandbox answers");
+        let policy = response
+            .headers()
+            .get("content-security-policy")
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_else(|| panic!("{path} has no Content-Security-Policy"))
+            .to_owned();
+        let inline = "import init from '/app.js';";
+        let hash =
+            media_gen_sandbox::csp::inline_script_hashes(&format!("<script>{inline}</script>"));
+        assert!(
+            policy.contains(&format!("script-src 'self' 'wasm-unsafe-eval' {}", hash[0])),
+            "{policy}"
+        );
+        assert!(policy.contains("connect-src 'self';"), "{policy}");
+        assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    }
+    let script = reqwest::get(format!("{}/app.js", sandbox.base_url))
+        .await
+        .unwrap();
+    assert!(
+        script.headers().get("content-security-policy").is_none(),
+        "only pages"
+    );
 }
