@@ -4,10 +4,12 @@
 //! - `test`: install missing tools, then lint and run every test suite.
 //! - `bench`: release builds, then the benchmark table and the package size.
 //! - `npm`: the widgets package, packed for npm.
+//! - `fuzz`: arbitrary input to decoding, validation and the sandbox, for a fixed time.
 
 mod bench;
 mod cmd;
 mod dist;
+mod fuzz;
 mod libtest;
 mod npm;
 mod phases;
@@ -29,6 +31,8 @@ commands:
   bench                          build in release mode and print the benchmark table
                                  (also written to target/bench.json)
   npm                            build the widgets package and pack it (target/npm/*.tgz)
+  fuzz [--seconds N]             property tests with arbitrary input, round after round
+                                 for N seconds (default 60)
 ";
 
 fn main() -> ExitCode {
@@ -38,6 +42,7 @@ fn main() -> ExitCode {
         Some("test") => test::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("npm") => npm::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -4,6 +4,15 @@
 use media_gen_api::*;
 use proptest::prelude::*;
 
+/// Cases per property: `default` in `cargo test`; `cargo xtask fuzz` raises
+/// it through `MEDIA_GEN_FUZZ_CASES` and runs again and again for a fixed time.
+fn cases(default: u32) -> u32 {
+    std::env::var("MEDIA_GEN_FUZZ_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(default)
+}
+
 fn text() -> impl Strategy<Value = String> {
     prop_oneof![
         ".{0,40}",
@@ -117,7 +126,7 @@ where
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     #[test]
     fn image_to_video_validation_never_panics_and_valid_requests_round_trip(request in image_to_video(), context in context()) {
@@ -212,7 +221,7 @@ fn allowed_image_to_video() -> impl Strategy<Value = ImageToVideoRequest> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1024))]
+    #![proptest_config(ProptestConfig::with_cases(cases(1024)))]
 
     #[test]
     fn everything_the_per_model_table_allows_validates_and_round_trips(request in allowed_image_to_video()) {
