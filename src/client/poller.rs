@@ -63,8 +63,14 @@ pub struct TaskUpdate {
     pub done: bool,
 }
 
+/// Answers not in the documented shape, in a row, that end a watch. One
+/// garbled or cut body (a proxy, a dropped connection) is read again at the
+/// next scheduled read; a service that keeps answering nonsense is given up.
+const MAX_SHAPE_ERRORS_IN_A_ROW: u32 = 5;
+
 struct Watch {
     submitted_ms: f64,
+    shape_errors: u32,
     last_status: Option<media_gen_api::TaskStatus>,
     reads: u32,
     next_ms: f64,
@@ -150,6 +156,7 @@ impl Poller {
             .entry((kind, task_id.to_owned()))
             .or_insert(Watch {
                 submitted_ms,
+                shape_errors: 0,
                 last_status: None,
                 reads: 0,
                 next_ms: (submitted_ms + first).min(now_ms() + first),
@@ -323,7 +330,16 @@ async fn read(
     let ended = task
         .as_ref()
         .is_some_and(|task| task.status().is_terminal());
-    let done = ended || error.as_ref().is_some_and(|error| !error.retryable());
+    watch.shape_errors = match &error {
+        Some(ClientError::Shape { .. }) => watch.shape_errors + 1,
+        _ => 0,
+    };
+    let gives_up = match &error {
+        Some(ClientError::Shape { .. }) => watch.shape_errors >= MAX_SHAPE_ERRORS_IN_A_ROW,
+        Some(error) => !error.retryable(),
+        None => false,
+    };
+    let done = ended || gives_up;
     if done {
         borrowed.watches.remove(&key);
         if ended {
