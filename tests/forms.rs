@@ -399,3 +399,36 @@ async fn the_inbox_button_fills_in_the_callback_url() {
     })
     .await;
 }
+
+#[wasm_bindgen_test]
+async fn with_storage_full_the_app_warns_and_keeps_working_in_memory() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    let app = image_form().await;
+    // Fill this origin's localStorage to the browser's quota.
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    let chunk = "x".repeat(512 * 1024);
+    let mut filled = 0;
+    while storage.set_item(&format!("filler-{filled}"), &chunk).is_ok() {
+        filled += 1;
+        assert!(filled < 200, "localStorage has no quota?");
+    }
+    let small = "y".repeat(1024);
+    let mut extra = 0;
+    while storage.set_item(&format!("filler-small-{extra}"), &small).is_ok() {
+        extra += 1;
+    }
+
+    type_into(&app, "#prompt", "No room to store this");
+    wait_for("a valid form", || !submit_button(&app).disabled()).await;
+    submit_button(&app).click();
+    wait_for("the board", || texts(&app.host, "main h1") == ["Tasks"]).await;
+    wait_for("the storage warning", || {
+        texts(&app.host, ".board [role=alert]")
+            .concat()
+            .contains("kept only until the page closes")
+    })
+    .await;
+    // The task is followed in memory all the same.
+    wait_for_success_on_the_board(&app).await;
+    storage.clear().unwrap();
+}
