@@ -66,11 +66,17 @@ async fn under_faults_every_returned_task_is_kept_followed_and_never_duplicated(
     }
     let submissions = BATCH * TaskKind::ALL.len();
     assert_eq!(returned.len() + failures.len(), submissions);
-    assert!(!failures.is_empty(), "30% faults made some submissions fail");
+    assert!(
+        !failures.is_empty(),
+        "30% faults made some submissions fail"
+    );
     for error in &failures {
         let message = error.to_string();
         assert!(!message.is_empty(), "every failure says what happened");
-        assert!(!error.retryable() || error.status().is_some() || error.kind() != "business", "{message}");
+        assert!(
+            !error.retryable() || error.status().is_some() || error.kind() != "business",
+            "{message}"
+        );
     }
 
     // Every returned id is on the board and stored, at once.
@@ -87,7 +93,10 @@ async fn under_faults_every_returned_task_is_kept_followed_and_never_duplicated(
 
     // Every one reaches its end, with faults still on.
     let mut waited = 0;
-    while board.records.with_untracked(|r| r.iter().any(|r| r.is_active())) {
+    while board
+        .records
+        .with_untracked(|r| r.iter().any(|r| r.is_active()))
+    {
         assert!(waited < 600, "tasks still running after 60 s");
         gloo_timers::future::TimeoutFuture::new(100).await;
         waited += 1;
@@ -110,7 +119,10 @@ async fn under_faults_every_returned_task_is_kept_followed_and_never_duplicated(
     // and those beyond the board's are from failures after the work.
     sandbox::set_faults(serde_json::json!({})).await;
     let created = (sandbox::counter("tasks_created").await - created_before) as usize;
-    assert!(created <= submissions, "{created} tasks for {submissions} submissions");
+    assert!(
+        created <= submissions,
+        "{created} tasks for {submissions} submissions"
+    );
     assert!(created >= returned.len());
     assert!(created - returned.len() <= failures.len());
     owner.cleanup();

@@ -408,13 +408,19 @@ async fn with_storage_full_the_app_warns_and_keeps_working_in_memory() {
     let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
     let chunk = "x".repeat(512 * 1024);
     let mut filled = 0;
-    while storage.set_item(&format!("filler-{filled}"), &chunk).is_ok() {
+    while storage
+        .set_item(&format!("filler-{filled}"), &chunk)
+        .is_ok()
+    {
         filled += 1;
         assert!(filled < 200, "localStorage has no quota?");
     }
     let small = "y".repeat(1024);
     let mut extra = 0;
-    while storage.set_item(&format!("filler-small-{extra}"), &small).is_ok() {
+    while storage
+        .set_item(&format!("filler-small-{extra}"), &small)
+        .is_ok()
+    {
         extra += 1;
     }
 

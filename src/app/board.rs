@@ -6,9 +6,11 @@ use media_gen_api::{CallbackResult, Request, TaskKind, TaskStatus};
 
 use super::announcer::Announcer;
 use super::kind_text;
+use super::leader;
 use super::settings::Settings;
 use crate::client::{now_ms, ClientError, Poller, PollerOptions, TaskUpdate};
 use crate::store::record::TaskRecord;
+use crate::store::sync::{self, TaskChange};
 use crate::store::tasks;
 
 /// The board, provided as context by [`provide_board`].
@@ -20,6 +22,9 @@ pub struct Board {
     pub storage_problem: RwSignal<Option<String>>,
     /// The outcome of the last action taken from the board (a re-run).
     pub notice: RwSignal<Option<String>>,
+    /// Whether this tab follows the tasks; otherwise another tab of the app
+    /// does, and this one shows what it stores.
+    pub leading: RwSignal<bool>,
     poller: StoredValue<Poller, LocalStorage>,
     settings: Settings,
 }
@@ -89,11 +94,13 @@ impl Board {
         for record in &new {
             store(record, self.storage_problem);
         }
-        self.poller.with_value(|poller| {
-            for record in &new {
-                poller.watch(kind, &record.task_id, record.submitted_at);
-            }
-        });
+        if self.leading.get_untracked() {
+            self.poller.with_value(|poller| {
+                for record in &new {
+                    poller.watch(kind, &record.task_id, record.submitted_at);
+                }
+            });
+        }
         self.records.update(|records| records.extend(new));
     }
 
@@ -136,7 +143,7 @@ impl Board {
         let mut record = TaskRecord::submitted(kind, task.task_id(), serde_json::Value::Null, now);
         record.apply(Some(task), None, now);
         store(&record, self.storage_problem);
-        if record.is_active() {
+        if record.is_active() && self.leading.get_untracked() {
             self.poller
                 .with_value(|poller| poller.watch(kind, &record.task_id, now));
         }
@@ -146,6 +153,69 @@ impl Board {
     /// How long tasks of `kind` have usually taken, once some were seen to end.
     pub fn usual_duration(&self, kind: TaskKind) -> Option<std::time::Duration> {
         self.poller.with_value(|poller| poller.estimate(kind))
+    }
+
+    /// Follow every active task (this tab just became the one that follows).
+    fn follow_active(&self) {
+        let active: Vec<(TaskKind, String, f64)> = self.records.with_untracked(|records| {
+            records
+                .iter()
+                .filter(|r| r.is_active())
+                .map(|r| (r.kind, r.task_id.clone(), r.submitted_at))
+                .collect()
+        });
+        self.poller.with_value(|poller| {
+            for (kind, id, submitted_at) in &active {
+                poller.watch(*kind, id, *submitted_at);
+            }
+        });
+    }
+
+    /// Stop following every task (another tab takes over).
+    fn unfollow_all(&self) {
+        let all: Vec<(TaskKind, String)> = self.records.with_untracked(|records| {
+            records
+                .iter()
+                .map(|r| (r.kind, r.task_id.clone()))
+                .collect()
+        });
+        self.poller.with_value(|poller| {
+            for (kind, id) in &all {
+                poller.unwatch(*kind, id);
+            }
+        });
+    }
+
+    /// Take in what another tab stored or removed.
+    fn take_in(&self, change: TaskChange) {
+        match change {
+            TaskChange::Saved(record) => {
+                let (kind, id) = (record.kind, record.task_id.clone());
+                let follow = record.is_active() && self.leading.get_untracked();
+                let ended = !record.is_active();
+                self.records.try_update(|records| {
+                    match records
+                        .iter_mut()
+                        .find(|r| r.kind == kind && r.task_id == id)
+                    {
+                        Some(shown) => *shown = record,
+                        None => records.push(record),
+                    }
+                });
+                self.poller.with_value(|poller| {
+                    if follow {
+                        poller.watch(kind, &id, now_ms());
+                    } else if ended {
+                        poller.unwatch(kind, &id);
+                    }
+                });
+            }
+            TaskChange::Removed(kind, id) => {
+                self.poller.with_value(|poller| poller.unwatch(kind, &id));
+                self.records
+                    .try_update(|records| records.retain(|r| !(r.kind == kind && r.task_id == id)));
+            }
+        }
     }
 
     /// Forget a task: off the board, out of storage, no longer followed.
@@ -158,6 +228,24 @@ impl Board {
         self.records
             .update(|records| records.retain(|r| !(r.kind == kind && r.task_id == task_id)));
     }
+}
+
+/// Call `on_hidden` each time the page goes to the background (hidden, or
+/// frozen by the browser to save power).
+fn page_hidden_listener(
+    on_hidden: impl Fn() + 'static,
+) -> Option<(gloo_events::EventListener, gloo_events::EventListener)> {
+    let document = web_sys::window()?.document()?;
+    let target = document.clone();
+    let on_hidden = std::rc::Rc::new(on_hidden);
+    let on_freeze = std::rc::Rc::clone(&on_hidden);
+    let hidden = gloo_events::EventListener::new(&document, "visibilitychange", move |_| {
+        if target.visibility_state() == web_sys::VisibilityState::Hidden {
+            on_hidden();
+        }
+    });
+    let frozen = gloo_events::EventListener::new(&document, "freeze", move |_| on_freeze());
+    Some((hidden, frozen))
 }
 
 /// Load the stored tasks, follow the active ones, and provide the board.
@@ -178,17 +266,45 @@ pub fn provide_board(settings: Settings, announcer: Announcer) -> Board {
     let poller = Poller::new(settings.client(), PollerOptions::default(), move |update| {
         apply(update, records, storage_problem, announcer)
     });
-    for record in loaded.iter().filter(|r| r.is_active()) {
-        poller.watch(record.kind, &record.task_id, record.submitted_at);
-    }
     records.set(loaded);
     let board = Board {
         records,
         storage_problem,
         notice: RwSignal::new(None),
+        leading: RwSignal::new(false),
         poller: StoredValue::new_local(poller),
         settings,
     };
+    // Follow the active tasks once this tab is the one that follows them. A
+    // tab that goes to the background hands the job on (a visible tab waiting
+    // for it takes over) and queues up again.
+    let elect = move || {
+        leader::elect(move || {
+            board.leading.try_set(true);
+            board.follow_active();
+        })
+    };
+    let leadership = StoredValue::new_local(elect());
+    let hand_on = page_hidden_listener(move || {
+        if board.leading.get_untracked() {
+            board.leading.set(false);
+            board.unfollow_all();
+        }
+        leadership.update_value(|held| {
+            held.release();
+            *held = elect();
+        });
+    });
+    let sync = sync::listen(move |change| board.take_in(change));
+    let listeners = StoredValue::new_local((hand_on, sync));
+    on_cleanup(move || {
+        leadership.try_with_value(leader::Leadership::release);
+        listeners.try_update_value(|(hand_on, sync)| {
+            hand_on.take();
+            sync.take();
+        });
+        board.poller.try_with_value(Poller::stop);
+    });
     provide_context(board);
     board
 }

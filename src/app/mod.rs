@@ -6,6 +6,7 @@ mod filters;
 mod form_host;
 mod header;
 mod kind_text;
+mod leader;
 mod pages;
 pub mod panic_banner;
 pub mod settings;

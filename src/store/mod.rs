@@ -2,4 +2,5 @@
 
 pub mod record;
 pub mod settings;
+pub mod sync;
 pub mod tasks;

@@ -232,3 +232,107 @@ async fn invalid_input_is_blocked_with_the_fields_message() {
     browser.screenshot("form-invalid").await;
     browser.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn two_tabs_show_the_same_tasks_and_one_follows_them() {
+    let (base_url, browser) = session(Some(1_500), "/", "Tasks").await;
+    let first = browser.client.window().await.expect("the first tab");
+    let second = browser
+        .client
+        .new_window(true)
+        .await
+        .expect("a second tab")
+        .handle;
+
+    // The second tab submits; the first one follows the tasks.
+    browser
+        .client
+        .switch_to_window(second.clone())
+        .await
+        .expect("switch");
+    open(
+        &browser,
+        &base_url,
+        "/new/image-generate",
+        "Image generation",
+    )
+    .await;
+    browser.type_into("#prompt", "Seen in both tabs").await;
+    browser
+        .wait_until(
+            "a valid form",
+            "!document.querySelector('#submit').disabled",
+        )
+        .await;
+    browser.click("#submit").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser.find("#follower-note").await;
+    let id = browser
+        .eval("document.querySelector('li.task-row').dataset.taskId")
+        .await;
+
+    browser
+        .client
+        .switch_to_window(first.clone())
+        .await
+        .expect("switch back");
+    let row = format!("li.task-row[data-task-id={id}][data-status=SUCCEEDED]");
+    browser
+        .wait_until(
+            "the task ended in the first tab",
+            &format!("document.querySelector('{row}')"),
+        )
+        .await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#follower-note') === null")
+            .await,
+        true
+    );
+    // One tab read it: a 1.5 s task takes two or three reads from one
+    // poller (1 s, then 1.5 s later); two tabs polling would double that.
+    let stats = browser
+        .run_async("return (await fetch('/sandbox/stats')).json();")
+        .await;
+    let reads = stats["data"]["status_reads"].as_u64().expect("a count");
+    assert!(
+        (1..=3).contains(&reads),
+        "{reads} status reads for one task"
+    );
+
+    // The second tab shows the end too, from storage events alone.
+    browser
+        .client
+        .switch_to_window(second.clone())
+        .await
+        .expect("switch");
+    browser
+        .wait_until(
+            "the task ended in the second tab",
+            &format!("document.querySelector('{row}')"),
+        )
+        .await;
+    browser.screenshot("two-tabs").await;
+    // Removing it here removes it there.
+    browser
+        .client
+        .execute(
+            "document.querySelector('li.task-row .remove').click()",
+            vec![],
+        )
+        .await
+        .expect("remove");
+    browser
+        .client
+        .switch_to_window(first)
+        .await
+        .expect("switch");
+    browser
+        .wait_until(
+            "the task gone in the first tab",
+            "!document.querySelector('li.task-row')",
+        )
+        .await;
+    browser.close().await;
+}

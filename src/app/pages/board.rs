@@ -174,6 +174,11 @@ pub fn Board() -> impl IntoView {
             <h1 id="board-title">"Tasks"</h1>
             {move || board.storage_problem.get().map(|problem| view! { <p class="notice" role="alert">{problem}</p> })}
             {move || board.notice.get().map(|notice| view! { <p class="hint" id="board-notice">{notice}</p> })}
+            <Show when=move || !board.leading.get()>
+                <p class="hint" id="follower-note">
+                    "Another tab of this app is following these tasks; their changes show here as they happen."
+                </p>
+            </Show>
             <LookUp/>
             <Show
                 when=has_tasks
