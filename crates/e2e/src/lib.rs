@@ -96,6 +96,40 @@ pub async fn start_sandbox_serving(static_dir: PathBuf, task_ms: u64) -> String 
     base_url
 }
 
+/// Start a proxy (the sandbox in proxy mode) serving the release build and
+/// forwarding `/v1/*` to a fresh sandbox with that sandbox's token, which
+/// the page never sees; returns the proxy's base URL.
+pub async fn start_proxy_to_sandbox() -> String {
+    start_proxy_to_sandbox_serving(dist_dir()).await
+}
+
+/// [`start_proxy_to_sandbox`], serving `static_dir` instead of the app.
+pub async fn start_proxy_to_sandbox_serving(static_dir: PathBuf) -> String {
+    let upstream_listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free loopback port");
+    let upstream = format!(
+        "http://{}",
+        upstream_listener.local_addr().expect("bound address")
+    );
+    let upstream_config = Config::for_tests();
+    tokio::spawn(
+        async move { media_gen_sandbox::serve(upstream_listener, &upstream_config).await },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free loopback port");
+    let base_url = format!("http://{}", listener.local_addr().expect("bound address"));
+    let config = Config {
+        static_dir: Some(static_dir),
+        proxy_to: Some(upstream),
+        upstream_token: Some(media_gen_sandbox::DEMO_TOKEN.to_owned()),
+        ..Config::for_tests()
+    };
+    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
+    base_url
+}
+
 /// Start a sandbox serving the release build; returns its base URL.
 pub async fn start_sandbox() -> String {
     start_sandbox_with_task_ms(Config::for_tests().task_ms).await

@@ -336,3 +336,25 @@ async fn two_tabs_show_the_same_tasks_and_one_follows_them() {
         .await;
     browser.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn the_app_works_through_the_proxy_with_no_token_in_the_page() {
+    let base_url = media_gen_e2e::start_proxy_to_sandbox().await;
+    let browser = Browser::start().await;
+    browser
+        .open(&format!("{base_url}/new/image-generate"))
+        .await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    browser
+        .wait_for_text("header .connection", "No token")
+        .await;
+    browser.type_into("#prompt", "Through the proxy").await;
+    submit_and_wait(&browser, "SUCCEEDED").await;
+    let stored = browser
+        .eval("[sessionStorage, localStorage].some((s) => Object.values(s).some((v) => v.includes('demo-token')))")
+        .await;
+    assert_eq!(stored, false, "no token anywhere in the page's storage");
+    browser.screenshot("board-through-proxy").await;
+    browser.close().await;
+}

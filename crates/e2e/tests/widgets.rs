@@ -506,3 +506,54 @@ async fn a_status_widget_follows_new_tasks_after_update() {
     );
     browser.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn widgets_work_through_the_proxy_with_no_token_in_the_page() {
+    let base_url = media_gen_e2e::start_proxy_to_sandbox_serving(npm_scratch_dir()).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{base_url}/index.html")).await;
+    browser
+        .wait_until("the package to load", "window.ready === true")
+        .await;
+    browser
+        .run_async(
+            "window.form = widgets.mountSubmitWidget(document.querySelector('#submit-a'),
+               { baseUrl: location.origin, kind: 'image_generate' });",
+        )
+        .await;
+    browser
+        .wait_until("the form", "inWidget('#submit-a', '#prompt') !== null")
+        .await;
+    browser
+        .run_async("typeInto('#submit-a', '#prompt', 'no token here');")
+        .await;
+    browser
+        .wait_until(
+            "submit enabled",
+            "!inWidget('#submit-a', '#submit').disabled",
+        )
+        .await;
+    browser
+        .run_async("inWidget('#submit-a', '#submit').click();")
+        .await;
+    browser
+        .wait_until(
+            "the submitted event",
+            "events.some((e) => e.type === 'media-gen-submitted')",
+        )
+        .await;
+    browser
+        .run_async(
+            "const { kind, taskIds } = events.find((e) => e.type === 'media-gen-submitted').detail;
+             widgets.mountStatusWidget(document.querySelector('#status'), { baseUrl: location.origin, kind, taskIds });",
+        )
+        .await;
+    browser
+        .wait_until(
+            "the task to complete",
+            "events.some((e) => e.type === 'media-gen-complete')",
+        )
+        .await;
+    browser.close().await;
+}

@@ -58,6 +58,21 @@ pub struct Config {
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allowed_origins: Vec<String>,
 
+    /// Proxy mode: forward `/v1/*` to this service (an http(s) base URL) with
+    /// the token from the environment variable MEDIA_GEN_UPSTREAM_TOKEN, instead
+    /// of simulating it. CORS then allows only the `--allow-origin` origins.
+    #[arg(long, value_name = "URL")]
+    pub proxy_to: Option<String>,
+
+    /// The upstream token in proxy mode, from MEDIA_GEN_UPSTREAM_TOKEN only
+    /// (never a flag: flags show in process lists).
+    #[arg(skip = std::env::var(crate::proxy::TOKEN_VAR).ok())]
+    pub upstream_token: Option<String>,
+
+    /// Proxy mode: requests per minute allowed from one client address.
+    #[arg(long, default_value_t = 120)]
+    pub rate_limit: u32,
+
     /// A service origin the served app may call besides this server (the
     /// page's Content-Security-Policy `connect-src`); repeat for several.
     #[arg(long = "connect-src", value_name = "ORIGIN")]
@@ -92,6 +107,9 @@ impl Config {
             max_tasks: 100_000,
             allowed_origins: Vec::new(),
             connect_src: Vec::new(),
+            proxy_to: None,
+            upstream_token: None,
+            rate_limit: 120,
             callbacks_to_any_host: false,
             callback_retry_ms: 20,
             faults: Faults::default(),

@@ -18,6 +18,7 @@ pub mod ids;
 mod inbox;
 pub mod lifecycle;
 mod media;
+pub mod proxy;
 mod render;
 pub mod routes;
 mod state;
@@ -132,7 +133,8 @@ fn media_routes() -> Router<AppState> {
 /// CORS for browser pages on other origins: any origin unless `--allow-origin`
 /// lists some; `Authorization` allowed, so preflights for bearer calls pass.
 fn cors(config: &Config) -> CorsLayer {
-    let origins = if config.allowed_origins.is_empty() {
+    // A proxy adds a real token: only the listed origins, none by default.
+    let origins = if config.allowed_origins.is_empty() && config.proxy_to.is_none() {
         AllowOrigin::any()
     } else {
         AllowOrigin::list(
@@ -153,10 +155,14 @@ fn cors(config: &Config) -> CorsLayer {
 /// The whole HTTP surface for `config`.
 pub fn router(config: &Config) -> Router {
     let app = AppState::new(config.clone());
-    let mut router = Router::new()
-        .merge(api(&app))
-        .merge(sandbox(&app))
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
+    let mut router = match (&config.proxy_to, &config.upstream_token) {
+        (Some(upstream), Some(token)) => {
+            let proxy = proxy::Proxy::new(upstream, token.clone(), config.rate_limit);
+            Router::new().route("/v1/{*rest}", any(proxy::forward).with_state(proxy))
+        }
+        _ => Router::new().merge(api(&app)).merge(sandbox(&app)),
+    }
+    .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     router = match &config.static_dir {
         Some(dir) => router.fallback_service(
             tower::ServiceBuilder::new()
@@ -191,6 +197,8 @@ pub async fn run(config: Config) -> std::io::Result<()> {
         .faults
         .check()
         .map_err(|message| std::io::Error::new(std::io::ErrorKind::InvalidInput, message))?;
+    check_proxy(&config)
+        .map_err(|message| std::io::Error::new(std::io::ErrorKind::InvalidInput, message))?;
     let address = SocketAddr::new(config.host, config.port);
     let listener = TcpListener::bind(address).await.map_err(|error| {
         std::io::Error::new(
@@ -202,9 +210,37 @@ pub async fn run(config: Config) -> std::io::Result<()> {
     serve(listener, &config).await
 }
 
+/// Proxy mode needs an http(s) upstream and a token in the environment.
+fn check_proxy(config: &Config) -> Result<(), String> {
+    let Some(upstream) = &config.proxy_to else {
+        return Ok(());
+    };
+    if !media_gen_api::validate::is_http_url(upstream) {
+        return Err(format!(
+            "--proxy-to {upstream}: must be an http(s) base URL"
+        ));
+    }
+    match &config.upstream_token {
+        Some(token) if !token.trim().is_empty() => Ok(()),
+        _ => Err(format!(
+            "--proxy-to needs the upstream token in the environment variable {}",
+            proxy::TOKEN_VAR
+        )),
+    }
+}
+
 /// What a person needs to start: where to go, and the token.
 fn banner(config: &Config, address: SocketAddr) -> String {
     let mut lines = vec![format!("media-gen-sandbox listening on http://{address}/")];
+    if let Some(upstream) = &config.proxy_to {
+        lines.push(format!(
+            "  Proxy mode:    /v1/* goes to {upstream} with the token from {} ({} requests/min per client)",
+            proxy::TOKEN_VAR,
+            config.rate_limit
+        ));
+        lines.push("  Press Ctrl+C to stop.".to_owned());
+        return lines.join("\n");
+    }
     if config.static_dir.is_some() {
         lines.push(format!(
             "  App:           http://{address}/  (set up with the token below)"
@@ -220,12 +256,16 @@ fn banner(config: &Config, address: SocketAddr) -> String {
 
 /// Serve `config`'s router on an already bound listener until Ctrl+C.
 pub async fn serve(listener: TcpListener, config: &Config) -> std::io::Result<()> {
-    axum::serve(listener, router(config))
-        .with_graceful_shutdown(async {
-            // If the signal cannot be installed, run until the process is killed.
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
-            }
-        })
-        .await
+    // Client addresses reach the handlers (the proxy's per-client budget).
+    axum::serve(
+        listener,
+        router(config).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        // If the signal cannot be installed, run until the process is killed.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    })
+    .await
 }
