@@ -154,4 +154,20 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn huge_deep_and_cut_bodies_are_shape_errors() {
+        // 8 MiB of an array that never ends, nesting far past serde_json's
+        // recursion limit, and a valid answer cut in the middle.
+        let huge = format!(
+            "{{\"code\":0,\"msg\":\"ok\",\"data\":{{\"task_ids\":[{}",
+            "\"i\",".repeat(1 << 20)
+        );
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let cut = br#"{"code":0,"msg":"ok","data":{"task_ids":["i2v-1","i2"#;
+        for body in [huge.as_bytes(), deep.as_bytes(), &cut[..]] {
+            let error = decode_data::<TaskIds>(200, body).unwrap_err();
+            assert!(matches!(error, ResponseError::Shape { .. }), "{error:?}");
+        }
+    }
 }
