@@ -198,8 +198,8 @@ impl Board {
                         .iter_mut()
                         .find(|r| r.kind == kind && r.task_id == id)
                     {
-                        Some(shown) => *shown = record,
-                        None => records.push(record),
+                        Some(shown) => *shown = *record,
+                        None => records.push(*record),
                     }
                 });
                 self.poller.with_value(|poller| {

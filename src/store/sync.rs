@@ -12,7 +12,7 @@ use super::record::{TaskRecord, KEY_PREFIX};
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskChange {
     /// Stored or updated it.
-    Saved(TaskRecord),
+    Saved(Box<TaskRecord>),
     /// Removed it.
     Removed(TaskKind, String),
 }
@@ -29,7 +29,9 @@ fn change(key: &str, new_value: Option<String>) -> Option<TaskChange> {
     let (kind, id) = parse_key(key)?;
     match new_value {
         None => Some(TaskChange::Removed(kind, id)),
-        Some(json) => serde_json::from_str(&json).ok().map(TaskChange::Saved),
+        Some(json) => serde_json::from_str(&json)
+            .ok()
+            .map(|record| TaskChange::Saved(Box::new(record))),
     }
 }
 
@@ -84,7 +86,7 @@ mod tests {
         let json = serde_json::to_string(&record).unwrap();
         assert_eq!(
             change(&record.key(), Some(json)),
-            Some(TaskChange::Saved(record))
+            Some(TaskChange::Saved(Box::new(record)))
         );
     }
 }
