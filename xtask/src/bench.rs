@@ -1,4 +1,5 @@
-//! `cargo xtask bench`: release builds, then the benchmark binary's table.
+//! `cargo xtask bench`: release builds of the app, the npm package, the
+//! sandbox and the benchmark, then the benchmark binary's table.
 
 use std::process::ExitCode;
 
@@ -13,6 +14,10 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         bail!("`cargo xtask bench` takes no arguments (got `{extra}`)");
     }
     let mut phases = Phases::default();
+    phases.run("tools", crate::tools::ensure_build_tools)?;
+    // What people download: the app and the npm package, as released.
+    phases.run("build the app (release)", crate::dist::build_release_app)?;
+    phases.run("npm package", crate::npm::build_package)?;
     phases.run("build (release)", || {
         cmd::run(command("cargo").args([
             "build",
@@ -32,11 +37,6 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             "media-gen-bench",
         ]))
     })?;
-    let tarball = phases.run("npm package", crate::npm::build_package)?;
-    println!("\nnpm package ({}), gzipped:", tarball.display());
-    for (file, size) in crate::npm::gzipped_sizes(&crate::project::root())? {
-        println!("  {file:<20} {:>8.1} KB", size as f64 / 1024.0);
-    }
     println!("\n{}", phases.table());
     Ok(ExitCode::SUCCESS)
 }

@@ -94,27 +94,6 @@ pub fn build_package() -> Result<PathBuf> {
     Ok(npm_dir(&root).join(name))
 }
 
-/// Gzipped size of the package's wasm and JavaScript, in bytes.
-pub fn gzipped_sizes(root: &Path) -> Result<Vec<(String, u64)>> {
-    let package = npm_dir(root).join("package");
-    let mut sizes = Vec::new();
-    for file in ["media_gen_bg.wasm", "media_gen.js", "index.js"] {
-        let bytes = std::fs::read(package.join(file))
-            .with_context(|| format!("read {file}: run `cargo xtask npm` first"))?;
-        sizes.push((file.to_owned(), gzip_len(&bytes)));
-    }
-    Ok(sizes)
-}
-
-/// The length of `bytes` gzipped at the best level (as `gzip -9` would).
-fn gzip_len(bytes: &[u8]) -> u64 {
-    use std::io::Write;
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    // Writing into a Vec cannot fail.
-    let _ = encoder.write_all(bytes);
-    encoder.finish().map_or(0, |out| out.len() as u64)
-}
-
 /// Run the command.
 pub fn run(args: &[String]) -> Result<ExitCode> {
     if let Some(extra) = args.first() {
@@ -126,9 +105,6 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     phases.run("install and check types", || {
         install_and_check_types(&tarball)
     })?;
-    for (file, size) in gzipped_sizes(&project::root())? {
-        println!("{file}: {:.1} KB gzipped", size as f64 / 1024.0);
-    }
     println!("\npackage: {}\n\n{}", tarball.display(), phases.table());
     Ok(ExitCode::SUCCESS)
 }

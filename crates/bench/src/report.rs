@@ -17,6 +17,19 @@ pub struct Figure {
     pub budget: Option<f64>,
 }
 
+/// One line of the table: name, value, unit, budget and whether it holds.
+fn row(figure: &Figure) -> String {
+    let budget = match figure.budget {
+        Some(budget) if figure.value > budget => format!("{budget:>10.1}  OVER"),
+        Some(budget) => format!("{budget:>10.1}  ok"),
+        None => String::new(),
+    };
+    format!(
+        "{:<52} {:>12.1}  {:<6} {budget}",
+        figure.name, figure.value, figure.unit
+    )
+}
+
 /// Every figure of a run.
 #[derive(Debug, Default)]
 pub struct Report {
@@ -26,27 +39,48 @@ pub struct Report {
 impl Report {
     /// Record a figure and print it at once.
     pub fn add(&mut self, name: impl Into<String>, value: f64, unit: &'static str) {
+        self.push(name.into(), value, unit, None);
+    }
+
+    /// Record a figure that must stay at or under `budget`.
+    pub fn add_with_budget(
+        &mut self,
+        name: impl Into<String>,
+        value: f64,
+        unit: &'static str,
+        budget: f64,
+    ) {
+        self.push(name.into(), value, unit, Some(budget));
+    }
+
+    fn push(&mut self, name: String, value: f64, unit: &'static str, budget: Option<f64>) {
         let figure = Figure {
-            name: name.into(),
+            name,
             value,
             unit,
-            budget: None,
+            budget,
         };
-        println!(
-            "  {:<52} {:>12.1} {}",
-            figure.name, figure.value, figure.unit
-        );
+        println!("  {}", row(&figure));
         self.figures.push(figure);
+    }
+
+    /// The figures over their budget.
+    pub fn over_budget(&self) -> Vec<&Figure> {
+        self.figures
+            .iter()
+            .filter(|f| f.budget.is_some_and(|budget| f.value > budget))
+            .collect()
     }
 
     /// All figures as a table.
     pub fn table(&self) -> String {
-        let mut table = format!("{:<52} {:>12}  unit\n", "benchmark", "value");
+        let mut table = format!(
+            "{:<52} {:>12}  {:<6} {:>10}\n",
+            "benchmark", "value", "unit", "budget"
+        );
         for figure in &self.figures {
-            table.push_str(&format!(
-                "{:<52} {:>12.1}  {}\n",
-                figure.name, figure.value, figure.unit
-            ));
+            table.push_str(&row(figure));
+            table.push('\n');
         }
         table
     }
