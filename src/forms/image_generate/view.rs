@@ -30,9 +30,7 @@ pub fn ImageGenerateView(
     #[prop(optional)]
     initial: Option<ImageGenerateRequest>,
 ) -> impl IntoView {
-    let form = initial.map_or_else(ImageGenerateForm::default, |request| {
-        ImageGenerateForm::from_request(&request)
-    });
+    let form = ImageGenerateForm::from_request(&initial.unwrap_or_default());
     let problems = form.problems();
     let request = Signal::derive(move || Request::ImageGenerate(form.request()));
     let pixels = move || {

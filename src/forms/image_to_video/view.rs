@@ -127,9 +127,7 @@ pub fn ImageToVideoView(
     #[prop(optional)]
     initial: Option<ImageToVideoRequest>,
 ) -> impl IntoView {
-    let form = initial.map_or_else(ImageToVideoForm::default, |request| {
-        ImageToVideoForm::from_request(&request)
-    });
+    let form = ImageToVideoForm::from_request(&initial.unwrap_or_default());
     let problems = form.problems();
     let request = Signal::derive(move || Request::ImageToVideo(form.request()));
     let rules = move || form.model.get().rules();

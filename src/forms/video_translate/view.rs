@@ -23,9 +23,7 @@ pub fn VideoTranslateView(
     #[prop(optional)]
     initial: Option<VideoTranslateRequest>,
 ) -> impl IntoView {
-    let form = initial.map_or_else(VideoTranslateForm::default, |request| {
-        VideoTranslateForm::from_request(&request)
-    });
+    let form = VideoTranslateForm::from_request(&initial.unwrap_or_default());
     let client = StoredValue::new_local(host.client.clone());
     let connection = host.connection;
     // Read the list now, and again when the connection changes (the demo
