@@ -28,8 +28,12 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             "media-gen-bench",
         ]))
     })?;
+    let chromedriver = phases.run(
+        "tools for the browser",
+        crate::tools::ensure_browser_test_tools,
+    )?;
     phases.run("measure", || {
-        cmd::run(command("cargo").args([
+        cmd::run(command("cargo").env("CHROMEDRIVER", &chromedriver).args([
             "run",
             "--quiet",
             "--release",

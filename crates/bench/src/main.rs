@@ -3,6 +3,7 @@
 //!
 //! Run through `cargo xtask bench`, which builds everything in release mode.
 
+mod load;
 mod polling;
 mod report;
 mod sandbox;
@@ -26,6 +27,7 @@ async fn run() -> Result<(), String> {
     let mut report = report::Report::default();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     sizes::measure(&mut report, &root)?;
+    load::measure(&mut report, &root.join("dist")).await?;
     polling::measure(&mut report).await?;
     throughput::measure(&mut report).await?;
     println!("\n{}", report.table());
