@@ -151,11 +151,7 @@ pub fn TaskResult(
 ) -> impl IntoView {
     match task.status() {
         TaskStatus::Failed => {
-            let message = match &task {
-                CallbackResult::ImageToVideo(task) => task.error_message.clone(),
-                CallbackResult::VideoTranslate(task) => task.error_message.clone(),
-                CallbackResult::ImageGenerate(task) => task.error_message.clone(),
-            };
+            let message = task.error_message().to_owned();
             view! { <FailureMessage message/> }.into_any()
         }
         TaskStatus::Succeeded => match task {

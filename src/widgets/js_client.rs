@@ -46,16 +46,18 @@ where
     })
 }
 
-/// A kind's wire name read from JavaScript.
+/// A kind's wire name read from JavaScript; the error names the allowed
+/// values, as the contract's own parse error does.
 pub fn parse_kind(kind: &JsValue, field: &str) -> Result<TaskKind, JsValue> {
-    kind.as_string()
-        .and_then(|kind| kind.parse().ok())
-        .ok_or_else(|| {
-            options_error(
-                field,
-                "must be \"image_to_video\", \"video_translate\" or \"image_generate\"",
-            )
-        })
+    let text = kind.as_string().unwrap_or_default();
+    text.parse().map_err(|error: media_gen_api::UnknownValue| {
+        let rule = format!(
+            "`{}` is not one of {}",
+            error.value,
+            error.allowed.join(", ")
+        );
+        options_error(field, &rule)
+    })
 }
 
 /// A request of `kind` read from JavaScript; errors name the field.

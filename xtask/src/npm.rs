@@ -15,16 +15,6 @@ use crate::phases::Phases;
 use crate::project;
 use crate::tools::{self, WASM_TARGET};
 
-/// The feature flags wasm-opt needs for today's rustc output.
-pub const WASM_OPT_FEATURES: &[&str] = &[
-    "--enable-bulk-memory",
-    "--enable-nontrapping-float-to-int",
-    "--enable-sign-ext",
-    "--enable-mutable-globals",
-    "--enable-reference-types",
-    "--enable-multivalue",
-];
-
 /// Where the package is assembled and packed.
 pub fn npm_dir(root: &Path) -> PathBuf {
     root.join("target").join("npm")
@@ -67,7 +57,7 @@ pub fn build_package() -> Result<PathBuf> {
     cmd::run(
         command("wasm-opt")
             .arg("-Oz")
-            .args(WASM_OPT_FEATURES)
+            .args(project::wasm_opt_params(&root)?)
             .arg(&module)
             .arg("-o")
             .arg(&module),

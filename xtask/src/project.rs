@@ -104,3 +104,43 @@ mod tests {
         assert!(error.to_string().contains("no-such-package"));
     }
 }
+
+/// The wasm-opt flags the app is built with: `data-wasm-opt-params` in
+/// `index.html` (Trunk reads them there), so the npm package is optimised
+/// with the same ones.
+pub fn wasm_opt_params(root: &Path) -> Result<Vec<String>> {
+    let path = root.join("index.html");
+    let html =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    params_in(&html).with_context(|| format!("{} has no data-wasm-opt-params", path.display()))
+}
+
+fn params_in(html: &str) -> Option<Vec<String>> {
+    let start = html.find("data-wasm-opt-params=\"")? + "data-wasm-opt-params=\"".len();
+    let end = start + html[start..].find('"')?;
+    Some(
+        html[start..end]
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod wasm_opt_tests {
+    use super::*;
+
+    #[test]
+    fn the_apps_wasm_opt_params_are_read_from_index_html() {
+        let params = wasm_opt_params(&root()).unwrap();
+        assert!(
+            params.contains(&"--enable-reference-types".to_owned()),
+            "{params:?}"
+        );
+        assert_eq!(
+            params_in("<link data-wasm-opt-params=\"--a --b\">"),
+            Some(vec!["--a".into(), "--b".into()])
+        );
+        assert_eq!(params_in("<link>"), None);
+    }
+}

@@ -59,4 +59,13 @@ impl CallbackResult {
             CallbackResult::ImageGenerate(task) => &task.status,
         }
     }
+
+    /// The task's error detail; empty when there is none.
+    pub fn error_message(&self) -> &str {
+        match self {
+            CallbackResult::ImageToVideo(task) => &task.error_message,
+            CallbackResult::VideoTranslate(task) => &task.error_message,
+            CallbackResult::ImageGenerate(task) => &task.error_message,
+        }
+    }
 }

@@ -81,19 +81,24 @@ pub fn npm_scratch_dir() -> PathBuf {
     dir
 }
 
-/// Start a sandbox serving `static_dir`, with tasks of about `task_ms`.
-pub async fn start_sandbox_serving(static_dir: PathBuf, task_ms: u64) -> String {
+/// Serve `config` on a free loopback port in the background; returns its base URL.
+async fn serve(config: Config) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind a free loopback port");
     let base_url = format!("http://{}", listener.local_addr().expect("bound address"));
-    let config = Config {
+    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
+    base_url
+}
+
+/// Start a sandbox serving `static_dir`, with tasks of about `task_ms`.
+pub async fn start_sandbox_serving(static_dir: PathBuf, task_ms: u64) -> String {
+    serve(Config {
         static_dir: Some(static_dir),
         task_ms,
         ..Config::for_tests()
-    };
-    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
-    base_url
+    })
+    .await
 }
 
 /// Start a proxy (the sandbox in proxy mode) serving the release build and
@@ -105,29 +110,14 @@ pub async fn start_proxy_to_sandbox() -> String {
 
 /// [`start_proxy_to_sandbox`], serving `static_dir` instead of the app.
 pub async fn start_proxy_to_sandbox_serving(static_dir: PathBuf) -> String {
-    let upstream_listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a free loopback port");
-    let upstream = format!(
-        "http://{}",
-        upstream_listener.local_addr().expect("bound address")
-    );
-    let upstream_config = Config::for_tests();
-    tokio::spawn(
-        async move { media_gen_sandbox::serve(upstream_listener, &upstream_config).await },
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a free loopback port");
-    let base_url = format!("http://{}", listener.local_addr().expect("bound address"));
-    let config = Config {
+    let upstream = serve(Config::for_tests()).await;
+    serve(Config {
         static_dir: Some(static_dir),
         proxy_to: Some(upstream),
         upstream_token: Some(media_gen_sandbox::DEMO_TOKEN.to_owned()),
         ..Config::for_tests()
-    };
-    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
-    base_url
+    })
+    .await
 }
 
 /// Start a sandbox serving the release build; returns its base URL.

@@ -34,18 +34,8 @@ fn row_note(record: &TaskRecord) -> Option<String> {
         return Some(error.clone());
     }
     match &record.task {
-        Some(CallbackResult::ImageToVideo(task)) if task.status == TaskStatus::Failed => {
-            Some(task.error_message.clone())
-        }
-        Some(CallbackResult::VideoTranslate(task)) if task.status == TaskStatus::Failed => {
-            Some(task.error_message.clone())
-        }
-        Some(CallbackResult::ImageGenerate(task)) if task.status == TaskStatus::Failed => {
-            Some(task.error_message.clone())
-        }
-        Some(CallbackResult::VideoTranslate(task)) if !task.name.is_empty() => {
-            Some(task.name.clone())
-        }
+        Some(task) if *task.status() == TaskStatus::Failed => Some(task.error_message().to_owned()),
+        Some(CallbackResult::VideoTranslate(task)) => Some(task.name.clone()),
         _ => None,
     }
     .filter(|note| !note.is_empty())
