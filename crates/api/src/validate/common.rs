@@ -38,15 +38,74 @@ pub fn is_http_url(text: &str) -> bool {
         .is_ok_and(|url| matches!(url.scheme(), "http" | "https") && url.has_host())
 }
 
-/// A URL field: absolute `http`/`https` only.
+/// A URL field: absolute `http`/`https` only, host names in ASCII.
 pub fn check_url(problems: &mut Problems, field: &str, text: &str) {
-    if !is_http_url(text) {
-        problems.error(
+    if is_http_url(text) {
+        return;
+    }
+    match ascii_host_form(text) {
+        Some(ascii) => problems.error(
+            field,
+            Rule::InvalidUrl,
+            format!(
+                "Write the host name in its ASCII form (letters outside ASCII are not \
+                 accepted here): {ascii}"
+            ),
+        ),
+        None => problems.error(
             field,
             Rule::InvalidUrl,
             "Must be an absolute http or https URL, such as https://example.com/image.png",
-        );
+        ),
     }
+}
+
+/// `text` with a non-ASCII host name written in its ASCII (punycode) form,
+/// when that makes it a valid http(s) URL; `None` otherwise.
+///
+/// URLs are parsed without the Unicode tables of international domain
+/// names (IDNA): they would be the largest single part of the browser app.
+/// Each non-ASCII label is lower-cased and punycode-encoded, which is the
+/// IDNA result for text typed in the usual composed form; the suggestion
+/// is only offered when the result parses.
+pub fn ascii_host_form(text: &str) -> Option<String> {
+    let text = text.trim();
+    let (scheme, rest) = text.split_once("://")?;
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    let (user, host_port) = match authority.rsplit_once('@') {
+        Some((user, host_port)) => (Some(user), host_port),
+        None => (None, authority),
+    };
+    let (host, port) = match host_port.rsplit_once(':') {
+        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => (host, Some(port)),
+        _ => (host_port, None),
+    };
+    if host.is_ascii() {
+        return None;
+    }
+    let labels: Option<Vec<String>> = host
+        .split('.')
+        .map(|label| {
+            if label.is_ascii() {
+                Some(label.to_ascii_lowercase())
+            } else {
+                idna::punycode::encode_str(&label.to_lowercase()).map(|code| format!("xn--{code}"))
+            }
+        })
+        .collect();
+    let mut ascii = format!("{scheme}://");
+    if let Some(user) = user {
+        ascii.push_str(user);
+        ascii.push('@');
+    }
+    ascii.push_str(&labels?.join("."));
+    if let Some(port) = port {
+        ascii.push(':');
+        ascii.push_str(port);
+    }
+    ascii.push_str(tail);
+    is_http_url(&ascii).then_some(ascii)
 }
 
 /// An optional URL field: checked when set. An empty string counts as unset.
@@ -137,6 +196,33 @@ mod tests {
         ] {
             assert!(!is_http_url(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn international_host_names_are_asked_for_in_ascii() {
+        assert_eq!(
+            ascii_host_form(" https://Bücher.example:8443/a/ü.png?x=ä ").as_deref(),
+            Some("https://xn--bcher-kva.example:8443/a/ü.png?x=ä")
+        );
+        assert_eq!(
+            ascii_host_form("http://user@例え.jp/x").as_deref(),
+            Some("http://user@xn--r8jz45g.jp/x")
+        );
+        assert_eq!(ascii_host_form("https://example.com/ü.png"), None);
+        assert_eq!(ascii_host_form("ftp://bücher.example/a"), None);
+        assert_eq!(ascii_host_form("bücher.example/a"), None);
+
+        let mut problems = Problems::default();
+        check_url(&mut problems, "image_url", "https://bücher.example/a.png");
+        let problem = problems.errors().next().expect("an error");
+        assert_eq!(problem.field, "image_url");
+        assert!(
+            problem
+                .message
+                .ends_with("https://xn--bcher-kva.example/a.png"),
+            "{}",
+            problem.message
+        );
     }
 
     #[test]
