@@ -3,6 +3,7 @@
 pub mod clock;
 pub mod copy_button;
 pub mod field;
+pub mod marks;
 pub mod problems;
 pub mod progress;
 pub mod safe_url;

@@ -7,9 +7,7 @@ use leptos::task::spawn_local;
 use media_gen_api::{Problems, Request};
 
 use super::host::SubmitHandler;
-
-/// The Performance mark set once the first form of a page is interactive.
-pub const INTERACTIVE_MARK: &str = "media-gen:form-interactive";
+use crate::components::marks;
 
 /// The request as the service will receive it: method, path and JSON body.
 fn preview(request: &Request) -> String {
@@ -66,13 +64,7 @@ pub fn TaskForm(
     };
     // The first form on the page is ready for input now: a Performance mark
     // the load benchmark reads (navigation start → interactive form).
-    Effect::new(|_| {
-        if let Some(performance) = window().performance() {
-            if performance.get_entries_by_name(INTERACTIVE_MARK).length() == 0 {
-                let _ = performance.mark(INTERACTIVE_MARK);
-            }
-        }
-    });
+    Effect::new(|_| marks::mark_once(marks::FORM_INTERACTIVE));
     let send_on_key = move |ev: KeyboardEvent| {
         if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
             ev.prevent_default();

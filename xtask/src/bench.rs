@@ -10,8 +10,8 @@ use crate::phases::Phases;
 
 /// Run the command.
 pub fn run(args: &[String]) -> Result<ExitCode> {
-    if let Some(extra) = args.first() {
-        bail!("`cargo xtask bench` takes no arguments (got `{extra}`)");
+    if let Some(flag) = args.iter().find(|arg| arg.starts_with('-')) {
+        bail!("`cargo xtask bench` takes only the names of parts to run (got `{flag}`)");
     }
     let mut phases = Phases::default();
     phases.run("tools", crate::tools::ensure_build_tools)?;
@@ -33,13 +33,19 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         crate::tools::ensure_browser_test_tools,
     )?;
     phases.run("measure", || {
-        cmd::run(command("cargo").env("CHROMEDRIVER", &chromedriver).args([
-            "run",
-            "--quiet",
-            "--release",
-            "--package",
-            "media-gen-bench",
-        ]))
+        cmd::run(
+            command("cargo")
+                .env("CHROMEDRIVER", &chromedriver)
+                .args([
+                    "run",
+                    "--quiet",
+                    "--release",
+                    "--package",
+                    "media-gen-bench",
+                    "--",
+                ])
+                .args(args),
+        )
     })?;
     println!("\n{}", phases.table());
     Ok(ExitCode::SUCCESS)

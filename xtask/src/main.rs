@@ -28,8 +28,9 @@ commands:
   start [--port N] [--token T]   install missing tools, build the app in release mode,
                                  and serve it with the sandbox (default 127.0.0.1:8080)
   test                           install missing tools, lint, and run every test suite
-  bench                          build in release mode and print the benchmark table
-                                 (also written to target/bench.json)
+  bench [PART...]                build in release mode and print the benchmark table
+                                 (also written to target/bench.json); PART: sizes, load,
+                                 board, polling, throughput (all by default)
   npm                            build the widgets package and pack it (target/npm/*.tgz)
   fuzz [--seconds N]             property tests with arbitrary input, round after round
                                  for N seconds (default 60)

@@ -7,22 +7,17 @@ use std::path::Path;
 
 use media_gen_e2e::Browser;
 
-use crate::report::Report;
-use crate::sandbox::Sandbox;
+use crate::report::{median, Report};
+use crate::staged::StagedApp;
 
 /// Fresh loads per page.
 const LOADS: usize = 10;
 
-/// The mark `forms/shell.rs` sets.
+/// The mark the app sets (`components/marks.rs`).
 const MARK: &str = "media-gen:form-interactive";
 
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
 /// Milliseconds from navigation start until `script` (an expression) gives a number.
-async fn time_until(browser: &Browser, url: &str, script: &str) -> Result<f64, String> {
+pub async fn time_until(browser: &Browser, url: &str, script: &str) -> Result<f64, String> {
     browser.open(url).await;
     for _ in 0..400 {
         let value = browser.eval(script).await;
@@ -37,30 +32,12 @@ async fn time_until(browser: &Browser, url: &str, script: &str) -> Result<f64, S
 /// Measure the release build in `dist` (with an empty page beside it).
 pub async fn measure(report: &mut Report, dist: &Path) -> Result<(), String> {
     println!("Load in headless Chromium (median of {LOADS} fresh loads)");
-    // A copy of the app with an empty page next to it, served the same way.
-    let dir = std::env::temp_dir().join(format!("media-gen-load-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    for entry in std::fs::read_dir(dist).map_err(|e| format!("{}: {e}", dist.display()))? {
-        let path = entry.map_err(|e| e.to_string())?.path();
-        if path.is_file() {
-            if let Some(name) = path.file_name() {
-                std::fs::copy(&path, dir.join(name)).map_err(|e| e.to_string())?;
-            }
-        }
-    }
-    std::fs::write(
-        dir.join("empty.html"),
-        "<!DOCTYPE html><title>empty</title>",
-    )
-    .map_err(|e| e.to_string())?;
-    let static_dir = dir.to_string_lossy().into_owned();
-    let sandbox = Sandbox::start(&["--static", &static_dir]).await?;
+    let staged = StagedApp::start(dist, "load", &[]).await?;
     let browser = Browser::start().await;
 
     let (mut app, mut empty, mut heap) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..LOADS {
-        let cache_busted = |path: &str| format!("{}{path}?fresh={}", sandbox.base_url, app.len());
+        let cache_busted = |path: &str| staged.url(&format!("{path}?fresh={}", app.len()));
         empty.push(
             time_until(
                 &browser,
@@ -85,8 +62,7 @@ pub async fn measure(report: &mut Report, dist: &Path) -> Result<(), String> {
         }
     }
     browser.close().await;
-    drop(sandbox);
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(staged);
 
     let (app, empty) = (median(app), median(empty));
     report.add("load: empty page, navigation to load event", empty, "ms");

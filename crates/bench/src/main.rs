@@ -1,13 +1,16 @@
-//! `media-gen-bench`: measures transfer sizes, polling cost and the sandbox over loopback,
+//! `media-gen-bench`: measures transfer sizes, load time, board scale, polling cost and
+//! the sandbox over loopback,
 //! prints a table, and writes `target/bench.json` (name, value, unit, budget).
 //!
 //! Run through `cargo xtask bench`, which builds everything in release mode.
 
+mod board_scale;
 mod load;
 mod polling;
 mod report;
 mod sandbox;
 mod sizes;
+mod staged;
 mod throughput;
 
 use std::process::ExitCode;
@@ -23,13 +26,37 @@ async fn main() -> ExitCode {
     }
 }
 
+/// The parts, in the order they run.
+const PARTS: [&str; 5] = ["sizes", "load", "board", "polling", "throughput"];
+
 async fn run() -> Result<(), String> {
+    // Parts named on the command line, or all of them.
+    let chosen: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(unknown) = chosen.iter().find(|part| !PARTS.contains(&part.as_str())) {
+        return Err(format!(
+            "no part `{unknown}`; the parts are {}",
+            PARTS.join(", ")
+        ));
+    }
+    let runs = |part: &str| chosen.is_empty() || chosen.iter().any(|c| c == part);
     let mut report = report::Report::default();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    sizes::measure(&mut report, &root)?;
-    load::measure(&mut report, &root.join("dist")).await?;
-    polling::measure(&mut report).await?;
-    throughput::measure(&mut report).await?;
+    let dist = root.join("dist");
+    if runs("sizes") {
+        sizes::measure(&mut report, &root)?;
+    }
+    if runs("load") {
+        load::measure(&mut report, &dist).await?;
+    }
+    if runs("board") {
+        board_scale::measure(&mut report, &dist).await?;
+    }
+    if runs("polling") {
+        polling::measure(&mut report).await?;
+    }
+    if runs("throughput") {
+        throughput::measure(&mut report).await?;
+    }
     println!("\n{}", report.table());
     let path = report.write_json()?;
     println!("Written to {}", path.display());

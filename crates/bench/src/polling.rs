@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use media_gen_api::poll::PollSchedule;
 use serde_json::{json, Value};
 
-use crate::report::Report;
+use crate::report::{median, Report};
 use crate::sandbox::Sandbox;
 
 /// How much shorter everything runs than it reports.
@@ -89,11 +89,6 @@ async fn run_one(
             return Ok((reads, seen.saturating_sub(length)));
         }
     }
-}
-
-fn median<T: Copy + PartialOrd>(mut values: Vec<T>) -> T {
-    values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-    values[values.len() / 2]
 }
 
 /// Run the polling comparison into `report`.

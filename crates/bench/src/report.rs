@@ -97,3 +97,9 @@ impl Report {
         Ok(path)
     }
 }
+
+/// The middle value (the upper one of the two middles for an even count).
+pub fn median<T: Copy + PartialOrd>(mut values: Vec<T>) -> T {
+    values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    values[values.len() / 2]
+}

@@ -21,7 +21,10 @@ pub const PAGE_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Chromium switches for a headless run as root on a closed network: no
 /// sandbox (root), no GPU, and no background connections that would be refused.
+/// The benchmarks read the JS heap: exact figures, and `gc()` before a sample.
 const CHROME_ARGS: &[&str] = &[
+    "--enable-precise-memory-info",
+    "--js-flags=--expose-gc",
     "--headless=new",
     "--no-sandbox",
     "--disable-gpu",

@@ -1,0 +1,324 @@
+//! Board scale in headless Chromium, on a sandbox whose tasks run for an hour
+//! (so active tasks stay active and every read answers at once):
+//! - first render of a board of 1,000 stored tasks, 200 of them active
+//!   (navigation start to the app's `media-gen:board-rendered` mark, median
+//!   of several fresh loads);
+//! - one status change arriving from another tab (a `storage` event): time
+//!   until its row shows it, and how many elements were redrawn, next to the
+//!   number of elements on the board;
+//! - the JS heap while polling 100 active tasks for ten minutes (garbage
+//!   collected before each sample), which must not keep growing.
+
+use std::time::{Duration, Instant};
+
+use media_gen_api::{CallbackResult, TaskKind};
+use media_gen_e2e::Browser;
+use serde_json::{json, Value};
+
+use crate::load::time_until;
+use crate::report::{median, Report};
+use crate::staged::StagedApp;
+
+/// Tasks stored on the board.
+const STORED: usize = 1000;
+/// Of which still running.
+const ACTIVE: usize = 200;
+/// Tasks polled during the heap soak.
+const SOAK_TASKS: usize = 100;
+/// Fresh loads of the board.
+const LOADS: usize = 5;
+/// Status changes measured.
+const CHANGES: usize = 10;
+/// Soak length, unless `MEDIA_GEN_BENCH_SOAK_MINUTES` says otherwise.
+const SOAK_MINUTES: u64 = 10;
+const TOKEN: &str = "demo-token";
+/// The storage key prefix of task records (`src/store/record.rs`).
+const KEY_PREFIX: &str = "media-gen.task:";
+/// The mark the board sets after its first draw (`components/marks.rs`).
+const BOARD_MARK: &str = "media-gen:board-rendered";
+
+/// One stored record: its storage key and JSON.
+struct Stored {
+    key: String,
+    json: Value,
+}
+
+/// A record as the app stores it; `task` is checked against the contract's type.
+fn record(kind: TaskKind, id: &str, status: &str, task: Option<Value>, at: f64) -> Stored {
+    if let Some(task) = &task {
+        let parsed = serde_json::from_value::<CallbackResult>(task.clone());
+        assert!(parsed.is_ok(), "a task the contract cannot read: {task}");
+    }
+    Stored {
+        key: format!("{KEY_PREFIX}{kind}:{id}"),
+        json: json!({
+            "kind": kind.as_str(),
+            "task_id": id,
+            "submitted_at": at,
+            "request": {"prompt": format!("board scale {id}")},
+            "status": status,
+            "updated_at": at,
+            "task": task,
+            "error": null,
+        }),
+    }
+}
+
+/// A finished task of one of the three kinds (one in ten failed).
+fn finished(index: usize, base: &str, at: f64) -> Stored {
+    let kind = TaskKind::ALL[index % 3];
+    let id = format!("finished-{index}");
+    let failed = index % 10 == 9;
+    let status = if failed { "FAILED" } else { "SUCCEEDED" };
+    let error = if failed { "content policy" } else { "" };
+    let media = |file: &str| {
+        if failed {
+            String::new()
+        } else {
+            format!("{base}/sandbox/media/{file}")
+        }
+    };
+    let data = match kind {
+        TaskKind::ImageToVideo => json!({
+            "task_id": id, "status": status, "video_url": media("video/a.mp4"),
+            "thumbnail_url": media("image/standard/16:9/thumbnail.png"), "error_message": error,
+        }),
+        TaskKind::VideoTranslate => json!({
+            "task_id": id, "name": format!("clip-{index}"), "language": "fr", "status": status,
+            "video_url": media("translated/fr/a.mp4"), "caption_url": media("translated/fr/a.ass"),
+            "error_message": error,
+        }),
+        TaskKind::ImageGenerate => json!({
+            "task_id": id, "status": status, "image_url": media("image/standard/a.png"),
+            "error_message": error,
+        }),
+    };
+    let task = json!({"task_type": kind.as_str(), "data": data});
+    record(kind, &id, status, Some(task), at)
+}
+
+/// Submit image generations on the sandbox until there are `count` task ids.
+async fn submit_tasks(
+    client: &reqwest::Client,
+    base: &str,
+    count: usize,
+) -> Result<Vec<String>, String> {
+    let mut ids = Vec::with_capacity(count);
+    while ids.len() < count {
+        let batch = (count - ids.len()).min(8);
+        let answer: Value = client
+            .post(format!("{base}/v1/image_generate"))
+            .bearer_auth(TOKEN)
+            .json(&json!({"prompt": "board scale", "generate_count": batch}))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?
+            .json()
+            .await
+            .map_err(|e| e.to_string())?;
+        let new = answer["data"]["task_ids"]
+            .as_array()
+            .ok_or_else(|| format!("no task ids in {answer}"))?;
+        ids.extend(new.iter().filter_map(Value::as_str).map(str::to_owned));
+    }
+    Ok(ids)
+}
+
+/// Active records (as just submitted) for these ids.
+fn active(ids: &[String], at: f64) -> Vec<Stored> {
+    ids.iter()
+        .map(|id| record(TaskKind::ImageGenerate, id, "PENDING", None, at))
+        .collect()
+}
+
+/// Replace the page origin's storage with `records`.
+async fn store(browser: &Browser, records: &[Stored]) {
+    let pairs: Vec<(&str, String)> = records
+        .iter()
+        .map(|r| (r.key.as_str(), r.json.to_string()))
+        .collect();
+    let pairs = serde_json::to_string(&pairs).unwrap_or_default();
+    browser
+        .run_async(&format!(
+            "localStorage.clear(); for (const [k, v] of {pairs}) localStorage.setItem(k, v);"
+        ))
+        .await;
+}
+
+async fn status_reads(client: &reqwest::Client, base: &str) -> Result<u64, String> {
+    let stats: Value = client
+        .get(format!("{base}/sandbox/stats"))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .json()
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(stats["data"]["status_reads"].as_u64().unwrap_or_default())
+}
+
+/// Apply one record change as another tab's write would arrive (a `storage`
+/// event), and measure in the page: milliseconds until the row shows the new
+/// status, and the elements added and removed under the board meanwhile.
+const CHANGE_SCRIPT: &str = r#"
+const [key, value, id] = ARGS;
+const list = document.querySelector('.task-list');
+let elements = 0;
+const count = (nodes) => { for (const n of nodes) if (n.nodeType === 1) elements += 1 + n.querySelectorAll('*').length; };
+let shownAt = null;
+const row = () => document.querySelector(`.task-row[data-task-id="${id}"]`);
+const observer = new MutationObserver((records) => {
+  for (const r of records) { count(r.addedNodes); count(r.removedNodes); }
+  if (shownAt === null && row()?.dataset.status === 'SUCCEEDED') shownAt = performance.now();
+});
+observer.observe(list, { childList: true, subtree: true });
+const start = performance.now();
+window.dispatchEvent(new StorageEvent('storage', { key, newValue: value, storageArea: localStorage }));
+await new Promise((resolve) => setTimeout(resolve, 250));
+observer.disconnect();
+return { ms: shownAt === null ? null : shownAt - start, elements,
+         board: list.querySelectorAll('*').length };
+"#;
+
+/// Force a collection and read the JS heap in MiB.
+async fn heap_mib(browser: &Browser) -> Option<f64> {
+    let used = browser
+        .eval("(window.gc && window.gc(), performance.memory ? performance.memory.usedJSHeapSize : null)")
+        .await;
+    used.as_f64().map(|bytes| bytes / (1024.0 * 1024.0))
+}
+
+fn now_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+/// Measure the release build in `dist`.
+pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), String> {
+    let minutes = std::env::var("MEDIA_GEN_BENCH_SOAK_MINUTES")
+        .ok()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(SOAK_MINUTES);
+    println!(
+        "Board scale in headless Chromium ({STORED} stored tasks, {ACTIVE} active; \
+         heap while polling {SOAK_TASKS} tasks for {minutes} min)"
+    );
+    let staged = StagedApp::start(
+        dist,
+        "board",
+        &["--task-ms", "3600000", "--task-spread", "0"],
+    )
+    .await?;
+    let base = staged.sandbox.base_url.clone();
+    let client = reqwest::Client::new();
+    let browser = Browser::start().await;
+
+    // A board of finished tasks and tasks still running, oldest first.
+    let ids = submit_tasks(&client, &base, ACTIVE).await?;
+    let start = now_ms() - 3_600_000.0;
+    let mut records: Vec<Stored> = (0..STORED - ACTIVE)
+        .map(|i| finished(i, &base, start + i as f64 * 1000.0))
+        .collect();
+    records.extend(active(&ids, now_ms()));
+
+    let mut first = Vec::new();
+    for load in 0..LOADS {
+        browser.open(&staged.url("/empty.html")).await;
+        store(&browser, &records).await;
+        let script = format!("performance.getEntriesByName('{BOARD_MARK}')[0]?.startTime ?? null");
+        first.push(time_until(&browser, &staged.url(&format!("/?fresh={load}")), &script).await?);
+        let rows = browser
+            .eval("document.querySelectorAll('.task-row').length")
+            .await;
+        if rows.as_u64() != Some(STORED as u64) {
+            return Err(format!("the board shows {rows} rows of {STORED}"));
+        }
+    }
+    report.add(
+        format!("board: first render, {STORED} tasks ({ACTIVE} active)"),
+        median(first),
+        "ms",
+    );
+
+    // Let the first round of reads land before changing anything.
+    let reads_before = status_reads(&client, &base).await?;
+    let settle = Instant::now();
+    while status_reads(&client, &base).await? < reads_before + ACTIVE as u64 / 2
+        && settle.elapsed() < Duration::from_secs(20)
+    {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+
+    let (mut times, mut redrawn, mut on_board) = (Vec::new(), Vec::new(), 0.0);
+    for id in ids.iter().take(CHANGES) {
+        let task = json!({"task_type": "image_generate", "data": {
+            "task_id": id, "status": "SUCCEEDED",
+            "image_url": format!("{base}/sandbox/media/image/standard/a.png"), "error_message": "",
+        }});
+        let changed = record(
+            TaskKind::ImageGenerate,
+            id,
+            "SUCCEEDED",
+            Some(task),
+            now_ms(),
+        );
+        let args = json!([changed.key, changed.json.to_string(), id]);
+        let script = CHANGE_SCRIPT.replace("ARGS", &args.to_string());
+        let result = browser.run_async(&script).await;
+        let ms = result["ms"]
+            .as_f64()
+            .ok_or_else(|| format!("the row of {id} never showed the change: {result}"))?;
+        times.push(ms);
+        redrawn.push(result["elements"].as_f64().unwrap_or_default());
+        on_board = result["board"].as_f64().unwrap_or_default();
+    }
+    report.add("board: one status change shown", median(times), "ms");
+    report.add_with_budget(
+        "board: elements redrawn for one status change",
+        median(redrawn),
+        "elems",
+        // One row, removed and drawn again: a few dozen elements, never the board.
+        on_board / 20.0,
+    );
+    report.add("board: elements on the board", on_board, "elems");
+
+    // The soak: 100 tasks polled for `minutes`, the heap sampled each minute.
+    let soak_ids = submit_tasks(&client, &base, SOAK_TASKS).await?;
+    browser.open(&staged.url("/empty.html")).await;
+    store(&browser, &active(&soak_ids, now_ms())).await;
+    browser.open(&staged.url("/?soak")).await;
+    let reads_start = status_reads(&client, &base).await?;
+    let mut samples = Vec::new();
+    for minute in 1..=minutes {
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        let Some(mib) = heap_mib(&browser).await else {
+            break;
+        };
+        println!("    minute {minute}: {mib:.2} MiB");
+        samples.push(mib);
+    }
+    let reads = status_reads(&client, &base).await? - reads_start;
+    browser.close().await;
+    if let (Some(first), Some(last)) = (samples.first(), samples.last()) {
+        report.add("board soak: JS heap after 1 min", *first, "MiB");
+        report.add(
+            format!("board soak: JS heap after {minutes} min"),
+            *last,
+            "MiB",
+        );
+        report.add_with_budget(
+            "board soak: heap growth after the first minute",
+            last - first,
+            "MiB",
+            1.0,
+        );
+    }
+    report.add(
+        "board soak: status reads per task per minute",
+        reads as f64 / SOAK_TASKS as f64 / minutes.max(1) as f64,
+        "reads",
+    );
+    Ok(())
+}
