@@ -60,7 +60,7 @@ fn suites(chromedriver: &Path, sandbox_url: &str) -> Vec<Suite> {
         "MEDIA_GEN_NPM_SCRATCH",
         npm::npm_dir(&crate::project::root()).join("scratch"),
     );
-    let native = cargo_test(&[
+    let native_args = [
         "--workspace",
         "--features",
         "media-gen/widgets",
@@ -68,7 +68,13 @@ fn suites(chromedriver: &Path, sandbox_url: &str) -> Vec<Suite> {
         "media-gen-sandbox",
         "--exclude",
         "media-gen-e2e",
-    ]);
+    ];
+    let native = cargo_test(&native_args);
+    // The size ceilings of the release app and the npm package (ignored in
+    // plain `cargo test`); the native suite's packages and features, so
+    // nothing is built again.
+    let mut sizes = cargo_test(&native_args);
+    sizes.args(["--", "--ignored", "sizes::"]);
     let suite = |name, command, needs_release_build| Suite {
         name,
         command,
@@ -82,6 +88,7 @@ fn suites(chromedriver: &Path, sandbox_url: &str) -> Vec<Suite> {
             false,
         ),
         suite("browser", browser, false),
+        suite("sizes", sizes, true),
         suite("e2e", e2e, true),
     ]
 }

@@ -13,6 +13,14 @@ pub const APP_BUDGET_KB: f64 = 250.0;
 /// The package's wasm and JS together, gzipped, at most (KB).
 pub const PACKAGE_BUDGET_KB: f64 = 200.0;
 
+/// What the app may weigh today (gzipped KB): its size now with a little
+/// room, so a heavy dependency or a copy-pasted view cannot slip in
+/// unnoticed. Checked by `cargo xtask test`; lowered as the app shrinks
+/// towards [`APP_BUDGET_KB`].
+pub const APP_CEILING_KB: f64 = 380.0;
+/// The package's ceiling, as [`APP_CEILING_KB`].
+pub const PACKAGE_CEILING_KB: f64 = 335.0;
+
 fn gzip(bytes: &[u8]) -> usize {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
     let _ = encoder.write_all(bytes);
@@ -46,6 +54,15 @@ fn files(dir: &Path, extensions: &[&str]) -> Result<Vec<PathBuf>, String> {
         .collect();
     found.sort();
     Ok(found)
+}
+
+/// The gzipped size of the files in `dir` ending in `extensions`, in KB.
+fn gzip_total_kb(dir: &Path, extensions: &[&str]) -> Result<f64, String> {
+    let mut total = 0;
+    for path in files(dir, extensions)? {
+        total += gzip(&std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    Ok(kb(total))
 }
 
 /// Record each file's and the total's compressed sizes under `label`.
@@ -109,4 +126,52 @@ pub fn measure(report: &mut Report, root: &Path) -> Result<(), String> {
         &["wasm", "js"],
         PACKAGE_BUDGET_KB,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    }
+
+    fn assert_within(label: &str, dir: &Path, extensions: &[&str], ceiling: f64, budget: f64) {
+        let size = gzip_total_kb(dir, extensions).expect("the build to measure");
+        assert!(size > 0.0, "{}: nothing built", dir.display());
+        println!("{label}: {size:.1} KB gzipped (ceiling {ceiling}, budget {budget})");
+        assert!(
+            size <= ceiling,
+            "{label} is {size:.1} KB gzipped, over its ceiling of {ceiling} KB (budget {budget} KB): \
+             run `cargo xtask bench sizes` and `twiggy top` to see what grew"
+        );
+    }
+
+    // Ignored in a plain `cargo test`: they need the release builds, which
+    // `cargo xtask test` makes before running them.
+    #[test]
+    #[ignore]
+    fn the_app_stays_under_its_ceiling() {
+        let dist = root().join("dist");
+        assert_within(
+            "app",
+            &dist,
+            &["wasm", "js", "css"],
+            APP_CEILING_KB,
+            APP_BUDGET_KB,
+        );
+    }
+
+    #[test]
+    #[ignore]
+    fn the_npm_package_stays_under_its_ceiling() {
+        let package = root().join("target").join("npm").join("package");
+        assert_within(
+            "npm package",
+            &package,
+            &["wasm", "js"],
+            PACKAGE_CEILING_KB,
+            PACKAGE_BUDGET_KB,
+        );
+    }
 }
