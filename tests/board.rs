@@ -10,6 +10,7 @@ mod sandbox;
 use leptos::prelude::*;
 use media_gen::app::announcer::provide_announcer;
 use media_gen::app::board::{provide_board, Board};
+use media_gen::app::notify::provide_notifier;
 use media_gen::app::settings::provide_settings;
 use media_gen::store::record::TaskRecord;
 use media_gen::store::tasks;
@@ -51,7 +52,7 @@ async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
     let owner = Owner::new();
     let board: Board = owner.with(|| {
         let settings = provide_settings();
-        provide_board(settings, provide_announcer())
+        provide_board(settings, provide_announcer(), provide_notifier())
     });
     board.add_submitted(
         TaskKind::ImageGenerate,
@@ -136,7 +137,8 @@ async fn removing_a_task_forgets_it() {
     sandbox::connect_the_app();
     let (request, id) = submit_image().await;
     let owner = Owner::new();
-    let board = owner.with(|| provide_board(provide_settings(), provide_announcer()));
+    let board =
+        owner.with(|| provide_board(provide_settings(), provide_announcer(), provide_notifier()));
     board.add_submitted(TaskKind::ImageGenerate, request, std::slice::from_ref(&id));
     board.remove(TaskKind::ImageGenerate, &id);
     assert!(stored(&id).is_none());

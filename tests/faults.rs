@@ -10,6 +10,7 @@ mod sandbox;
 use leptos::prelude::*;
 use media_gen::app::announcer::provide_announcer;
 use media_gen::app::board::provide_board;
+use media_gen::app::notify::provide_notifier;
 use media_gen::app::settings::provide_settings;
 use media_gen::store::tasks;
 use media_gen_api::*;
@@ -53,7 +54,8 @@ async fn under_faults_every_returned_task_is_kept_followed_and_never_duplicated(
     .await;
     let created_before = sandbox::counter("tasks_created").await;
     let owner = Owner::new();
-    let board = owner.with(|| provide_board(provide_settings(), provide_announcer()));
+    let board =
+        owner.with(|| provide_board(provide_settings(), provide_announcer(), provide_notifier()));
 
     let (mut returned, mut failures) = (Vec::new(), Vec::new());
     for kind in TaskKind::ALL.iter().copied() {

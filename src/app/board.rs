@@ -7,6 +7,7 @@ use media_gen_api::{CallbackResult, Request, TaskKind, TaskStatus};
 use super::announcer::Announcer;
 use super::kind_text;
 use super::leader;
+use super::notify::Notifier;
 use super::settings::Settings;
 use crate::client::{now_ms, ClientError, Poller, PollerOptions, TaskUpdate};
 use crate::store::record::TaskRecord;
@@ -27,6 +28,7 @@ pub struct Board {
     pub leading: RwSignal<bool>,
     poller: StoredValue<Poller, LocalStorage>,
     settings: Settings,
+    notifier: Notifier,
 }
 
 /// Store `record`; a failure becomes the notice the board shows.
@@ -42,6 +44,7 @@ fn apply(
     records: RwSignal<Vec<TaskRecord>>,
     storage_problem: RwSignal<Option<String>>,
     announcer: Announcer,
+    notifier: Notifier,
 ) {
     let final_error = update
         .error
@@ -62,6 +65,9 @@ fn apply(
     if let Some(record) = changed {
         store(&record, storage_problem);
         announcer.say(announcement(&record));
+        if !record.is_active() {
+            notifier.ended(&record);
+        }
     }
 }
 
@@ -193,15 +199,25 @@ impl Board {
                 let (kind, id) = (record.kind, record.task_id.clone());
                 let follow = record.is_active() && self.leading.get_untracked();
                 let ended = !record.is_active();
+                let mut newly_ended = None;
                 self.records.try_update(|records| {
                     match records
                         .iter_mut()
                         .find(|r| r.kind == kind && r.task_id == id)
                     {
-                        Some(shown) => *shown = *record,
+                        Some(shown) => {
+                            if ended && shown.is_active() {
+                                newly_ended = Some(record.clone());
+                            }
+                            *shown = *record;
+                        }
                         None => records.push(*record),
                     }
                 });
+                // Another tab saw it end: a hidden tab counts it too.
+                if let Some(record) = newly_ended {
+                    self.notifier.ended(&record);
+                }
                 self.poller.with_value(|poller| {
                     if follow {
                         poller.watch(kind, &id, now_ms());
@@ -249,7 +265,7 @@ fn page_hidden_listener(
 }
 
 /// Load the stored tasks, follow the active ones, and provide the board.
-pub fn provide_board(settings: Settings, announcer: Announcer) -> Board {
+pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifier) -> Board {
     let records = RwSignal::new(Vec::new());
     let storage_problem = RwSignal::new(None);
     let (loaded, problem) = match tasks::load() {
@@ -264,7 +280,7 @@ pub fn provide_board(settings: Settings, announcer: Announcer) -> Board {
     };
     storage_problem.set(problem);
     let poller = Poller::new(settings.client(), PollerOptions::default(), move |update| {
-        apply(update, records, storage_problem, announcer)
+        apply(update, records, storage_problem, announcer, notifier)
     });
     records.set(loaded);
     let board = Board {
@@ -274,6 +290,7 @@ pub fn provide_board(settings: Settings, announcer: Announcer) -> Board {
         leading: RwSignal::new(false),
         poller: StoredValue::new_local(poller),
         settings,
+        notifier,
     };
     // Follow the active tasks once this tab is the one that follows them. A
     // tab that goes to the background hands the job on (a visible tab waiting

@@ -1,4 +1,4 @@
-//! The board's filters: by kind and by where a task is in its life.
+//! The board's filters: by kind, by where a task is in its life, and by text.
 
 use media_gen_api::{TaskKind, TaskStatus};
 
@@ -64,6 +64,28 @@ pub fn shows(record: &TaskRecord, kind: Option<TaskKind>, status: StatusFilter) 
     kind_ok && status_ok
 }
 
+/// Whether `record` matches the text filter `query`: its id, or any text
+/// of its request (prompt, name, URLs), ignoring case. An empty query
+/// matches every task.
+pub fn matches_text(record: &TaskRecord, query: &str) -> bool {
+    let query = query.trim().to_lowercase();
+    if query.is_empty() {
+        return true;
+    }
+    let found = |text: &str| text.to_lowercase().contains(&query);
+    found(&record.task_id) || strings(&record.request).any(found)
+}
+
+/// Every string inside a JSON value.
+fn strings(value: &serde_json::Value) -> Box<dyn Iterator<Item = &str> + '_> {
+    match value {
+        serde_json::Value::String(text) => Box::new(std::iter::once(text.as_str())),
+        serde_json::Value::Array(items) => Box::new(items.iter().flat_map(strings)),
+        serde_json::Value::Object(map) => Box::new(map.values().flat_map(strings)),
+        _ => Box::new(std::iter::empty()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,5 +126,21 @@ mod tests {
             assert_eq!(StatusFilter::from_value(filter.value()), Some(filter));
         }
         assert_eq!(StatusFilter::from_value("nope"), None);
+    }
+
+    #[test]
+    fn text_filter_looks_at_the_id_and_the_request_texts() {
+        let request = serde_json::json!({
+            "prompt": "A red Fox at dawn",
+            "reference_images": ["https://x.io/woods.png"],
+            "generate_count": 2,
+        });
+        let record = TaskRecord::submitted(TaskKind::ImageGenerate, "ig-42", request, 0.0);
+        for query in ["", "  ", "fox", "RED FOX", "woods.png", "ig-4"] {
+            assert!(matches_text(&record, query), "{query:?}");
+        }
+        for query in ["wolf", "7", "ig-43"] {
+            assert!(!matches_text(&record, query), "{query:?}");
+        }
     }
 }

@@ -28,6 +28,7 @@ pub fn app_form_host() -> FormHost {
         }),
         client: Rc::new(move || settings.client()),
         base_url: settings.base_url.into(),
+        token: settings.curl_token(),
         connection: settings.connection(),
     }
 }

@@ -2,14 +2,18 @@
 
 pub mod announcer;
 pub mod board;
+pub mod compare;
+pub mod downloads;
 mod filters;
 mod form_host;
 mod header;
 mod kind_text;
 mod leader;
+pub mod notify;
 mod pages;
 pub mod panic_banner;
 pub mod settings;
+mod shortcuts;
 mod task_actions;
 
 use leptos::prelude::*;
@@ -19,19 +23,22 @@ use media_gen_api::TaskKind;
 
 use announcer::LiveRegion;
 use header::Header;
-use pages::{Board, NewTask, NotFound, SettingsPage, TaskPage};
+use pages::{Board, ComparePage, NewTask, NotFound, SettingsPage, TaskPage};
+use shortcuts::Shortcuts;
 
 /// The whole app: settings context, header with navigation, and the routed page.
 #[component]
 pub fn App() -> impl IntoView {
     let settings = settings::provide_settings();
     let announcer = announcer::provide_announcer();
-    board::provide_board(settings, announcer);
+    let notifier = notify::provide_notifier();
+    board::provide_board(settings, announcer, notifier);
     view! {
         <Router>
             <a class="skip-link" href="#main">"Skip to content"</a>
             <Header/>
             <LiveRegion/>
+            <Shortcuts/>
             <main id="main" class="page">
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=Board/>
@@ -49,6 +56,7 @@ pub fn App() -> impl IntoView {
                     />
                     <Route path=path!("/tasks/:kind/:id") view=TaskPage/>
                     <Route path=path!("/settings") view=SettingsPage/>
+                    <Route path=path!("/compare") view=ComparePage/>
                 </Routes>
             </main>
         </Router>

@@ -53,6 +53,12 @@ impl Settings {
         stored::save_base_url(Some(&self.base_url.get_untracked()), remember);
     }
 
+    /// The token for "copy as cURL", `None` without one.
+    pub fn curl_token(&self) -> Signal<Option<String>> {
+        let token = self.token;
+        Signal::derive(move || token.with(|token| (!token.is_empty()).then(|| token.clone())))
+    }
+
     /// Client options for the current settings. The token is read at each
     /// call, so one set later (the sandbox's demo token arrives a moment after
     /// start) is used; without a token no `Authorization` header is sent. The

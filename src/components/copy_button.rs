@@ -1,4 +1,4 @@
-//! A button that copies a text (a task id) to the clipboard.
+//! A button that copies a text (a task id, a link, a cURL command) to the clipboard.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -22,19 +22,22 @@ async fn copy(text: &str) -> Result<(), ()> {
 /// "Copy id": says "Copied" (or why not) for a moment after a click.
 #[component]
 pub fn CopyButton(
-    /// What to copy.
-    text: String,
+    /// What to copy, as it is at the moment of the click.
+    #[prop(into)]
+    text: Signal<String>,
     /// What the button copies, for screen readers: "Copy task id i2v-…".
     label: String,
+    /// The button's text.
+    #[prop(default = "Copy id")]
+    idle: &'static str,
 ) -> impl IntoView {
     let said = RwSignal::new(None::<&'static str>);
-    let text = StoredValue::new(text);
     let on_click = move |_| {
-        let text = text.get_value();
+        let text = text.get_untracked();
         spawn_local(async move {
             let word = match copy(&text).await {
                 Ok(()) => "Copied",
-                Err(()) => "Copy blocked: select the id",
+                Err(()) => "Copy blocked by the browser",
             };
             said.try_set(Some(word));
             gloo_timers::future::TimeoutFuture::new(2_000).await;
@@ -43,7 +46,7 @@ pub fn CopyButton(
     };
     view! {
         <button type="button" class="link-button copy-button" aria-label=label on:click=on_click>
-            {move || said.get().unwrap_or("Copy id")}
+            {move || said.get().unwrap_or(idle)}
         </button>
         <span class="visually-hidden" aria-live="polite">{move || said.get()}</span>
     }

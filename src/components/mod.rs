@@ -2,14 +2,17 @@
 
 pub mod clock;
 pub mod copy_button;
+pub mod curl_copy;
 pub mod field;
 pub mod marks;
 pub mod problems;
 pub mod progress;
 pub mod safe_url;
+pub mod subtitles;
 pub mod task_result;
 
 pub use copy_button::CopyButton;
+pub use curl_copy::CurlCopy;
 pub use field::Field;
 pub use problems::FieldProblems;
 pub use progress::TaskProgress;

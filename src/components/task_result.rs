@@ -4,6 +4,7 @@
 use leptos::html::Dialog;
 
 use super::safe_url::safe_url;
+use super::subtitles::SubtitledVideo;
 use leptos::prelude::*;
 use media_gen_api::{
     CallbackResult, ImageGenerateTask, ImageToVideoTask, TaskStatus, VideoTranslateTask,
@@ -76,9 +77,10 @@ fn translation(task: VideoTranslateTask) -> impl IntoView {
     let Some(src) = safe_url(&task.video_url) else {
         return unsafe_media().into_any();
     };
+    let caption_url = safe_url(&task.caption_url);
     view! {
         <figure class="video-result">
-            <video part="video" controls preload="metadata" playsinline src=src></video>
+            <SubtitledVideo src caption_url language=task.language.clone()/>
             <figcaption>
                 <strong class="translation-name">{task.name.clone()}</strong>
                 <span class="translation-language">{task.language.clone()}</span>

@@ -19,8 +19,11 @@ pub struct FormHost {
     pub submit: SubmitHandler,
     /// A client for the reads a form makes itself (the language list).
     pub client: Rc<dyn Fn() -> Client>,
-    /// The service's base URL, for "use the sandbox inbox".
+    /// The service's base URL, for "use the sandbox inbox" and "copy as cURL".
     pub base_url: Signal<String>,
+    /// The token for "copy as cURL" (see [`crate::components::CurlCopy`]);
+    /// `""` when one is used but not known here.
+    pub token: Signal<Option<String>>,
     /// Changes whenever the connection does (base URL or token): a form that
     /// reads from the service (the language list) reads again. A token that
     /// arrives after the form opened is used at once.

@@ -7,7 +7,8 @@ use leptos::task::spawn_local;
 use media_gen_api::{Problems, Request};
 
 use super::host::SubmitHandler;
-use crate::components::marks;
+use crate::components::curl_copy::absolute_url;
+use crate::components::{marks, CurlCopy};
 
 /// The request as the service will receive it: method, path and JSON body.
 fn preview(request: &Request) -> String {
@@ -38,9 +39,19 @@ pub fn TaskForm(
     problems: Memo<Problems>,
     /// The submit button's text: "Generate", "Translate".
     action: &'static str,
+    /// The service's base URL, for "copy as cURL".
+    base_url: Signal<String>,
+    /// The token for "copy as cURL".
+    token: Signal<Option<String>>,
     /// The fields.
     children: Children,
 ) -> impl IntoView {
+    let curl_url = Signal::derive(move || {
+        absolute_url(&base_url.get(), &request.with(|r| r.kind().submit_path()))
+    });
+    let curl_body = Signal::derive(move || {
+        serde_json::to_string(&request.with(Request::to_json)).unwrap_or_default()
+    });
     let submitting = RwSignal::new(false);
     let failure = RwSignal::new(None::<String>);
     let handler = StoredValue::new_local(submit);
@@ -88,6 +99,9 @@ pub fn TaskForm(
                 <summary>"Show the request"</summary>
                 <pre id="request-json"><code>{move || request.with(preview)}</code></pre>
             </details>
+            <p class="request-copy">
+                <CurlCopy method="POST" url=curl_url body=curl_body token label="Copy the request as cURL".to_owned()/>
+            </p>
             <div class="actions">
                 <button id="submit" part="submit" type="submit" disabled=blocked>
                     {move || if submitting.get() { "Submitting…" } else { action }}

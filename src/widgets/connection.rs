@@ -81,6 +81,17 @@ impl Connection {
         Client::new(ClientOptions::new(self.base_url.clone(), self.auth.clone()))
     }
 
+    /// The token for "copy as cURL": the fixed token, `""` when one is
+    /// fetched per request (`getToken`: only the masked form can be given),
+    /// `None` without one.
+    pub fn curl_token(&self) -> Option<String> {
+        match &self.auth {
+            Auth::Token(token) => Some(token.clone()),
+            Auth::Provider(_) => Some(String::new()),
+            Auth::None => None,
+        }
+    }
+
     /// The base URL.
     pub fn base_url(&self) -> &str {
         &self.base_url

@@ -23,6 +23,7 @@ pub struct Live {
     pub kind: TaskKind,
     connection: SharedConnection,
     base_url: RwSignal<String>,
+    token: RwSignal<Option<String>>,
     version: RwSignal<u64>,
 }
 
@@ -31,6 +32,7 @@ impl Live {
     /// service (the language list) read again.
     pub fn reconnect(&self, connection: Connection) {
         self.base_url.set(connection.base_url().to_owned());
+        self.token.set(connection.curl_token());
         *self.connection.borrow_mut() = connection;
         self.version.update(|version| *version += 1);
     }
@@ -65,6 +67,7 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
         }),
         client: Rc::new(move || reads.borrow().client()),
         base_url: live.base_url.into(),
+        token: live.token.into(),
         connection: live.version.into(),
     }
 }
@@ -82,6 +85,7 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<(Mounted, Live), Js
     let live = mounted.with(|| Live {
         kind,
         base_url: RwSignal::new(connection.base_url().to_owned()),
+        token: RwSignal::new(connection.curl_token()),
         connection: Rc::new(RefCell::new(connection)),
         version: RwSignal::new(0),
     });

@@ -8,6 +8,7 @@
 //! The crate README maps each rule to the document section it comes from.
 
 pub mod callback;
+pub mod curl;
 pub mod decode;
 pub mod defaults;
 pub mod envelope;
@@ -22,12 +23,14 @@ pub mod poll;
 pub mod request;
 pub mod retry;
 pub mod status;
+pub mod subtitles;
 pub mod validate;
 pub mod values;
 pub mod video_translate;
 mod wire_enum;
 
 pub use callback::{Callback, CallbackResult};
+pub use curl::{curl_command, shell_quote, CurlToken, TOKEN_VARIABLE};
 pub use decode::{decode_data, decode_envelope, ResponseError};
 pub use envelope::{Envelope, ErrorEnvelope, SUCCESS_CODE};
 pub use image_generate::{ImageGenerateRequest, ImageGenerateTask};
@@ -37,6 +40,7 @@ pub use languages::{TargetLanguages, TARGET_LANGUAGES_PATH};
 pub use model_rules::{Mode, ModelRules, Support};
 pub use request::Request;
 pub use status::TaskStatus;
+pub use subtitles::{ass_to_vtt, Vtt};
 pub use validate::{
     validate_image_generate, validate_image_to_video, validate_video_translate, Context, ImageInfo,
     Problem, Problems, Rule, Severity,

@@ -1,5 +1,6 @@
-//! Properties over arbitrary input: validation and decoding never panic, and a
-//! request that validates without errors survives a trip through JSON.
+//! Properties over arbitrary input: validation, decoding and the subtitle
+//! conversion never panic, a request that validates without errors survives a
+//! trip through JSON, and converted subtitles hold no markup or cue boundary.
 
 use media_gen_api::*;
 use proptest::prelude::*;
@@ -229,5 +230,117 @@ proptest! {
         prop_assert!(problems.is_empty(), "{:?}", problems);
         let json = serde_json::to_string(&request).unwrap();
         prop_assert_eq!(serde_json::from_str::<ImageToVideoRequest>(&json).unwrap(), request);
+    }
+}
+
+/// Text shaped like an ASS file: section headers, Format and Dialogue lines
+/// with valid and broken times, override tags, escapes and markup, mixed with
+/// arbitrary lines and line ends.
+fn ass_like() -> impl Strategy<Value = String> {
+    let clock = |cs: u64| {
+        format!(
+            "{}:{:02}:{:02}.{:02}",
+            cs / 360_000,
+            cs / 6000 % 60,
+            cs / 100 % 60,
+            cs % 100
+        )
+    };
+    let time = prop_oneof![
+        1 => (0u64..50_000_000).prop_map(clock),
+        1 => "[0-9]{1,3}:[0-9]{1,3}:[0-9]{1,3}\\.[0-9]{0,4}",
+        1 => ".{0,6}",
+    ];
+    // Mostly start before end, so many lines become cues.
+    let times = prop_oneof![
+        3 => (0u64..50_000_000, 1u64..100_000).prop_map(move |(start, length)| (clock(start), clock(start + length))),
+        1 => (time.clone(), time),
+    ];
+    let text = prop::collection::vec(
+        prop_oneof![
+            Just("{\\i1}".to_owned()),
+            Just("{".to_owned()),
+            Just("}".to_owned()),
+            Just("\\N".to_owned()),
+            Just("\\h".to_owned()),
+            Just("-->".to_owned()),
+            Just("<b>".to_owned()),
+            Just("&".to_owned()),
+            Just(",".to_owned()),
+            Just(" ".to_owned()),
+            ".{0,6}",
+        ],
+        0..8,
+    )
+    .prop_map(|parts| parts.concat());
+    let fixed = prop::sample::select(
+        &[
+            "[Events]",
+            "[events]",
+            "[V4+ Styles]",
+            "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text",
+            "Format: Start, End, Text",
+            "Format: Layer, Style",
+            "Comment: 0,0:00:01.00,0:00:02.00,,,0,0,0,,x",
+        ][..],
+    )
+    .prop_map(str::to_owned);
+    let line = prop_oneof![
+        2 => fixed,
+        4 => (times.clone(), text.clone())
+            .prop_map(|((start, end), text)| format!("Dialogue: 0,{start},{end},Default,,0,0,0,,{text}")),
+        2 => (times, text)
+            .prop_map(|((start, end), text)| format!("Dialogue: {start},{end},{text}")),
+        1 => ".{0,30}",
+    ];
+    (
+        prop_oneof![3 => Just("[Events]"), 1 => Just("")],
+        prop::collection::vec(line, 0..12),
+        prop_oneof![Just("\n"), Just("\r\n"), Just("\r")],
+    )
+        .prop_map(|(header, lines, end)| format!("{header}{end}{}", lines.join(end)))
+}
+
+/// What holds for any conversion of `ass`.
+fn check_vtt(ass: &str) -> Result<(), TestCaseError> {
+    let vtt = ass_to_vtt(ass);
+    // Each Dialogue line gives at most one cue or one skip; counting every
+    // "dialogue" anywhere is an upper bound however lines are split.
+    let dialogue_lines = ass.to_ascii_lowercase().matches("dialogue").count();
+    prop_assert!(vtt.cues + vtt.skipped <= dialogue_lines, "{:?}", vtt);
+    let cues = vtt.text.strip_prefix("WEBVTT\n\n");
+    prop_assert!(cues.is_some(), "{:?}", vtt.text);
+    let cues = cues.unwrap_or_default();
+    let blocks: Vec<&str> = cues.split_terminator("\n\n").collect();
+    prop_assert_eq!(blocks.len(), vtt.cues, "{:?}", vtt.text);
+    for block in blocks {
+        let (timing, payload) = block.split_once('\n').unwrap_or((block, ""));
+        prop_assert!(timing.contains(" --> "), "{:?}", block);
+        prop_assert!(!payload.trim_end_matches('\n').is_empty(), "{:?}", block);
+        prop_assert!(!payload.contains("-->"), "{:?}", block);
+        prop_assert!(!payload.contains('<'), "{:?}", block);
+        prop_assert!(!payload.contains('\r'), "{:?}", block);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
+
+    #[test]
+    fn subtitles_convert_any_text_without_markup_or_cue_boundaries(ass in ".{0,200}") {
+        check_vtt(&ass)?;
+    }
+
+    #[test]
+    fn subtitles_convert_ass_like_text_without_markup_or_cue_boundaries(ass in ass_like()) {
+        check_vtt(&ass)?;
+    }
+
+    #[test]
+    fn curl_commands_never_panic(method in ".{0,8}", url in ".{0,40}", token in opt(".{0,20}"), body in opt(".{0,40}")) {
+        let token = token.as_deref().map_or(CurlToken::Masked, CurlToken::Included);
+        let command = curl_command(&method, &url, token, body.as_deref());
+        prop_assert!(command.starts_with("curl "));
     }
 }

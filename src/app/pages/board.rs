@@ -6,7 +6,9 @@ use leptos_router::hooks::use_navigate;
 use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
 
 use crate::app::board::Board;
-use crate::app::filters::{shows, StatusFilter};
+use crate::app::compare::{compare_path, media_of, Picks};
+use crate::app::downloads::{files_of, DownloadAll};
+use crate::app::filters::{matches_text, shows, StatusFilter};
 use crate::app::kind_text;
 use crate::app::task_actions::TaskActions;
 use crate::components::clock::use_now;
@@ -56,6 +58,19 @@ fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
     let thumb = thumbnail(record.task.as_ref());
     let note = row_note(&record);
     let usual = board.usual_duration(record.kind);
+    let compare = media_of(&record).is_some().then(|| {
+        let picks = expect_context::<Picks>();
+        let (kind, id) = (record.kind, record.task_id.clone());
+        let checked_id = id.clone();
+        view! {
+            <label class="compare-pick">
+                <input type="checkbox" class="compare-pick__box"
+                    prop:checked=move || picks.has(kind, &checked_id)
+                    on:change=move |ev| picks.toggle(kind, &id, event_target_checked(&ev))/>
+                "Compare"
+            </label>
+        }
+    });
     view! {
         <li class="task-row" data-task-id=record.task_id.clone() data-kind=record.kind.as_str() data-status=status>
             {thumb.map(|url| view! { <img class="task-row__thumb" src=url alt="" loading="lazy"/> })}
@@ -73,6 +88,7 @@ fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
                 </div>
                 {note.map(|note| view! { <p class="task-row__note" class:task-row__note--failed=failed>{note}</p> })}
                 <TaskActions record=record.clone() open=true/>
+                {compare}
             </div>
         </li>
     }
@@ -112,9 +128,17 @@ fn LookUp() -> impl IntoView {
 }
 
 /// The filters over the board.
-fn filters(kind: RwSignal<Option<TaskKind>>, status: RwSignal<StatusFilter>) -> impl IntoView {
+fn filters(
+    kind: RwSignal<Option<TaskKind>>,
+    status: RwSignal<StatusFilter>,
+    text: RwSignal<String>,
+) -> impl IntoView {
     view! {
         <div class="filters" role="group" aria-label="Filter tasks">
+            <label for="filter-text" class="visually-hidden">"Filter by id or text"</label>
+            <input id="filter-text" type="search" placeholder="Filter  /" autocomplete="off"
+                aria-keyshortcuts="/" prop:value=move || text.get()
+                on:input=move |ev| text.set(event_target_value(&ev))/>
             <label for="filter-kind" class="visually-hidden">"Kind"</label>
             <select id="filter-kind" on:change=move |ev| kind.set(event_target_value(&ev).parse().ok())>
                 <option value="" selected=move || kind.get().is_none()>"Any kind"</option>
@@ -141,16 +165,30 @@ pub fn Board() -> impl IntoView {
     let now = use_now(1_000);
     let kind = RwSignal::new(None::<TaskKind>);
     let status = RwSignal::new(StatusFilter::All);
+    let text = RwSignal::new(String::new());
+    let picks = Picks(RwSignal::new(Vec::new()));
+    provide_context(picks);
+    let compare_link = move || {
+        picks.0.with(|chosen| match chosen.as_slice() {
+            [a, b] => Some(view! {
+                <A href=compare_path(a, b) attr:id="compare-link" attr:class="button-link">"Compare the two chosen"</A>
+            }.into_any()),
+            [_] => Some(view! { <span class="hint" id="compare-hint">"Choose one more to compare"</span> }.into_any()),
+            _ => None,
+        })
+    };
     let has_tasks = move || !board.records.with(Vec::is_empty);
     let shown = move || {
         let (kind, status) = (kind.get(), status.get());
-        board.records.with(|records| {
-            records
-                .iter()
-                .rev()
-                .filter(|r| shows(r, kind, status))
-                .cloned()
-                .collect::<Vec<_>>()
+        text.with(|text| {
+            board.records.with(|records| {
+                records
+                    .iter()
+                    .rev()
+                    .filter(|r| shows(r, kind, status) && matches_text(r, text))
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
         })
     };
     let counts = move || {
@@ -195,7 +233,9 @@ pub fn Board() -> impl IntoView {
             >
                 <div class="board__bar">
                     <p class="hint" id="board-counts">{counts}</p>
-                    {filters(kind, status)}
+                    {filters(kind, status, text)}
+                    <DownloadAll files=Signal::derive(move || files_of(&shown())) label="Download results"/>
+                    {compare_link}
                 </div>
                 <ul class="task-list">
                     <For

@@ -1,10 +1,12 @@
-//! Where the user sets the service address and token, and checks them.
+//! Where the user sets the service address and token, checks them, and
+//! opts in to notifications.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use crate::app::notify::Notifier;
 use crate::app::settings::{Settings, TokenSource};
 use crate::client::Client;
 use crate::components::Field;
@@ -117,6 +119,42 @@ pub fn SettingsPage() -> impl IntoView {
                 </button>
                 <p id="check-result" class=check_class role="status" aria-live="polite">{check_text}</p>
             </div>
+            <Notifications/>
         </section>
+    }
+}
+
+/// The opt-in for browser notifications when tasks end in a hidden tab.
+#[component]
+fn Notifications() -> impl IntoView {
+    let notifier = Notifier::expect();
+    let problem = RwSignal::new(None::<String>);
+    let toggle = move |_| {
+        if notifier.enabled.get_untracked() {
+            notifier.disable();
+            problem.set(None);
+        } else {
+            spawn_local(async move {
+                problem.try_set(notifier.enable().await.err());
+            });
+        }
+    };
+    view! {
+        <h2>"Notifications"</h2>
+        <p class="hint">
+            "When tasks end while this tab is in the background, the tab's title counts them. \
+             The browser can also notify you of each one."
+        </p>
+        <div class="actions">
+            <button id="notifications" type="button" class="secondary" on:click=toggle
+                aria-pressed=move || notifier.enabled.get().to_string()>
+                {move || if notifier.enabled.get() { "Turn notifications off" } else { "Notify me when tasks end" }}
+            </button>
+            <p id="notifications-state" class="hint" role="status">
+                {move || problem.get().unwrap_or_else(|| {
+                    if notifier.enabled.get() { "Notifications are on." } else { "Notifications are off." }.to_owned()
+                })}
+            </p>
+        </div>
     }
 }

@@ -8,11 +8,13 @@ use media_gen_api::{CallbackResult, ImageGenerateTask, TaskKind, TaskStatus};
 use wasm_bindgen::JsValue;
 
 use crate::app::board::Board;
+use crate::app::downloads::{files_of, DownloadAll};
 use crate::app::kind_text;
 use crate::app::settings::Settings;
 use crate::app::task_actions::TaskActions;
 use crate::components::clock::use_now;
-use crate::components::{CopyButton, ImageGallery, TaskProgress, TaskResult};
+use crate::components::curl_copy::absolute_url;
+use crate::components::{CopyButton, CurlCopy, ImageGallery, TaskProgress, TaskResult};
 use crate::store::record::TaskRecord;
 
 /// A time as the reader's locale writes it.
@@ -60,6 +62,28 @@ fn Known(record: TaskRecord) -> impl IntoView {
     };
     let parameters = (!record.request.is_null())
         .then(|| serde_json::to_string_pretty(&record.request).unwrap_or_default());
+    let settings = Settings::expect();
+    let (kind, submitted_at) = (record.kind, record.submitted_at);
+    // Everything this task's submit made (one task per image or language).
+    let batch_files = Signal::derive(move || {
+        board.records.with(|records| {
+            files_of(
+                records
+                    .iter()
+                    .filter(|r| r.kind == kind && r.submitted_at == submitted_at),
+            )
+        })
+    });
+    let resubmit = (!record.request.is_null()).then(|| {
+        let url = Signal::derive(move || {
+            absolute_url(&settings.base_url.get(), &record.kind.submit_path())
+        });
+        let body = serde_json::to_string(&record.request).unwrap_or_default();
+        view! {
+            <CurlCopy method="POST" url body=Signal::stored(body) token=settings.curl_token()
+                label="Copy the submit as cURL".to_owned()/>
+        }
+    });
     view! {
         <div class="task-detail__status">
             <TaskProgress status=record.status.clone() submitted_at=record.submitted_at updated_at=record.updated_at now/>
@@ -70,10 +94,12 @@ fn Known(record: TaskRecord) -> impl IntoView {
             <dt>"Last change"</dt><dd>{local_time(record.updated_at)}</dd>
         </dl>
         <div class="task-detail__result">{result}</div>
+        <p class="task-detail__downloads"><DownloadAll files=batch_files label="Download all"/></p>
         {parameters.map(|json| view! {
             <details class="request-preview">
                 <summary>"Submitted parameters"</summary>
                 <pre><code>{json}</code></pre>
+                <p class="request-copy">{resubmit}</p>
             </details>
         })}
         <TaskActions record on_removed=move |()| navigate("/", Default::default())/>
@@ -127,10 +153,23 @@ pub fn TaskPage() -> impl IntoView {
             let id = id.clone();
             move |_| board.find(kind, &id)
         });
+        let settings = Settings::expect();
+        let link = format!(
+            "{}{}",
+            window().location().origin().unwrap_or_default(),
+            kind_text::detail_path(kind, &id)
+        );
+        let status_url = {
+            let path = kind.status_path(&id);
+            Signal::derive(move || absolute_url(&settings.base_url.get(), &path))
+        };
         view! {
             <p class="task-detail__id">
                 <code id="task-id">{id.clone()}</code>
                 <CopyButton text=id.clone() label=format!("Copy task id {id}")/>
+                <CopyButton text=link label=format!("Copy the link to task {id}") idle="Copy link"/>
+                <CurlCopy method="GET" url=status_url token=settings.curl_token()
+                    label=format!("Copy the status read of task {id} as cURL")/>
             </p>
             <Show when=move || record.with(Option::is_some) fallback={
                 // Looked up once: a task removed from here is not fetched back.

@@ -40,7 +40,7 @@ pub fn ImageGenerateView(
     let references = Signal::derive(move || lines(&form.references.get()));
 
     view! {
-        <TaskForm submit=host.submit request problems action="Generate">
+        <TaskForm submit=host.submit base_url=host.base_url token=host.token request problems action="Generate">
             <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
             <div class="field">
                 <label for="references">

@@ -173,7 +173,7 @@ pub fn ImageToVideoView(
     };
 
     view! {
-        <TaskForm submit=host.submit request problems action="Generate video">
+        <TaskForm submit=host.submit base_url=host.base_url token=host.token request problems action="Generate video">
             {model_picker(form)}
             <Show when=is_v>{mode_picker(form)}</Show>
             <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>

@@ -49,7 +49,7 @@ pub fn VideoTranslateView(
     };
 
     view! {
-        <TaskForm submit=host.submit request problems action="Translate">
+        <TaskForm submit=host.submit base_url=host.base_url token=host.token request problems action="Translate">
             <div class="field">
                 <label for="video_url">"Video URL"</label>
                 <input

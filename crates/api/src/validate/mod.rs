@@ -16,7 +16,9 @@ use std::fmt;
 
 use serde::Serialize;
 
-pub use common::{ascii_host_form, char_count, is_http_url, MAX_IMAGE_BYTES, MAX_PROMPT_CHARS};
+pub use common::{
+    ascii_host_form, char_count, is_http_url, url_extension, MAX_IMAGE_BYTES, MAX_PROMPT_CHARS,
+};
 pub use image_generate::validate_image_generate;
 pub use image_generate::{MAX_IMAGES, MAX_REFERENCE_IMAGES};
 pub use image_to_video::validate_image_to_video;

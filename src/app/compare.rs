@@ -1,0 +1,129 @@
+//! Choosing two finished tasks on the board to compare, and what of them
+//! can be compared: an image or a video each.
+
+use leptos::prelude::*;
+use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
+
+use crate::components::safe_url::safe_url;
+use crate::store::record::TaskRecord;
+
+/// What a finished task shows in a comparison.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Media {
+    /// An image URL.
+    Image(String),
+    /// A video URL.
+    Video(String),
+}
+
+/// The comparable result of `record`: its image or video, when it succeeded
+/// and the address is http(s).
+pub fn media_of(record: &TaskRecord) -> Option<Media> {
+    match record.task.as_ref()? {
+        task if *task.status() != TaskStatus::Succeeded => None,
+        CallbackResult::ImageGenerate(task) => safe_url(&task.image_url).map(Media::Image),
+        CallbackResult::ImageToVideo(task) => safe_url(&task.video_url).map(Media::Video),
+        CallbackResult::VideoTranslate(task) => safe_url(&task.video_url).map(Media::Video),
+    }
+}
+
+/// One side of a comparison, as written in the page's query: `kind:id`.
+pub fn pick_text(kind: TaskKind, task_id: &str) -> String {
+    format!("{kind}:{task_id}")
+}
+
+/// The kind and id in a `kind:id` query value.
+pub fn parse_pick(text: &str) -> Option<(TaskKind, String)> {
+    let (kind, id) = text.split_once(':')?;
+    (!id.is_empty()).then(|| Some((kind.parse().ok()?, id.to_owned())))?
+}
+
+/// The comparison page of two tasks.
+pub fn compare_path(a: &(TaskKind, String), b: &(TaskKind, String)) -> String {
+    let encode =
+        |(kind, id): &(TaskKind, String)| media_gen_api::path::segment(&pick_text(*kind, id));
+    format!("/compare?a={}&b={}", encode(a), encode(b))
+}
+
+/// The tasks chosen on the board for comparing, the latest last (at most two).
+#[derive(Clone, Copy)]
+pub struct Picks(pub RwSignal<Vec<(TaskKind, String)>>);
+
+impl Picks {
+    /// Choose or un-choose a task; a third choice replaces the oldest.
+    pub fn toggle(&self, kind: TaskKind, task_id: &str, chosen: bool) {
+        self.0.update(|picks| {
+            picks.retain(|(k, id)| !(*k == kind && id == task_id));
+            if chosen {
+                picks.push((kind, task_id.to_owned()));
+                if picks.len() > 2 {
+                    picks.remove(0);
+                }
+            }
+        });
+    }
+
+    /// Whether the task is chosen.
+    pub fn has(&self, kind: TaskKind, task_id: &str) -> bool {
+        self.0
+            .with(|picks| picks.iter().any(|(k, id)| *k == kind && id == task_id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picks_read_back_and_odd_ones_do_not() {
+        let pick = pick_text(TaskKind::ImageGenerate, "ig:1/x");
+        assert_eq!(
+            parse_pick(&pick),
+            Some((TaskKind::ImageGenerate, "ig:1/x".to_owned()))
+        );
+        assert_eq!(parse_pick("image_generate:"), None);
+        assert_eq!(parse_pick("nope:ig-1"), None);
+        assert_eq!(parse_pick("ig-1"), None);
+    }
+
+    #[test]
+    fn the_path_escapes_each_side() {
+        let a = (TaskKind::ImageGenerate, "ig 1".to_owned());
+        let b = (TaskKind::ImageToVideo, "i2v&2".to_owned());
+        assert_eq!(
+            compare_path(&a, &b),
+            "/compare?a=image_generate%3Aig%201&b=image_to_video%3Ai2v%262"
+        );
+    }
+
+    #[test]
+    fn only_finished_safe_media_compare() {
+        let mut record = TaskRecord::submitted(
+            TaskKind::ImageGenerate,
+            "ig-1",
+            serde_json::Value::Null,
+            0.0,
+        );
+        assert_eq!(media_of(&record), None);
+        let task = |status, url: &str| {
+            Some(CallbackResult::ImageGenerate(
+                media_gen_api::ImageGenerateTask {
+                    task_id: "ig-1".into(),
+                    status,
+                    image_url: url.into(),
+                    thumbnail_url: String::new(),
+                    error_message: String::new(),
+                },
+            ))
+        };
+        record.task = task(TaskStatus::Succeeded, "https://x.io/a.png");
+        assert_eq!(
+            media_of(&record),
+            Some(Media::Image("https://x.io/a.png".into()))
+        );
+        record.task = task(TaskStatus::Succeeded, "javascript:alert(1)");
+        assert_eq!(media_of(&record), None);
+        record.task = task(TaskStatus::Failed, "https://x.io/a.png");
+        assert_eq!(media_of(&record), None);
+    }
+}

@@ -1,0 +1,249 @@
+//! "Download all": every result file of a submission or of the filtered
+//! board, each saved under a name that says what it is:
+//! `{kind}-{task id}.{ext}`, with the language for a translation.
+
+use leptos::prelude::*;
+use media_gen_api::validate::url_extension;
+use media_gen_api::{CallbackResult, TaskStatus};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::components::safe_url::safe_url;
+use crate::store::record::TaskRecord;
+
+/// One file to save.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultFile {
+    /// Where it is (an http(s) URL).
+    pub url: String,
+    /// The name it is saved under.
+    pub name: String,
+}
+
+/// Letters, digits, `-`, `_` and `.` only: ids and languages come from the
+/// service and end up in a file name.
+fn file_safe(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn file(url: &str, stem: &str, default_extension: &str) -> Option<ResultFile> {
+    let url = safe_url(url)?;
+    let extension = url_extension(&url)
+        .filter(|extension| extension.len() <= 5)
+        .unwrap_or_else(|| default_extension.to_owned());
+    Some(ResultFile {
+        name: format!("{}.{}", file_safe(stem), file_safe(&extension)),
+        url,
+    })
+}
+
+/// The result files of a finished task: the video, the translated video
+/// and its captions, or the image. None for a task that did not succeed.
+pub fn result_files(task: &CallbackResult) -> Vec<ResultFile> {
+    if *task.status() != TaskStatus::Succeeded {
+        return Vec::new();
+    }
+    let stem = format!("{}-{}", task.kind(), task.task_id());
+    match task {
+        CallbackResult::ImageToVideo(task) => {
+            file(&task.video_url, &stem, "mp4").into_iter().collect()
+        }
+        CallbackResult::VideoTranslate(task) => {
+            let stem = format!("{stem}-{}", task.language);
+            [
+                file(&task.video_url, &stem, "mp4"),
+                file(&task.caption_url, &stem, "ass"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect()
+        }
+        CallbackResult::ImageGenerate(task) => {
+            file(&task.image_url, &stem, "png").into_iter().collect()
+        }
+    }
+}
+
+/// Every result file of `records`, in their order.
+pub fn files_of<'a>(records: impl IntoIterator<Item = &'a TaskRecord>) -> Vec<ResultFile> {
+    records
+        .into_iter()
+        .filter_map(|record| record.task.as_ref())
+        .flat_map(result_files)
+        .collect()
+}
+
+/// Click a link that saves `href` as `name`.
+fn click_download(href: &str, name: &str, new_tab: bool) -> Result<(), JsValue> {
+    let anchor: web_sys::HtmlAnchorElement = document().create_element("a")?.unchecked_into();
+    anchor.set_href(href);
+    anchor.set_download(name);
+    if new_tab {
+        anchor.set_target("_blank");
+        anchor.set_rel("noopener noreferrer");
+    }
+    anchor.click();
+    Ok(())
+}
+
+/// The file's bytes as a `blob:` URL: a link to another origin ignores its
+/// `download` name, a `blob:` URL of this page keeps it.
+async fn blob_url(url: &str) -> Result<String, JsValue> {
+    let response: web_sys::Response = JsFuture::from(window().fetch_with_str(url))
+        .await?
+        .dyn_into()?;
+    if !response.ok() {
+        return Err(JsValue::from_str("not ok"));
+    }
+    let blob: web_sys::Blob = JsFuture::from(response.blob()?).await?.dyn_into()?;
+    web_sys::Url::create_object_url_with_blob(&blob)
+}
+
+/// What "download all" did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Downloaded {
+    /// Saved under their names.
+    pub saved: usize,
+    /// Not readable from this page (no CORS on their host): opened as plain
+    /// links instead, where the browser picks the name.
+    pub linked: usize,
+}
+
+/// Save every file, one after another (browsers refuse a burst of downloads).
+pub async fn download_all(files: &[ResultFile]) -> Downloaded {
+    let mut done = Downloaded::default();
+    for file in files {
+        match blob_url(&file.url).await {
+            Ok(blob) => {
+                if click_download(&blob, &file.name, false).is_ok() {
+                    done.saved += 1;
+                }
+                // The download has its bytes once started; free them a little later.
+                let later = blob.clone();
+                gloo_timers::callback::Timeout::new(60_000, move || {
+                    let _ = web_sys::Url::revoke_object_url(&later);
+                })
+                .forget();
+            }
+            Err(_) => {
+                if click_download(&file.url, &file.name, true).is_ok() {
+                    done.linked += 1;
+                }
+            }
+        }
+        gloo_timers::future::TimeoutFuture::new(150).await;
+    }
+    done
+}
+
+/// What to say after a "download all".
+pub fn summary(done: Downloaded) -> String {
+    match (done.saved, done.linked) {
+        (saved, 0) => format!("Downloading {saved} files."),
+        (0, linked) => format!(
+            "Opened {linked} files: their host does not let this page save them under their names."
+        ),
+        (saved, linked) => format!(
+            "Downloading {saved} files; opened {linked} more whose host does not let this page name them."
+        ),
+    }
+}
+
+/// "Download all (N)": saves `files`, then says what happened.
+#[component]
+pub fn DownloadAll(
+    /// The files, as they are when clicked.
+    #[prop(into)]
+    files: Signal<Vec<ResultFile>>,
+    /// The button's words before the count: "Download all", "Download results".
+    label: &'static str,
+) -> impl IntoView {
+    let state = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let count = move || files.with(Vec::len);
+    let start = move |_| {
+        let chosen = files.get_untracked();
+        busy.set(true);
+        state.set(Some(format!("Downloading {} files…", chosen.len())));
+        leptos::task::spawn_local(async move {
+            let done = download_all(&chosen).await;
+            state.try_set(Some(summary(done)));
+            busy.try_set(false);
+        });
+    };
+    view! {
+        <Show when=move || { count() > 0 }>
+            <span class="download-all">
+                <button type="button" class="secondary download-all__button" on:click=start disabled=move || busy.get()>
+                    {move || format!("{label} ({})", count())}
+                </button>
+                <span class="hint download-all__state" role="status">{move || state.get()}</span>
+            </span>
+        </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use media_gen_api::{ImageGenerateTask, VideoTranslateTask};
+
+    fn translation(status: TaskStatus) -> CallbackResult {
+        CallbackResult::VideoTranslate(VideoTranslateTask {
+            task_id: "vt-9".into(),
+            name: "clip".into(),
+            language: "pt-BR".into(),
+            status,
+            video_url: "https://cdn.x/out/v.mp4?sig=1".into(),
+            caption_url: "https://cdn.x/out/captions".into(),
+            error_message: String::new(),
+        })
+    }
+
+    #[test]
+    fn files_are_named_after_kind_task_and_language() {
+        let files = result_files(&translation(TaskStatus::Succeeded));
+        assert_eq!(
+            files,
+            [
+                ResultFile {
+                    url: "https://cdn.x/out/v.mp4?sig=1".into(),
+                    name: "video_translate-vt-9-pt-BR.mp4".into()
+                },
+                ResultFile {
+                    url: "https://cdn.x/out/captions".into(),
+                    name: "video_translate-vt-9-pt-BR.ass".into()
+                },
+            ]
+        );
+        assert!(result_files(&translation(TaskStatus::Generating)).is_empty());
+    }
+
+    #[test]
+    fn unsafe_urls_and_odd_ids_never_reach_a_download() {
+        let task = CallbackResult::ImageGenerate(ImageGenerateTask {
+            task_id: "../ig 1".into(),
+            status: TaskStatus::Succeeded,
+            image_url: "https://x.io/a.JPEG".into(),
+            thumbnail_url: String::new(),
+            error_message: String::new(),
+        });
+        assert_eq!(result_files(&task)[0].name, "image_generate-.._ig_1.jpeg");
+        let hostile = CallbackResult::ImageGenerate(ImageGenerateTask {
+            task_id: "ig-2".into(),
+            status: TaskStatus::Succeeded,
+            image_url: "javascript:alert(1)".into(),
+            thumbnail_url: String::new(),
+            error_message: String::new(),
+        });
+        assert!(result_files(&hostile).is_empty());
+    }
+}

@@ -1,0 +1,175 @@
+//! Tasks that end while the tab is hidden: a count in the page title —
+//! "(2) Media Generation" — until the tab is looked at again, and, for
+//! people who opt in on the settings page, a browser notification each.
+
+use gloo_events::EventListener;
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Notification, NotificationOptions, NotificationPermission};
+
+use super::kind_text;
+use crate::store::record::TaskRecord;
+
+/// Where the opt-in is kept (this device).
+const OPT_IN_KEY: &str = "media-gen.notify";
+
+/// The title with `unseen` tasks ended while the tab was hidden.
+pub fn title_with_count(base: &str, unseen: u32) -> String {
+    if unseen == 0 {
+        base.to_owned()
+    } else {
+        format!("({unseen}) {base}")
+    }
+}
+
+/// The notification's title and body for an ended task.
+pub fn notification_text(record: &TaskRecord) -> (String, String) {
+    let kind = kind_text::title(record.kind);
+    let title = match (&record.error, record.status.is_terminal()) {
+        (Some(_), _) => format!("{kind} could not be followed"),
+        (None, true) => format!("{kind} {}", record.status.as_str().to_lowercase()),
+        (None, false) => format!("{kind} changed"),
+    };
+    (title, format!("Task {}", record.task_id))
+}
+
+fn hidden() -> bool {
+    document().hidden()
+}
+
+fn permission_granted() -> bool {
+    Notification::permission() == NotificationPermission::Granted
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+/// The notifier, provided as context by [`provide_notifier`].
+#[derive(Clone, Copy)]
+pub struct Notifier {
+    /// Tasks ended since the tab was last visible.
+    pub unseen: RwSignal<u32>,
+    /// Whether browser notifications are on (opted in and allowed).
+    pub enabled: RwSignal<bool>,
+}
+
+/// Provide the notifier: keeps the title's count, clears it when the tab
+/// is seen again.
+pub fn provide_notifier() -> Notifier {
+    let opted_in = local_storage()
+        .and_then(|storage| storage.get_item(OPT_IN_KEY).ok().flatten())
+        .is_some_and(|value| value == "on");
+    // `Notification` is missing in some browsers (and insecure pages).
+    let supported =
+        js_sys::Reflect::has(&window(), &JsValue::from_str("Notification")).unwrap_or(false);
+    let notifier = Notifier {
+        unseen: RwSignal::new(0),
+        enabled: RwSignal::new(supported && opted_in && permission_granted()),
+    };
+    let base_title = document().title();
+    Effect::new(move |_| {
+        document().set_title(&title_with_count(&base_title, notifier.unseen.get()));
+    });
+    let listener = EventListener::new(&document(), "visibilitychange", move |_| {
+        if !hidden() {
+            notifier.unseen.set(0);
+        }
+    });
+    let listener = StoredValue::new_local(Some(listener));
+    on_cleanup(move || listener.update_value(|listener| drop(listener.take())));
+    provide_context(notifier);
+    notifier
+}
+
+impl Notifier {
+    /// The notifier provided by the app.
+    pub fn expect() -> Self {
+        expect_context::<Notifier>()
+    }
+
+    /// `record` just ended: counted in the title and notified while the tab
+    /// is hidden; nothing happens while it is in view.
+    pub fn ended(&self, record: &TaskRecord) {
+        if !hidden() {
+            return;
+        }
+        self.unseen.update(|unseen| *unseen += 1);
+        if self.enabled.get_untracked() && permission_granted() {
+            let (title, body) = notification_text(record);
+            let options = NotificationOptions::new();
+            options.set_body(&body);
+            // One notification per task, however often it is reported.
+            options.set_tag(&format!("{}:{}", record.kind, record.task_id));
+            let _ = Notification::new_with_options(&title, &options);
+        }
+    }
+
+    /// Ask the browser for permission and turn notifications on; `Err` says
+    /// why they stay off.
+    pub async fn enable(&self) -> Result<(), String> {
+        if !js_sys::Reflect::has(&window(), &JsValue::from_str("Notification")).unwrap_or(false) {
+            return Err("This browser has no notifications here (they need https)".to_owned());
+        }
+        if !permission_granted() {
+            let asked = Notification::request_permission()
+                .map_err(|_| "The browser would not ask for permission".to_owned())?;
+            let _ = JsFuture::from(asked).await;
+        }
+        if !permission_granted() {
+            return Err(
+                "The browser blocks notifications for this site: allow them in its site settings"
+                    .to_owned(),
+            );
+        }
+        if let Some(storage) = local_storage() {
+            let _ = storage.set_item(OPT_IN_KEY, "on");
+        }
+        self.enabled.set(true);
+        Ok(())
+    }
+
+    /// Turn notifications off (the title's count stays).
+    pub fn disable(&self) {
+        if let Some(storage) = local_storage() {
+            let _ = storage.remove_item(OPT_IN_KEY);
+        }
+        self.enabled.set(false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use media_gen_api::{TaskKind, TaskStatus};
+
+    #[test]
+    fn the_title_counts_unseen_tasks() {
+        assert_eq!(title_with_count("Media Generation", 0), "Media Generation");
+        assert_eq!(
+            title_with_count("Media Generation", 3),
+            "(3) Media Generation"
+        );
+    }
+
+    #[test]
+    fn notifications_say_what_ended() {
+        let mut record = TaskRecord::submitted(
+            TaskKind::ImageGenerate,
+            "ig-1",
+            serde_json::Value::Null,
+            0.0,
+        );
+        record.status = TaskStatus::Succeeded;
+        assert_eq!(
+            notification_text(&record),
+            (
+                "Image generation succeeded".to_owned(),
+                "Task ig-1".to_owned()
+            )
+        );
+        record.status = TaskStatus::Failed;
+        assert_eq!(notification_text(&record).0, "Image generation failed");
+    }
+}

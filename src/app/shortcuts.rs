@@ -1,0 +1,191 @@
+//! Keyboard shortcuts for the whole app: `/` filters the task board, `?`
+//! lists the shortcuts, Esc leaves a task's page for the board. Nothing is
+//! cancelled by Esc: the task goes on and stays followed. Ctrl/⌘+Enter,
+//! which submits a form, lives with the forms (`forms/shell.rs`).
+
+use gloo_events::EventListener;
+use leptos::html::Dialog;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::{use_location, use_navigate};
+use wasm_bindgen::JsCast;
+use web_sys::KeyboardEvent;
+
+/// Every shortcut, as listed by `?`.
+pub const SHORTCUTS: [(&str, &str); 4] = [
+    ("Ctrl+Enter or ⌘+Enter", "Submit the form"),
+    ("/", "Filter the tasks on the board"),
+    ("Esc", "Close a task's page (the task goes on)"),
+    ("?", "Show this list"),
+];
+
+/// What a key press asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shortcut {
+    /// Focus the board's text filter (opening the board if need be).
+    FocusFilter,
+    /// Show the list of shortcuts.
+    ShowHelp,
+    /// Leave a task's (or the comparison's) page for the board.
+    CloseDetail,
+}
+
+/// The shortcut for `key` pressed with or without Ctrl, ⌘ or Alt
+/// (`modified`), while typing in a field or not, on the page at `path`.
+/// Keys typed into fields stay theirs.
+pub fn shortcut(key: &str, modified: bool, typing: bool, path: &str) -> Option<Shortcut> {
+    if modified || typing {
+        return None;
+    }
+    match key {
+        "/" => Some(Shortcut::FocusFilter),
+        "?" => Some(Shortcut::ShowHelp),
+        "Escape" if path.starts_with("/tasks/") || path.starts_with("/compare") => {
+            Some(Shortcut::CloseDetail)
+        }
+        _ => None,
+    }
+}
+
+/// Whether the key press happened in a field that takes text.
+fn typing(event: &KeyboardEvent) -> bool {
+    let Some(element) = event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+    else {
+        return false;
+    };
+    let tag = element.tag_name().to_ascii_lowercase();
+    matches!(tag.as_str(), "input" | "textarea" | "select")
+        || element.get_attribute("contenteditable").is_some()
+}
+
+/// The board's text filter.
+const FILTER_ID: &str = "filter-text";
+
+fn focus_filter() -> bool {
+    let found = document()
+        .get_element_by_id(FILTER_ID)
+        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+    found.is_some_and(|input| input.focus().is_ok())
+}
+
+/// Listens for the shortcuts (inside the router) and holds the list `?` shows.
+#[component]
+pub fn Shortcuts() -> impl IntoView {
+    let dialog = NodeRef::<Dialog>::new();
+    let location = use_location();
+    let navigate = use_navigate();
+    let listener = EventListener::new(&window(), "keydown", move |event| {
+        let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
+            return;
+        };
+        let modified = event.ctrl_key() || event.meta_key() || event.alt_key();
+        let path = location.pathname.get_untracked();
+        let Some(wanted) = shortcut(&event.key(), modified, typing(event), &path) else {
+            return;
+        };
+        // A modal (the shortcut list, an image's full view) handles its own Esc.
+        let modal_open = document()
+            .query_selector("dialog[open]")
+            .ok()
+            .flatten()
+            .is_some();
+        match wanted {
+            Shortcut::FocusFilter => {
+                event.prevent_default();
+                if !focus_filter() {
+                    navigate("/", Default::default());
+                    // The board draws on the next turns of the event loop.
+                    spawn_local(async {
+                        for _ in 0..20 {
+                            gloo_timers::future::TimeoutFuture::new(25).await;
+                            if focus_filter() {
+                                break;
+                            }
+                        }
+                    });
+                }
+            }
+            Shortcut::ShowHelp => {
+                event.prevent_default();
+                if let Some(dialog) = dialog.get_untracked() {
+                    if !dialog.open() {
+                        let _ = dialog.show_modal();
+                    }
+                }
+            }
+            Shortcut::CloseDetail if !modal_open => {
+                event.prevent_default();
+                navigate("/", Default::default());
+            }
+            Shortcut::CloseDetail => {}
+        }
+    });
+    let listener = StoredValue::new_local(Some(listener));
+    on_cleanup(move || listener.update_value(|listener| drop(listener.take())));
+    let close = move |_| {
+        if let Some(dialog) = dialog.get_untracked() {
+            dialog.close();
+        }
+    };
+    let open = move |_| {
+        if let Some(dialog) = dialog.get_untracked() {
+            let _ = dialog.show_modal();
+        }
+    };
+    view! {
+        <button type="button" class="link-button shortcuts-open" id="shortcuts-open" aria-keyshortcuts="?"
+            on:click=open>"Keyboard shortcuts (?)"</button>
+        <dialog class="shortcuts" id="shortcuts" node_ref=dialog aria-labelledby="shortcuts-title">
+            <h2 id="shortcuts-title">"Keyboard shortcuts"</h2>
+            <table>
+                <tbody>
+                    {SHORTCUTS.iter().map(|(keys, what)| view! {
+                        <tr><th scope="row"><kbd>{*keys}</kbd></th><td>{*what}</td></tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <button type="button" class="secondary" on:click=close>"Close"</button>
+        </dialog>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_map_to_shortcuts_outside_fields() {
+        assert_eq!(
+            shortcut("/", false, false, "/"),
+            Some(Shortcut::FocusFilter)
+        );
+        assert_eq!(
+            shortcut("/", false, false, "/settings"),
+            Some(Shortcut::FocusFilter)
+        );
+        assert_eq!(shortcut("?", false, false, "/"), Some(Shortcut::ShowHelp));
+        assert_eq!(
+            shortcut("Escape", false, false, "/tasks/image_generate/ig-1"),
+            Some(Shortcut::CloseDetail)
+        );
+        assert_eq!(
+            shortcut("Escape", false, false, "/compare"),
+            Some(Shortcut::CloseDetail)
+        );
+    }
+
+    #[test]
+    fn fields_modifiers_and_other_pages_keep_their_keys() {
+        assert_eq!(shortcut("/", false, true, "/"), None);
+        assert_eq!(shortcut("?", false, true, "/"), None);
+        assert_eq!(shortcut("/", true, false, "/"), None);
+        assert_eq!(shortcut("Escape", false, false, "/"), None);
+        assert_eq!(
+            shortcut("Escape", false, false, "/new/image-generate"),
+            None
+        );
+        assert_eq!(shortcut("a", false, false, "/"), None);
+    }
+}
