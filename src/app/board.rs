@@ -142,7 +142,12 @@ impl Board {
     /// it until it ends. Its parameters are not known, so it cannot be re-run.
     pub fn follow(&self, task: &CallbackResult) {
         let kind = task.kind();
-        if self.find(kind, task.task_id()).is_some() {
+        let known = self.records.with_untracked(|records| {
+            records
+                .iter()
+                .any(|r| r.kind == kind && r.task_id == task.task_id())
+        });
+        if known {
             return;
         }
         let now = now_ms();
