@@ -97,6 +97,36 @@ async fn image_generation_ends_with_images_in_a_gallery() {
         .wait_until("the full view", &image_loaded("dialog[open] img"))
         .await;
     browser.screenshot("task-images").await;
+
+    // Back on the board (Esc), the two images side by side with a slider.
+    browser
+        .run_async("document.querySelector('dialog[open]')?.close();")
+        .await;
+    browser
+        .run_async("document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));")
+        .await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser
+        .click("li.task-row:nth-child(1) .compare-pick__box")
+        .await;
+    browser
+        .click("li.task-row:nth-child(2) .compare-pick__box")
+        .await;
+    browser.click("#compare-link").await;
+    browser.wait_for_text("main h1", "Compare").await;
+    browser
+        .wait_until("both images", &image_loaded(".compare-slider__over"))
+        .await;
+    browser
+        .run_async("const s = document.querySelector('#compare-split'); s.value = '35'; s.dispatchEvent(new Event('input'));")
+        .await;
+    browser.screenshot("compare").await;
+    // The shortcut list.
+    browser
+        .run_async("document.body.dispatchEvent(new KeyboardEvent('keydown', { key: '?', bubbles: true }));")
+        .await;
+    browser.find("dialog#shortcuts[open]").await;
+    browser.screenshot("shortcuts").await;
     browser.close().await;
 }
 
@@ -151,6 +181,22 @@ async fn video_translation_ends_with_a_named_video_and_captions() {
         .wait_until(
             "the caption link",
             "[...document.querySelectorAll('.video-result a.download')].some(a => a.href.endsWith('.ass'))",
+        )
+        .await;
+    // The captions as a subtitle track, shown while the video plays.
+    browser
+        .wait_until(
+            "the subtitle track's cues",
+            "(() => { const t = document.querySelector('.video-result video track'); \
+             return t && t.track.cues && t.track.cues.length > 0; })()",
+        )
+        .await;
+    browser
+        .run_async(
+            "const v = document.querySelector('.video-result video'); v.muted = true; \
+             v.currentTime = v.querySelector('track').track.cues[0].startTime + 0.2; \
+             await Promise.race([new Promise((r) => v.addEventListener('seeked', r, { once: true })), \
+                                 new Promise((r) => setTimeout(r, 3000))]);",
         )
         .await;
     browser.screenshot("task-translation").await;

@@ -38,6 +38,9 @@ fn slider(a: &str, b: &str) -> impl IntoView {
             <img class="compare-slider__under" src=b.to_owned() alt=""/>
             <img class="compare-slider__over" id="compare-over" src=a.to_owned() alt=""
                 style:clip-path=move || format!("inset(0 {}% 0 0)", 100 - split.get())/>
+            <span class="compare-slider__line" style:left=move || format!("{}%", split.get())></span>
+            <span class="compare-slider__tag" style="left: 0.5rem">"A"</span>
+            <span class="compare-slider__tag" style="right: 0.5rem">"B"</span>
         </div>
         <label class="compare-split">
             "A ← split → B "
