@@ -53,6 +53,8 @@ pub struct Notifier {
     pub unseen: RwSignal<u32>,
     /// Whether browser notifications are on (opted in and allowed).
     pub enabled: RwSignal<bool>,
+    /// The page's title without a count.
+    base_title: StoredValue<String>,
 }
 
 /// Provide the notifier: keeps the title's count, clears it when the tab
@@ -67,14 +69,11 @@ pub fn provide_notifier() -> Notifier {
     let notifier = Notifier {
         unseen: RwSignal::new(0),
         enabled: RwSignal::new(supported && opted_in && permission_granted()),
+        base_title: StoredValue::new(document().title()),
     };
-    let base_title = document().title();
-    Effect::new(move |_| {
-        document().set_title(&title_with_count(&base_title, notifier.unseen.get()));
-    });
     let listener = EventListener::new(&document(), "visibilitychange", move |_| {
         if !hidden() {
-            notifier.unseen.set(0);
+            notifier.count(0);
         }
     });
     let listener = StoredValue::new_local(Some(listener));
@@ -89,13 +88,22 @@ impl Notifier {
         expect_context::<Notifier>()
     }
 
+    /// Set the count and the title that shows it.
+    fn count(&self, unseen: u32) {
+        self.unseen.set(unseen);
+        let title = self
+            .base_title
+            .with_value(|base| title_with_count(base, unseen));
+        document().set_title(&title);
+    }
+
     /// `record` just ended: counted in the title and notified while the tab
     /// is hidden; nothing happens while it is in view.
     pub fn ended(&self, record: &TaskRecord) {
         if !hidden() {
             return;
         }
-        self.unseen.update(|unseen| *unseen += 1);
+        self.count(self.unseen.get_untracked() + 1);
         if self.enabled.get_untracked() && permission_granted() {
             let (title, body) = notification_text(record);
             let options = NotificationOptions::new();
