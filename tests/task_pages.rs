@@ -362,3 +362,48 @@ async fn hostile_strings_are_text_and_hostile_urls_are_dropped() {
     let pwned = js_sys::Reflect::get(&web_sys::window().unwrap(), &"pwned".into()).unwrap();
     assert!(pwned.is_undefined(), "no script ran");
 }
+
+#[wasm_bindgen_test]
+async fn a_long_board_opens_a_page_at_a_time_and_filters_reach_every_task() {
+    sandbox::connect_the_app();
+    // 130 finished tasks, oldest first: "old-0" … "old-129".
+    for index in 0..130 {
+        let mut record = TaskRecord::submitted(
+            TaskKind::ImageGenerate,
+            &format!("old-{index}"),
+            serde_json::json!({ "prompt": format!("picture {index}") }),
+            1_000.0 + f64::from(index),
+        );
+        record.status = TaskStatus::Succeeded;
+        tasks::save(&record).unwrap();
+    }
+    let app = mount_app().await;
+    wait_for("the first page", || shown_ids(&app).len() == 100).await;
+    assert_eq!(shown_ids(&app)[0], "old-129", "newest first");
+    assert_eq!(
+        texts(&app.host, "#show-more"),
+        ["Show 30 more (30 not shown)"]
+    );
+    assert_eq!(
+        texts(&app.host, "#board-counts"),
+        ["130 tasks, 0 in progress"]
+    );
+
+    // A filter looks at every task, drawn or not.
+    type_into(&app, "#filter-text", "picture 3");
+    wait_for("the matches", || {
+        shown_ids(&app)
+            == [
+                "old-39", "old-38", "old-37", "old-36", "old-35", "old-34", "old-33", "old-32",
+                "old-31", "old-30", "old-3",
+            ]
+    })
+    .await;
+    assert!(!exists(&app, "#show-more"));
+
+    type_into(&app, "#filter-text", "");
+    wait_for("the first page again", || shown_ids(&app).len() == 100).await;
+    element(&app, "#show-more").click();
+    wait_for("every task", || shown_ids(&app).len() == 130).await;
+    assert!(!exists(&app, "#show-more"));
+}

@@ -158,6 +158,9 @@ fn filters(
     }
 }
 
+/// Rows drawn at first, and added by each "Show more".
+const PAGE: usize = 100;
+
 /// The task board: the stored tasks, newest first, or the three kinds to start with.
 #[component]
 pub fn Board() -> impl IntoView {
@@ -178,7 +181,9 @@ pub fn Board() -> impl IntoView {
         })
     };
     let has_tasks = move || !board.records.with(Vec::is_empty);
-    let shown = move || {
+    // Every task the filters let through, newest first; computed once per
+    // change and shared by the list, "download results" and the counts.
+    let matching = Memo::new(move |_| {
         let (kind, status) = (kind.get(), status.get());
         text.with(|text| {
             board.records.with(|records| {
@@ -190,7 +195,14 @@ pub fn Board() -> impl IntoView {
                     .collect::<Vec<_>>()
             })
         })
+    });
+    // Drawn a page at a time: a board of a thousand tasks opens at once.
+    let limit = RwSignal::new(PAGE);
+    let shown = move || {
+        let limit = limit.get();
+        matching.with(|matching| matching.iter().take(limit).cloned().collect::<Vec<_>>())
     };
+    let not_shown = move || matching.with(Vec::len).saturating_sub(limit.get());
     let counts = move || {
         let total = board.records.with(Vec::len);
         let active = board
@@ -234,7 +246,7 @@ pub fn Board() -> impl IntoView {
                 <div class="board__bar">
                     <p class="hint" id="board-counts">{counts}</p>
                     {filters(kind, status, text)}
-                    <DownloadAll files=Signal::derive(move || files_of(&shown())) label="Download results"/>
+                    <DownloadAll files=Signal::derive(move || matching.with(|m| files_of(m))) label="Download results"/>
                     {compare_link}
                 </div>
                 <ul class="task-list">
@@ -244,7 +256,15 @@ pub fn Board() -> impl IntoView {
                         children=move |record| view! { <TaskRow record now/> }
                     />
                 </ul>
-                <Show when=move || { !board.records.with(Vec::is_empty) && shown().is_empty() }>
+                <Show when=move || { not_shown() > 0 }>
+                    <p class="board__more">
+                        <button type="button" class="secondary" id="show-more"
+                            on:click=move |_| limit.update(|limit| *limit += PAGE)>
+                            {move || format!("Show {} more ({} not shown)", not_shown().min(PAGE), not_shown())}
+                        </button>
+                    </p>
+                </Show>
+                <Show when=move || { !board.records.with(Vec::is_empty) && matching.with(Vec::is_empty) }>
                     <p class="hint" id="no-match">"No task matches these filters."</p>
                 </Show>
             </Show>
