@@ -29,6 +29,10 @@ pub struct Settings {
     pub token_source: RwSignal<TokenSource>,
     /// Whether the token is remembered on this device rather than this tab.
     pub remember: RwSignal<bool>,
+    /// Whether the sandbox's demo token is being looked up: requests wait
+    /// for it rather than go out without a token (and end the following of
+    /// tasks with a 401 after a reload).
+    looking_up: RwSignal<bool>,
 }
 
 impl Settings {
@@ -64,10 +68,19 @@ impl Settings {
     /// start) is used; without a token no `Authorization` header is sent. The
     /// base URL is the one current now.
     pub fn client_options(&self) -> ClientOptions {
-        let token = self.token;
+        let (token, looking_up) = (self.token, self.looking_up);
         let provider: TokenProvider = std::rc::Rc::new(move || {
-            let token = token.get_untracked();
-            Box::pin(async move { (!token.is_empty()).then_some(token) })
+            Box::pin(async move {
+                // At most five seconds: the lookup is one small local request.
+                for _ in 0..100 {
+                    if !looking_up.try_get_untracked().unwrap_or(false) {
+                        break;
+                    }
+                    gloo_timers::future::TimeoutFuture::new(50).await;
+                }
+                let token = token.try_get_untracked().unwrap_or_default();
+                (!token.is_empty()).then_some(token)
+            })
         });
         ClientOptions::new(self.base_url.get_untracked(), Auth::Provider(provider))
     }
@@ -127,16 +140,18 @@ pub fn provide_settings() -> Settings {
         token: RwSignal::new(saved.token.unwrap_or_default()),
         token_source: RwSignal::new(token_source),
         remember: RwSignal::new(saved.remembered),
+        looking_up: RwSignal::new(token_source == TokenSource::None),
     };
     if token_source == TokenSource::None {
         spawn_local(async move {
             if let Some(token) = demo_token(&base_url).await {
                 // The user may have typed a token while the request was out: keep theirs.
-                if settings.token_source.get_untracked() == TokenSource::None {
+                if settings.token_source.try_get_untracked() == Some(TokenSource::None) {
                     settings.token.set(token);
                     settings.token_source.set(TokenSource::SandboxDemo);
                 }
             }
+            settings.looking_up.try_set(false);
         });
     }
     provide_context(settings);

@@ -237,10 +237,19 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
         let counts = browser
             .eval("document.querySelector('#board-counts')?.textContent")
             .await;
+        let total = format!("{STORED} tasks, ");
         if rows.as_u64() != Some(PAGE as u64)
-            || counts.as_str() != Some(&format!("{STORED} tasks, {ACTIVE} in progress"))
+            || !counts
+                .as_str()
+                .is_some_and(|counts| counts.starts_with(&total))
         {
             return Err(format!("the board shows {rows} rows and says {counts}"));
+        }
+        let notes = browser
+            .eval("[...document.querySelectorAll('.task-row[data-status=UNKNOWN] .task-row__note')].map(n => n.textContent)")
+            .await;
+        if notes.as_array().is_some_and(|notes| !notes.is_empty()) {
+            println!("    tasks no longer followed: {notes}");
         }
     }
     report.add(
