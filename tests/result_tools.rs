@@ -259,7 +259,7 @@ async fn download_all_saves_every_image_of_a_submission_under_its_name() {
     .await;
     assert_eq!(
         texts(&app.host, ".task-detail__downloads button"),
-        ["Download all (3)"]
+        ["Download all (3 tasks)"]
     );
     element(&app, ".task-detail__downloads button").click();
     wait_for("three downloads", || downloads().len() == 3).await;
@@ -296,11 +296,11 @@ async fn the_board_downloads_what_its_filters_show() {
     wait_until_succeeded(&app, &ids).await;
     assert_eq!(
         texts(&app.host, ".board__bar .download-all button"),
-        ["Download results (2)"]
+        ["Download results (2 tasks)"]
     );
     mount::type_into(&app, "#filter-text", &ids[0]);
     wait_for("the filter", || {
-        texts(&app.host, ".board__bar .download-all button") == ["Download results (1)"]
+        texts(&app.host, ".board__bar .download-all button") == ["Download results (1 task)"]
     })
     .await;
     element(&app, ".board__bar .download-all button").click();

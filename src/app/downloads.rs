@@ -157,18 +157,27 @@ pub fn summary(done: Downloaded) -> String {
     }
 }
 
-/// "Download all (N)": saves `files`, then says what happened.
+/// Whether `record` has results to download (cheap: no URL is read).
+pub fn has_results(record: &TaskRecord) -> bool {
+    record.status == TaskStatus::Succeeded && record.task.is_some()
+}
+
+/// "Download all (3 tasks)": saves `files`, then says what happened.
 #[component]
 pub fn DownloadAll(
-    /// The files, as they are when clicked.
+    /// The files, read only when clicked (reading them checks every URL).
     #[prop(into)]
     files: Signal<Vec<ResultFile>>,
+    /// How many tasks have results (see [`has_results`]): the button shows
+    /// when there are some.
+    #[prop(into)]
+    tasks: Signal<usize>,
     /// The button's words before the count: "Download all", "Download results".
     label: &'static str,
 ) -> impl IntoView {
     let state = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
-    let count = move || files.with(Vec::len);
+    let count = move || tasks.get();
     let start = move |_| {
         let chosen = files.get_untracked();
         busy.set(true);
@@ -183,7 +192,10 @@ pub fn DownloadAll(
         <Show when=move || { count() > 0 }>
             <span class="download-all">
                 <button type="button" class="secondary download-all__button" on:click=start disabled=move || busy.get()>
-                    {move || format!("{label} ({})", count())}
+                    {move || match count() {
+                        1 => format!("{label} (1 task)"),
+                        n => format!("{label} ({n} tasks)"),
+                    }}
                 </button>
                 <span class="hint download-all__state" role="status">{move || state.get()}</span>
             </span>

@@ -7,7 +7,7 @@ use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
 
 use crate::app::board::Board;
 use crate::app::compare::{compare_path, media_of, Picks};
-use crate::app::downloads::{files_of, DownloadAll};
+use crate::app::downloads::{files_of, has_results, DownloadAll};
 use crate::app::filters::{matches_text, shows, StatusFilter};
 use crate::app::kind_text;
 use crate::app::task_actions::TaskActions;
@@ -128,11 +128,8 @@ fn LookUp() -> impl IntoView {
 }
 
 /// The filters over the board.
-fn filters(
-    kind: RwSignal<Option<TaskKind>>,
-    status: RwSignal<StatusFilter>,
-    text: RwSignal<String>,
-) -> impl IntoView {
+fn filter_controls(filters: Filters) -> impl IntoView {
+    let Filters { kind, status, text } = filters;
     view! {
         <div class="filters" role="group" aria-label="Filter tasks">
             <label for="filter-text" class="visually-hidden">"Filter by id or text"</label>
@@ -155,6 +152,36 @@ fn filters(
                 }).collect_view()}
             </select>
         </div>
+    }
+}
+
+/// The board's three filters.
+#[derive(Clone, Copy)]
+struct Filters {
+    kind: RwSignal<Option<TaskKind>>,
+    status: RwSignal<StatusFilter>,
+    text: RwSignal<String>,
+}
+
+impl Filters {
+    /// `f` of the tasks the filters let through, newest first, read in
+    /// place: the list, the count and the downloads each take what they need
+    /// without copying the board.
+    fn with_matching<R>(
+        self,
+        board: Board,
+        f: impl FnOnce(&mut dyn Iterator<Item = &TaskRecord>) -> R,
+    ) -> R {
+        let (kind, status) = (self.kind.get(), self.status.get());
+        self.text.with(|text| {
+            board.records.with(|records| {
+                let mut matching = records
+                    .iter()
+                    .rev()
+                    .filter(|r| shows(r, kind, status) && matches_text(r, text));
+                f(&mut matching)
+            })
+        })
     }
 }
 
@@ -181,28 +208,17 @@ pub fn Board() -> impl IntoView {
         })
     };
     let has_tasks = move || !board.records.with(Vec::is_empty);
-    // Every task the filters let through, newest first; computed once per
-    // change and shared by the list, "download results" and the counts.
-    let matching = Memo::new(move |_| {
-        let (kind, status) = (kind.get(), status.get());
-        text.with(|text| {
-            board.records.with(|records| {
-                records
-                    .iter()
-                    .rev()
-                    .filter(|r| shows(r, kind, status) && matches_text(r, text))
-                    .cloned()
-                    .collect::<Vec<_>>()
-            })
-        })
-    });
+    let filters = Filters { kind, status, text };
     // Drawn a page at a time: a board of a thousand tasks opens at once.
     let limit = RwSignal::new(PAGE);
     let shown = move || {
         let limit = limit.get();
-        matching.with(|matching| matching.iter().take(limit).cloned().collect::<Vec<_>>())
+        filters.with_matching(board, |matching| {
+            matching.take(limit).cloned().collect::<Vec<_>>()
+        })
     };
-    let not_shown = move || matching.with(Vec::len).saturating_sub(limit.get());
+    let matched = move || filters.with_matching(board, |matching| matching.count());
+    let not_shown = move || matched().saturating_sub(limit.get());
     let counts = move || {
         let total = board.records.with(Vec::len);
         let active = board
@@ -245,8 +261,11 @@ pub fn Board() -> impl IntoView {
             >
                 <div class="board__bar">
                     <p class="hint" id="board-counts">{counts}</p>
-                    {filters(kind, status, text)}
-                    <DownloadAll files=Signal::derive(move || matching.with(|m| files_of(m))) label="Download results"/>
+                    {filter_controls(filters)}
+                    <DownloadAll
+                        files=Signal::derive(move || filters.with_matching(board, |matching| files_of(matching)))
+                        tasks=Signal::derive(move || filters.with_matching(board, |matching| matching.filter(|r| has_results(r)).count()))
+                        label="Download results"/>
                     {compare_link}
                 </div>
                 <ul class="task-list">
@@ -264,7 +283,7 @@ pub fn Board() -> impl IntoView {
                         </button>
                     </p>
                 </Show>
-                <Show when=move || { !board.records.with(Vec::is_empty) && matching.with(Vec::is_empty) }>
+                <Show when=move || { !board.records.with(Vec::is_empty) && matched() == 0 }>
                     <p class="hint" id="no-match">"No task matches these filters."</p>
                 </Show>
             </Show>

@@ -8,7 +8,7 @@ use media_gen_api::{CallbackResult, ImageGenerateTask, TaskKind, TaskStatus};
 use wasm_bindgen::JsValue;
 
 use crate::app::board::Board;
-use crate::app::downloads::{files_of, DownloadAll};
+use crate::app::downloads::{files_of, has_results, DownloadAll};
 use crate::app::kind_text;
 use crate::app::settings::Settings;
 use crate::app::task_actions::TaskActions;
@@ -65,13 +65,18 @@ fn Known(record: TaskRecord) -> impl IntoView {
     let settings = Settings::expect();
     let (kind, submitted_at) = (record.kind, record.submitted_at);
     // Everything this task's submit made (one task per image or language).
+    let in_batch = move |r: &TaskRecord| r.kind == kind && r.submitted_at == submitted_at;
     let batch_files = Signal::derive(move || {
+        board
+            .records
+            .with(|records| files_of(records.iter().filter(|r| in_batch(r))))
+    });
+    let batch_tasks = Signal::derive(move || {
         board.records.with(|records| {
-            files_of(
-                records
-                    .iter()
-                    .filter(|r| r.kind == kind && r.submitted_at == submitted_at),
-            )
+            records
+                .iter()
+                .filter(|r| in_batch(r) && has_results(r))
+                .count()
         })
     });
     let resubmit = (!record.request.is_null()).then(|| {
@@ -94,7 +99,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
             <dt>"Last change"</dt><dd>{local_time(record.updated_at)}</dd>
         </dl>
         <div class="task-detail__result">{result}</div>
-        <p class="task-detail__downloads"><DownloadAll files=batch_files label="Download all"/></p>
+        <p class="task-detail__downloads"><DownloadAll files=batch_files tasks=batch_tasks label="Download all"/></p>
         {parameters.map(|json| view! {
             <details class="request-preview">
                 <summary>"Submitted parameters"</summary>
