@@ -35,7 +35,10 @@ pub fn pick_text(kind: TaskKind, task_id: &str) -> String {
 /// The kind and id in a `kind:id` query value.
 pub fn parse_pick(text: &str) -> Option<(TaskKind, String)> {
     let (kind, id) = text.split_once(':')?;
-    (!id.is_empty()).then(|| Some((kind.parse().ok()?, id.to_owned())))?
+    if id.is_empty() {
+        return None;
+    }
+    Some((kind.parse().ok()?, id.to_owned()))
 }
 
 /// The comparison page of two tasks.
