@@ -10,17 +10,11 @@ mod sandbox;
 use media_gen::store::record::TaskRecord;
 use media_gen::store::tasks;
 use media_gen_api::*;
-use mount::{element, exists, mount_app_at, wait_for, MountedApp};
-use wasm_bindgen::{JsCast, JsValue};
+use mount::{element, exists, js, mount_app_at, wait_for, MountedApp};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn js(code: &str) -> JsValue {
-    js_sys::Function::new_no_args(code)
-        .call0(&JsValue::NULL)
-        .unwrap()
-}
 
 /// Press `key` on the page itself (not in a field).
 fn press_on_page(key: &str) {

@@ -10,19 +10,11 @@ mod sandbox;
 use media_gen::store::record::TaskRecord;
 use media_gen::store::tasks;
 use media_gen_api::*;
-use mount::{element, elements, exists, mount_app_at, texts, wait_for, MountedApp};
-use wasm_bindgen::{JsCast, JsValue};
+use mount::{element, elements, exists, js, mount_app_at, texts, wait_for, MountedApp};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// Run JavaScript in the test page (stubs for what headless Chromium keeps
-/// to itself: the clipboard, downloads).
-fn js(code: &str) -> JsValue {
-    js_sys::Function::new_no_args(code)
-        .call0(&JsValue::NULL)
-        .unwrap()
-}
 
 /// Clicks on download links, recorded instead of saving files:
 /// `[download name, href]` in `window.__downloads`.
@@ -117,18 +109,8 @@ fn translation_record(id: &str, caption_url: &str) -> TaskRecord {
 async fn a_translation_plays_with_its_captions_as_a_subtitle_track() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
-    let request = VideoTranslateRequest {
-        target_languages: vec!["French".into()],
-        video_url: format!("{}/sandbox/media/video/landscape.mp4", sandbox::url()),
-        enable_caption: Some(true),
-        name: Some("talk".into()),
-        ..Default::default()
-    };
-    let refs = sandbox::client()
-        .submit_video_translate(&request, None)
-        .await
-        .unwrap();
-    let app = mount_app_at(&format!("/tasks/video_translate/{}", refs[0].task_id)).await;
+    let id = sandbox::translate_talk().await;
+    let app = mount_app_at(&format!("/tasks/video_translate/{id}")).await;
     wait_for("the subtitle track", || {
         exists(&app, ".video-result video track")
     })

@@ -234,18 +234,8 @@ async fn a_finished_video_has_a_player_with_poster_facts_and_download() {
 async fn a_translation_shows_its_name_language_and_captions() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
-    let request = VideoTranslateRequest {
-        target_languages: vec!["French".into()],
-        video_url: format!("{}/sandbox/media/video/landscape.mp4", sandbox::url()),
-        enable_caption: Some(true),
-        name: Some("talk".into()),
-        ..Default::default()
-    };
-    let refs = sandbox::client()
-        .submit_video_translate(&request, None)
-        .await
-        .unwrap();
-    let app = mount_app_at(&format!("/tasks/video_translate/{}", refs[0].task_id)).await;
+    let id = sandbox::translate_talk().await;
+    let app = mount_app_at(&format!("/tasks/video_translate/{id}")).await;
     wait_for("the translated video", || {
         exists(&app, ".video-result video")
     })

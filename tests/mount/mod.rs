@@ -178,3 +178,11 @@ pub fn press(app: &MountedApp, selector: &str, key: &str, ctrl: bool) {
         web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
     element(app, selector).dispatch_event(&event).unwrap();
 }
+
+/// Run JavaScript in the test page: stubs for what headless Chromium keeps
+/// to itself (the clipboard, downloads, notifications), and reads of them.
+pub fn js(code: &str) -> JsValue {
+    js_sys::Function::new_no_args(code)
+        .call0(&JsValue::NULL)
+        .unwrap()
+}

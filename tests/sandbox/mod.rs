@@ -81,3 +81,20 @@ pub fn connect_the_app() {
         .set_item("media-gen.token", TOKEN)
         .expect("store the token");
 }
+
+/// Translate the sandbox's sample video into French with captions (named
+/// "talk"), straight on the sandbox; the id of the one task.
+pub async fn translate_talk() -> String {
+    let request = media_gen_api::VideoTranslateRequest {
+        target_languages: vec!["French".into()],
+        video_url: format!("{}/sandbox/media/video/landscape.mp4", url()),
+        enable_caption: Some(true),
+        name: Some("talk".into()),
+        ..Default::default()
+    };
+    let refs = client()
+        .submit_video_translate(&request, None)
+        .await
+        .expect("the sandbox takes the translation");
+    refs[0].task_id.clone()
+}
