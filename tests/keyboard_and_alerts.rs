@@ -7,9 +7,6 @@
 mod mount;
 mod sandbox;
 
-use media_gen::store::record::TaskRecord;
-use media_gen::store::tasks;
-use media_gen_api::*;
 use mount::{element, exists, js, mount_app_at, wait_for, MountedApp};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -62,29 +59,6 @@ fn title() -> String {
     web_sys::window().unwrap().document().unwrap().title()
 }
 
-/// An image task, submitted straight to the sandbox and put on the board.
-async fn image_on_the_board() -> String {
-    let request = ImageGenerateRequest {
-        prompt: "a hidden tab".into(),
-        ..Default::default()
-    };
-    let id = sandbox::client()
-        .submit_image_generate(&request, None)
-        .await
-        .unwrap()
-        .task_ids
-        .remove(0);
-    let json = serde_json::to_value(&request).unwrap();
-    tasks::save(&TaskRecord::submitted(
-        TaskKind::ImageGenerate,
-        &id,
-        json,
-        sandbox::now(),
-    ))
-    .unwrap();
-    id
-}
-
 async fn wait_until_ended(app: &MountedApp, id: &str) {
     let selector = format!("li.task-row[data-task-id='{id}'][data-status='SUCCEEDED']");
     wait_for("the task to end", || exists(app, &selector)).await;
@@ -93,7 +67,9 @@ async fn wait_until_ended(app: &MountedApp, id: &str) {
 #[wasm_bindgen_test]
 async fn slash_focuses_the_board_filter_from_any_page() {
     sandbox::connect_the_app();
-    image_on_the_board().await;
+    sandbox::images_on_the_board("a hidden tab", 1)
+        .await
+        .remove(0);
     let app = mount_app_at("/").await;
     wait_for("the filter", || exists(&app, "#filter-text")).await;
     press_on_page("/");
@@ -137,7 +113,9 @@ async fn question_mark_lists_the_shortcuts() {
 async fn escape_closes_a_task_page_and_the_task_goes_on() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
-    let id = image_on_the_board().await;
+    let id = sandbox::images_on_the_board("a hidden tab", 1)
+        .await
+        .remove(0);
     let app = mount_app_at(&format!("/tasks/image_generate/{id}")).await;
     wait_for("the task page", || exists(&app, "#task-id")).await;
     press_on_page("Escape");
@@ -165,7 +143,9 @@ async fn a_hidden_tab_counts_ended_tasks_in_its_title() {
         .set_title("Media Generation");
     let before = title();
     set_hidden(true);
-    let id = image_on_the_board().await;
+    let id = sandbox::images_on_the_board("a hidden tab", 1)
+        .await
+        .remove(0);
     let app = mount_app_at("/").await;
     wait_until_ended(&app, &id).await;
     let counted = format!("(1) {before}");
@@ -204,7 +184,9 @@ async fn people_who_opt_in_are_notified_when_a_hidden_tab_sees_a_task_end() {
     drop(settings);
 
     set_hidden(true);
-    let id = image_on_the_board().await;
+    let id = sandbox::images_on_the_board("a hidden tab", 1)
+        .await
+        .remove(0);
     let app = mount_app_at("/").await;
     wait_until_ended(&app, &id).await;
     wait_for("a notification", || {

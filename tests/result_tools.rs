@@ -60,27 +60,6 @@ fn click_button(app: &MountedApp, text: &str) {
     button.click();
 }
 
-/// Submit images straight to the sandbox and put them on the board.
-async fn images_on_the_board(count: i64) -> Vec<String> {
-    let request = ImageGenerateRequest {
-        prompt: "a lighthouse".into(),
-        generate_count: Some(count),
-        ..Default::default()
-    };
-    let ids = sandbox::client()
-        .submit_image_generate(&request, None)
-        .await
-        .unwrap()
-        .task_ids;
-    let json = serde_json::to_value(&request).unwrap();
-    let at = sandbox::now();
-    for id in &ids {
-        let record = TaskRecord::submitted(TaskKind::ImageGenerate, id, json.clone(), at);
-        tasks::save(&record).unwrap();
-    }
-    ids
-}
-
 async fn wait_until_succeeded(app: &MountedApp, ids: &[String]) {
     for id in ids {
         let selector = format!("li.task-row[data-task-id='{id}'][data-status='SUCCEEDED']");
@@ -199,7 +178,7 @@ async fn a_task_page_copies_its_link_and_its_status_read() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
     record_clipboard();
-    let ids = images_on_the_board(1).await;
+    let ids = sandbox::images_on_the_board("a lighthouse", 1).await;
     let app = mount_app_at(&format!("/tasks/image_generate/{}", ids[0])).await;
     wait_for("the page", || exists(&app, "#task-id")).await;
     click_button(&app, "Copy link");
@@ -231,7 +210,7 @@ async fn download_all_saves_every_image_of_a_submission_under_its_name() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
     record_downloads();
-    let ids = images_on_the_board(3).await;
+    let ids = sandbox::images_on_the_board("a lighthouse", 3).await;
     let app = mount_app_at("/").await;
     wait_until_succeeded(&app, &ids).await;
     let app = mount_app_at(&format!("/tasks/image_generate/{}", ids[1])).await;
@@ -273,7 +252,7 @@ async fn the_board_downloads_what_its_filters_show() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
     record_downloads();
-    let ids = images_on_the_board(2).await;
+    let ids = sandbox::images_on_the_board("a lighthouse", 2).await;
     let app = mount_app_at("/").await;
     wait_until_succeeded(&app, &ids).await;
     assert_eq!(
@@ -294,7 +273,7 @@ async fn the_board_downloads_what_its_filters_show() {
 async fn two_images_compare_with_a_slider() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
-    let ids = images_on_the_board(2).await;
+    let ids = sandbox::images_on_the_board("a lighthouse", 2).await;
     let app = mount_app_at("/").await;
     wait_until_succeeded(&app, &ids).await;
     let boxes = elements(&app.host, ".compare-pick__box");

@@ -98,3 +98,30 @@ pub async fn translate_talk() -> String {
         .expect("the sandbox takes the translation");
     refs[0].task_id.clone()
 }
+
+/// Images generated straight on the sandbox (as another tool would) and put
+/// in the app's storage as its submit does; their ids.
+pub async fn images_on_the_board(prompt: &str, count: i64) -> Vec<String> {
+    let request = media_gen_api::ImageGenerateRequest {
+        prompt: prompt.into(),
+        generate_count: Some(count),
+        ..Default::default()
+    };
+    let ids = client()
+        .submit_image_generate(&request, None)
+        .await
+        .expect("the sandbox takes the images")
+        .task_ids;
+    let json = serde_json::to_value(&request).expect("a request is JSON");
+    let at = now();
+    for id in &ids {
+        let record = media_gen::store::record::TaskRecord::submitted(
+            media_gen_api::TaskKind::ImageGenerate,
+            id,
+            json.clone(),
+            at,
+        );
+        media_gen::store::tasks::save(&record).expect("stored");
+    }
+    ids
+}

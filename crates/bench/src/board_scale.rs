@@ -148,18 +148,6 @@ async fn store(browser: &Browser, records: &[Stored]) {
         .await;
 }
 
-async fn status_reads(client: &reqwest::Client, base: &str) -> Result<u64, String> {
-    let stats: Value = client
-        .get(format!("{base}/sandbox/stats"))
-        .send()
-        .await
-        .map_err(|e| e.to_string())?
-        .json()
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(stats["data"]["status_reads"].as_u64().unwrap_or_default())
-}
-
 /// Apply one record change as another tab's write would arrive (a `storage`
 /// event), and measure in the page: milliseconds until the row shows the new
 /// status, and the elements added and removed under the board meanwhile.
@@ -278,9 +266,9 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     );
 
     // Let the first round of reads land before changing anything.
-    let reads_before = status_reads(&client, &base).await?;
+    let reads_before = staged.sandbox.counter(&client, "status_reads").await?;
     let settle = Instant::now();
-    while status_reads(&client, &base).await? < reads_before + ACTIVE as u64 / 2
+    while staged.sandbox.counter(&client, "status_reads").await? < reads_before + ACTIVE as u64 / 2
         && settle.elapsed() < Duration::from_secs(20)
     {
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -326,7 +314,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     browser.open(&staged.url("/empty.html")).await;
     store(&browser, &active(&soak_ids, now_ms())).await;
     browser.open(&staged.url("/?soak")).await;
-    let reads_start = status_reads(&client, &base).await?;
+    let reads_start = staged.sandbox.counter(&client, "status_reads").await?;
     let mut samples = Vec::new();
     for minute in 1..=minutes {
         tokio::time::sleep(Duration::from_secs(60)).await;
@@ -336,7 +324,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
         println!("    minute {minute}: {mib:.2} MiB");
         samples.push(mib);
     }
-    let reads = status_reads(&client, &base).await? - reads_start;
+    let reads = staged.sandbox.counter(&client, "status_reads").await? - reads_start;
     browser.close().await;
     // The first minute settles (the previous page's heap is still being
     // freed); growth counts from the second.

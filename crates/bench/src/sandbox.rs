@@ -51,6 +51,11 @@ impl Sandbox {
         Err("the sandbox stopped before listening".to_owned())
     }
 
+    /// One counter of `/sandbox/stats` (`status_reads`, `tasks_created`, ...).
+    pub async fn counter(&self, client: &reqwest::Client, name: &str) -> Result<u64, String> {
+        counter(client, &self.base_url, name).await
+    }
+
     /// The process's resident memory in MiB (Linux).
     pub fn resident_mib(&self) -> Option<f64> {
         let pid = self.child.id()?;
@@ -65,4 +70,17 @@ impl Sandbox {
             .ok()?;
         Some(kib / 1024.0)
     }
+}
+
+/// One counter of the sandbox at `base_url`'s `/sandbox/stats`.
+pub async fn counter(client: &reqwest::Client, base_url: &str, name: &str) -> Result<u64, String> {
+    let stats: serde_json::Value = client
+        .get(format!("{base_url}/sandbox/stats"))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .json()
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(stats["data"][name].as_u64().unwrap_or_default())
 }

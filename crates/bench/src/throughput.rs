@@ -128,16 +128,8 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
 
 /// Submit until the sandbox has created `target` tasks in all, with 16 clients.
 async fn submit_tasks(base_url: &str, body: &Value, target: u64) -> Result<(), String> {
-    let stats = |client: reqwest::Client, base: String| async move {
-        let response = client
-            .get(format!("{base}/sandbox/stats"))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?;
-        let stats: Value = response.json().await.map_err(|e| e.to_string())?;
-        Ok::<u64, String>(stats["data"]["tasks_created"].as_u64().unwrap_or_default())
-    };
-    let created = stats(reqwest::Client::new(), base_url.to_owned()).await?;
+    let created =
+        crate::sandbox::counter(&reqwest::Client::new(), base_url, "tasks_created").await?;
     let requests = target.saturating_sub(created).div_ceil(8);
     let next = Arc::new(AtomicU64::new(0));
     let mut workers = Vec::new();
