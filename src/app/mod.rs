@@ -17,7 +17,7 @@ mod shortcuts;
 mod task_actions;
 
 use leptos::prelude::*;
-use leptos_router::components::{Route, Router, Routes};
+use leptos_router::components::{FlatRoutes, Route, Router};
 use leptos_router::path;
 use media_gen_api::TaskKind;
 
@@ -40,7 +40,7 @@ pub fn App() -> impl IntoView {
             <LiveRegion/>
             <Shortcuts/>
             <main id="main" class="page">
-                <Routes fallback=NotFound>
+                <FlatRoutes fallback=NotFound>
                     <Route path=path!("/") view=Board/>
                     <Route
                         path=path!("/new/image-to-video")
@@ -57,7 +57,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/tasks/:kind/:id") view=TaskPage/>
                     <Route path=path!("/settings") view=SettingsPage/>
                     <Route path=path!("/compare") view=ComparePage/>
-                </Routes>
+                </FlatRoutes>
             </main>
         </Router>
     }

@@ -1,7 +1,9 @@
 //! What the browser keeps about one task.
 
 use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
 
 /// One submitted task, as stored: enough to show it, follow it after a
 /// reload, and submit it again.
@@ -20,11 +22,38 @@ pub struct TaskRecord {
     /// When it last changed (`Date.now()` milliseconds).
     pub updated_at: f64,
     /// The task as last read, with its result URLs.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "stored_task")]
     pub task: Option<CallbackResult>,
     /// Why following it stopped, when a read failed for good (an unknown id, say).
     #[serde(default)]
     pub error: Option<String>,
+}
+
+/// A stored task: the callback's `{"task_type": …, "data": {…}}`.
+#[derive(Deserialize)]
+struct TaggedTask {
+    task_type: TaskKind,
+    data: Box<RawValue>,
+}
+
+/// Read a stored task with the decoders of the service's answers (bytes, one
+/// per task type) rather than serde's adjacently tagged path, which would add
+/// a buffering decoder for every task type to the app's wasm.
+fn stored_task<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<CallbackResult>, D::Error> {
+    let Some(tagged) = Option::<TaggedTask>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    let data = tagged.data.get().as_bytes();
+    let task = match tagged.task_type {
+        TaskKind::ImageToVideo => serde_json::from_slice(data).map(CallbackResult::ImageToVideo),
+        TaskKind::VideoTranslate => {
+            serde_json::from_slice(data).map(CallbackResult::VideoTranslate)
+        }
+        TaskKind::ImageGenerate => serde_json::from_slice(data).map(CallbackResult::ImageGenerate),
+    };
+    task.map(Some).map_err(D::Error::custom)
 }
 
 /// The storage key of every task record starts with this.
@@ -149,6 +178,41 @@ mod tests {
         );
         record.apply(Some(&image("SUCCEEDED")), None, 2.5);
         let json = serde_json::to_string(&record).unwrap();
-        assert_eq!(serde_json::from_str::<TaskRecord>(&json).unwrap(), record);
+        assert_eq!(
+            serde_json::from_slice::<TaskRecord>(json.as_bytes()).unwrap(),
+            record
+        );
+    }
+
+    #[test]
+    fn stored_tasks_keep_the_callback_shape_in_either_key_order() {
+        let data =
+            r#"{"task_id":"i2is-1","status":"SUCCEEDED","image_url":"https://x.test/i.png"}"#;
+        for task in [
+            format!(r#"{{"task_type":"image_generate","data":{data}}}"#),
+            format!(r#"{{"data":{data},"task_type":"image_generate"}}"#),
+        ] {
+            let json = format!(
+                r#"{{"kind":"image_generate","task_id":"i2is-1","submitted_at":1,"request":null,
+                "status":"SUCCEEDED","updated_at":2,"task":{task}}}"#
+            );
+            let record: TaskRecord = serde_json::from_slice(json.as_bytes()).unwrap();
+            let Some(CallbackResult::ImageGenerate(task)) = record.task else {
+                panic!("an image task: {json}");
+            };
+            assert_eq!(task.image_url, "https://x.test/i.png");
+        }
+    }
+
+    #[test]
+    fn a_stored_task_of_the_wrong_shape_names_the_problem() {
+        let json = r#"{"kind":"image_generate","task_id":"i","submitted_at":1,"request":null,
+            "status":"SUCCEEDED","updated_at":2,
+            "task":{"task_type":"image_generate","data":{"status":"SUCCEEDED"}}}"#;
+        let error = serde_json::from_slice::<TaskRecord>(json.as_bytes()).unwrap_err();
+        assert!(error.to_string().contains("task_id"), "{error}");
+        let json = json.replace(r#""task_type":"image_generate""#, r#""task_type":"audio""#);
+        let error = serde_json::from_slice::<TaskRecord>(json.as_bytes()).unwrap_err();
+        assert!(error.to_string().contains("audio"), "{error}");
     }
 }

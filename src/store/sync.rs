@@ -29,7 +29,7 @@ fn change(key: &str, new_value: Option<String>) -> Option<TaskChange> {
     let (kind, id) = parse_key(key)?;
     match new_value {
         None => Some(TaskChange::Removed(kind, id)),
-        Some(json) => serde_json::from_str(&json)
+        Some(json) => serde_json::from_slice(json.as_bytes())
             .ok()
             .map(|record| TaskChange::Saved(Box::new(record))),
     }

@@ -42,13 +42,15 @@ pub fn load() -> Result<(Vec<TaskRecord>, usize), StoreError> {
             .get_item(&name)
             .ok()
             .flatten()
-            .map(|text| serde_json::from_str::<TaskRecord>(&text))
+            .map(|text| serde_json::from_slice::<TaskRecord>(text.as_bytes()))
         {
             Some(Ok(record)) => records.push(record),
             _ => unreadable += 1,
         }
     }
-    records.sort_by(|a, b| a.submitted_at.total_cmp(&b.submitted_at));
+    records.sort_unstable_by(|a, b| {
+        a.submitted_at.total_cmp(&b.submitted_at).then_with(|| a.task_id.cmp(&b.task_id))
+    });
     Ok((records, unreadable))
 }
 

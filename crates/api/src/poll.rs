@@ -84,9 +84,17 @@ impl DurationEstimate {
     /// The median length, or `None` before any task ended: an honest
     /// "estimating" rather than a guess.
     pub fn median(&self) -> Option<Duration> {
-        let mut sorted: Vec<Duration> = self.samples.iter().copied().collect();
-        sorted.sort();
-        sorted.get(sorted.len() / 2).copied()
+        // The sample at index len/2 once sorted: the one with at most len/2
+        // samples below it and more than len/2 at or below it. The window is
+        // small, so counting costs less code than a sort in the browser's wasm.
+        let middle = self.samples.len() / 2;
+        let count = |keep: &dyn Fn(Duration) -> bool| {
+            self.samples.iter().filter(|&&sample| keep(sample)).count()
+        };
+        self.samples.iter().copied().find(|&candidate| {
+            count(&|sample| sample < candidate) <= middle
+                && count(&|sample| sample <= candidate) > middle
+        })
     }
 }
 

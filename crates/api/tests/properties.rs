@@ -344,3 +344,21 @@ proptest! {
         prop_assert!(command.starts_with("curl "));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
+
+    /// The usual duration is the sorted window's middle sample, ties and all.
+    #[test]
+    fn the_usual_duration_is_the_middle_of_the_sorted_window(millis in prop::collection::vec(0u64..50, 0..45)) {
+        let mut estimate = media_gen_api::poll::DurationEstimate::default();
+        for &ms in &millis {
+            estimate.record(std::time::Duration::from_millis(ms));
+        }
+        let window = &millis[millis.len().saturating_sub(media_gen_api::poll::DurationEstimate::WINDOW)..];
+        let mut sorted = window.to_vec();
+        sorted.sort_unstable();
+        let expected = sorted.get(sorted.len() / 2).map(|&ms| std::time::Duration::from_millis(ms));
+        prop_assert_eq!(estimate.median(), expected);
+    }
+}
