@@ -49,7 +49,9 @@ pub fn load() -> Result<(Vec<TaskRecord>, usize), StoreError> {
         }
     }
     records.sort_unstable_by(|a, b| {
-        a.submitted_at.total_cmp(&b.submitted_at).then_with(|| a.task_id.cmp(&b.task_id))
+        a.submitted_at
+            .total_cmp(&b.submitted_at)
+            .then_with(|| a.task_id.cmp(&b.task_id))
     });
     Ok((records, unreadable))
 }

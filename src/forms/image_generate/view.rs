@@ -15,9 +15,10 @@ use crate::forms::{lines, FormHost, TaskForm};
 /// The ratio's shape, 64 pixels on the long side.
 fn ratio_box(ratio: ImageRatio) -> String {
     let (w, h) = ratio.parts();
-    let (w, h) = (f64::from(w), f64::from(h));
-    let scale = 64.0 / w.max(h);
-    format!("width: {:.0}px; height: {:.0}px", w * scale, h * scale)
+    let long = w.max(h).max(1);
+    // Integer rounding: formatting a float would bring the float printer into the wasm.
+    let side = |part: u32| (part * 64 + long / 2) / long;
+    format!("width: {}px; height: {}px", side(w), side(h))
 }
 
 /// The image generation form: prompt, reference images with previews,
@@ -81,5 +82,18 @@ pub fn ImageGenerateView(
             </div>
             <CallbackField value=form.callback problems base_url=host.base_url/>
         </TaskForm>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ratio_box;
+    use media_gen_api::ImageRatio;
+
+    #[test]
+    fn the_ratio_shape_is_64_pixels_on_the_long_side_rounded() {
+        assert_eq!(ratio_box(ImageRatio::R16x9), "width: 64px; height: 36px");
+        assert_eq!(ratio_box(ImageRatio::R2x3), "width: 43px; height: 64px");
+        assert_eq!(ratio_box(ImageRatio::R1x1), "width: 64px; height: 64px");
     }
 }
