@@ -1,13 +1,15 @@
 //! `Client`: one method per endpoint, with timeouts, retries and cancel.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 use gloo_net::http::Method;
 use media_gen_api::retry::{is_retryable, parse_retry_after, AttemptFailure, RequestKind};
 use media_gen_api::{
     decode_data, CallbackResult, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest,
-    ImageToVideoTask, Request, TaskIds, TaskKind, TranslationTaskRef, VideoTranslateRequest,
-    VideoTranslateTask, TARGET_LANGUAGES_PATH,
+    ImageToVideoTask, Request, ResponseError, TaskIds, TaskKind, TranslationTaskRef,
+    VideoTranslateRequest, VideoTranslateTask, TARGET_LANGUAGES_PATH,
 };
 use serde::de::DeserializeOwned;
 use web_sys::AbortSignal;
@@ -53,75 +55,96 @@ impl Client {
         body: Option<String>,
         cancel: Option<&AbortSignal>,
     ) -> Result<T, ClientError> {
-        let options = &self.options;
-        let url = format!("{}{path}", options.base_url);
-        let deadline = now_ms() + options.deadline.as_secs_f64() * 1000.0;
-        let method = match kind {
-            RequestKind::Read => Method::GET,
-            RequestKind::Submit => Method::POST,
+        let mut data = None;
+        let mut decode = |status: u16, body: &[u8]| {
+            decode_data::<T>(status, body).map(|decoded| data = Some(decoded))
         };
-        let mut retry = 0;
-        loop {
-            if cancel.is_some_and(AbortSignal::aborted) {
-                return Err(ClientError::Aborted);
-            }
-            let token = self.token().await;
-            let attempt = Attempt {
-                method: method.clone(),
-                url: &url,
-                body: body.as_deref(),
-                token: token.as_deref(),
-                timeout: options.attempt_timeout,
+        self.retrying(kind, path, body, cancel, &mut decode).await?;
+        data.ok_or(ClientError::Aborted)
+    }
+
+    /// The retry loop of [`Client::call`], apart from the payload's type: one
+    /// copy in the wasm for every endpoint (boxed, so it is not inlined into
+    /// each caller). `decode` takes the answer; its error decides the retry.
+    fn retrying<'a>(
+        &'a self,
+        kind: RequestKind,
+        path: &'a str,
+        body: Option<String>,
+        cancel: Option<&'a AbortSignal>,
+        decode: &'a mut dyn FnMut(u16, &[u8]) -> Result<(), ResponseError>,
+    ) -> Pin<Box<dyn Future<Output = Result<(), ClientError>> + 'a>> {
+        Box::pin(async move {
+            let options = &self.options;
+            let url = format!("{}{path}", options.base_url);
+            let deadline = now_ms() + options.deadline.as_secs_f64() * 1000.0;
+            let method = match kind {
+                RequestKind::Read => Method::GET,
+                RequestKind::Submit => Method::POST,
             };
-            let (error, failure, retry_after) = match attempt.send(cancel).await {
-                Ok(answer) => match decode_data::<T>(answer.status, &answer.body) {
-                    Ok(data) => return Ok(data),
-                    Err(error) => {
-                        let failure = if (200..300).contains(&answer.status) {
-                            AttemptFailure::BadAnswer
-                        } else {
-                            AttemptFailure::Status(answer.status)
-                        };
-                        let now_unix = (now_ms() / 1000.0) as i64;
-                        let retry_after = answer
-                            .retry_after
-                            .as_deref()
-                            .and_then(|v| parse_retry_after(v, now_unix));
-                        (ClientError::from(error), failure, retry_after)
-                    }
-                },
-                Err(NoAnswer::Aborted) => return Err(ClientError::Aborted),
-                Err(NoAnswer::Timeout) => {
-                    let seconds = options.attempt_timeout.as_secs();
-                    (
-                        ClientError::Timeout { seconds },
-                        AttemptFailure::Timeout,
-                        None,
-                    )
+            let mut retry = 0;
+            loop {
+                if cancel.is_some_and(AbortSignal::aborted) {
+                    return Err(ClientError::Aborted);
                 }
-                Err(NoAnswer::Network) => (
-                    ClientError::Network { url: url.clone() },
-                    AttemptFailure::Network,
-                    None,
-                ),
-            };
-            if !is_retryable(kind, failure, retry_after.is_some()) {
-                return Err(error);
+                let token = self.token().await;
+                let attempt = Attempt {
+                    method: method.clone(),
+                    url: &url,
+                    body: body.as_deref(),
+                    token: token.as_deref(),
+                    timeout: options.attempt_timeout,
+                };
+                let (error, failure, retry_after) = match attempt.send(cancel).await {
+                    Ok(answer) => match decode(answer.status, &answer.body) {
+                        Ok(()) => return Ok(()),
+                        Err(error) => {
+                            let failure = if (200..300).contains(&answer.status) {
+                                AttemptFailure::BadAnswer
+                            } else {
+                                AttemptFailure::Status(answer.status)
+                            };
+                            let now_unix = (now_ms() / 1000.0) as i64;
+                            let retry_after = answer
+                                .retry_after
+                                .as_deref()
+                                .and_then(|v| parse_retry_after(v, now_unix));
+                            (ClientError::from(error), failure, retry_after)
+                        }
+                    },
+                    Err(NoAnswer::Aborted) => return Err(ClientError::Aborted),
+                    Err(NoAnswer::Timeout) => {
+                        let seconds = options.attempt_timeout.as_secs();
+                        (
+                            ClientError::Timeout { seconds },
+                            AttemptFailure::Timeout,
+                            None,
+                        )
+                    }
+                    Err(NoAnswer::Network) => (
+                        ClientError::Network { url: url.clone() },
+                        AttemptFailure::Network,
+                        None,
+                    ),
+                };
+                if !is_retryable(kind, failure, retry_after.is_some()) {
+                    return Err(error);
+                }
+                let Some(wait) = options
+                    .retry
+                    .delay(retry, retry_after, js_sys::Math::random())
+                else {
+                    return Err(error);
+                };
+                if now_ms() + wait.as_secs_f64() * 1000.0 > deadline {
+                    return Err(error);
+                }
+                if abort::sleep(wait, cancel).await.is_err() {
+                    return Err(ClientError::Aborted);
+                }
+                retry += 1;
             }
-            let Some(wait) = options
-                .retry
-                .delay(retry, retry_after, js_sys::Math::random())
-            else {
-                return Err(error);
-            };
-            if now_ms() + wait.as_secs_f64() * 1000.0 > deadline {
-                return Err(error);
-            }
-            if abort::sleep(wait, cancel).await.is_err() {
-                return Err(ClientError::Aborted);
-            }
-            retry += 1;
-        }
+        })
     }
 
     async fn read<T: DeserializeOwned>(
