@@ -19,6 +19,9 @@ use super::error::ClientError;
 use super::options::{Auth, ClientOptions};
 use super::{abort, now_ms};
 
+/// The future of [`Client::retrying`].
+type Retrying<'a> = Pin<Box<dyn Future<Output = Result<(), ClientError>> + 'a>>;
+
 /// A client of the Media Generation Service. Cheap to clone.
 ///
 /// Every method takes an optional `AbortSignal`: aborting it cancels the
@@ -73,7 +76,7 @@ impl Client {
         body: Option<String>,
         cancel: Option<&'a AbortSignal>,
         decode: &'a mut dyn FnMut(u16, &[u8]) -> Result<(), ResponseError>,
-    ) -> Pin<Box<dyn Future<Output = Result<(), ClientError>> + 'a>> {
+    ) -> Retrying<'a> {
         Box::pin(async move {
             let options = &self.options;
             let url = format!("{}{path}", options.base_url);

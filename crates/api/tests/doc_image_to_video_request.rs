@@ -137,8 +137,19 @@ fn row_image_url_at_most_20mb() {
         } else {
             let message = assert_only_error(&problems, "image_url", Rule::TooLarge);
             assert!(message.contains("at most 20 MB"), "{message}");
+            assert!(message.ends_with("this one is 20.0 MB"), "{message}");
         }
     }
+    context.images.insert(
+        IMAGE.into(),
+        ImageInfo {
+            bytes: Some(25 * 1024 * 1024 + 300 * 1024),
+            ..Default::default()
+        },
+    );
+    let problems = validate_image_to_video(&s(), &context);
+    let message = assert_only_error(&problems, "image_url", Rule::TooLarge);
+    assert!(message.ends_with("this one is 25.3 MB"), "{message}");
 }
 
 #[test]

@@ -5,7 +5,7 @@ use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use media_gen_api::envelope::MSG_OK;
-use media_gen_api::validate::is_http_url;
+use media_gen_api::validate::{is_http_url, parse_url};
 use media_gen_api::{Callback, SUCCESS_CODE};
 
 use crate::render::render;
@@ -20,8 +20,7 @@ pub const ATTEMPTS: u32 = 3;
 /// the sandbox cannot be used to reach other machines.
 pub fn allowed(url: &str, any_host: bool) -> Result<(), String> {
     // The URL rule itself is the contract's; only the host guard is the sandbox's.
-    let parsed = url::Url::parse(url.trim())
-        .ok()
+    let parsed = parse_url(url)
         .filter(|_| is_http_url(url))
         .ok_or_else(|| "callback_url: must be an absolute http or https URL".to_owned())?;
     if any_host {

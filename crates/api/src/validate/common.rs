@@ -32,10 +32,22 @@ pub fn check_prompt(problems: &mut Problems, prompt: &str) {
     }
 }
 
+/// `text` parsed as a URL, or `None`.
+///
+/// The ASCII-only host handling (see [`ascii_host_form`]) expects host names
+/// already lower-cased, and asserts it in debug builds: a host mixing capitals
+/// with other letters ("Bücher") would panic there. A lower-cased copy is
+/// parsed first; case does not change whether a URL is valid, and when the
+/// copy parses, the original's host is ASCII and safe to parse as written.
+pub fn parse_url(text: &str) -> Option<url::Url> {
+    let text = text.trim();
+    url::Url::parse(&text.to_ascii_lowercase()).ok()?;
+    url::Url::parse(text).ok()
+}
+
 /// Whether `text` is an absolute `http` or `https` URL with a host.
 pub fn is_http_url(text: &str) -> bool {
-    url::Url::parse(text.trim())
-        .is_ok_and(|url| matches!(url.scheme(), "http" | "https") && url.has_host())
+    parse_url(text).is_some_and(|url| matches!(url.scheme(), "http" | "https") && url.has_host())
 }
 
 /// A URL field: absolute `http`/`https` only, host names in ASCII.
@@ -145,18 +157,20 @@ pub fn check_image_bytes(
     };
     if too_large {
         let rule = if inclusive { "at most" } else { "under" };
-        let megabytes = bytes as f64 / (1024.0 * 1024.0);
+        // Tenths of a megabyte in integers: the float printer is large in wasm.
+        let tenths = (bytes.saturating_mul(10) + (1 << 19)) >> 20;
+        let megabytes = format!("{}.{}", tenths / 10, tenths % 10);
         problems.error(
             field,
             Rule::TooLarge,
-            format!("Images must be {rule} 20 MB; this one is {megabytes:.1} MB"),
+            format!("Images must be {rule} 20 MB; this one is {megabytes} MB"),
         );
     }
 }
 
 /// The lower-case extension of the URL's last path segment, if it shows one.
 pub fn url_extension(text: &str) -> Option<String> {
-    let url = url::Url::parse(text.trim()).ok()?;
+    let url = parse_url(text)?;
     let segment = url.path_segments()?.next_back()?;
     let (stem, extension) = segment.rsplit_once('.')?;
     (!stem.is_empty() && !extension.is_empty()).then(|| extension.to_ascii_lowercase())
@@ -196,6 +210,34 @@ mod tests {
         ] {
             assert!(!is_http_url(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn capitals_beside_other_letters_in_a_host_are_refused_not_a_panic() {
+        for text in [
+            "ws:A¡",
+            "https://Bücher.example/a.png",
+            "http://A%C3%A4.com/x",
+        ] {
+            assert!(!is_http_url(text), "{text}");
+            assert!(parse_url(text).is_none(), "{text}");
+        }
+        let mut problems = Problems::default();
+        check_url(&mut problems, "image_url", "https://Bücher.example/a.png");
+        let message = &problems
+            .for_field("image_url")
+            .next()
+            .expect("a problem")
+            .message;
+        assert!(
+            message.contains("https://xn--bcher-kva.example/a.png"),
+            "{message}"
+        );
+        assert_eq!(
+            parse_url(" https://X.test/Path/A.PNG ").map(|url| url.path().to_owned()),
+            Some("/Path/A.PNG".to_owned()),
+            "the original case is kept"
+        );
     }
 
     #[test]
