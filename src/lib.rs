@@ -9,5 +9,6 @@ pub mod client;
 pub mod components;
 pub mod forms;
 pub mod store;
+pub mod text;
 #[cfg(feature = "widgets")]
 pub mod widgets;

@@ -116,3 +116,19 @@ fn a_panic_shows_a_banner_that_says_what_to_do() {
     assert!(text.contains("boom"), "the details for a report");
     banner.remove();
 }
+
+/// Search text is lower-cased by the browser, beyond ASCII too, as Rust's
+/// own tables would (the board's filter and the language picker use it).
+#[wasm_bindgen_test]
+fn search_text_is_lower_cased_beyond_ascii() {
+    for text in [
+        "ÜBER DEN WOLKEN",
+        "Ελληνικά",
+        "ÇA VA",
+        "Straße",
+        "plain ascii",
+        "",
+    ] {
+        assert_eq!(media_gen::text::lower(text), text.to_lowercase(), "{text}");
+    }
+}

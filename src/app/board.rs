@@ -78,7 +78,7 @@ fn announcement(record: &TaskRecord) -> String {
         (Some(error), _) => format!("{what} could not be followed: {error}"),
         (None, TaskStatus::Succeeded) => format!("{what} succeeded"),
         (None, TaskStatus::Failed) => format!("{what} failed"),
-        (None, status) => format!("{what} is {}", status.as_str().to_lowercase()),
+        (None, status) => format!("{what} is {}", status.as_str().to_ascii_lowercase()),
     }
 }
 

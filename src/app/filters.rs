@@ -68,11 +68,11 @@ pub fn shows(record: &TaskRecord, kind: Option<TaskKind>, status: StatusFilter) 
 /// of its request (prompt, name, URLs), ignoring case. An empty query
 /// matches every task.
 pub fn matches_text(record: &TaskRecord, query: &str) -> bool {
-    let query = query.trim().to_lowercase();
+    let query = crate::text::lower(query.trim());
     if query.is_empty() {
         return true;
     }
-    let found = |text: &str| text.to_lowercase().contains(&query);
+    let found = |text: &str| crate::text::lower(text).contains(&query);
     found(&record.task_id) || strings(&record.request).any(found)
 }
 

@@ -28,7 +28,7 @@ pub fn notification_text(record: &TaskRecord) -> (String, String) {
     let kind = kind_text::title(record.kind);
     let title = match (&record.error, record.status.is_terminal()) {
         (Some(_), _) => format!("{kind} could not be followed"),
-        (None, true) => format!("{kind} {}", record.status.as_str().to_lowercase()),
+        (None, true) => format!("{kind} {}", record.status.as_str().to_ascii_lowercase()),
         (None, false) => format!("{kind} changed"),
     };
     (title, format!("Task {}", record.task_id))

@@ -19,6 +19,9 @@ use super::error::ClientError;
 use super::options::{Auth, ClientOptions};
 use super::{abort, now_ms};
 
+/// Takes an answer's status and body; its error decides whether to retry.
+type Decode<'a> = dyn FnMut(u16, &[u8]) -> Result<(), ResponseError> + 'a;
+
 /// The future of [`Client::retrying`].
 type Retrying<'a> = Pin<Box<dyn Future<Output = Result<(), ClientError>> + 'a>>;
 
@@ -75,7 +78,7 @@ impl Client {
         path: &'a str,
         body: Option<String>,
         cancel: Option<&'a AbortSignal>,
-        decode: &'a mut dyn FnMut(u16, &[u8]) -> Result<(), ResponseError>,
+        decode: &'a mut Decode<'a>,
     ) -> Retrying<'a> {
         Box::pin(async move {
             let options = &self.options;

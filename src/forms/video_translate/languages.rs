@@ -33,10 +33,10 @@ fn matching(offered: &Offered, search: &str) -> Vec<String> {
     let Offered::Loaded(languages) = offered else {
         return Vec::new();
     };
-    let search = search.trim().to_lowercase();
+    let search = crate::text::lower(search.trim());
     languages
         .iter()
-        .filter(|language| language.to_lowercase().contains(&search))
+        .filter(|language| crate::text::lower(language).contains(&search))
         .cloned()
         .collect()
 }

@@ -79,7 +79,8 @@ pub fn check_url(problems: &mut Problems, field: &str, text: &str) {
 /// names (IDNA): they would be the largest single part of the browser app.
 /// Each non-ASCII label is lower-cased and punycode-encoded, which is the
 /// IDNA result for text typed in the usual composed form; the suggestion
-/// is only offered when the result parses.
+/// is only offered when the result parses, and not for labels with capitals
+/// outside ASCII.
 pub fn ascii_host_form(text: &str) -> Option<String> {
     let text = text.trim();
     let (scheme, rest) = text.split_once("://")?;
@@ -99,10 +100,16 @@ pub fn ascii_host_form(text: &str) -> Option<String> {
     let labels: Option<Vec<String>> = host
         .split('.')
         .map(|label| {
+            let label = label.to_ascii_lowercase();
             if label.is_ascii() {
-                Some(label.to_ascii_lowercase())
+                Some(label)
+            } else if label.chars().any(char::is_uppercase) {
+                // A capital outside ASCII ("Ü"): lower-casing it needs the
+                // Unicode case tables, too large for the browser's wasm for
+                // this one suggestion, so none is offered.
+                None
             } else {
-                idna::punycode::encode_str(&label.to_lowercase()).map(|code| format!("xn--{code}"))
+                idna::punycode::encode_str(&label).map(|code| format!("xn--{code}"))
             }
         })
         .collect();
@@ -253,6 +260,11 @@ mod tests {
         assert_eq!(ascii_host_form("https://example.com/ü.png"), None);
         assert_eq!(ascii_host_form("ftp://bücher.example/a"), None);
         assert_eq!(ascii_host_form("bücher.example/a"), None);
+        assert_eq!(
+            ascii_host_form("https://BÜCHER.example/a"),
+            None,
+            "no guess at a capital outside ASCII"
+        );
 
         let mut problems = Problems::default();
         check_url(&mut problems, "image_url", "https://bücher.example/a.png");
