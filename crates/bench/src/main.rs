@@ -12,6 +12,7 @@ mod sandbox;
 mod sizes;
 mod staged;
 mod throughput;
+mod weight;
 
 use std::process::ExitCode;
 
@@ -44,6 +45,8 @@ async fn run() -> Result<(), String> {
     let dist = root.join("dist");
     if runs("sizes") {
         sizes::measure(&mut report, &root)?;
+        let app_wasm = root.join("target/wasm32-unknown-unknown/wasm-release/media-gen-app.wasm");
+        weight::measure(&mut report, &app_wasm)?;
     }
     if runs("load") {
         load::measure(&mut report, &dist).await?;
