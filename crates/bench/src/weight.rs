@@ -124,7 +124,7 @@ pub fn measure(report: &mut Report, wasm: &Path) -> Result<(), String> {
     for (name, size) in by_crate(&functions).into_iter().take(TOP) {
         report.add(format!("app code by crate: {name}"), share(size), "%");
     }
-    functions.sort_by(|a, b| b.1.cmp(&a.1));
+    functions.sort_by_key(|(_, size)| std::cmp::Reverse(*size));
     println!("  largest functions:");
     for (name, size) in functions.iter().take(TOP) {
         let short: String = name.chars().take(100).collect();
