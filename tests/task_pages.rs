@@ -14,6 +14,7 @@ use mount::{
     choose, element, elements, exists, mount_app, mount_app_at, texts, type_into, value_of,
     wait_for, MountedApp,
 };
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -396,4 +397,40 @@ async fn a_long_board_opens_a_page_at_a_time_and_filters_reach_every_task() {
     element(&app, "#show-more").click();
     wait_for("every task", || shown_ids(&app).len() == 130).await;
     assert!(!exists(&app, "#show-more"));
+}
+
+/// A link from one task's page to another of the same kind: the same route
+/// with new parameters shows the new task (and a different kind, its kind).
+#[wasm_bindgen_test]
+async fn following_a_link_from_one_task_page_to_another_shows_the_other() {
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let (request, ids) = submit_image("two frames", 2).await;
+    for id in &ids {
+        store(TaskKind::ImageGenerate, &request, id, sandbox::now());
+    }
+    let (video, videos) = submit_video("a third", 4).await;
+    store(TaskKind::ImageToVideo, &video, &videos[0], sandbox::now());
+    let app = mount_app_at(&format!("/tasks/image_generate/{}", ids[0])).await;
+    let shown = || texts(&app.host, "#task-id").concat();
+    wait_for("the first task", || shown() == ids[0]).await;
+    let follow = |path: String| {
+        let link: web_sys::HtmlElement = web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .create_element("a")
+            .unwrap()
+            .dyn_into()
+            .unwrap();
+        link.set_attribute("href", &path).unwrap();
+        app.host.append_child(&link).unwrap();
+        link.click();
+        link.remove();
+    };
+    follow(format!("/tasks/image_generate/{}", ids[1]));
+    wait_for("the second task", || shown() == ids[1]).await;
+    follow(format!("/tasks/image_to_video/{}", videos[0]));
+    wait_for("the video task", || shown() == videos[0]).await;
+    assert_eq!(texts(&app.host, "#task-title"), ["Image to video"]);
 }
