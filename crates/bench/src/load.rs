@@ -16,6 +16,12 @@ const LOADS: usize = 10;
 /// The mark the app sets (`components/marks.rs`).
 const MARK: &str = "media-gen:form-interactive";
 
+/// The app's wasm, JS and CSS as they came over the wire (compressed bodies,
+/// in bytes), from the browser's resource timing.
+const WIRE_BYTES: &str = "performance.getEntriesByType('resource')
+    .filter(e => /\\.(wasm|js|css)$/.test(new URL(e.name).pathname))
+    .reduce((sum, e) => sum + e.encodedBodySize, 0)";
+
 /// Milliseconds from navigation start until `script` (an expression) gives a number.
 pub async fn time_until(browser: &Browser, url: &str, script: &str) -> Result<f64, String> {
     browser.open(url).await;
@@ -36,6 +42,7 @@ pub async fn measure(report: &mut Report, dist: &Path) -> Result<(), String> {
     let browser = Browser::start().await;
 
     let (mut app, mut empty, mut heap) = (Vec::new(), Vec::new(), Vec::new());
+    let mut wire_kb = None;
     for _ in 0..LOADS {
         let cache_busted = |path: &str| staged.url(&format!("{path}?fresh={}", app.len()));
         empty.push(
@@ -54,6 +61,10 @@ pub async fn measure(report: &mut Report, dist: &Path) -> Result<(), String> {
             )
             .await?,
         );
+        // The first load finds nothing in the browser's cache.
+        if wire_kb.is_none() {
+            wire_kb = browser.eval(WIRE_BYTES).await.as_f64().map(|b| b / 1000.0);
+        }
         let used = browser
             .eval("performance.memory ? performance.memory.usedJSHeapSize : null")
             .await;
@@ -70,6 +81,9 @@ pub async fn measure(report: &mut Report, dist: &Path) -> Result<(), String> {
     report.add("load: app over the empty page", app / empty.max(1.0), "×");
     if !heap.is_empty() {
         report.add("load: JS heap with the form ready", median(heap), "MiB");
+    }
+    if let Some(kb) = wire_kb {
+        report.add("load: app files over the wire, first load", kb, "KB");
     }
     Ok(())
 }

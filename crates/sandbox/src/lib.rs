@@ -165,7 +165,10 @@ pub fn router(config: &Config) -> Router {
     .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     router = match &config.static_dir {
         Some(dir) => router.fallback_service(
+            // Compression outermost: the policy reads the page's inline
+            // scripts (for their hashes) before the body is compressed.
             tower::ServiceBuilder::new()
+                .layer(static_files::compression())
                 .layer(middleware::from_fn_with_state(
                     config.connect_src.clone(),
                     csp::add_policy,

@@ -74,6 +74,60 @@ async fn serves_the_app_with_the_right_content_types() {
     assert!(content_type.contains("javascript"), "{content_type}");
 }
 
+/// The app's files travel compressed when the browser accepts it, and
+/// decode to the very bytes on disk; without `Accept-Encoding`, as they are.
+#[tokio::test]
+async fn app_files_are_compressed_for_clients_that_accept_it() {
+    let (dir, sandbox) = start_serving_app().await;
+    let wasm: Vec<u8> = b"\0asm\x01\0\0\0"
+        .iter()
+        .copied()
+        .chain((0..20_000u32).map(|i| (i % 7) as u8))
+        .collect();
+    fs::write(dir.path().join("big_bg.wasm"), &wasm).unwrap();
+    let url = format!("{}/big_bg.wasm", sandbox.base_url);
+    let client = reqwest::Client::new();
+    for (accepts, encoding) in [("gzip", "gzip"), ("br", "br"), ("gzip, deflate, br", "br")] {
+        let response = client
+            .get(&url)
+            .header("accept-encoding", accepts)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_owned()
+        };
+        assert_eq!(header("content-encoding"), encoding, "{accepts}");
+        assert_eq!(header("content-type"), "application/wasm");
+        assert!(header("vary")
+            .to_ascii_lowercase()
+            .contains("accept-encoding"));
+        let body = response.bytes().await.unwrap();
+        assert!(
+            body.len() < wasm.len() / 10,
+            "{accepts}: {} bytes",
+            body.len()
+        );
+        let mut decoded = Vec::new();
+        if encoding == "gzip" {
+            std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&body[..]), &mut decoded)
+                .unwrap();
+        } else {
+            brotli::BrotliDecompress(&mut &body[..], &mut decoded).unwrap();
+        }
+        assert_eq!(decoded, wasm, "{accepts}");
+    }
+    let plain = client.get(&url).send().await.unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    assert_eq!(plain.bytes().await.unwrap().to_vec(), wasm);
+}
+
 #[tokio::test]
 async fn app_routes_open_directly_but_missing_files_are_404() {
     let (_dir, sandbox) = start_serving_app().await;
@@ -114,8 +168,17 @@ async fn demo_settings_hand_out_the_first_token_unless_private() {
 #[tokio::test]
 async fn pages_carry_a_content_security_policy_with_their_inline_scripts() {
     let (_dir, sandbox) = start_serving_app().await;
-    for path in ["/", "/tasks/image_generate/x"] {
-        let response = reqwest::get(format!("{}{path}", sandbox.base_url))
+    let client = reqwest::Client::new();
+    // The policy is the same whether or not the page travels compressed.
+    for (path, accepts) in [
+        ("/", "identity"),
+        ("/tasks/image_generate/x", "identity"),
+        ("/", "gzip, br"),
+    ] {
+        let response = client
+            .get(format!("{}{path}", sandbox.base_url))
+            .header("accept-encoding", accepts)
+            .send()
             .await
             .expect("the sandbox answers");
         let policy = response
