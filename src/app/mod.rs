@@ -12,18 +12,17 @@ mod leader;
 pub mod notify;
 mod pages;
 pub mod panic_banner;
+pub mod routes;
 pub mod settings;
 mod shortcuts;
 mod task_actions;
 
 use leptos::prelude::*;
-use leptos_router::components::{FlatRoutes, Route, Router};
-use leptos_router::path;
-use media_gen_api::TaskKind;
+use leptos_router::components::Router;
 
 use announcer::LiveRegion;
 use header::Header;
-use pages::{Board, ComparePage, NewTask, NotFound, SettingsPage, TaskPage};
+use routes::Pages;
 use shortcuts::Shortcuts;
 
 /// The whole app: settings context, header with navigation, and the routed page.
@@ -40,24 +39,7 @@ pub fn App() -> impl IntoView {
             <LiveRegion/>
             <Shortcuts/>
             <main id="main" class="page">
-                <FlatRoutes fallback=NotFound>
-                    <Route path=path!("/") view=Board/>
-                    <Route
-                        path=path!("/new/image-to-video")
-                        view=|| view! { <NewTask kind=TaskKind::ImageToVideo/> }
-                    />
-                    <Route
-                        path=path!("/new/video-translate")
-                        view=|| view! { <NewTask kind=TaskKind::VideoTranslate/> }
-                    />
-                    <Route
-                        path=path!("/new/image-generate")
-                        view=|| view! { <NewTask kind=TaskKind::ImageGenerate/> }
-                    />
-                    <Route path=path!("/tasks/:kind/:id") view=TaskPage/>
-                    <Route path=path!("/settings") view=SettingsPage/>
-                    <Route path=path!("/compare") view=ComparePage/>
-                </FlatRoutes>
+                <Pages/>
             </main>
         </Router>
     }

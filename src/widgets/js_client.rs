@@ -2,6 +2,7 @@
 //! endpoint, each a Promise of plain objects.
 
 use std::future::Future;
+use std::pin::Pin;
 
 use media_gen_api::{
     ImageGenerateRequest, ImageToVideoRequest, Request, TaskKind, VideoTranslateRequest,
@@ -39,11 +40,18 @@ where
     T: Serialize,
     F: Future<Output = Result<T, ClientError>> + 'static,
 {
-    future_to_promise(async move {
+    // Boxed, so the wasm carries one copy of the Promise plumbing for every
+    // method rather than one per method.
+    boxed_promise(Box::pin(async move {
         call.await
             .map(|value| to_js(&value))
             .map_err(|error| client_error(&error))
-    })
+    }))
+}
+
+/// [`promise`]'s one call of `future_to_promise`.
+fn boxed_promise(call: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> js_sys::Promise {
+    future_to_promise(call)
 }
 
 /// A kind's wire name read from JavaScript; the error names the allowed

@@ -15,9 +15,37 @@ pub fn segment(text: &str) -> String {
     encoded
 }
 
+/// A path segment read back: `%XX` escapes decoded (the inverse of
+/// [`segment`]), bytes that are not UTF-8 replaced with U+FFFD rather than
+/// refused, so any address a person types still names something.
+pub fn decode_segment(segment: &str) -> String {
+    percent_encoding::percent_decode_str(segment)
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn segments_are_decoded() {
+        assert_eq!(decode_segment("vt-0123abcd"), "vt-0123abcd");
+        assert_eq!(decode_segment("a%2Fb%3Fc%23d%20e"), "a/b?c#d e");
+        assert_eq!(decode_segment("%E6%97%A5"), "日");
+        // A lone or broken escape stays as typed; bad UTF-8 is replaced.
+        assert_eq!(decode_segment("100%"), "100%");
+        assert_eq!(decode_segment("%zz"), "%zz");
+        assert_eq!(decode_segment("%FF"), "\u{FFFD}");
+    }
+
+    proptest! {
+        #[test]
+        fn decoding_undoes_encoding(text in any::<String>()) {
+            prop_assert_eq!(decode_segment(&segment(&text)), text);
+        }
+    }
 
     #[test]
     fn reserved_characters_are_encoded() {

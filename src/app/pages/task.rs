@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use leptos_router::hooks::{use_navigate, use_params_map};
+use leptos_router::hooks::use_navigate;
 use media_gen_api::{CallbackResult, ImageGenerateTask, TaskKind, TaskStatus};
 use wasm_bindgen::JsValue;
 
@@ -134,69 +134,72 @@ fn Lookup(kind: TaskKind, task_id: String) -> impl IntoView {
     }
 }
 
+/// A known kind's task: its id with the copy buttons, then the task as the
+/// board has it, or looked up once when the board does not.
+fn task_body(board: Board, kind: TaskKind, id: String) -> AnyView {
+    // The board's record of the task, followed as it changes.
+    let record = Memo::new({
+        let id = id.clone();
+        move |_| board.find(kind, &id)
+    });
+    let settings = Settings::expect();
+    let link = format!(
+        "{}{}",
+        window().location().origin().unwrap_or_default(),
+        kind_text::detail_path(kind, &id)
+    );
+    let status_url = {
+        let path = kind.status_path(&id);
+        Signal::derive(move || absolute_url(&settings.base_url.get(), &path))
+    };
+    view! {
+        <p class="task-detail__id">
+            <code id="task-id">{id.clone()}</code>
+            <CopyButton text=id.clone() label=format!("Copy task id {id}")/>
+            <CopyButton text=link label=format!("Copy the link to task {id}") idle="Copy link"/>
+            <CurlCopy method="GET" url=status_url token=settings.curl_token()
+                label=format!("Copy the status read of task {id} as cURL")/>
+        </p>
+        <Show when=move || record.with(Option::is_some) fallback={
+            // Looked up once: a task removed from here is not fetched back.
+            let id = id.clone();
+            let looked_up = StoredValue::new(false);
+            move || {
+                if looked_up.get_value() {
+                    view! { <p class="hint" id="lookup-state">"This task is not on the board."</p> }.into_any()
+                } else {
+                    looked_up.set_value(true);
+                    view! { <Lookup kind task_id=id.clone()/> }.into_any()
+                }
+            }
+        }>
+            {move || record.get().map(|record| view! { <Known record/> })}
+        </Show>
+    }
+    .into_any()
+}
+
 /// `/tasks/{kind}/{id}`.
 #[component]
-pub fn TaskPage() -> impl IntoView {
-    let params = use_params_map();
+pub fn TaskPage(
+    /// The kind's path segment, as in the address (may name no kind).
+    kind: String,
+    /// The task id.
+    id: String,
+) -> impl IntoView {
     let board = Board::expect();
-    let target = Memo::new(move |_| {
-        params.with(|p| {
-            (
-                p.get("kind").unwrap_or_default(),
-                p.get("id").unwrap_or_default(),
-            )
-        })
-    });
-    let kind = move || target.with(|(kind, _)| kind.parse::<TaskKind>().ok());
-    let body = move || {
-        let (kind_text_, id) = target.get();
-        let Ok(kind) = kind_text_.parse::<TaskKind>() else {
-            return view! { <p class="notice" role="alert">{format!("There is no task kind called {kind_text_:?}.")}</p> }.into_any();
-        };
-        // Re-rendered when the task changes; looked up once when it is not on the board.
-        let record = Memo::new({
-            let id = id.clone();
-            move |_| board.find(kind, &id)
-        });
-        let settings = Settings::expect();
-        let link = format!(
-            "{}{}",
-            window().location().origin().unwrap_or_default(),
-            kind_text::detail_path(kind, &id)
-        );
-        let status_url = {
-            let path = kind.status_path(&id);
-            Signal::derive(move || absolute_url(&settings.base_url.get(), &path))
-        };
-        view! {
-            <p class="task-detail__id">
-                <code id="task-id">{id.clone()}</code>
-                <CopyButton text=id.clone() label=format!("Copy task id {id}")/>
-                <CopyButton text=link label=format!("Copy the link to task {id}") idle="Copy link"/>
-                <CurlCopy method="GET" url=status_url token=settings.curl_token()
-                    label=format!("Copy the status read of task {id} as cURL")/>
-            </p>
-            <Show when=move || record.with(Option::is_some) fallback={
-                // Looked up once: a task removed from here is not fetched back.
-                let id = id.clone();
-                let looked_up = StoredValue::new(false);
-                move || {
-                    if looked_up.get_value() {
-                        view! { <p class="hint" id="lookup-state">"This task is not on the board."</p> }.into_any()
-                    } else {
-                        looked_up.set_value(true);
-                        view! { <Lookup kind task_id=id.clone()/> }.into_any()
-                    }
-                }
-            }>
-                {move || record.get().map(|record| view! { <Known record/> })}
-            </Show>
+    let parsed = kind.parse::<TaskKind>().ok();
+    let title = parsed.map_or("Task", kind_text::title);
+    let body = match parsed {
+        None => view! {
+            <p class="notice" role="alert">{format!("There is no task kind called {kind:?}.")}</p>
         }
-        .into_any()
+        .into_any(),
+        Some(kind) => task_body(board, kind, id),
     };
     view! {
         <section class="task-detail" aria-labelledby="task-title">
-            <h1 id="task-title">{move || kind().map_or("Task", kind_text::title)}</h1>
+            <h1 id="task-title">{title}</h1>
             {body}
         </section>
     }
