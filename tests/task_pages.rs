@@ -434,3 +434,38 @@ async fn following_a_link_from_one_task_page_to_another_shows_the_other() {
     wait_for("the video task", || shown() == videos[0]).await;
     assert_eq!(texts(&app.host, "#task-title"), ["Image to video"]);
 }
+
+/// Addresses typed or pasted by hand: an id with reserved characters is read
+/// back from its percent-encoded segment (and looked up by what it is), a
+/// trailing slash is the same page, and a kind that does not exist is named.
+#[wasm_bindgen_test]
+async fn hand_typed_task_addresses_show_what_they_name() {
+    sandbox::connect_the_app();
+    let id = "i2is-a b/c?";
+    let app = mount_app_at(&format!(
+        "/tasks/image_generate/{}/",
+        media_gen_api::path::segment(id)
+    ))
+    .await;
+    wait_for("the decoded id", || {
+        texts(&app.host, "#task-id").concat() == id
+    })
+    .await;
+    assert_eq!(texts(&app.host, "#task-title"), ["Image generation"]);
+    wait_for("the lookup of that id", || {
+        texts(&app.host, "#lookup-state[role=alert]")
+            .concat()
+            .contains("HTTP 404")
+    })
+    .await;
+    drop(app);
+
+    let app = mount_app_at("/tasks/movie/1").await;
+    wait_for("the unknown kind named", || {
+        texts(&app.host, ".task-detail .notice[role=alert]")
+            .concat()
+            .contains("There is no task kind called \"movie\"")
+    })
+    .await;
+    assert_eq!(texts(&app.host, "#task-title"), ["Task"]);
+}
