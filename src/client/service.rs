@@ -167,9 +167,13 @@ impl Client {
         request: &impl serde::Serialize,
         cancel: Option<&AbortSignal>,
     ) -> Result<T, ClientError> {
-        let body = serde_json::to_string(request).map_err(|error| ClientError::Shape {
-            detail: error.to_string(),
-        })?;
+        // Through `Value`, as `Request::to_json` writes requests for the
+        // preview and the board: one serializer per request type in the wasm.
+        let body = serde_json::to_value(request)
+            .map(|json| json.to_string())
+            .map_err(|error| ClientError::Shape {
+                detail: error.to_string(),
+            })?;
         self.call(RequestKind::Submit, path, Some(body), cancel)
             .await
     }

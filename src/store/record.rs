@@ -3,7 +3,6 @@
 use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::value::RawValue;
 
 /// One submitted task, as stored: enough to show it, follow it after a
 /// reload, and submit it again.
@@ -33,19 +32,22 @@ pub struct TaskRecord {
 #[derive(Deserialize)]
 struct TaggedTask {
     task_type: TaskKind,
-    data: Box<RawValue>,
+    data: serde_json::Value,
 }
 
 /// Read a stored task with the decoders of the service's answers (bytes, one
 /// per task type) rather than serde's adjacently tagged path, which would add
-/// a buffering decoder for every task type to the app's wasm.
+/// a buffering decoder for every task type to the app's wasm. The data is
+/// written back to bytes first: a `RawValue` would need serde_json's
+/// `raw_value`, and with it a second JSON reader (for `&str`) in the wasm.
 fn stored_task<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<CallbackResult>, D::Error> {
     let Some(tagged) = Option::<TaggedTask>::deserialize(deserializer)? else {
         return Ok(None);
     };
-    let data = tagged.data.get().as_bytes();
+    let data = tagged.data.to_string();
+    let data = data.as_bytes();
     let task = match tagged.task_type {
         TaskKind::ImageToVideo => serde_json::from_slice(data).map(CallbackResult::ImageToVideo),
         TaskKind::VideoTranslate => {

@@ -39,7 +39,8 @@ pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, Js
             .and_then(|json| json.as_string())
             .ok_or_else(|| options_error(what, "is not a plain object"))?
     };
-    let mut reader = serde_json::Deserializer::from_str(&json);
+    // Bytes, as every answer is read: one JSON reader in the wasm.
+    let mut reader = serde_json::Deserializer::from_slice(json.as_bytes());
     serde_path_to_error::deserialize(&mut reader).map_err(|error| {
         let path = error.path().to_string();
         let field = if path == "." {
