@@ -71,21 +71,33 @@ pub fn decode_envelope<T: DeserializeOwned>(
     status: u16,
     body: &[u8],
 ) -> Result<Envelope<T>, ResponseError> {
+    check_envelope(status, body)?;
+    serde_json::from_slice(body).map_err(shape_error)
+}
+
+/// Everything [`decode_envelope`] checks before the payload's shape: the
+/// status, the error envelope and the `code`. Apart from the payload's type,
+/// so the browser's wasm carries it once rather than once per endpoint.
+fn check_envelope(status: u16, body: &[u8]) -> Result<(), ResponseError> {
     if !(200..300).contains(&status) {
         let envelope = serde_json::from_slice::<ErrorEnvelope>(body).ok();
         return Err(ResponseError::Http { status, envelope });
     }
-    let shape = |error: serde_json::Error| ResponseError::Shape {
-        detail: error.to_string(),
-    };
-    let head: EnvelopeHead = serde_json::from_slice(body).map_err(shape)?;
+    let head: EnvelopeHead = serde_json::from_slice(body).map_err(shape_error)?;
     if head.code != SUCCESS_CODE {
         return Err(ResponseError::Business {
             code: head.code,
             msg: head.msg.unwrap_or_default(),
         });
     }
-    serde_json::from_slice(body).map_err(shape)
+    Ok(())
+}
+
+/// A body that is not the documented JSON.
+fn shape_error(error: serde_json::Error) -> ResponseError {
+    ResponseError::Shape {
+        detail: error.to_string(),
+    }
 }
 
 /// Decode a response to its `data` payload.
