@@ -100,9 +100,20 @@ fn shape_error(error: serde_json::Error) -> ResponseError {
     }
 }
 
+/// Only the envelope's `data`, read once [`check_envelope`] has passed.
+#[derive(Deserialize)]
+#[serde(bound = "T: DeserializeOwned")]
+struct EnvelopeData<T> {
+    data: T,
+}
+
 /// Decode a response to its `data` payload.
 pub fn decode_data<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, ResponseError> {
-    decode_envelope(status, body).map(|envelope| envelope.data)
+    check_envelope(status, body)?;
+    // Only `data` per payload type: `code` and `msg` were read by the check.
+    serde_json::from_slice::<EnvelopeData<T>>(body)
+        .map(|envelope| envelope.data)
+        .map_err(shape_error)
 }
 
 #[cfg(test)]
@@ -118,6 +129,20 @@ mod tests {
         )
         .unwrap();
         assert_eq!(ids.task_ids, ["i2v-1"]);
+    }
+
+    #[test]
+    fn the_payload_is_kept_when_a_success_lacks_its_msg() {
+        // `msg` is informative only; a task id the service returned is never dropped for it.
+        let ids: TaskIds =
+            decode_data(200, br#"{"code":0,"data":{"task_ids":["i2v-1"]}}"#).unwrap();
+        assert_eq!(ids.task_ids, ["i2v-1"]);
+        // Without `data` there is nothing to keep: a shape error that names it.
+        let error = decode_data::<TaskIds>(200, br#"{"code":0,"msg":"ok"}"#).unwrap_err();
+        assert!(
+            matches!(&error, ResponseError::Shape { detail } if detail.contains("missing field `data`")),
+            "{error:?}"
+        );
     }
 
     #[test]
