@@ -247,16 +247,21 @@ async fn a_translation_shows_its_name_language_and_captions() {
     assert_eq!(links, ["Download video", "Subtitles (ASS)"]);
 }
 
-#[wasm_bindgen_test]
-async fn an_unknown_id_says_it_could_not_be_read() {
-    sandbox::connect_the_app();
-    let app = mount_app_at("/tasks/image_generate/i2is-nope").await;
+/// Wait until the task page says its lookup found no such task.
+async fn wait_for_not_found(app: &MountedApp) {
     wait_for("the lookup failure", || {
         texts(&app.host, "#lookup-state[role=alert]")
             .concat()
             .contains("HTTP 404")
     })
     .await;
+}
+
+#[wasm_bindgen_test]
+async fn an_unknown_id_says_it_could_not_be_read() {
+    sandbox::connect_the_app();
+    let app = mount_app_at("/tasks/image_generate/i2is-nope").await;
+    wait_for_not_found(&app).await;
     assert!(
         tasks::load().unwrap().0.is_empty(),
         "nothing added to the board"
@@ -452,12 +457,7 @@ async fn hand_typed_task_addresses_show_what_they_name() {
     })
     .await;
     assert_eq!(texts(&app.host, "#task-title"), ["Image generation"]);
-    wait_for("the lookup of that id", || {
-        texts(&app.host, "#lookup-state[role=alert]")
-            .concat()
-            .contains("HTTP 404")
-    })
-    .await;
+    wait_for_not_found(&app).await;
     drop(app);
 
     let app = mount_app_at("/tasks/movie/1").await;
