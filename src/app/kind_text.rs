@@ -2,7 +2,7 @@
 
 use media_gen_api::TaskKind;
 
-/// The app route of the kind's submit form (the routes in `app/mod.rs`).
+/// The app route of the kind's submit form (read back by `app::routes`).
 pub fn form_path(kind: TaskKind) -> &'static str {
     match kind {
         TaskKind::ImageToVideo => "/new/image-to-video",

@@ -10,6 +10,7 @@ use leptos_router::hooks::use_location;
 use media_gen_api::path::decode_segment;
 use media_gen_api::TaskKind;
 
+use super::kind_text;
 use super::pages::{Board, ComparePage, NewTask, NotFound, SettingsPage, TaskPage};
 
 /// A page of the app, read from the path of its address.
@@ -45,12 +46,15 @@ impl Page {
         };
         match path {
             "" | "/" => return Page::Board,
-            "/new/image-to-video" => return Page::NewTask(TaskKind::ImageToVideo),
-            "/new/video-translate" => return Page::NewTask(TaskKind::VideoTranslate),
-            "/new/image-generate" => return Page::NewTask(TaskKind::ImageGenerate),
             "/settings" => return Page::Settings,
             "/compare" => return Page::Compare,
             _ => {}
+        }
+        if let Some(&kind) = TaskKind::ALL
+            .iter()
+            .find(|&&kind| kind_text::form_path(kind) == path)
+        {
+            return Page::NewTask(kind);
         }
         let task = path
             .strip_prefix("/tasks/")

@@ -11,6 +11,8 @@ use leptos_router::hooks::{use_location, use_navigate};
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 
+use super::routes::Page;
+
 /// Every shortcut, as listed by `?`.
 pub const SHORTCUTS: [(&str, &str); 4] = [
     ("Ctrl+Enter or ⌘+Enter", "Submit the form"),
@@ -40,7 +42,7 @@ pub fn shortcut(key: &str, modified: bool, typing: bool, path: &str) -> Option<S
     match key {
         "/" => Some(Shortcut::FocusFilter),
         "?" => Some(Shortcut::ShowHelp),
-        "Escape" if path.starts_with("/tasks/") || path.starts_with("/compare") => {
+        "Escape" if matches!(Page::from_path(path), Page::Task { .. } | Page::Compare) => {
             Some(Shortcut::CloseDetail)
         }
         _ => None,

@@ -42,15 +42,11 @@ where
 {
     // Boxed, so the wasm carries one copy of the Promise plumbing for every
     // method rather than one per method.
-    boxed_promise(Box::pin(async move {
+    let call: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>> = Box::pin(async move {
         call.await
             .map(|value| to_js(&value))
             .map_err(|error| client_error(&error))
-    }))
-}
-
-/// [`promise`]'s one call of `future_to_promise`.
-fn boxed_promise(call: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> js_sys::Promise {
+    });
     future_to_promise(call)
 }
 
