@@ -17,3 +17,36 @@ pub fn lower(text: &str) -> String {
         text.to_lowercase()
     }
 }
+
+/// `text` on one line in at most `max` characters (not bytes): runs of
+/// white space read as one space, and "…" ends it where it was cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if words.chars().count() <= max {
+        return words;
+    }
+    let kept: String = words.chars().take(max.saturating_sub(1)).collect();
+    format!("{}…", kept.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn short_text_is_kept_on_one_line() {
+        assert_eq!(
+            shorten("A lighthouse\n at  dawn ", 40),
+            "A lighthouse at dawn"
+        );
+        assert_eq!(shorten("", 10), "");
+    }
+
+    #[test]
+    fn long_text_is_cut_by_characters_with_an_ellipsis() {
+        assert_eq!(shorten("abcdefghij", 5), "abcd…");
+        assert_eq!(shorten("日本語のテキストです", 4), "日本語…");
+        assert_eq!(shorten("one two three", 9), "one two…");
+        assert_eq!(shorten("abcdefghij", 10), "abcdefghij");
+    }
+}

@@ -6,9 +6,10 @@
 mod mount;
 mod sandbox;
 
+use leptos::prelude::document;
 use mount::{
-    choose, element, elements, exists, mount_app, navigate, options, press, submit_button, texts,
-    type_into, value_of, wait_for, MountedApp,
+    choose, element, elements, exists, leave, mount_app, navigate, options, press, submit_button,
+    texts, type_into, type_without_leaving, value_of, wait_for, MountedApp,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -24,13 +25,75 @@ async fn image_form() -> MountedApp {
 }
 
 #[wasm_bindgen_test]
-async fn errors_appear_and_clear_as_the_user_types() {
+async fn a_pristine_form_shows_no_problem_until_a_field_is_left_or_a_submit_tried() {
     let app = image_form().await;
+    // Nothing typed yet: no problem shown, but the button says why it waits.
+    assert!(elements(&app.host, ".problems li").is_empty());
     assert_eq!(
-        texts(&app.host, "#prompt-problems li"),
-        ["A prompt is required"]
+        texts(&app.host, "#submit-state"),
+        ["Fix 1 problem to submit"]
     );
     assert!(submit_button(&app).disabled(), "nothing to submit yet");
+
+    // Typing in a field: its problem waits until the field is left.
+    type_without_leaving(&app, "#count", "9");
+    wait_for("two problems counted", || {
+        texts(&app.host, "#submit-state") == ["Fix 2 problems to submit"]
+    })
+    .await;
+    assert!(texts(&app.host, "#generate_count-problems li").is_empty());
+    leave(&app, "#count");
+    wait_for("the count error", || {
+        !texts(&app.host, "#generate_count-problems li").is_empty()
+    })
+    .await;
+    assert!(
+        texts(&app.host, "#prompt-problems li").is_empty(),
+        "the prompt was not visited"
+    );
+
+    // Ctrl+Enter is a submit tried: every problem shows, focus on the first.
+    press(&app, "#count", "Enter", true);
+    wait_for("the prompt error", || {
+        texts(&app.host, "#prompt-problems li") == ["A prompt is required"]
+    })
+    .await;
+    let focused = document().active_element().map(|element| element.id());
+    assert_eq!(focused.as_deref(), Some("prompt"));
+    assert!(!exists(&app, "#show-problems"), "nothing left to show");
+}
+
+#[wasm_bindgen_test]
+async fn show_problems_reveals_them_all() {
+    let app = form_page("Image to video").await;
+    assert!(elements(&app.host, ".problems li").is_empty());
+    element(&app, "#show-problems").click();
+    wait_for("the problems", || {
+        texts(&app.host, "#prompt-problems li") == ["A prompt is required"]
+    })
+    .await;
+    // Model V in start-frame mode names the start frame, not reference images.
+    assert_eq!(
+        texts(&app.host, "#image_url-problems li"),
+        ["Model V needs a start frame"]
+    );
+    element(&app, "#mode-multi-image").click();
+    wait_for("the multi-image problem", || {
+        texts(&app.host, "#reference_images-problems li")
+            == ["Model V needs 1 to 3 reference images"]
+    })
+    .await;
+    assert!(!exists(&app, "#image_url"));
+}
+
+#[wasm_bindgen_test]
+async fn errors_appear_and_clear_as_the_user_types() {
+    let app = image_form().await;
+    type_into(&app, "#prompt", "");
+    wait_for("the prompt error", || {
+        texts(&app.host, "#prompt-problems li") == ["A prompt is required"]
+    })
+    .await;
 
     type_into(&app, "#prompt", "A lighthouse at dawn");
     wait_for("the prompt error to clear", || {
@@ -53,7 +116,8 @@ async fn errors_appear_and_clear_as_the_user_types() {
         ["Make 1 to 8 images at a time (not 9)"]
     );
     assert!(submit_button(&app).disabled());
-    type_into(&app, "#count", "2");
+    // Once shown, a field's problems follow what is typed, before it is left.
+    type_without_leaving(&app, "#count", "2");
     wait_for("the count error to clear", || {
         texts(&app.host, "#generate_count-problems li").is_empty()
     })
@@ -78,7 +142,7 @@ async fn a_sixth_reference_image_is_a_warning_that_does_not_block() {
     assert!(warnings[0]
         .text_content()
         .unwrap()
-        .starts_with("reference_images[5]: The service uses the first 5"));
+        .starts_with("Reference image 6: The service uses the first 5"));
     assert!(!submit_button(&app).disabled());
 }
 
@@ -215,10 +279,6 @@ async fn image_to_video_errors_follow_the_model_and_the_images() {
         texts(&app.host, "#submit-state") == ["Fix 1 problem to submit"]
     })
     .await;
-    assert_eq!(
-        texts(&app.host, "#image_url-problems li"),
-        ["Model V needs a start frame (image_url) or 1 to 3 reference images"]
-    );
     assert!(submit_button(&app).disabled());
 
     type_into(&app, "#image_url", "frame.png");

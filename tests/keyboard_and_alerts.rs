@@ -13,8 +13,9 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Press `key` on the page itself (not in a field).
-fn press_on_page(key: &str) {
+/// Press `key` on the page itself (not in a field); returns whether the
+/// browser's own action for it still happens (the press was not cancelled).
+fn press_on_page(key: &str) -> bool {
     let init = web_sys::KeyboardEventInit::new();
     init.set_key(key);
     init.set_bubbles(true);
@@ -28,7 +29,7 @@ fn press_on_page(key: &str) {
         .body()
         .unwrap()
         .dispatch_event(&event)
-        .unwrap();
+        .unwrap()
 }
 
 fn active_id() -> String {
@@ -62,6 +63,17 @@ fn title() -> String {
 async fn wait_until_ended(app: &MountedApp, id: &str) {
     let selector = format!("li.task-row[data-task-id='{id}'][data-status='SUCCEEDED']");
     wait_for("the task to end", || exists(app, &selector)).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_keys_handled_cancel_the_browsers_action_and_no_others() {
+    let _app = mount_app_at("/").await;
+    // Listened to without `passive`, so cancelling takes effect.
+    assert!(!press_on_page("?"), "? opens the list, not the browser's");
+    js("document.querySelector('dialog[open]')?.close();");
+    assert!(!press_on_page("/"), "/ focuses the filter, no Quick Find");
+    assert!(press_on_page("a"), "a key the app does not use");
+    assert!(press_on_page("Escape"), "Esc on the board is the browser's");
 }
 
 #[wasm_bindgen_test]

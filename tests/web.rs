@@ -64,6 +64,12 @@ async fn navigation_opens_each_page_and_marks_its_link() {
             Some("page"),
             "{title}"
         );
+        // The address bar follows the click.
+        let href = link.get_attribute("href").unwrap();
+        mount::wait_for(&format!("the address of {title}"), || {
+            window().unwrap().location().pathname().unwrap() == href
+        })
+        .await;
         let section = host.query_selector("main section").unwrap().unwrap();
         assert_eq!(
             section.get_attribute("data-kind").as_deref(),

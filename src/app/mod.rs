@@ -37,10 +37,13 @@ pub fn App() -> impl IntoView {
             <a class="skip-link" href="#main">"Skip to content"</a>
             <Header/>
             <LiveRegion/>
-            <Shortcuts/>
             <main id="main" class="page">
                 <Pages/>
             </main>
+            // After the page, never over it: a floating link covered fields.
+            <footer class="site-footer">
+                <Shortcuts/>
+            </footer>
         </Router>
     }
 }

@@ -4,9 +4,15 @@
 //! links, moves through history and reads queries; only the choice of page is
 //! here. A route table (`FlatRoutes`) instantiates its matching and view
 //! switching for every route: 19.3 KB of the gzipped app for seven pages.
+//! What a route table also did, and [`Pages`] therefore does: tell the router
+//! when a link's page is drawn, so it writes the address (`history.pushState`).
+
+use std::borrow::Cow;
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_location;
+use leptos_router::hooks::{use_location, use_navigate, use_query_map};
+use leptos_router::location::{BrowserUrl, LocationProvider};
+use leptos_router::NavigateOptions;
 use media_gen_api::path::decode_segment;
 use media_gen_api::TaskKind;
 
@@ -36,14 +42,54 @@ pub enum Page {
     NotFound,
 }
 
+/// A kind written in an address either way: as the app's form links spell
+/// it (`image-generate`) or as the service does (`image_generate`).
+fn kind_in_address(text: &str) -> Option<TaskKind> {
+    text.replace('-', "_").parse().ok()
+}
+
+/// The address the app itself writes for `path` (still percent-encoded),
+/// when that differs: no trailing slash, a form's kind hyphenated
+/// (`/new/image_generate` → `/new/image-generate`), a task's kind as the
+/// service spells it (`/tasks/image-generate/…` → `/tasks/image_generate/…`).
+/// The task id's segment is kept as typed. Addresses of no page are left alone.
+pub fn canonical_path(path: &str) -> Option<String> {
+    let trimmed = match path.strip_suffix('/') {
+        Some(trimmed) if !trimmed.is_empty() => trimmed,
+        _ => path,
+    };
+    let canonical: Cow<str> = if let Some(kind) = trimmed.strip_prefix("/new/") {
+        match kind_in_address(kind) {
+            Some(kind) => Cow::Borrowed(kind_text::form_path(kind)),
+            None => Cow::Borrowed(trimmed),
+        }
+    } else if let Some((kind, id)) = trimmed
+        .strip_prefix("/tasks/")
+        .and_then(|rest| rest.split_once('/'))
+    {
+        match kind_in_address(kind) {
+            Some(kind) => Cow::Owned(format!("/tasks/{kind}/{id}")),
+            None => Cow::Borrowed(trimmed),
+        }
+    } else {
+        Cow::Borrowed(trimmed)
+    };
+    (canonical != path && Page::read(&canonical) != Page::NotFound).then(|| canonical.into_owned())
+}
+
 impl Page {
     /// The page at `path` (a location's path, still percent-encoded). A
-    /// trailing slash is allowed, as people type them.
+    /// trailing slash is allowed, as people type them, and so is either
+    /// spelling of a kind (see [`canonical_path`]).
     pub fn from_path(path: &str) -> Page {
-        let path = match path.strip_suffix('/') {
-            Some(trimmed) if !trimmed.is_empty() => trimmed,
-            _ => path,
-        };
+        match canonical_path(path) {
+            Some(canonical) => Page::read(&canonical),
+            None => Page::read(path),
+        }
+    }
+
+    /// The page at a canonical `path`.
+    fn read(path: &str) -> Page {
         match path {
             "" | "/" => return Page::Board,
             "/settings" => return Page::Settings,
@@ -71,14 +117,52 @@ impl Page {
 }
 
 /// The page of the current address, drawn anew when the page changes (not
-/// when only the query does: the pages read it themselves).
+/// when only the query does: the pages read it themselves, but for the form
+/// filled in from `?from=`, which is drawn anew when that changes).
+///
+/// After every change of path it tells the router the page is drawn, which
+/// is when leptos_router commits a link's address to the address bar (with
+/// `pushState`; Back and Forward then walk the pages seen). An address in
+/// another spelling is replaced by the app's own, keeping query and hash.
 #[component]
 pub fn Pages() -> impl IntoView {
-    let pathname = use_location().pathname;
+    let location = use_location();
+    let pathname = location.pathname;
     let page = Memo::new(move |_| pathname.with(|path| Page::from_path(path)));
+    let router = use_context::<BrowserUrl>();
+    Effect::new(move |_| {
+        pathname.track();
+        if let Some(router) = &router {
+            router.ready_to_complete();
+        }
+    });
+    let navigate = use_navigate();
+    Effect::new(move |_| {
+        let Some(canonical) = pathname.with(|path| canonical_path(path)) else {
+            return;
+        };
+        let search = location.search.get_untracked();
+        let query = if search.is_empty() {
+            String::new()
+        } else {
+            format!("?{search}")
+        };
+        let address = format!("{canonical}{query}{}", location.hash.get_untracked());
+        let replace = NavigateOptions {
+            replace: true,
+            ..Default::default()
+        };
+        navigate(&address, replace);
+    });
+    let query = use_query_map();
+    let from = Memo::new(move |_| query.with(|query| query.get("from")));
     move || match page.get() {
         Page::Board => view! { <Board/> }.into_any(),
-        Page::NewTask(kind) => view! { <NewTask kind/> }.into_any(),
+        Page::NewTask(kind) => (move || {
+            let from = from.get();
+            view! { <NewTask kind from/> }
+        })
+        .into_any(),
         Page::Task { kind, id } => view! { <TaskPage kind id/> }.into_any(),
         Page::Settings => view! { <SettingsPage/> }.into_any(),
         Page::Compare => view! { <ComparePage/> }.into_any(),
@@ -141,6 +225,50 @@ mod tests {
         assert_eq!(Page::from_path(&path), task("video_translate", id));
         // An unknown kind still reaches the task page, which names it.
         assert_eq!(Page::from_path("/tasks/movie/1"), task("movie", "1"));
+    }
+
+    #[test]
+    fn either_spelling_of_a_kind_is_the_same_page() {
+        assert_eq!(
+            Page::from_path("/new/image_generate"),
+            Page::NewTask(TaskKind::ImageGenerate)
+        );
+        assert_eq!(
+            Page::from_path("/new/video_translate/"),
+            Page::NewTask(TaskKind::VideoTranslate)
+        );
+        assert_eq!(
+            Page::from_path("/tasks/image-to-video/i2v-1"),
+            task("image_to_video", "i2v-1")
+        );
+    }
+
+    #[test]
+    fn other_spellings_have_one_canonical_address() {
+        for (path, canonical) in [
+            ("/new/image_generate", "/new/image-generate"),
+            ("/new/image_to_video/", "/new/image-to-video"),
+            ("/settings/", "/settings"),
+            (
+                "/tasks/video-translate/a%2Fb",
+                "/tasks/video_translate/a%2Fb",
+            ),
+            ("/tasks/image_generate/x/", "/tasks/image_generate/x"),
+        ] {
+            assert_eq!(canonical_path(path).as_deref(), Some(canonical), "{path}");
+            assert_eq!(canonical_path(canonical), None, "{canonical} is canonical");
+        }
+        // Canonical addresses, and addresses of no page, stay as they are.
+        for path in [
+            "/",
+            "/compare",
+            "/new/image-to-video",
+            "/tasks/movie/1",
+            "/nope/",
+            "/new/movie",
+        ] {
+            assert_eq!(canonical_path(path), None, "{path}");
+        }
     }
 
     #[test]

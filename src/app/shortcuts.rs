@@ -3,7 +3,7 @@
 //! cancelled by Esc: the task goes on and stays followed. Ctrl/⌘+Enter,
 //! which submits a form, lives with the forms (`forms/shell.rs`).
 
-use gloo_events::EventListener;
+use gloo_events::{EventListener, EventListenerOptions};
 use leptos::html::Dialog;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -78,7 +78,10 @@ pub fn Shortcuts() -> impl IntoView {
     let dialog = NodeRef::<Dialog>::new();
     let location = use_location();
     let navigate = use_navigate();
-    let listener = EventListener::new(&window(), "keydown", move |event| {
+    // Not passive (gloo's default): the keys handled here cancel the
+    // browser's own action (`/` is Quick Find in Firefox); others pass untouched.
+    let options = EventListenerOptions::enable_prevent_default();
+    let listener = EventListener::new_with_options(&window(), "keydown", options, move |event| {
         let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
             return;
         };

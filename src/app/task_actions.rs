@@ -27,7 +27,7 @@ pub fn TaskActions(
     let board = Board::expect();
     let announcer = Announcer::expect();
     let (kind, id) = (record.kind, record.task_id.clone());
-    let known = !record.request.is_null();
+    let known = record.submitted_here();
     let rerunning = RwSignal::new(false);
     let stored = StoredValue::new(record);
     let rerun = move |_| {

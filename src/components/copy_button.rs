@@ -25,8 +25,9 @@ pub fn CopyButton(
     /// What to copy, as it is at the moment of the click.
     #[prop(into)]
     text: Signal<String>,
-    /// What the button copies, for screen readers: "Copy task id i2v-…".
-    label: String,
+    /// What the button copies, read by screen readers after the visible
+    /// text (which starts the accessible name, WCAG 2.5.3): "of task i2v-…".
+    detail: String,
     /// The button's text.
     #[prop(default = "Copy id")]
     idle: &'static str,
@@ -44,8 +45,12 @@ pub fn CopyButton(
             said.try_set(None);
         });
     };
+    let name = move || match said.get() {
+        None => format!("{idle} {detail}"),
+        Some(word) => word.to_owned(),
+    };
     view! {
-        <button type="button" class="link-button copy-button" aria-label=label on:click=on_click>
+        <button type="button" class="link-button copy-button" aria-label=name on:click=on_click>
             {move || said.get().unwrap_or(idle)}
         </button>
         <span class="visually-hidden" aria-live="polite">{move || said.get()}</span>

@@ -33,8 +33,9 @@ pub fn CurlCopy(
     /// here (then only the masked form is offered).
     #[prop(into)]
     token: Signal<Option<String>>,
-    /// Names the request for screen readers: "Copy the submit as cURL".
-    label: String,
+    /// Names the request for screen readers, after the visible "Copy as
+    /// cURL": "of the submit".
+    detail: String,
 ) -> impl IntoView {
     let include = RwSignal::new(false);
     let command = Signal::derive(move || {
@@ -50,7 +51,7 @@ pub fn CurlCopy(
     let has_token = move || token.with(|token| token.as_ref().is_some_and(|t| !t.is_empty()));
     view! {
         <span class="curl-copy">
-            <CopyButton text=command label idle="Copy as cURL"/>
+            <CopyButton text=command detail idle="Copy as cURL"/>
             <Show when=has_token>
                 <label class="curl-copy__token" title=format!("Otherwise the command reads the token from ${TOKEN_VARIABLE}")>
                     <input type="checkbox" class="curl-include-token" prop:checked=move || include.get()

@@ -14,6 +14,6 @@ pub mod task_result;
 pub use copy_button::CopyButton;
 pub use curl_copy::CurlCopy;
 pub use field::Field;
-pub use problems::FieldProblems;
+pub use problems::{problems_id, FieldProblems, Touched};
 pub use progress::TaskProgress;
 pub use task_result::{FailureMessage, ImageGallery, TaskResult};

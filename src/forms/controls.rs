@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::problems_id;
+
 /// A `<select id=id>` over `options`, bound to `value`.
 pub fn choice<T>(id: &'static str, options: Signal<Vec<T>>, value: RwSignal<T>) -> impl IntoView
 where
@@ -37,9 +39,15 @@ where
     }
 }
 
-/// A whole-number `<input id=id>` bound to `value`; what is not a number
-/// reads as 0, which validation names.
-pub fn number(id: &'static str, min: i64, max: i64, value: RwSignal<i64>) -> impl IntoView {
+/// A whole-number `<input id=id>` for the request's `field`, bound to
+/// `value`; what is not a number reads as 0, which validation names.
+pub fn number(
+    id: &'static str,
+    field: &'static str,
+    min: i64,
+    max: i64,
+    value: RwSignal<i64>,
+) -> impl IntoView {
     view! {
         <input
             id=id
@@ -47,7 +55,7 @@ pub fn number(id: &'static str, min: i64, max: i64, value: RwSignal<i64>) -> imp
             inputmode="numeric"
             min=min
             max=max
-            aria-describedby=format!("{id}-problems")
+            aria-describedby=problems_id(field)
             prop:value=move || value.get().to_string()
             on:input=move |ev| value.set(event_target_value(&ev).trim().parse().unwrap_or(0))
         />

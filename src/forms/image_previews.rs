@@ -1,16 +1,53 @@
 //! Previews of image URLs with their pixel size, measured by loading them;
 //! the sizes feed validation (the end frame's aspect ratio, say).
+//!
+//! Nothing is loaded while a URL is being typed: a URL is previewed once it
+//! looks complete ([`previewable`]) and the field has rested for
+//! [`SETTLE_MS`], and a field's previews load one after another, so a field
+//! never has more than one load in flight.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
+use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
-use media_gen_api::validate::is_http_url;
+use media_gen_api::validate::parse_url;
 use media_gen_api::ImageInfo;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlImageElement;
 
 /// Images measured so far, by URL: the `images` of a validation `Context`.
 pub type Measured = RwSignal<BTreeMap<String, ImageInfo>>;
+
+/// How long a field's URLs must stay unchanged before they are previewed.
+pub const SETTLE_MS: u32 = 600;
+
+/// Whether `text` is worth loading as a preview: an absolute http(s) URL
+/// whose host is written out as the parser reads it (`http://1` parses as
+/// `0.0.0.1`, a host nobody meant) and whose path names something (a last
+/// segment that is not empty), as a file's address does.
+pub fn previewable(text: &str) -> bool {
+    let Some(url) = parse_url(text) else {
+        return false;
+    };
+    let host_as_typed = url
+        .host_str()
+        .is_some_and(|host| text.to_ascii_lowercase().contains(host));
+    let names_a_file = url
+        .path_segments()
+        .and_then(|mut segments| segments.next_back())
+        .is_some_and(|last| !last.is_empty());
+    matches!(url.scheme(), "http" | "https") && host_as_typed && names_a_file
+}
+
+/// Each previewable URL of `urls` once, in order.
+fn to_preview(urls: &[String]) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    urls.iter()
+        .map(|url| url.trim())
+        .filter(|url| previewable(url) && seen.insert(*url))
+        .map(str::to_owned)
+        .collect()
+}
 
 /// What loading one image found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,12 +57,27 @@ enum Load {
     Failed,
 }
 
-/// One preview: the image, and its pixel size or why it did not load.
+/// One preview: the image, and its pixel size or why it did not load. It
+/// loads once `turn` says so, and reports to `finished` when it has.
 #[component]
-fn Preview(url: String, measured: Measured) -> impl IntoView {
+fn Preview(
+    url: String,
+    measured: Measured,
+    turn: Signal<bool>,
+    finished: RwSignal<BTreeSet<String>>,
+) -> impl IntoView {
     let load = RwSignal::new(Load::Loading);
-    let on_load = {
+    let done = {
         let url = url.clone();
+        move |result: Load| {
+            load.set(result);
+            finished.update(|finished| {
+                finished.insert(url.clone());
+            });
+        }
+    };
+    let on_load = {
+        let (url, done) = (url.clone(), done.clone());
         move |ev: leptos::ev::Event| {
             let Some(image) = ev
                 .target()
@@ -34,35 +86,41 @@ fn Preview(url: String, measured: Measured) -> impl IntoView {
                 return;
             };
             let (width, height) = (image.natural_width(), image.natural_height());
-            load.set(Load::Loaded(width, height));
             measured.update(|images| {
                 let info = images.entry(url.clone()).or_default();
                 info.width = Some(width);
                 info.height = Some(height);
             });
+            done(Load::Loaded(width, height));
         }
     };
-    let caption = move || match load.get() {
-        Load::Loading => "Loading…".to_owned(),
-        Load::Loaded(width, height) => format!("{width} × {height} px"),
-        Load::Failed => "Could not load this image".to_owned(),
+    let caption = move || match (turn.get(), load.get()) {
+        (false, _) => "Waiting…".to_owned(),
+        (true, Load::Loading) => "Loading…".to_owned(),
+        (true, Load::Loaded(width, height)) => format!("{width} × {height} px"),
+        (true, Load::Failed) => "Could not load this image".to_owned(),
     };
     let failed = move || load.get() == Load::Failed;
+    let src = {
+        let url = url.clone();
+        move || turn.get().then(|| url.clone())
+    };
     view! {
-        <figure class="image-preview" class:image-preview--failed=failed data-url=url.clone()>
+        <figure class="image-preview" class:image-preview--failed=failed data-url=url>
             <img
-                src=url.clone()
+                src=src
                 alt=""
                 referrerpolicy="no-referrer"
                 on:load=on_load
-                on:error=move |_| load.set(Load::Failed)
+                on:error=move |_| done(Load::Failed)
             />
             <figcaption>{caption}</figcaption>
         </figure>
     }
 }
 
-/// A preview for each `http(s)` URL in `urls`; others are left to validation.
+/// A preview for each complete `http(s)` URL in `urls`, once typing has
+/// paused; others are left to validation.
 #[component]
 pub fn ImagePreviews(
     /// The URLs to show.
@@ -71,19 +129,94 @@ pub fn ImagePreviews(
     /// Where the measured sizes go.
     measured: Measured,
 ) -> impl IntoView {
-    // Each URL once: the same image twice is one preview (and one key).
-    let shown = move || {
-        let mut seen = std::collections::BTreeSet::new();
-        urls.get()
-            .into_iter()
-            .filter(|url| is_http_url(url) && seen.insert(url.clone()))
-            .collect::<Vec<_>>()
-    };
+    let shown = RwSignal::new(Vec::<String>::new());
+    let timer = StoredValue::new_local(None::<Timeout>);
+    Effect::new(move |previous: Option<()>| {
+        let wanted = urls.with(|urls| to_preview(urls));
+        if previous.is_none() {
+            // Values the form starts with ("edit and re-run") show at once.
+            shown.set(wanted);
+        } else {
+            // A new timer drops (and so cancels) the last one.
+            let settle = Timeout::new(SETTLE_MS, move || {
+                shown.try_set(wanted);
+            });
+            timer.set_value(Some(settle));
+        }
+    });
+    let finished = RwSignal::new(BTreeSet::<String>::new());
+    // The URL whose turn it is to load: the first shown that has not finished.
+    let loading = Memo::new(move |_| {
+        finished.with(|finished| {
+            shown.with(|shown| shown.iter().find(|url| !finished.contains(*url)).cloned())
+        })
+    });
     view! {
         <div class="image-previews">
-            <For each=shown key=|url| url.clone() let:url>
-                <Preview url measured/>
+            <For each=move || shown.get() key=|url| url.clone() let:url>
+                {
+                    let turn = Signal::derive({
+                        let url = url.clone();
+                        move || {
+                            loading.with(|loading| loading.as_ref() == Some(&url))
+                                || finished.with(|finished| finished.contains(&url))
+                        }
+                    });
+                    view! { <Preview url measured turn finished/> }
+                }
             </For>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn complete_file_addresses_are_previewed() {
+        for url in [
+            "https://example.com/frame.png",
+            "http://127.0.0.1:8080/sandbox/media/image/1K/16x9.png",
+            "https://cdn.example.com/img?id=3",
+            "  https://example.com/a/b.jpg  ",
+        ] {
+            assert!(previewable(url.trim()), "{url}");
+        }
+    }
+
+    #[test]
+    fn addresses_being_typed_are_not() {
+        for url in [
+            "h",
+            "http:",
+            "http://",
+            "http://1",
+            "http://1/x.png",
+            "http://127.1/x.png",
+            "http://0.0.0.1/",
+            "https://example.com",
+            "https://example.com/",
+            "https://example.com/images/",
+            "ftp://example.com/a.png",
+            "data:image/png;base64,AAAA",
+        ] {
+            assert!(!previewable(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn each_url_is_previewed_once_in_order() {
+        let urls = [
+            "https://x.test/b.png",
+            "not a url",
+            "https://x.test/a.png",
+            "https://x.test/b.png",
+        ]
+        .map(str::to_owned);
+        assert_eq!(
+            to_preview(&urls),
+            ["https://x.test/b.png", "https://x.test/a.png"]
+        );
     }
 }

@@ -5,10 +5,11 @@ use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use media_gen_api::{Problems, Request};
+use wasm_bindgen::JsCast;
 
 use super::host::SubmitHandler;
 use crate::components::curl_copy::absolute_url;
-use crate::components::{marks, CurlCopy};
+use crate::components::{marks, problems_id, CurlCopy, Touched};
 
 /// The request as the service will receive it: method, path and JSON body.
 fn preview(request: &Request) -> String {
@@ -25,9 +26,29 @@ fn blocking_text(problems: &Problems) -> Option<String> {
     }
 }
 
+/// Move focus to the control of the first field with an error: the one
+/// whose `aria-describedby` names that field's problems.
+fn focus_first_error(form: &web_sys::HtmlFormElement, problems: &Problems) {
+    let Some(problem) = problems.errors().next() else {
+        return;
+    };
+    let field = problem.field.split('[').next().unwrap_or_default();
+    let selector = format!("[aria-describedby~=\"{}\"]", problems_id(field));
+    if let Some(control) = form
+        .query_selector(&selector)
+        .ok()
+        .flatten()
+        .and_then(|control| control.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = control.focus();
+    }
+}
+
 /// A task form around `children` (the fields). Submit is disabled while the
 /// request has errors or a submit is out; Ctrl+Enter (⌘+Enter) submits from
-/// any field; the request that will be sent is shown on demand.
+/// any field; the request that will be sent is shown on demand. A field's
+/// problems show once it was left or changed, and all of them once a submit
+/// was tried or "Show problems" pressed (focus then goes to the first).
 #[component]
 pub fn TaskForm(
     /// Sends the request.
@@ -43,9 +64,22 @@ pub fn TaskForm(
     base_url: Signal<String>,
     /// The token for "copy as cURL".
     token: Signal<Option<String>>,
+    /// Whether the form starts filled in ("edit and re-run"): its problems
+    /// show at once.
+    #[prop(optional)]
+    prefilled: bool,
     /// The fields.
     children: Children,
 ) -> impl IntoView {
+    // Before the fields are made: their problem lists read it.
+    let touched = Touched::provide(prefilled);
+    let form_ref = NodeRef::<leptos::html::Form>::new();
+    let show_problems = move || {
+        touched.show_all();
+        if let Some(form) = form_ref.get_untracked() {
+            problems.with_untracked(|problems| focus_first_error(&form, problems));
+        }
+    };
     let curl_url = Signal::derive(move || {
         absolute_url(&base_url.get(), &request.with(|r| r.kind().submit_path()))
     });
@@ -58,7 +92,11 @@ pub fn TaskForm(
     let blocked = move || submitting.get() || problems.with(Problems::has_errors);
 
     let send = move || {
-        if submitting.get_untracked() || problems.with_untracked(Problems::has_errors) {
+        if submitting.get_untracked() {
+            return;
+        }
+        if problems.with_untracked(Problems::has_errors) {
+            show_problems();
             return;
         }
         submitting.set(true);
@@ -88,6 +126,9 @@ pub fn TaskForm(
             class="task-form"
             part="form"
             novalidate
+            node_ref=form_ref
+            on:focusout=move |ev| touched.touch(&ev)
+            on:change=move |ev| touched.touch(&ev)
             on:submit=move |ev| {
                 ev.prevent_default();
                 send();
@@ -100,7 +141,7 @@ pub fn TaskForm(
                 <pre id="request-json"><code>{move || request.with(preview)}</code></pre>
             </details>
             <p class="request-copy">
-                <CurlCopy method="POST" url=curl_url body=curl_body token label="Copy the request as cURL".to_owned()/>
+                <CurlCopy method="POST" url=curl_url body=curl_body token detail="of this request".to_owned()/>
             </p>
             <div class="actions">
                 <button id="submit" part="submit" type="submit" disabled=blocked>
@@ -109,6 +150,11 @@ pub fn TaskForm(
                 <span class="hint" id="submit-state">
                     {move || problems.with(blocking_text).unwrap_or_else(|| "Ctrl+Enter or ⌘+Enter".to_owned())}
                 </span>
+                <Show when=move || touched.holds_back() && problems.with(Problems::has_errors)>
+                    <button type="button" class="link-button" id="show-problems" on:click=move |_| show_problems()>
+                        "Show problems"
+                    </button>
+                </Show>
             </div>
             {move || failure.get().map(|message| view! { <p class="notice" id="submit-failure" role="alert">{message}</p> })}
         </form>

@@ -81,6 +81,13 @@ impl TaskRecord {
         key(self.kind, &self.task_id)
     }
 
+    /// Whether it was submitted from this browser, so its parameters and
+    /// submit time are known; a task looked up by id has neither, and its
+    /// `submitted_at` is when it was first seen here.
+    pub fn submitted_here(&self) -> bool {
+        !self.request.is_null()
+    }
+
     /// Whether the task may still change (and so is followed).
     pub fn is_active(&self) -> bool {
         !self.status.is_terminal() && self.error.is_none()

@@ -114,8 +114,16 @@ pub fn exists(app: &MountedApp, selector: &str) -> bool {
     app.host.query_selector(selector).unwrap().is_some()
 }
 
-/// Type into a field as a person does: set the value, fire `input`.
-pub fn type_into(app: &MountedApp, selector: &str, value: &str) {
+/// Fire a bubbling event `name` at `element`, as the browser does.
+fn fire(element: &HtmlElement, name: &str) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict(name, &init).unwrap();
+    element.dispatch_event(&event).unwrap();
+}
+
+/// Type into a field and stay in it: set the value, fire `input`.
+pub fn type_without_leaving(app: &MountedApp, selector: &str, value: &str) {
     let element = element(app, selector);
     if let Some(area) = element.dyn_ref::<web_sys::HtmlTextAreaElement>() {
         area.set_value(value);
@@ -124,18 +132,27 @@ pub fn type_into(app: &MountedApp, selector: &str, value: &str) {
             .unchecked_ref::<web_sys::HtmlInputElement>()
             .set_value(value);
     }
-    element
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
+    fire(&element, "input");
+}
+
+/// Leave a field, as a person moving on: `change`, then `focusout`.
+pub fn leave(app: &MountedApp, selector: &str) {
+    let element = element(app, selector);
+    fire(&element, "change");
+    fire(&element, "focusout");
+}
+
+/// Type into a field as a person does, and move on to the next.
+pub fn type_into(app: &MountedApp, selector: &str, value: &str) {
+    type_without_leaving(app, selector, value);
+    leave(app, selector);
 }
 
 /// Choose `value` in a `<select>`, firing `change`.
 pub fn choose(app: &MountedApp, selector: &str, value: &str) {
     let select: web_sys::HtmlSelectElement = element(app, selector).unchecked_into();
     select.set_value(value);
-    select
-        .dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
+    fire(&select, "change");
 }
 
 /// The values of a `<select>`'s options.

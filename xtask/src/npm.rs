@@ -102,9 +102,14 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
 /// The TypeScript compiler the declarations are checked with.
 const TYPESCRIPT: &str = "typescript@5.6.3";
 
+/// The accessibility checker the end-to-end tests run over every page
+/// (`node_modules/axe-core/axe.min.js`, read by `crates/e2e`).
+const AXE_CORE: &str = "axe-core@4.14.1";
+
 /// Install `tarball` with npm into a scratch folder next to the widget test
 /// page, as a JavaScript developer would, and check the declarations with
-/// `tsc --noEmit --strict`. Returns the folder (the e2e tests serve it).
+/// `tsc --noEmit --strict`; axe-core goes in beside it for the end-to-end
+/// tests. Returns the folder (the e2e tests serve it).
 pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
     let root = project::root();
     let scratch = npm_dir(&root).join("scratch");
@@ -125,6 +130,7 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             .args(["install", "--no-audit", "--no-fund", "--silent"])
             .arg(tarball)
             .arg(TYPESCRIPT)
+            .arg(AXE_CORE)
             .current_dir(&scratch),
     )?;
     cmd::run(

@@ -38,6 +38,17 @@ fn row_image_url_v_optional_but_required_in_start_frame_mode() {
         message.contains("start frame") && message.contains("reference images"),
         "{message}"
     );
+    // A form that asked for one kind of image hears about that kind only.
+    let asked = |mode| Context {
+        mode: Some(mode),
+        ..Context::default()
+    };
+    let problems = validate_image_to_video(&request, &asked(Mode::StartFrame));
+    let message = assert_only_error(&problems, "image_url", Rule::Required);
+    assert_eq!(message, "Model V needs a start frame");
+    let problems = validate_image_to_video(&request, &asked(Mode::MultiImage));
+    let message = assert_only_error(&problems, "reference_images", Rule::Required);
+    assert_eq!(message, "Model V needs 1 to 3 reference images");
 }
 
 #[test]
@@ -60,7 +71,7 @@ fn row_image_url_s_required() {
         ..s()
     };
     let message = assert_only_error(&i2v(&request), "image_url", Rule::Required);
-    assert_eq!(message, "Model S needs a start frame (image_url)");
+    assert_eq!(message, "Model S needs a start frame");
     // An empty or blank string is no start frame either.
     for blank in ["", "   "] {
         let request = ImageToVideoRequest {

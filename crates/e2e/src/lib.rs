@@ -84,6 +84,14 @@ pub fn npm_scratch_dir() -> PathBuf {
     dir
 }
 
+/// axe-core's browser script, installed next to the packed widgets.
+pub fn axe_core_script() -> PathBuf {
+    npm_scratch_dir()
+        .join("node_modules")
+        .join("axe-core")
+        .join("axe.min.js")
+}
+
 /// Serve `config` on a free loopback port in the background; returns its base URL.
 async fn serve(config: Config) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -274,6 +282,93 @@ impl Browser {
             panic!("the page threw: {error}");
         }
         value
+    }
+
+    /// The address bar's path and query: `/tasks/image_generate/ig-1`, `/new/image-generate?from=x`.
+    pub async fn address(&self) -> String {
+        let value = self.eval("location.pathname + location.search").await;
+        value.as_str().unwrap_or_default().to_owned()
+    }
+
+    /// Wait until the address bar shows `address` (path and query).
+    pub async fn wait_for_address(&self, address: &str) {
+        let mut seen = String::new();
+        for _ in 0..(PAGE_TIMEOUT.as_millis() / 50) {
+            seen = self.address().await;
+            if seen == address {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the address bar shows {seen:?}, expected {address:?}");
+    }
+
+    /// Open the app's page at `path` on `base_url`, wait for its heading
+    /// `title`, and for the sandbox's demo token (it arrives a moment after start).
+    pub async fn open_app_page(&self, base_url: &str, path: &str, title: &str) {
+        self.open(&format!("{base_url}{path}")).await;
+        self.wait_for_text("main h1", title).await;
+        self.wait_for_text("header .connection", "Sandbox demo token")
+            .await;
+    }
+
+    /// Submit the form on the page once it is valid, and wait for the board
+    /// to show the first task with `status`.
+    pub async fn submit_and_wait(&self, status: &str) {
+        self.wait_until(
+            "a valid form",
+            "!document.querySelector('#submit').disabled",
+        )
+        .await;
+        self.click("#submit").await;
+        self.wait_for_text("main h1", "Tasks").await;
+        self.find(&format!("li.task-row[data-status='{status}']"))
+            .await;
+    }
+
+    /// axe-core's serious and critical violations on the page as it is now,
+    /// its experimental rules too (`label-content-name-mismatch`, WCAG 2.5.3,
+    /// is one): "rule (impact): help: elements" each.
+    pub async fn accessibility_violations(&self) -> Vec<String> {
+        let loaded = self.eval("typeof window.axe === 'object'").await;
+        if loaded != serde_json::Value::Bool(true) {
+            let source = std::fs::read_to_string(axe_core_script())
+                .expect("read axe-core (installed by `cargo xtask npm`)");
+            self.client
+                .execute(&format!("{source}\nreturn true;"), vec![])
+                .await
+                .expect("load axe-core into the page");
+        }
+        let violations = self
+            .run_async(
+                "const rules = Object.fromEntries(axe.getRules(['experimental']).map((r) => [r.ruleId, { enabled: true }]));\n\
+                 const result = await axe.run(document, { rules, resultTypes: ['violations'] });\n\
+                 return result.violations\n\
+                   .filter((v) => v.impact === 'serious' || v.impact === 'critical')\n\
+                   .map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);",
+            )
+            .await;
+        serde_json::from_value(violations).expect("a list of texts")
+    }
+
+    /// Fail naming every serious or critical axe-core violation on the page
+    /// as it is now (`what` names the page).
+    pub async fn check_accessibility(&self, what: &str) {
+        let violations = self.accessibility_violations().await;
+        assert!(
+            violations.is_empty(),
+            "axe-core on {what}:\n{}",
+            violations.join("\n")
+        );
+    }
+
+    /// How far the page is wider than the window, in CSS pixels (0 when it
+    /// does not scroll sideways).
+    pub async fn sideways_overflow(&self) -> i64 {
+        let value = self
+            .eval("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            .await;
+        value.as_i64().unwrap_or(i64::MAX)
     }
 
     /// Reload the page, as a person pressing F5.

@@ -12,33 +12,8 @@ async fn session(task_ms: Option<u64>, path: &str, title: &str) -> (String, Brow
         None => start_sandbox().await,
     };
     let browser = Browser::start().await;
-    open(&browser, &base_url, path, title).await;
+    browser.open_app_page(&base_url, path, title).await;
     (base_url, browser)
-}
-
-/// Open the app's page at `path` and wait for its heading.
-async fn open(browser: &Browser, base_url: &str, path: &str, title: &str) {
-    browser.open(&format!("{base_url}{path}")).await;
-    browser.wait_for_text("main h1", title).await;
-    // The sandbox's demo token arrives a moment after start.
-    browser
-        .wait_for_text("header .connection", "Sandbox demo token")
-        .await;
-}
-
-/// Submit the form and wait for the board to show the first task `status`.
-async fn submit_and_wait(browser: &Browser, status: &str) {
-    browser
-        .wait_until(
-            "a valid form",
-            "!document.querySelector('#submit').disabled",
-        )
-        .await;
-    browser.click("#submit").await;
-    browser.wait_for_text("main h1", "Tasks").await;
-    browser
-        .find(&format!("li.task-row[data-status='{status}']"))
-        .await;
 }
 
 /// Whether the `img` matching `css` loaded with real pixels.
@@ -54,7 +29,7 @@ async fn image_generation_ends_with_images_in_a_gallery() {
     browser.type_into("#count", "2").await;
     browser.click("#ratio").await;
     browser.screenshot("form-image-generate").await;
-    submit_and_wait(&browser, "SUCCEEDED").await;
+    browser.submit_and_wait("SUCCEEDED").await;
     browser
         .wait_until(
             "both images done",
@@ -142,7 +117,7 @@ async fn image_to_video_ends_with_a_player() {
         .wait_for_text(".image-preview figcaption", "1024 × 576 px")
         .await;
     browser.screenshot("form-image-to-video").await;
-    submit_and_wait(&browser, "SUCCEEDED").await;
+    browser.submit_and_wait("SUCCEEDED").await;
     browser.click("li.task-row a.open").await;
     let video = browser.find(".video-result video").await;
     let poster = video.attr("poster").await.expect("read poster");
@@ -172,7 +147,7 @@ async fn video_translation_ends_with_a_named_video_and_captions() {
         .wait_for_text("#predicted-names li", "French-keynote")
         .await;
     browser.screenshot("form-video-translate").await;
-    submit_and_wait(&browser, "SUCCEEDED").await;
+    browser.submit_and_wait("SUCCEEDED").await;
     browser.click("li.task-row a.open").await;
     browser
         .wait_for_text(".translation-name", "French-keynote")
@@ -208,7 +183,7 @@ async fn video_translation_ends_with_a_named_video_and_captions() {
 async fn a_failed_task_shows_the_services_message() {
     let (_, browser) = session(None, "/new/image-generate", "Image generation").await;
     browser.type_into("#prompt", "[fail] a storm").await;
-    submit_and_wait(&browser, "FAILED").await;
+    browser.submit_and_wait("FAILED").await;
     browser.click("li.task-row a.open").await;
     let message = browser.find(".failure[role=alert] .failure__message").await;
     let text = message.text().await.expect("read the message");
@@ -253,6 +228,12 @@ async fn invalid_input_is_blocked_with_the_fields_message() {
     let (_, browser) = session(None, "/new/image-generate", "Image generation").await;
     browser.type_into("#prompt", "Fine prompt").await;
     browser.type_into("#count", "9").await;
+    // Nothing is shown while typing; leaving the field (Tab) shows its rule.
+    browser
+        .wait_for_text("#submit-state", "Fix 1 problem to submit")
+        .await;
+    let count = browser.find("#count").await;
+    count.send_keys("\u{E004}").await.expect("press Tab");
     browser
         .wait_for_text(
             "#generate_count-problems li",
@@ -297,13 +278,9 @@ async fn two_tabs_show_the_same_tasks_and_one_follows_them() {
         .switch_to_window(second.clone())
         .await
         .expect("switch");
-    open(
-        &browser,
-        &base_url,
-        "/new/image-generate",
-        "Image generation",
-    )
-    .await;
+    browser
+        .open_app_page(&base_url, "/new/image-generate", "Image generation")
+        .await;
     browser.type_into("#prompt", "Seen in both tabs").await;
     browser
         .wait_until(
@@ -396,7 +373,7 @@ async fn the_app_works_through_the_proxy_with_no_token_in_the_page() {
         .wait_for_text("header .connection", "No token")
         .await;
     browser.type_into("#prompt", "Through the proxy").await;
-    submit_and_wait(&browser, "SUCCEEDED").await;
+    browser.submit_and_wait("SUCCEEDED").await;
     let stored = browser
         .eval("[sessionStorage, localStorage].some((s) => Object.values(s).some((v) => v.includes('demo-token')))")
         .await;

@@ -16,6 +16,7 @@ use crate::components::marks;
 use crate::components::safe_url::safe_url;
 use crate::components::{CopyButton, TaskProgress};
 use crate::store::record::TaskRecord;
+use crate::text::shorten;
 
 /// A small picture of the result, when there is one.
 fn thumbnail(task: Option<&CallbackResult>) -> Option<String> {
@@ -31,14 +32,38 @@ fn thumbnail(task: Option<&CallbackResult>) -> Option<String> {
     .and_then(|url| safe_url(&url))
 }
 
-/// What a row says under its heading: the failure, or why it is no longer followed.
+/// The most characters of a row's summary.
+const SUMMARY_CHARS: usize = 90;
+
+/// What tells a task apart before its result shows, in full: the prompt,
+/// or for a translation its name (as the service reports it, else as asked)
+/// or else its video's address.
+fn row_summary(record: &TaskRecord) -> Option<String> {
+    let asked = |field: &str| {
+        record
+            .request
+            .get(field)
+            .and_then(serde_json::Value::as_str)
+            .filter(|text| !text.trim().is_empty())
+            .map(str::to_owned)
+    };
+    match &record.task {
+        Some(CallbackResult::VideoTranslate(task)) if !task.name.is_empty() => {
+            Some(task.name.clone())
+        }
+        _ => asked("prompt")
+            .or_else(|| asked("name"))
+            .or_else(|| asked("video_url")),
+    }
+}
+
+/// What a row says under its summary: the failure, or why it is no longer followed.
 fn row_note(record: &TaskRecord) -> Option<String> {
     if let Some(error) = &record.error {
         return Some(error.clone());
     }
     match &record.task {
         Some(task) if *task.status() == TaskStatus::Failed => Some(task.error_message().to_owned()),
-        Some(CallbackResult::VideoTranslate(task)) => Some(task.name.clone()),
         _ => None,
     }
     .filter(|note| !note.is_empty())
@@ -56,6 +81,12 @@ fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
     let failed = record.status == TaskStatus::Failed || record.error.is_some();
     let detail = kind_text::detail_path(record.kind, &record.task_id);
     let thumb = thumbnail(record.task.as_ref());
+    let summary = row_summary(&record).map(|full| {
+        let short = shorten(&full, SUMMARY_CHARS);
+        // The whole text on hover, when it was cut.
+        let title = (short != full).then_some(full);
+        view! { <p class="task-row__summary" title=title>{short}</p> }
+    });
     let note = row_note(&record);
     let usual = board.usual_duration(record.kind);
     let compare = media_of(&record).is_some().then(|| {
@@ -78,8 +109,9 @@ fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
                 <div class="task-row__head">
                     <A href=detail.clone() attr:class="task-row__kind">{kind_text::title(record.kind)}</A>
                     <code class="task-row__id">{record.task_id.clone()}</code>
-                    <CopyButton text=record.task_id.clone() label=format!("Copy task id {}", record.task_id)/>
+                    <CopyButton text=record.task_id.clone() detail=format!("of task {}", record.task_id)/>
                 </div>
+                {summary}
                 <div class="task-row__progress">
                     {match usual {
                         Some(usual) => view! { <TaskProgress status=record.status.clone() submitted_at=record.submitted_at updated_at=record.updated_at now usual/> }.into_any(),

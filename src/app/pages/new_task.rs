@@ -2,7 +2,6 @@
 //! on the board (`?from={task_id}`: "edit and re-run").
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_query_map;
 use media_gen_api::{Request, TaskKind};
 
 use crate::app::board::Board;
@@ -21,9 +20,9 @@ fn stored_request(kind: TaskKind, task_id: &str) -> Option<Request> {
 pub fn NewTask(
     /// Which kind of task this page submits.
     kind: TaskKind,
+    /// The board's task to start from (`?from={task_id}`), if any.
+    from: Option<String>,
 ) -> impl IntoView {
-    let query = use_query_map();
-    let from = query.with_untracked(|query| query.get("from"));
     let initial = from.as_deref().and_then(|id| stored_request(kind, id));
     let notice = match (&from, &initial) {
         (Some(id), Some(_)) => Some(format!(

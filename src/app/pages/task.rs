@@ -60,7 +60,8 @@ fn Known(record: TaskRecord) -> impl IntoView {
         Some(task) => Some(view! { <TaskResult task=task.clone()/> }.into_any()),
         None => None,
     };
-    let parameters = (!record.request.is_null())
+    let parameters = record
+        .submitted_here()
         .then(|| serde_json::to_string_pretty(&record.request).unwrap_or_default());
     let settings = Settings::expect();
     let (kind, submitted_at) = (record.kind, record.submitted_at);
@@ -79,14 +80,14 @@ fn Known(record: TaskRecord) -> impl IntoView {
                 .count()
         })
     });
-    let resubmit = (!record.request.is_null()).then(|| {
+    let resubmit = record.submitted_here().then(|| {
         let url = Signal::derive(move || {
             absolute_url(&settings.base_url.get(), &record.kind.submit_path())
         });
         let body = serde_json::to_string(&record.request).unwrap_or_default();
         view! {
             <CurlCopy method="POST" url body=Signal::stored(body) token=settings.curl_token()
-                label="Copy the submit as cURL".to_owned()/>
+                detail="of the submit".to_owned()/>
         }
     });
     view! {
@@ -95,7 +96,9 @@ fn Known(record: TaskRecord) -> impl IntoView {
         </div>
         {record.error.clone().map(|error| view! { <p class="notice" role="alert">{error}</p> })}
         <dl class="facts">
-            <dt>"Submitted"</dt><dd>{local_time(record.submitted_at)}</dd>
+            // A task opened by link was submitted elsewhere, at a time not known here.
+            <dt>{if record.submitted_here() { "Submitted" } else { "First seen" }}</dt>
+            <dd>{local_time(record.submitted_at)}</dd>
             <dt>"Last change"</dt><dd>{local_time(record.updated_at)}</dd>
         </dl>
         <div class="task-detail__result">{result}</div>
@@ -155,10 +158,10 @@ fn task_body(board: Board, kind: TaskKind, id: String) -> AnyView {
     view! {
         <p class="task-detail__id">
             <code id="task-id">{id.clone()}</code>
-            <CopyButton text=id.clone() label=format!("Copy task id {id}")/>
-            <CopyButton text=link label=format!("Copy the link to task {id}") idle="Copy link"/>
+            <CopyButton text=id.clone() detail=format!("of task {id}")/>
+            <CopyButton text=link detail=format!("to task {id}") idle="Copy link"/>
             <CurlCopy method="GET" url=status_url token=settings.curl_token()
-                label=format!("Copy the status read of task {id} as cURL")/>
+                detail=format!("of the status read of task {id}")/>
         </p>
         <Show when=move || record.with(Option::is_some) fallback={
             // Looked up once: a task removed from here is not fetched back.

@@ -31,6 +31,7 @@ pub fn ImageGenerateView(
     #[prop(optional)]
     initial: Option<ImageGenerateRequest>,
 ) -> impl IntoView {
+    let prefilled = initial.is_some();
     let form = ImageGenerateForm::from_request(&initial.unwrap_or_default());
     let problems = form.problems();
     let request = Signal::derive(move || Request::ImageGenerate(form.request()));
@@ -41,7 +42,7 @@ pub fn ImageGenerateView(
     let references = Signal::derive(move || lines(&form.references.get()));
 
     view! {
-        <TaskForm submit=host.submit base_url=host.base_url token=host.token request problems action="Generate">
+        <TaskForm submit=host.submit base_url=host.base_url token=host.token prefilled request problems action="Generate">
             <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
             <div class="field">
                 <label for="references">
@@ -64,7 +65,7 @@ pub fn ImageGenerateView(
                 </div>
                 <div class="field">
                     <label for="count">"Images"</label>
-                    {number("count", 1, MAX_IMAGES, form.count)}
+                    {number("count", "generate_count", 1, MAX_IMAGES, form.count)}
                     <FieldProblems problems field="generate_count"/>
                 </div>
                 <div class="field">

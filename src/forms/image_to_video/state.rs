@@ -172,6 +172,7 @@ impl ImageToVideoForm {
         Memo::new(move |_| {
             let context = Context {
                 images: form.images.get(),
+                mode: Some(form.mode()),
                 ..Context::default()
             };
             validate_image_to_video(&form.request(), &context)

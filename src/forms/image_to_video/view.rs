@@ -127,6 +127,7 @@ pub fn ImageToVideoView(
     #[prop(optional)]
     initial: Option<ImageToVideoRequest>,
 ) -> impl IntoView {
+    let prefilled = initial.is_some();
     let form = ImageToVideoForm::from_request(&initial.unwrap_or_default());
     let problems = form.problems();
     let request = Signal::derive(move || Request::ImageToVideo(form.request()));
@@ -173,7 +174,7 @@ pub fn ImageToVideoView(
     };
 
     view! {
-        <TaskForm submit=host.submit base_url=host.base_url token=host.token request problems action="Generate video">
+        <TaskForm submit=host.submit base_url=host.base_url token=host.token prefilled request problems action="Generate video">
             {model_picker(form)}
             <Show when=is_v>{mode_picker(form)}</Show>
             <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
@@ -194,8 +195,6 @@ pub fn ImageToVideoView(
                         on:input=move |ev| form.references.set(event_target_value(&ev))
                     ></textarea>
                     <FieldProblems problems field="reference_images"/>
-                    // Model V with no images at all reports on `image_url`, hidden in this mode.
-                    <FieldProblems problems field="image_url"/>
                     <ImagePreviews urls=references measured=form.images/>
                 </div>
             </Show>
@@ -218,7 +217,7 @@ pub fn ImageToVideoView(
                 </div>
                 <div class="field">
                     <label for="count">"Videos"</label>
-                    {number("count", 1, MAX_VIDEOS, form.count)}
+                    {number("count", "generate_count", 1, MAX_VIDEOS, form.count)}
                     <FieldProblems problems field="generate_count"/>
                 </div>
             </div>

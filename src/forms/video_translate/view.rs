@@ -23,6 +23,7 @@ pub fn VideoTranslateView(
     #[prop(optional)]
     initial: Option<VideoTranslateRequest>,
 ) -> impl IntoView {
+    let prefilled = initial.is_some();
     let form = VideoTranslateForm::from_request(&initial.unwrap_or_default());
     let client = StoredValue::new_local(host.client.clone());
     let connection = host.connection;
@@ -49,7 +50,7 @@ pub fn VideoTranslateView(
     };
 
     view! {
-        <TaskForm submit=host.submit base_url=host.base_url token=host.token request problems action="Translate">
+        <TaskForm submit=host.submit base_url=host.base_url token=host.token prefilled request problems action="Translate">
             <div class="field">
                 <label for="video_url">"Video URL"</label>
                 <input

@@ -95,21 +95,38 @@ pub fn validate_image_to_video(request: &ImageToVideoRequest, context: &Context)
             (Support::Required, None) => problems.error(
                 "image_url",
                 Rule::Required,
-                format!("Model {model} needs a start frame (image_url)"),
+                format!("Model {model} needs a start frame"),
             ),
             (Support::NotSupported, Some(_)) => problems.error(
                 "image_url",
                 Rule::NotSupportedByModel,
                 format!("Model {model} does not take a start frame; give reference images instead"),
             ),
-            (Support::RequiredInMode, None) if references.is_empty() => problems.error(
-                "image_url",
-                Rule::Required,
-                format!(
-                    "Model {model} needs a start frame (image_url) or 1 to {} reference images",
-                    model.rules().max_reference_images
+            // Neither kind of image: where a form asked for one kind, that
+            // kind is what is missing; otherwise either will do.
+            (Support::RequiredInMode, None) if references.is_empty() => match context.mode {
+                Some(Mode::StartFrame) => problems.error(
+                    "image_url",
+                    Rule::Required,
+                    format!("Model {model} needs a start frame"),
                 ),
-            ),
+                Some(Mode::MultiImage) => problems.error(
+                    "reference_images",
+                    Rule::Required,
+                    format!(
+                        "Model {model} needs 1 to {} reference images",
+                        model.rules().max_reference_images
+                    ),
+                ),
+                None => problems.error(
+                    "image_url",
+                    Rule::Required,
+                    format!(
+                        "Model {model} needs a start frame or 1 to {} reference images",
+                        model.rules().max_reference_images
+                    ),
+                ),
+            },
             _ => {}
         }
     }
@@ -126,7 +143,7 @@ pub fn validate_image_to_video(request: &ImageToVideoRequest, context: &Context)
             problems.warning(
                 "end_image_url",
                 Rule::EndFrameWithoutStart,
-                "An end frame goes with a start frame (image_url); without one it may be ignored",
+                "An end frame goes with a start frame; without one it may be ignored",
             );
         }
     }
@@ -150,12 +167,15 @@ pub fn validate_image_to_video(request: &ImageToVideoRequest, context: &Context)
             Support::Required if references.is_empty() => problems.error(
                 "reference_images",
                 Rule::Required,
-                format!("Model {model} needs 1 to {} reference images", rules.max_reference_images),
+                format!(
+                    "Model {model} needs 1 to {} reference images",
+                    rules.max_reference_images
+                ),
             ),
             Support::RequiredInMode if start.is_some() && !references.is_empty() => problems.error(
                 "reference_images",
                 Rule::ConflictingModes,
-                format!("Model {model} takes either a start frame (image_url) or reference images, not both"),
+                format!("Model {model} takes either a start frame or reference images, not both"),
             ),
             _ => {}
         }

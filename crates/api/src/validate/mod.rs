@@ -9,12 +9,15 @@
 mod common;
 mod image_generate;
 mod image_to_video;
+mod labels;
 mod video_translate;
 
 use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
+
+use crate::model_rules::Mode;
 
 pub use common::{
     ascii_host_form, char_count, is_http_url, parse_url, url_extension, MAX_IMAGE_BYTES,
@@ -24,6 +27,7 @@ pub use image_generate::validate_image_generate;
 pub use image_generate::{MAX_IMAGES, MAX_REFERENCE_IMAGES};
 pub use image_to_video::validate_image_to_video;
 pub use image_to_video::MAX_VIDEOS;
+pub use labels::field_label;
 pub use video_translate::validate_video_translate;
 pub use video_translate::NAME_CHAR_LIMIT;
 
@@ -220,6 +224,10 @@ pub struct Context {
     pub images: BTreeMap<String, ImageInfo>,
     /// The language list from the service; without it, languages are not checked against it.
     pub languages: Option<Vec<String>>,
+    /// The kind of images a form asked for (model `V`'s start frame or
+    /// reference images), so a missing image is named as the form shows
+    /// it; without it, either kind is named.
+    pub mode: Option<Mode>,
 }
 
 impl Context {

@@ -49,7 +49,7 @@ pub fn validate_video_translate(request: &VideoTranslateRequest, context: &Conte
         problems.error(
             "video_url",
             Rule::Required,
-            "The video to translate (video_url) is required",
+            "The video to translate is required",
         );
     } else {
         check_url(&mut problems, "video_url", &request.video_url);

@@ -1,0 +1,243 @@
+//! The address bar follows the app, in the release build in real headless
+//! Chromium: every link and navigation writes the address, reload shows the
+//! same page, Back and Forward walk the pages seen, and an address opened
+//! in a fresh tab or browser shows its page.
+
+use media_gen_e2e::{start_sandbox, Browser};
+
+/// The heading of the page at each link of the header's navigation.
+const HEADER_LINKS: [(&str, &str); 5] = [
+    ("/new/image-to-video", "Image to video"),
+    ("/new/video-translate", "Video translation"),
+    ("/new/image-generate", "Image generation"),
+    ("/settings", "Settings"),
+    ("/", "Tasks"),
+];
+
+/// Submit an image generation from its form and wait for it on the board;
+/// returns the task id.
+async fn submit_image(browser: &Browser, base_url: &str, prompt: &str) -> String {
+    browser
+        .open_app_page(base_url, "/new/image-generate", "Image generation")
+        .await;
+    browser.type_into("#prompt", prompt).await;
+    browser.submit_and_wait("SUCCEEDED").await;
+    let id = browser
+        .eval("document.querySelector('li.task-row').dataset.taskId")
+        .await;
+    id.as_str().expect("a task id").to_owned()
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn header_links_write_the_address_and_back_and_forward_walk_it() {
+    let base_url = start_sandbox().await;
+    let browser = Browser::start().await;
+    browser.open_app_page(&base_url, "/", "Tasks").await;
+    let start_length = browser.eval("history.length").await;
+
+    for (path, title) in HEADER_LINKS {
+        browser
+            .click(&format!("nav[aria-label=Main] a[href='{path}']"))
+            .await;
+        browser.wait_for_text("main h1", title).await;
+        browser.wait_for_address(path).await;
+    }
+    let length = browser.eval("history.length").await;
+    assert_eq!(
+        length.as_i64(),
+        start_length.as_i64().map(|n| n + 5),
+        "one history entry per page"
+    );
+
+    // Reload shows the page the address names.
+    browser
+        .click("nav[aria-label=Main] a[href='/new/video-translate']")
+        .await;
+    browser.wait_for_address("/new/video-translate").await;
+    browser.reload().await;
+    browser.wait_for_text("main h1", "Video translation").await;
+
+    // Back walks the pages seen, newest first; Forward walks them again.
+    browser.client.back().await.expect("back");
+    browser.wait_for_address("/").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser.client.back().await.expect("back");
+    browser.wait_for_address("/settings").await;
+    browser.wait_for_text("main h1", "Settings").await;
+    browser.client.forward().await.expect("forward");
+    browser.wait_for_address("/").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+
+    // The brand and the connection state are links too; Enter follows one.
+    browser.click("header .connection").await;
+    browser.wait_for_address("/settings").await;
+    browser.wait_for_text("main h1", "Settings").await;
+    let brand = browser.find("header .brand").await;
+    brand.send_keys("\u{E007}").await.expect("press Enter");
+    browser.wait_for_address("/").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+
+    // The kinds offered on an empty board.
+    browser
+        .click(".kind-cards a[href='/new/image-generate']")
+        .await;
+    browser.wait_for_address("/new/image-generate").await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_task_opened_from_the_board_has_an_address_to_reload_and_share() {
+    let base_url = start_sandbox().await;
+    let browser = Browser::start().await;
+    let id = submit_image(&browser, &base_url, "A lighthouse at dawn").await;
+    // Submitting went to the board, and said so in the address.
+    browser.wait_for_address("/").await;
+    let task_path = format!("/tasks/image_generate/{id}");
+
+    browser.click("li.task-row a.open").await;
+    browser.wait_for_address(&task_path).await;
+    browser.wait_for_text("#task-id", &id).await;
+    browser.reload().await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    browser.wait_for_text("#task-id", &id).await;
+    browser.wait_for_text(".facts dt", "Submitted").await;
+
+    browser.client.back().await.expect("back");
+    browser.wait_for_address("/").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser.client.forward().await.expect("forward");
+    browser.wait_for_address(&task_path).await;
+    browser.wait_for_text("#task-id", &id).await;
+
+    // Esc leaves for the board, and the address says so.
+    browser
+        .run_async("document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));")
+        .await;
+    browser.wait_for_address("/").await;
+
+    // The kind link on the row goes to the same address.
+    browser.click("li.task-row a.task-row__kind").await;
+    browser.wait_for_address(&task_path).await;
+
+    // The same address in a new tab of this browser: the task from the board.
+    let first = browser.client.window().await.expect("this tab");
+    let tab = browser
+        .client
+        .new_window(true)
+        .await
+        .expect("a new tab")
+        .handle;
+    browser
+        .client
+        .switch_to_window(tab)
+        .await
+        .expect("switch tabs");
+    browser.open(&format!("{base_url}{task_path}")).await;
+    browser.wait_for_text("#task-id", &id).await;
+    browser.wait_for_text(".facts dt", "Submitted").await;
+    browser
+        .client
+        .switch_to_window(first)
+        .await
+        .expect("switch back");
+
+    // In another browser, with nothing stored: looked up, and first seen now.
+    let other = Browser::start().await;
+    other.open(&format!("{base_url}{task_path}")).await;
+    other.wait_for_text("main h1", "Image generation").await;
+    other.wait_for_text("#task-id", &id).await;
+    other.wait_for_text(".facts dt", "First seen").await;
+    other.wait_for_address(&task_path).await;
+    other.close().await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn queries_and_other_spellings_behave() {
+    let base_url = start_sandbox().await;
+    let browser = Browser::start().await;
+    let id = submit_image(&browser, &base_url, "Edit me").await;
+
+    // Edit and re-run: the form filled in, under an address of its own.
+    browser.click("li.task-row a.edit").await;
+    browser
+        .wait_for_address(&format!("/new/image-generate?from={id}"))
+        .await;
+    browser
+        .wait_for_text(
+            "#filled-from",
+            &format!("Filled in from task {id}: change what you like and submit."),
+        )
+        .await;
+    let prompt = browser
+        .eval("document.querySelector('#prompt').value")
+        .await;
+    assert_eq!(prompt, "Edit me");
+
+    // The same form from the navigation: empty, and the query gone.
+    browser
+        .click("nav[aria-label=Main] a[href='/new/image-generate']")
+        .await;
+    browser.wait_for_address("/new/image-generate").await;
+    browser
+        .wait_until(
+            "an empty form",
+            "document.querySelector('#prompt').value === '' && !document.querySelector('#filled-from')",
+        )
+        .await;
+    // Back: filled in again.
+    browser.client.back().await.expect("back");
+    browser
+        .wait_for_address(&format!("/new/image-generate?from={id}"))
+        .await;
+    browser
+        .wait_until(
+            "the filled-in form",
+            "document.querySelector('#prompt').value === 'Edit me'",
+        )
+        .await;
+
+    // "Look up a task" writes the task's address.
+    browser.click("nav[aria-label=Main] a[href='/']").await;
+    browser.wait_for_address("/").await;
+    browser
+        .client
+        .execute(
+            "const s = document.querySelector('#lookup-kind'); s.value = 'image_generate'; s.dispatchEvent(new Event('change'));",
+            vec![],
+        )
+        .await
+        .expect("choose the kind");
+    browser.type_into("#lookup-id", &id).await;
+    browser.click("#lookup button[type=submit]").await;
+    browser
+        .wait_for_address(&format!("/tasks/image_generate/{id}"))
+        .await;
+
+    // The service's spelling of a kind, or a trailing slash, opens the page
+    // and the address is replaced by the app's own (no extra history entry).
+    let length = browser.eval("history.length").await;
+    browser
+        .open(&format!("{base_url}/new/image_generate"))
+        .await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    browser.wait_for_address("/new/image-generate").await;
+    browser
+        .open(&format!("{base_url}/tasks/image-generate/{id}/"))
+        .await;
+    browser.wait_for_text("#task-id", &id).await;
+    browser
+        .wait_for_address(&format!("/tasks/image_generate/{id}"))
+        .await;
+    let after = browser.eval("history.length").await;
+    assert_eq!(
+        after.as_i64(),
+        length.as_i64().map(|n| n + 2),
+        "two pages opened, no entry for the replaced spellings"
+    );
+    browser.close().await;
+}
