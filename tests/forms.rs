@@ -60,7 +60,10 @@ async fn a_pristine_form_shows_no_problem_until_a_field_is_left_or_a_submit_trie
     .await;
     let focused = document().active_element().map(|element| element.id());
     assert_eq!(focused.as_deref(), Some("prompt"));
-    assert!(!exists(&app, "#show-problems"), "nothing left to show");
+    assert!(
+        element(&app, "#show-problems").hidden(),
+        "nothing left to show"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -130,36 +130,33 @@ pub fn Pages() -> impl IntoView {
     let pathname = location.pathname;
     let page = Memo::new(move |_| pathname.with(|path| Page::from_path(path)));
     let router = use_context::<BrowserUrl>();
+    let navigate = use_navigate();
     Effect::new(move |_| {
-        pathname.track();
+        let canonical = pathname.with(|path| canonical_path(path));
         if let Some(router) = &router {
             router.ready_to_complete();
         }
-    });
-    let navigate = use_navigate();
-    Effect::new(move |_| {
-        let Some(canonical) = pathname.with(|path| canonical_path(path)) else {
-            return;
-        };
-        let search = location.search.get_untracked();
-        let query = if search.is_empty() {
-            String::new()
-        } else {
-            format!("?{search}")
-        };
-        let address = format!("{canonical}{query}{}", location.hash.get_untracked());
-        let replace = NavigateOptions {
-            replace: true,
-            ..Default::default()
-        };
-        navigate(&address, replace);
+        if let Some(canonical) = canonical {
+            let search = location.search.get_untracked();
+            let query = if search.is_empty() {
+                String::new()
+            } else {
+                format!("?{search}")
+            };
+            let address = format!("{canonical}{query}{}", location.hash.get_untracked());
+            let replace = NavigateOptions {
+                replace: true,
+                ..Default::default()
+            };
+            navigate(&address, replace);
+        }
     });
     let query = use_query_map();
-    let from = Memo::new(move |_| query.with(|query| query.get("from")));
     move || match page.get() {
         Page::Board => view! { <Board/> }.into_any(),
+        // Drawn anew when the query changes: `from` is the only one here.
         Page::NewTask(kind) => (move || {
-            let from = from.get();
+            let from = query.with(|query| query.get("from"));
             view! { <NewTask kind from/> }
         })
         .into_any(),

@@ -1,8 +1,6 @@
 //! The problems of one field, shown beside it once the person has met the
 //! field: a pristine form does not greet anyone with errors.
 
-use std::collections::BTreeSet;
-
 use leptos::prelude::*;
 use media_gen_api::validate::field_label;
 use media_gen_api::{Problems, Severity};
@@ -21,7 +19,9 @@ pub fn problems_id(field: &str) -> String {
 /// shows everything.
 #[derive(Debug, Clone, Copy)]
 pub struct Touched {
-    fields: RwSignal<BTreeSet<String>>,
+    /// A list rather than a set: a signal of `Vec<String>` is already in the
+    /// app, a new signal type is another copy of the reactive machinery.
+    fields: RwSignal<Vec<String>>,
     all: RwSignal<bool>,
 }
 
@@ -29,7 +29,7 @@ impl Touched {
     /// Provide the form's record; `all` shows every field's problems at once.
     pub fn provide(all: bool) -> Touched {
         let touched = Touched {
-            fields: RwSignal::new(BTreeSet::new()),
+            fields: RwSignal::new(Vec::new()),
             all: RwSignal::new(all),
         };
         provide_context(touched);
@@ -38,7 +38,7 @@ impl Touched {
 
     /// Whether `field`'s problems are shown.
     pub fn shows(self, field: &str) -> bool {
-        self.all.get() || self.fields.with(|fields| fields.contains(field))
+        self.all.get() || self.fields.with(|fields| fields.iter().any(|f| f == field))
     }
 
     /// Whether some field's problems are still held back.

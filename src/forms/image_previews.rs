@@ -57,23 +57,16 @@ enum Load {
     Failed,
 }
 
-/// One preview: the image, and its pixel size or why it did not load. It
-/// loads once `turn` says so, and reports to `finished` when it has.
+/// One preview: the image, and its pixel size or why it did not load; it
+/// reports to `finished` when the load is over either way.
 #[component]
-fn Preview(
-    url: String,
-    measured: Measured,
-    turn: Signal<bool>,
-    finished: RwSignal<BTreeSet<String>>,
-) -> impl IntoView {
+fn Preview(url: String, measured: Measured, finished: RwSignal<Vec<String>>) -> impl IntoView {
     let load = RwSignal::new(Load::Loading);
     let done = {
         let url = url.clone();
         move |result: Load| {
             load.set(result);
-            finished.update(|finished| {
-                finished.insert(url.clone());
-            });
+            finished.update(|finished| finished.push(url.clone()));
         }
     };
     let on_load = {
@@ -94,17 +87,13 @@ fn Preview(
             done(Load::Loaded(width, height));
         }
     };
-    let caption = move || match (turn.get(), load.get()) {
-        (false, _) => "Waiting…".to_owned(),
-        (true, Load::Loading) => "Loading…".to_owned(),
-        (true, Load::Loaded(width, height)) => format!("{width} × {height} px"),
-        (true, Load::Failed) => "Could not load this image".to_owned(),
+    let caption = move || match load.get() {
+        Load::Loading => "Loading…".to_owned(),
+        Load::Loaded(width, height) => format!("{width} × {height} px"),
+        Load::Failed => "Could not load this image".to_owned(),
     };
     let failed = move || load.get() == Load::Failed;
-    let src = {
-        let url = url.clone();
-        move || turn.get().then(|| url.clone())
-    };
+    let src = url.clone();
     view! {
         <figure class="image-preview" class:image-preview--failed=failed data-url=url>
             <img
@@ -129,41 +118,42 @@ pub fn ImagePreviews(
     /// Where the measured sizes go.
     measured: Measured,
 ) -> impl IntoView {
-    let shown = RwSignal::new(Vec::<String>::new());
-    let timer = StoredValue::new_local(None::<Timeout>);
-    Effect::new(move |previous: Option<()>| {
+    let settled = RwSignal::new(Vec::<String>::new());
+    // The effect keeps the pending timer as its value: the next run drops
+    // it, which cancels it, and so does the end of the form.
+    Effect::new(move |pending: Option<Option<Timeout>>| {
         let wanted = urls.with(|urls| to_preview(urls));
-        if previous.is_none() {
+        if pending.is_none() {
             // Values the form starts with ("edit and re-run") show at once.
-            shown.set(wanted);
-        } else {
-            // A new timer drops (and so cancels) the last one.
-            let settle = Timeout::new(SETTLE_MS, move || {
-                shown.try_set(wanted);
-            });
-            timer.set_value(Some(settle));
+            settled.set(wanted);
+            return None;
         }
+        Some(Timeout::new(SETTLE_MS, move || {
+            settled.try_set(wanted);
+        }))
     });
-    let finished = RwSignal::new(BTreeSet::<String>::new());
-    // The URL whose turn it is to load: the first shown that has not finished.
-    let loading = Memo::new(move |_| {
+    // URLs loaded or failed (a list: a signal of `Vec<String>` is already
+    // in the app, a set would be another copy of the reactive machinery).
+    let finished = RwSignal::new(Vec::<String>::new());
+    // The previews drawn: every settled URL up to the first that has not
+    // finished loading, so the next one starts when that one is over.
+    let shown = move || {
         finished.with(|finished| {
-            shown.with(|shown| shown.iter().find(|url| !finished.contains(*url)).cloned())
+            let mut shown = Vec::new();
+            for url in settled.get() {
+                let waiting = !finished.contains(&url);
+                shown.push(url);
+                if waiting {
+                    break;
+                }
+            }
+            shown
         })
-    });
+    };
     view! {
         <div class="image-previews">
-            <For each=move || shown.get() key=|url| url.clone() let:url>
-                {
-                    let turn = Signal::derive({
-                        let url = url.clone();
-                        move || {
-                            loading.with(|loading| loading.as_ref() == Some(&url))
-                                || finished.with(|finished| finished.contains(&url))
-                        }
-                    });
-                    view! { <Preview url measured turn finished/> }
-                }
+            <For each=shown key=|url| url.clone() let:url>
+                <Preview url measured finished/>
             </For>
         </div>
     }

@@ -150,11 +150,11 @@ pub fn TaskForm(
                 <span class="hint" id="submit-state">
                     {move || problems.with(blocking_text).unwrap_or_else(|| "Ctrl+Enter or ⌘+Enter".to_owned())}
                 </span>
-                <Show when=move || touched.holds_back() && problems.with(Problems::has_errors)>
-                    <button type="button" class="link-button" id="show-problems" on:click=move |_| show_problems()>
-                        "Show problems"
-                    </button>
-                </Show>
+                <button type="button" class="link-button" id="show-problems"
+                    hidden=move || !(touched.holds_back() && problems.with(Problems::has_errors))
+                    on:click=move |_| show_problems()>
+                    "Show problems"
+                </button>
             </div>
             {move || failure.get().map(|message| view! { <p class="notice" id="submit-failure" role="alert">{message}</p> })}
         </form>

@@ -30,6 +30,20 @@ async fn release_app_starts_connected_to_the_sandbox() {
         "{policy}"
     );
 
+    // An icon for the tab, and favicon.ico for whatever asks for it.
+    let icons = browser
+        .run_async(
+            "const icon = document.querySelector('link[rel=icon]'); \
+             const read = async (url) => { const r = await fetch(url); \
+               return [r.status, r.headers.get('content-type'), (await r.arrayBuffer()).byteLength > 0]; }; \
+             return [await read(icon.href), await read('/favicon.ico')];",
+        )
+        .await;
+    assert_eq!(
+        icons,
+        serde_json::json!([[200, "image/svg+xml", true], [200, "image/x-icon", true]])
+    );
+
     browser.click("nav a[href='/settings']").await;
     browser.wait_for_text("main h1", "Settings").await;
     browser.screenshot("settings").await;
