@@ -61,6 +61,26 @@ impl Request {
         }
     }
 
+    /// How many tasks the service makes for this request: `generate_count`
+    /// (its published default when absent) for images and videos, one per
+    /// target language for translations; never less than one. A budget
+    /// counted in tasks uses it, so it reads the request as sent and does
+    /// not validate it.
+    pub fn tasks_created(&self) -> u64 {
+        let count = match self {
+            Request::ImageToVideo(request) => request
+                .generate_count
+                .unwrap_or(crate::defaults::IMAGE_TO_VIDEO_COUNT),
+            Request::VideoTranslate(request) => {
+                i64::try_from(request.target_languages.len()).unwrap_or(i64::MAX)
+            }
+            Request::ImageGenerate(request) => request
+                .generate_count
+                .unwrap_or(crate::defaults::IMAGE_GENERATE_COUNT),
+        };
+        u64::try_from(count).unwrap_or(0).max(1)
+    }
+
     /// The callback URL, when one is set.
     pub fn callback_url(&self) -> Option<&str> {
         match self {
@@ -75,6 +95,48 @@ impl Request {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn tasks_created_per_kind() {
+        let count = |kind, json| Request::from_json(kind, json).unwrap().tasks_created();
+        assert_eq!(count(TaskKind::ImageGenerate, json!({"prompt": "p"})), 1);
+        assert_eq!(
+            count(
+                TaskKind::ImageGenerate,
+                json!({"prompt": "p", "generate_count": 8})
+            ),
+            8
+        );
+        assert_eq!(
+            count(
+                TaskKind::ImageToVideo,
+                json!({"prompt": "p", "generate_count": 3})
+            ),
+            3
+        );
+        assert_eq!(
+            count(
+                TaskKind::VideoTranslate,
+                json!({"video_url": "https://x.test/a.mp4", "target_languages": ["French", "German"]})
+            ),
+            2
+        );
+        // Nonsense counts are still at least one task.
+        assert_eq!(
+            count(
+                TaskKind::ImageGenerate,
+                json!({"prompt": "p", "generate_count": -5})
+            ),
+            1
+        );
+        assert_eq!(
+            count(
+                TaskKind::VideoTranslate,
+                json!({"video_url": "https://x.test/a.mp4", "target_languages": []})
+            ),
+            1
+        );
+    }
 
     #[test]
     fn json_round_trip_per_kind() {

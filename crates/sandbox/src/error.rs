@@ -6,29 +6,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use media_gen_api::ErrorEnvelope;
 
-/// The error codes the sandbox uses. `100001` is the document's example.
-pub mod codes {
-    /// Invalid parameters: the message names each field and rule.
-    pub const INVALID_PARAMETER: i64 = 100001;
-    /// Missing or unknown bearer token.
-    pub const UNAUTHORIZED: i64 = 100002;
-    /// The body is not JSON, or not sent as `application/json`.
-    pub const MALFORMED_BODY: i64 = 100003;
-    /// No such task of this kind, or no such endpoint.
-    pub const NOT_FOUND: i64 = 100004;
-    /// The body is over 1 MiB.
-    pub const BODY_TOO_LARGE: i64 = 100005;
-    /// Too many requests (an injected fault); `Retry-After` says when to return.
-    pub const RATE_LIMITED: i64 = 100006;
-    /// A server error (an injected fault).
-    pub const SERVER_ERROR: i64 = 100007;
-    /// Temporarily unavailable (an injected fault).
-    pub const UNAVAILABLE: i64 = 100008;
-    /// A business error inside HTTP 200 (an injected fault).
-    pub const BUSY: i64 = 100009;
-    /// Proxy mode: the upstream service could not be reached.
-    pub const UPSTREAM: i64 = 100010;
-}
+/// The error codes the sandbox uses, shared with the gateway.
+pub use media_gen_api::error_codes as codes;
 
 /// A request the sandbox refuses.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,221 @@
+//! Start-up settings: flags, each with an environment variable, and the
+//! service's token, read from `MEDIA_GEN_TOKEN` or a file and never printed.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+use ipnet::IpNet;
+use url::Url;
+
+/// The environment variable that holds the service's token.
+pub const TOKEN_VAR: &str = "MEDIA_GEN_TOKEN";
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// One readable line per event.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+/// `media-gen-gateway`'s flags.
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "media-gen-gateway",
+    version,
+    about = "Forwards the Media Generation Service's documented calls with the token kept server-side"
+)]
+pub struct Config {
+    /// Where to listen.
+    #[arg(long, env = "MEDIA_GEN_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// The service the documented calls go to; may carry a path prefix
+    /// (`https://host/api`). The token comes from MEDIA_GEN_TOKEN or --token-file.
+    #[arg(long, env = "MEDIA_GEN_UPSTREAM")]
+    pub upstream: Option<Url>,
+    /// A file holding the service's token (instead of MEDIA_GEN_TOKEN).
+    #[arg(long, env = "MEDIA_GEN_TOKEN_FILE")]
+    pub token_file: Option<PathBuf>,
+    /// A reverse proxy whose X-Forwarded-For / Forwarded headers name the
+    /// visitor (CIDR, repeatable). Others' headers are ignored.
+    #[arg(long = "trusted-proxy", value_name = "CIDR")]
+    pub trusted_proxies: Vec<IpNet>,
+    /// Requests to `/v1` per visitor per minute.
+    #[arg(long, env = "MEDIA_GEN_REQUESTS_PER_MINUTE", default_value = "120")]
+    pub requests_per_minute: NonZeroU32,
+    /// Tasks a visitor's submits may create per hour (`generate_count` of
+    /// each submit, or its number of target languages).
+    #[arg(long, env = "MEDIA_GEN_TASKS_PER_HOUR", default_value = "60")]
+    pub tasks_per_hour: NonZeroU32,
+    /// Open connections at most; more are closed at once.
+    #[arg(long, env = "MEDIA_GEN_MAX_CONNECTIONS", default_value = "512")]
+    pub max_connections: usize,
+    /// Time to send a request's headers, and to start the next request on
+    /// a kept-alive connection.
+    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+    pub header_timeout: Duration,
+    /// Time to send a request's body.
+    #[arg(long, default_value = "30s", value_parser = humantime::parse_duration)]
+    pub body_timeout: Duration,
+    /// Time the service has to answer one call.
+    #[arg(long, default_value = "60s", value_parser = humantime::parse_duration)]
+    pub upstream_timeout: Duration,
+    /// Time requests in flight get to finish after SIGTERM.
+    #[arg(long, default_value = "20s", value_parser = humantime::parse_duration)]
+    pub shutdown_grace: Duration,
+    /// How log lines are written.
+    #[arg(long, env = "MEDIA_GEN_LOG_FORMAT", value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+}
+
+/// The service's token. Its `Debug` and `Display` print a placeholder, so
+/// it cannot reach a log line or a panic message by accident.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    /// A token from its text (trimmed; a file usually ends with a newline).
+    pub fn new(text: &str) -> Option<Token> {
+        let text = text.trim();
+        (!text.is_empty()).then(|| Token(text.to_owned()))
+    }
+
+    /// The text, for the `Authorization` header only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(…)")
+    }
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("…")
+    }
+}
+
+/// Why the gateway cannot start.
+#[derive(Debug)]
+pub enum ConfigError {
+    /// An upstream is set but no token was given.
+    NoToken,
+    /// The token file could not be read.
+    TokenFile(PathBuf, std::io::Error),
+    /// The upstream is not an http(s) URL.
+    Upstream(String),
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::NoToken => write!(
+                f,
+                "--upstream is set but there is no token: set {TOKEN_VAR} or --token-file"
+            ),
+            ConfigError::TokenFile(path, error) => {
+                write!(f, "cannot read the token file {}: {error}", path.display())
+            }
+            ConfigError::Upstream(url) => {
+                write!(f, "--upstream must be an http or https URL, not {url}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Where the documented calls go, and with which token.
+#[derive(Debug, Clone)]
+pub struct Upstream {
+    /// The service's base URL without a trailing slash; the documented
+    /// paths (`/v1/...`) are appended to it.
+    pub base: String,
+    /// The bearer token.
+    pub token: Token,
+}
+
+impl Upstream {
+    /// The upstream of `url`, checked.
+    pub fn new(url: &Url, token: Token) -> Result<Upstream, ConfigError> {
+        if !matches!(url.scheme(), "http" | "https") || url.query().is_some() {
+            return Err(ConfigError::Upstream(url.to_string()));
+        }
+        Ok(Upstream {
+            base: url.as_str().trim_end_matches('/').to_owned(),
+            token,
+        })
+    }
+}
+
+impl Config {
+    /// The upstream with its token, if one is set: the token from
+    /// `--token-file`, else from `token_var` (the environment's
+    /// `MEDIA_GEN_TOKEN`). Refuses an upstream without a token.
+    pub fn upstream(&self, token_var: Option<String>) -> Result<Option<Upstream>, ConfigError> {
+        let Some(url) = &self.upstream else {
+            return Ok(None);
+        };
+        let token = match &self.token_file {
+            Some(path) => std::fs::read_to_string(path)
+                .map_err(|error| ConfigError::TokenFile(path.clone(), error))?,
+            None => token_var.unwrap_or_default(),
+        };
+        let token = Token::new(&token).ok_or(ConfigError::NoToken)?;
+        Upstream::new(url, token).map(Some)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(args: &[&str]) -> Config {
+        Config::parse_from(std::iter::once("media-gen-gateway").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn an_upstream_needs_a_token() {
+        let with_upstream = config(&["--upstream", "https://service.example/api/"]);
+        assert!(matches!(
+            with_upstream.upstream(None),
+            Err(ConfigError::NoToken)
+        ));
+        assert!(matches!(
+            with_upstream.upstream(Some("  \n".into())),
+            Err(ConfigError::NoToken)
+        ));
+        let upstream = with_upstream
+            .upstream(Some("secret\n".into()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(upstream.base, "https://service.example/api");
+        assert_eq!(upstream.token.expose(), "secret");
+        assert!(config(&[]).upstream(None).unwrap().is_none());
+    }
+
+    #[test]
+    fn the_token_never_prints() {
+        let token = Token::new("secret-token").unwrap();
+        let upstream = Upstream {
+            base: "https://x".into(),
+            token,
+        };
+        let shown = format!("{upstream:?} {}", upstream.token);
+        assert!(!shown.contains("secret"), "{shown}");
+    }
+
+    #[test]
+    fn other_schemes_are_refused() {
+        let url = Url::parse("ftp://service.example/").unwrap();
+        assert!(Upstream::new(&url, Token::new("t").unwrap()).is_err());
+    }
+}

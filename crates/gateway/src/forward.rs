@@ -1,0 +1,177 @@
+//! `/v1`: exactly the documented calls go to the service, with the
+//! gateway's token; everything else is refused here and never reaches it.
+//!
+//! Only what the call needs travels: the method, the documented path (the
+//! task id percent-encoded as one segment), `Content-Type` and the body of
+//! a submit, and the token. The browser's `Authorization`, cookies and other
+//! headers stay behind. The service's answer comes back as JSON with
+//! `Retry-After` when it sent one; redirects are not followed, and an
+//! answer that is not JSON becomes a 502 that names nothing of the service.
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use axum::body::{to_bytes, Body, Bytes};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use http_body_util::LengthLimitError;
+use media_gen_api::{Endpoint, TaskKind};
+
+use crate::client_address::client_address;
+use crate::observe::{REFUSED, UPSTREAM_SECONDS};
+use crate::refusal::Refusal;
+use crate::Gateway;
+
+/// The largest request body taken (the service's own limit).
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// The largest answer taken from the service.
+pub const MAX_ANSWER_BYTES: usize = 8 * 1024 * 1024;
+
+/// Why reading the body failed: too large, or not in time.
+fn body_refusal(error: &axum::Error) -> Refusal {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(error) = source {
+        if error.is::<LengthLimitError>() {
+            return Refusal::BodyTooLarge;
+        }
+        source = error.source();
+    }
+    Refusal::BodyTimeout
+}
+
+/// How many tasks a submit's body would create (one when unreadable: the
+/// service refuses it anyway, and it still cost a call).
+fn tasks_created(kind: TaskKind, body: &Bytes) -> u64 {
+    serde_json::from_slice(body)
+        .ok()
+        .and_then(|json| media_gen_api::Request::from_json(kind, json).ok())
+        .map_or(1, |request| request.tasks_created())
+}
+
+/// Any request under `/v1`.
+pub async fn handle(
+    State(gateway): State<Gateway>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    // An absolute-form target (`GET http://host/v1/… HTTP/1.1`) is not how
+    // browsers ask; its path is not trusted to be the one meant.
+    if parts.uri.scheme().is_some() || parts.uri.authority().is_some() {
+        return Refusal::NotFound.into_response();
+    }
+    let Ok(endpoint) = Endpoint::parse(parts.method.as_str(), parts.uri.path()) else {
+        return Refusal::NotFound.into_response();
+    };
+    let client = client_address(peer.ip(), &parts.headers, &gateway.trusted_proxies);
+    if let Err(wait) = gateway.budgets.request(client) {
+        metrics::counter!(REFUSED, "budget" => "requests").increment(1);
+        return Refusal::TooManyRequests(wait).into_response();
+    }
+    let Some(upstream) = &gateway.upstream else {
+        return Refusal::NoUpstream.into_response();
+    };
+    let body = match to_bytes(body, MAX_BODY_BYTES).await {
+        Ok(body) => body,
+        Err(error) => return body_refusal(&error).into_response(),
+    };
+    if let Endpoint::Submit(kind) = endpoint {
+        if let Err(wait) = gateway.budgets.submit(client, tasks_created(kind, &body)) {
+            metrics::counter!(REFUSED, "budget" => "tasks").increment(1);
+            return Refusal::TooManyTasks(wait).into_response();
+        }
+    }
+
+    let url = format!("{}{}", upstream.base, endpoint.path());
+    let method = if matches!(endpoint, Endpoint::Submit(_)) {
+        Method::POST
+    } else {
+        Method::GET
+    };
+    let mut call = gateway
+        .http
+        .request(method, url)
+        .bearer_auth(upstream.token.expose());
+    if let Endpoint::Submit(_) = endpoint {
+        if let Some(content_type) = parts.headers.get(header::CONTENT_TYPE) {
+            call = call.header(header::CONTENT_TYPE, content_type.clone());
+        }
+        call = call.body(body);
+    }
+    let started = Instant::now();
+    let answer = call.send().await;
+    let answer = match answer {
+        Ok(answer) => read_answer(answer).await,
+        Err(error) if error.is_timeout() => Err(Refusal::GatewayTimeout),
+        Err(_) => Err(Refusal::BadGateway),
+    };
+    metrics::histogram!(UPSTREAM_SECONDS, "route" => endpoint.route())
+        .record(started.elapsed().as_secs_f64());
+    match answer {
+        Ok(response) => response,
+        Err(refusal) => {
+            tracing::warn!(
+                route = endpoint.route(),
+                ?refusal,
+                "the service's answer was not usable"
+            );
+            refusal.into_response()
+        }
+    }
+}
+
+/// The service's answer as the browser gets it, or why it cannot be passed on.
+async fn read_answer(mut answer: reqwest::Response) -> Result<Response, Refusal> {
+    let status = answer.status();
+    if status.is_redirection() || status.is_informational() {
+        return Err(Refusal::BadGateway);
+    }
+    let retry_after = answer.headers().get(header::RETRY_AFTER).cloned();
+    let mut bytes = Vec::new();
+    loop {
+        match answer.chunk().await {
+            Ok(Some(chunk)) if bytes.len() + chunk.len() <= MAX_ANSWER_BYTES => {
+                bytes.extend_from_slice(&chunk);
+            }
+            Ok(Some(_)) => return Err(Refusal::BadGateway),
+            Ok(None) => break,
+            Err(error) if error.is_timeout() => return Err(Refusal::GatewayTimeout),
+            Err(_) => return Err(Refusal::BadGateway),
+        }
+    }
+    if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err() {
+        return Err(Refusal::BadGateway);
+    }
+    let mut response = Response::new(Body::from(bytes));
+    *response.status_mut() =
+        StatusCode::from_u16(status.as_u16()).map_err(|_| Refusal::BadGateway)?;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    if let Some(retry_after) = retry_after {
+        headers.insert(header::RETRY_AFTER, retry_after);
+    }
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn submits_count_their_tasks() {
+        let body = Bytes::from_static(br#"{"prompt": "p", "generate_count": 4}"#);
+        assert_eq!(tasks_created(TaskKind::ImageGenerate, &body), 4);
+        let body = Bytes::from_static(
+            br#"{"video_url": "https://x.test/a.mp4", "target_languages": ["A", "B", "C"]}"#,
+        );
+        assert_eq!(tasks_created(TaskKind::VideoTranslate, &body), 3);
+        assert_eq!(
+            tasks_created(TaskKind::ImageToVideo, &Bytes::from_static(b"not json")),
+            1
+        );
+    }
+}

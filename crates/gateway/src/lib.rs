@@ -1,0 +1,188 @@
+//! `media-gen-gateway`: the server a deployment runs in front of the Media
+//! Generation Service. It forwards exactly the documented calls with the
+//! token kept server-side ([`forward`]), holds under abuse (per-visitor
+//! budgets, connection cap, timeouts, body limit) and reports what it does
+//! (metrics, health, one log line per request).
+
+pub mod budgets;
+pub mod client_address;
+pub mod config;
+pub mod forward;
+pub mod health;
+pub mod observe;
+pub mod refusal;
+pub mod server;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::{header, HeaderName, HeaderValue};
+use axum::response::IntoResponse;
+use axum::routing::{any, get};
+use axum::Router;
+use ipnet::IpNet;
+use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+
+pub use budgets::Budgets;
+pub use config::{Config, ConfigError, Token, Upstream};
+pub use server::ConnectionLimits;
+
+use refusal::Refusal;
+
+/// What every request handler shares.
+#[derive(Clone)]
+pub struct Gateway(Arc<Shared>);
+
+/// The gateway's state.
+pub struct Shared {
+    /// Where the documented calls go, if anywhere.
+    pub upstream: Option<Upstream>,
+    /// Proxies whose forwarding headers are believed.
+    pub trusted_proxies: Vec<IpNet>,
+    /// Per-visitor budgets.
+    pub budgets: Budgets,
+    /// The client for the service: no redirects followed, a time limit per call.
+    pub http: reqwest::Client,
+}
+
+impl std::ops::Deref for Gateway {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// Settings of one gateway, as the flags give them.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Where the documented calls go.
+    pub upstream: Option<Upstream>,
+    /// Proxies whose forwarding headers are believed.
+    pub trusted_proxies: Vec<IpNet>,
+    /// Requests per visitor per minute.
+    pub requests_per_minute: std::num::NonZeroU32,
+    /// Tasks per visitor per hour.
+    pub tasks_per_hour: std::num::NonZeroU32,
+    /// Time to send a request's body.
+    pub body_timeout: Duration,
+    /// Time the service has to answer.
+    pub upstream_timeout: Duration,
+    /// Connection limits.
+    pub connections: ConnectionLimits,
+}
+
+impl Settings {
+    /// The settings of `config`, with the token from `token_var`.
+    pub fn from_config(
+        config: &Config,
+        token_var: Option<String>,
+    ) -> Result<Settings, ConfigError> {
+        Ok(Settings {
+            upstream: config.upstream(token_var)?,
+            trusted_proxies: config.trusted_proxies.clone(),
+            requests_per_minute: config.requests_per_minute,
+            tasks_per_hour: config.tasks_per_hour,
+            body_timeout: config.body_timeout,
+            upstream_timeout: config.upstream_timeout,
+            connections: ConnectionLimits {
+                max_connections: config.max_connections,
+                header_timeout: config.header_timeout,
+                shutdown_grace: config.shutdown_grace,
+            },
+        })
+    }
+}
+
+impl Gateway {
+    /// A gateway with `settings`.
+    pub fn new(settings: &Settings) -> Gateway {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(settings.upstream_timeout)
+            .build()
+            .unwrap_or_default();
+        Gateway(Arc::new(Shared {
+            upstream: settings.upstream.clone(),
+            trusted_proxies: settings.trusted_proxies.clone(),
+            budgets: Budgets::new(settings.requests_per_minute, settings.tasks_per_hour),
+            http,
+        }))
+    }
+}
+
+/// Anything the gateway does not serve.
+async fn not_found() -> axum::response::Response {
+    Refusal::NotFound.into_response()
+}
+
+/// The gateway's routes and layers: `/v1` forwarded or refused, health,
+/// metrics; security headers on every answer, a request id, a log line.
+pub fn router(gateway: Gateway, settings: &Settings) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(|request: &axum::http::Request<_>| {
+            let id = request
+                .headers()
+                .get("x-request-id")
+                .and_then(|id| id.to_str().ok())
+                .unwrap_or_default();
+            // Method and path only: no header (a token, a cookie) is logged.
+            tracing::info_span!("request", id, method = %request.method(), path = request.uri().path())
+        })
+        .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
+    Router::new()
+        .route("/healthz", get(health::alive))
+        .route("/readyz", get(health::ready))
+        .route("/metrics", get(observe::render))
+        .route("/v1", any(forward::handle))
+        .route("/v1/{*rest}", any(forward::handle))
+        .fallback(not_found)
+        .with_state(gateway)
+        .layer(RequestBodyTimeoutLayer::new(settings.body_timeout))
+        .layer(axum::middleware::from_fn(observe::count))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(trace)
+        .layer(PropagateRequestIdLayer::new(request_id.clone()))
+        .layer(SetRequestIdLayer::new(
+            request_id,
+            observe::RequestIds::default(),
+        ))
+}
+
+/// Serve on `listener` until `shutdown` completes; idle visitors' budgets
+/// are forgotten every minute.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    settings: &Settings,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    observe::metrics();
+    let gateway = Gateway::new(settings);
+    let forgetting = {
+        let gateway = gateway.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                every.tick().await;
+                gateway.budgets.forget_idle();
+            }
+        })
+    };
+    let app = router(gateway, settings);
+    server::serve(listener, app, settings.connections, shutdown).await;
+    forgetting.abort();
+}

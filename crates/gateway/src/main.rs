@@ -1,0 +1,69 @@
+//! `media-gen-gateway`: run the gateway until SIGTERM or Ctrl+C.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use media_gen_gateway::config::{LogFormat, TOKEN_VAR};
+use media_gen_gateway::{Config, Settings};
+
+fn init_logs(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "media_gen_gateway=info,tower_http=info".into());
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(false);
+    match format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().init(),
+    }
+}
+
+async fn shutdown_signal() {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutting down: finishing requests in flight");
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let config = Config::parse();
+    init_logs(config.log_format);
+    let settings = match Settings::from_config(&config, std::env::var(TOKEN_VAR).ok()) {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("media-gen-gateway: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(config.listen).await {
+        Ok(listener) => listener,
+        Err(error) => {
+            eprintln!(
+                "media-gen-gateway: cannot listen on {}: {error}",
+                config.listen
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let address = listener
+        .local_addr()
+        .map_or(config.listen, |address| address);
+    let upstream = settings
+        .upstream
+        .as_ref()
+        .map_or("none", |upstream| upstream.base.as_str());
+    // The first line says where it listens; launchers read it.
+    println!("media-gen-gateway listening on http://{address} (upstream: {upstream})");
+    media_gen_gateway::serve(listener, &settings, shutdown_signal()).await;
+    ExitCode::SUCCESS
+}

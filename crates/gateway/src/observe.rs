@@ -1,0 +1,128 @@
+//! What operators see: Prometheus metrics at `/metrics` (requests by route
+//! and status, upstream latency, refusals by budget), a request id on every
+//! request and answer (`x-request-id`), and one log line per request.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use axum::extract::Request;
+use axum::http::{HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use media_gen_api::Endpoint;
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use tower_http::request_id::{MakeRequestId, RequestId};
+
+/// Requests answered, by `route` and `status`.
+pub const REQUESTS: &str = "gateway_requests_total";
+/// Seconds the service took to answer, by `route`.
+pub const UPSTREAM_SECONDS: &str = "gateway_upstream_duration_seconds";
+/// Requests refused by a budget, by `budget` (`requests` or `tasks`).
+pub const REFUSED: &str = "gateway_rate_limited_total";
+/// Connections closed at once because the cap was reached.
+pub const CONNECTIONS_REFUSED: &str = "gateway_connections_refused_total";
+/// Connections open now.
+pub const CONNECTIONS_OPEN: &str = "gateway_connections_open";
+
+/// The process's metrics recorder, installed once (every gateway in the
+/// process records into it), and its handle for rendering.
+pub fn metrics() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets(&[
+                0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+            ])
+            .unwrap_or_else(|_| PrometheusBuilder::new())
+            .build_recorder();
+        let handle = recorder.handle();
+        // Another recorder may have been installed first (a test harness):
+        // the handle then renders an empty page rather than failing.
+        let _ = metrics::set_global_recorder(recorder);
+        handle
+    })
+}
+
+/// `GET /metrics`: the Prometheus text format.
+pub async fn render() -> Response {
+    let mut response = metrics().render().into_response();
+    response.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; version=0.0.4"),
+    );
+    response
+}
+
+/// The route label of a request: the documented call it makes, or what
+/// else it asked for. A closed set, so visitors cannot grow the metrics.
+pub fn route_of(method: &str, path: &str) -> &'static str {
+    match path {
+        "/healthz" => "healthz",
+        "/readyz" => "readyz",
+        "/metrics" => "metrics",
+        _ if path == "/v1" || path.starts_with("/v1/") => match Endpoint::parse(method, path) {
+            Ok(endpoint) => endpoint.route(),
+            Err(_) => "not_documented",
+        },
+        _ => "other",
+    }
+}
+
+/// Middleware: count every answer by route and status.
+pub async fn count(request: Request, next: Next) -> Response {
+    let route = route_of(request.method().as_str(), request.uri().path());
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let status = response.status();
+    metrics::counter!(REQUESTS, "route" => route, "status" => status_label(status)).increment(1);
+    metrics::histogram!("gateway_request_duration_seconds", "route" => route)
+        .record(started.elapsed().as_secs_f64());
+    response
+}
+
+fn status_label(status: StatusCode) -> String {
+    status.as_u16().to_string()
+}
+
+/// Request ids: a random prefix for this process and a counter, so ids
+/// are unique across instances behind one balancer without a UUID crate.
+#[derive(Debug, Clone)]
+pub struct RequestIds {
+    prefix: String,
+}
+
+impl Default for RequestIds {
+    fn default() -> Self {
+        RequestIds {
+            prefix: format!("{:08x}", fastrand::u32(..)),
+        }
+    }
+}
+
+impl MakeRequestId for RequestIds {
+    fn make_request_id<B>(&mut self, _request: &axum::http::Request<B>) -> Option<RequestId> {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        let id = format!("{}-{}", self.prefix, NEXT.fetch_add(1, Ordering::Relaxed));
+        HeaderValue::from_str(&id).ok().map(RequestId::new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_are_a_closed_set() {
+        assert_eq!(route_of("POST", "/v1/image_generate"), "submit");
+        assert_eq!(route_of("GET", "/v1/image_generate/x"), "status");
+        assert_eq!(
+            route_of("GET", "/v1/video_translate/target_languages"),
+            "target_languages"
+        );
+        assert_eq!(route_of("GET", "/v1/%2e%2e/admin"), "not_documented");
+        assert_eq!(route_of("DELETE", "/v1/image_generate/x"), "not_documented");
+        assert_eq!(route_of("GET", "/anything/else"), "other");
+        assert_eq!(route_of("GET", "/metrics"), "metrics");
+    }
+}

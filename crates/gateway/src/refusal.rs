@@ -1,0 +1,109 @@
+//! The gateway's own answers: the service's error envelope, with the
+//! status and the code the sandbox uses for the same refusal.
+
+use std::time::Duration;
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use media_gen_api::{error_codes, ErrorEnvelope};
+
+/// A request the gateway answers itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not one of the documented calls (or not an address the gateway serves).
+    NotFound,
+    /// The body is over the limit.
+    BodyTooLarge,
+    /// The body did not arrive in time.
+    BodyTimeout,
+    /// Over the visitor's request budget; back after this long.
+    TooManyRequests(Duration),
+    /// Over the visitor's budget of tasks; back after this long.
+    TooManyTasks(Duration),
+    /// No service is configured to forward to.
+    NoUpstream,
+    /// The service could not be reached, or its answer was not usable.
+    BadGateway,
+    /// The service did not answer in time.
+    GatewayTimeout,
+}
+
+impl Refusal {
+    fn status_code_message(&self) -> (StatusCode, i64, &'static str) {
+        match self {
+            Refusal::NotFound => (
+                StatusCode::NOT_FOUND,
+                error_codes::NOT_FOUND,
+                "Not found: this gateway forwards only the service's documented calls",
+            ),
+            Refusal::BodyTooLarge => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                error_codes::BODY_TOO_LARGE,
+                "The request body is over 1 MiB",
+            ),
+            Refusal::BodyTimeout => (
+                StatusCode::REQUEST_TIMEOUT,
+                error_codes::MALFORMED_BODY,
+                "The request body did not arrive in time",
+            ),
+            Refusal::TooManyRequests(_) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                error_codes::RATE_LIMITED,
+                "Too many requests from this address; try again after Retry-After seconds",
+            ),
+            Refusal::TooManyTasks(_) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                error_codes::RATE_LIMITED,
+                "Too many tasks submitted from this address; try again after Retry-After seconds",
+            ),
+            Refusal::NoUpstream => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                error_codes::UNAVAILABLE,
+                "This gateway has no service to forward to",
+            ),
+            Refusal::BadGateway => (
+                StatusCode::BAD_GATEWAY,
+                error_codes::UPSTREAM,
+                "The service could not be reached or gave no usable answer",
+            ),
+            Refusal::GatewayTimeout => (
+                StatusCode::GATEWAY_TIMEOUT,
+                error_codes::UPSTREAM,
+                "The service did not answer in time",
+            ),
+        }
+    }
+}
+
+/// Whole seconds to wait, at least one: `Retry-After` takes integers.
+pub fn retry_after_seconds(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let (status, code, message) = self.status_code_message();
+        let mut response = (status, Json(ErrorEnvelope::new(code, message))).into_response();
+        if let Refusal::TooManyRequests(wait) | Refusal::TooManyTasks(wait) = self {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(retry_after_seconds(wait)),
+            );
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_rounds_up_to_whole_seconds() {
+        assert_eq!(retry_after_seconds(Duration::ZERO), 1);
+        assert_eq!(retry_after_seconds(Duration::from_millis(10)), 1);
+        assert_eq!(retry_after_seconds(Duration::from_secs(2)), 2);
+        assert_eq!(retry_after_seconds(Duration::from_millis(2_500)), 3);
+    }
+}

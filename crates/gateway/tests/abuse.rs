@@ -1,0 +1,252 @@
+//! The gateway under abuse: slow or never-finished requests are closed in
+//! bounded time, a flood of connections cannot keep others out for long,
+//! bodies are limited, and each visitor has budgets that forged forwarding
+//! headers cannot escape.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::time::{Duration, Instant};
+
+use support::{raw, raw_get, settings, start_gateway, start_service};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// Whether the gateway closes `stream` within `limit` (reads to the end).
+async fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
+    let mut sink = Vec::new();
+    tokio::time::timeout(limit, stream.read_to_end(&mut sink))
+        .await
+        .is_ok()
+}
+
+#[tokio::test]
+async fn slow_headers_are_cut_off_while_others_are_served() {
+    let (service, _) = start_service().await;
+    let address = start_gateway(settings(Some(&service))).await;
+    let started = Instant::now();
+    let mut slow = Vec::new();
+    for _ in 0..50 {
+        let mut stream = TcpStream::connect(address).await.unwrap();
+        stream
+            .write_all(b"GET /v1/image_generate/x HTTP/1.1\r\nHost: g\r\n")
+            .await
+            .unwrap();
+        slow.push(stream);
+    }
+    // Meanwhile a whole request is answered.
+    assert_eq!(
+        raw_get(address, "GET", "/v1/image_generate/x").await.status,
+        200
+    );
+    for stream in &mut slow {
+        assert!(closed_within(stream, Duration::from_secs(5)).await);
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn an_idle_kept_alive_connection_is_closed() {
+    let (service, _) = start_service().await;
+    let address = start_gateway(settings(Some(&service))).await;
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    // Nothing sent at all.
+    assert!(closed_within(&mut stream, Duration::from_secs(5)).await);
+}
+
+#[tokio::test]
+async fn a_body_that_never_completes_is_refused_in_time() {
+    let (service, recorder) = start_service().await;
+    let address = start_gateway(settings(Some(&service))).await;
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream
+        .write_all(
+            b"POST /v1/image_generate HTTP/1.1\r\nHost: g\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"prompt\":",
+        )
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "closed within 5 s");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(recorder.seen().is_empty());
+}
+
+#[tokio::test]
+async fn bodies_over_one_mebibyte_are_refused() {
+    let (service, recorder) = start_service().await;
+    let address = start_gateway(settings(Some(&service))).await;
+    let body = format!("{{\"prompt\":\"{}\"}}", "x".repeat(1024 * 1024));
+    let answer = raw(
+        address,
+        &format!(
+            "POST /v1/image_generate HTTP/1.1\r\nHost: g\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+    .await;
+    assert_eq!(answer.status, 413, "{answer:?}");
+    assert!(recorder.seen().is_empty());
+}
+
+#[tokio::test]
+async fn a_connection_flood_cannot_keep_visitors_out() {
+    let (service, _) = start_service().await;
+    let mut capped = settings(Some(&service));
+    capped.connections.max_connections = 20;
+    let address = start_gateway(capped).await;
+    let mut flood = Vec::new();
+    for _ in 0..60 {
+        flood.push(TcpStream::connect(address).await.unwrap());
+    }
+    // Those over the cap are closed at once (well before the one second
+    // the others have to send their headers).
+    let checked = Instant::now();
+    for (index, stream) in flood.iter_mut().enumerate().skip(20) {
+        assert!(
+            closed_within(stream, Duration::from_millis(300)).await,
+            "connection {index} is over the cap of 20 and should be closed"
+        );
+    }
+    assert!(
+        checked.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        checked.elapsed()
+    );
+    // The rest go when their time to send headers is up; then a visitor gets in.
+    let started = Instant::now();
+    loop {
+        let mut stream = TcpStream::connect(address).await.unwrap();
+        stream
+            .write_all(b"GET /v1/image_generate/x HTTP/1.1\r\nHost: g\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+        if answer.starts_with(b"HTTP/1.1 200") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "no visitor served within 5 s of the flood"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(flood);
+}
+
+/// A request from `peer`'s point of view is not possible over loopback;
+/// forwarding headers are what differ between visitors here.
+async fn get_as(address: SocketAddr, forwarded_for: &str) -> u16 {
+    raw(
+        address,
+        &format!(
+            "GET /v1/image_generate/x HTTP/1.1\r\nHost: g\r\nX-Forwarded-For: {forwarded_for}\r\nConnection: close\r\n\r\n"
+        ),
+    )
+    .await
+    .status
+}
+
+#[tokio::test]
+async fn forged_forwarding_headers_do_not_buy_a_new_budget() {
+    let (service, _) = start_service().await;
+    let mut limited = settings(Some(&service));
+    limited.requests_per_minute = NonZeroU32::new(3).unwrap();
+    let address = start_gateway(limited).await;
+    // Not a trusted proxy: every forged address is the same visitor.
+    let statuses: Vec<u16> =
+        statuses_for(address, &["1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"]).await;
+    assert_eq!(statuses, [200, 200, 200, 429]);
+    let answer = raw_get(address, "GET", "/v1/image_generate/x").await;
+    assert_eq!(answer.status, 429);
+    assert!(
+        answer.head.to_ascii_lowercase().contains("retry-after: "),
+        "{}",
+        answer.head
+    );
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_visitor_has_a_budget() {
+    let (service, _) = start_service().await;
+    let mut limited = settings(Some(&service));
+    limited.requests_per_minute = NonZeroU32::new(2).unwrap();
+    limited.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    let address = start_gateway(limited).await;
+    let statuses = statuses_for(
+        address,
+        &[
+            "198.51.100.1",
+            "198.51.100.1",
+            "198.51.100.1",
+            "198.51.100.2",
+            "9.9.9.9, 198.51.100.2",
+        ],
+    )
+    .await;
+    // The third from .1 is over; .2 has its own budget, and an address the
+    // visitor put in front of the proxy's does not change who they are.
+    assert_eq!(statuses, [200, 200, 429, 200, 200]);
+    assert_eq!(get_as(address, "9.9.9.8, 198.51.100.2").await, 429);
+}
+
+async fn statuses_for(address: SocketAddr, forwarded: &[&str]) -> Vec<u16> {
+    let mut statuses = Vec::new();
+    for forwarded_for in forwarded {
+        statuses.push(get_as(address, forwarded_for).await);
+    }
+    statuses
+}
+
+#[tokio::test]
+async fn submits_are_counted_in_tasks_created() {
+    let (service, recorder) = start_service().await;
+    let mut limited = settings(Some(&service));
+    limited.tasks_per_hour = NonZeroU32::new(10).unwrap();
+    let address = start_gateway(limited).await;
+    let http = reqwest::Client::new();
+    let submit = |body: &'static str| {
+        http.post(format!("http://{address}/v1/image_generate"))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    assert_eq!(
+        submit(r#"{"prompt":"p","generate_count":8}"#)
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    assert_eq!(
+        submit(r#"{"prompt":"p","generate_count":2}"#)
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    let refused = submit(r#"{"prompt":"p"}"#).await.unwrap();
+    assert_eq!(refused.status(), 429);
+    assert!(refused.headers().contains_key("retry-after"));
+    // Reads are not submits: still allowed.
+    assert_eq!(
+        raw_get(address, "GET", "/v1/image_generate/x").await.status,
+        200
+    );
+    assert_eq!(
+        recorder
+            .seen()
+            .iter()
+            .filter(|s| s.method == "POST")
+            .count(),
+        2
+    );
+}
