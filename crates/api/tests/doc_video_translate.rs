@@ -248,3 +248,31 @@ fn every_field_round_trips_with_the_documents_names() {
     let json = serde_json::to_value(translation()).unwrap();
     assert_eq!(json.as_object().unwrap().len(), 2);
 }
+
+#[test]
+fn a_list_longer_than_the_limit_is_refused_once_not_name_by_name() {
+    // A hundred thousand names: one problem for the list, the first hundred
+    // checked (their duplicates found), nothing past them.
+    let mut names: Vec<String> = (0..110_000).map(|i| format!("Language {i}")).collect();
+    names[5] = "Language 1".into();
+    let request = VideoTranslateRequest {
+        target_languages: names,
+        ..translation()
+    };
+    let problems = vt(&request);
+    let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(fields, ["target_languages", "target_languages[5]"]);
+    assert_eq!(problems.iter().next().unwrap().rule, Rule::TooMany);
+    assert_eq!(
+        problems.iter().next().unwrap().message,
+        "At most 100 target languages at a time (not 110000)"
+    );
+    // At the limit, no problem for the list.
+    let request = VideoTranslateRequest {
+        target_languages: (0..media_gen_api::validate::MAX_TARGET_LANGUAGES)
+            .map(|i| format!("L{i}"))
+            .collect(),
+        ..translation()
+    };
+    assert_clean(&vt(&request));
+}

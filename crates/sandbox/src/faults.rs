@@ -75,6 +75,11 @@ impl Default for Faults {
     }
 }
 
+/// The longest latency a fault may add to a request.
+pub const MAX_LATENCY_MS: u64 = 60_000;
+/// The longest `Retry-After` a fault may ask for.
+pub const MAX_RETRY_AFTER_SECS: u64 = 86_400;
+
 /// One request's fate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
@@ -104,8 +109,22 @@ impl Faults {
         ]
     }
 
-    /// Check the rates: each 0 to 1, together at most 1.
+    /// Check the settings: each rate 0 to 1, together at most 1; the
+    /// latency at most [`MAX_LATENCY_MS`] (an unbounded one would hold every
+    /// request for ever); `Retry-After` at most a day.
     pub fn check(&self) -> Result<(), String> {
+        if self.latency_ms > MAX_LATENCY_MS {
+            return Err(format!(
+                "latency_ms is at most {MAX_LATENCY_MS} (one minute), not {}",
+                self.latency_ms
+            ));
+        }
+        if self.retry_after_secs > MAX_RETRY_AFTER_SECS {
+            return Err(format!(
+                "retry_after_secs is at most {MAX_RETRY_AFTER_SECS} (a day), not {}",
+                self.retry_after_secs
+            ));
+        }
         let rates = self.rates();
         if let Some((fault, rate)) = rates.iter().find(|(_, rate)| !(0.0..=1.0).contains(rate)) {
             return Err(format!("{fault:?}: a rate is between 0 and 1 (got {rate})"));
@@ -269,6 +288,31 @@ mod tests {
         assert_eq!(take(&shared).http_503, 1.0);
         assert_eq!(take(&shared), Faults::default());
         assert_eq!(read(&shared).limit, Some(0));
+    }
+
+    #[test]
+    fn latency_and_retry_after_are_bounded() {
+        let latency = |latency_ms| {
+            Faults {
+                latency_ms,
+                ..Faults::default()
+            }
+            .check()
+        };
+        assert!(latency(MAX_LATENCY_MS).is_ok());
+        assert_eq!(
+            latency(u64::MAX),
+            Err(format!(
+                "latency_ms is at most 60000 (one minute), not {}",
+                u64::MAX
+            ))
+        );
+        assert!(Faults {
+            retry_after_secs: u64::MAX,
+            ..Faults::default()
+        }
+        .check()
+        .is_err());
     }
 
     #[test]

@@ -1,5 +1,8 @@
 //! `POST` and `GET /sandbox/inbox/{name}`: a place to point `callback_url` at
-//! and watch callbacks arrive. Bounded: 1000 inboxes of 200 messages each.
+//! and watch callbacks arrive. Bounded: 1000 inboxes of 200 messages each,
+//! 64 KiB a message and 8 MiB in all, kept as compact JSON text (a parsed
+//! JSON value takes several times its text's size); past the total, the
+//! oldest inbox's oldest messages go first.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -19,8 +22,19 @@ use crate::state::AppState;
 pub const MAX_INBOXES: usize = 1000;
 /// The most messages kept per inbox; the oldest are dropped past this.
 pub const MAX_MESSAGES: usize = 200;
+/// The largest message kept (a callback is a few hundred bytes).
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+/// The most bytes of messages kept in all inboxes together.
+pub const MAX_TOTAL_BYTES: usize = 8 * 1024 * 1024;
 
-/// One received message.
+/// One received message, as kept: its JSON as compact text.
+#[derive(Debug, Clone)]
+struct Kept {
+    received_at: u128,
+    body: Box<str>,
+}
+
+/// One received message, as listed.
 #[derive(Debug, Clone, Serialize)]
 pub struct Message {
     /// When it arrived, in Unix milliseconds.
@@ -35,11 +49,38 @@ pub struct Inbox {
     boxes: Mutex<Boxes>,
 }
 
-/// The inboxes by name, and their names oldest first (for eviction).
+/// The inboxes by name, their names oldest first (for eviction), and the
+/// bytes their messages hold.
 #[derive(Default)]
 struct Boxes {
-    by_name: HashMap<String, VecDeque<Message>>,
+    by_name: HashMap<String, VecDeque<Kept>>,
     order: VecDeque<String>,
+    bytes: usize,
+}
+
+impl Boxes {
+    /// Drop the oldest inbox's oldest message (and the inbox once empty).
+    fn drop_oldest(&mut self) {
+        let Some(oldest) = self.order.front().cloned() else {
+            return;
+        };
+        let messages = self.by_name.get_mut(&oldest);
+        let dropped = messages.and_then(VecDeque::pop_front);
+        if let Some(dropped) = dropped {
+            self.bytes -= dropped.body.len();
+        }
+        if self.by_name.get(&oldest).is_none_or(VecDeque::is_empty) {
+            self.by_name.remove(&oldest);
+            self.order.pop_front();
+        }
+    }
+}
+
+impl Inbox {
+    /// Bytes of messages held now.
+    pub fn bytes(&self) -> usize {
+        self.boxes.lock().map_or(0, |boxes| boxes.bytes)
+    }
 }
 
 fn check_name(name: &str) -> Result<(), ApiError> {
@@ -67,22 +108,34 @@ pub async fn receive(
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis())
         .unwrap_or_default();
+    let body: Box<str> = body.to_string().into();
+    if body.len() > MAX_MESSAGE_BYTES {
+        return Err(ApiError::BodyTooLarge);
+    }
     let mut guard = app.inbox.boxes.lock().map_err(|_| ApiError::ServerError)?;
     let boxes = &mut *guard;
     if !boxes.by_name.contains_key(&name) {
         boxes.order.push_back(name.clone());
         if boxes.order.len() > MAX_INBOXES {
             if let Some(oldest) = boxes.order.pop_front() {
-                boxes.by_name.remove(&oldest);
+                let gone = boxes.by_name.remove(&oldest).unwrap_or_default();
+                boxes.bytes -= gone.iter().map(|kept| kept.body.len()).sum::<usize>();
             }
         }
     }
-    let messages = boxes.by_name.entry(name).or_default();
-    messages.push_back(Message { received_at, body });
+    boxes.bytes += body.len();
+    let messages = boxes.by_name.entry(name.clone()).or_default();
+    messages.push_back(Kept { received_at, body });
     if messages.len() > MAX_MESSAGES {
-        messages.pop_front();
+        if let Some(dropped) = messages.pop_front() {
+            boxes.bytes -= dropped.body.len();
+        }
     }
-    Ok(Json(Envelope::success("ok", messages.len())))
+    while boxes.bytes > MAX_TOTAL_BYTES && !boxes.order.is_empty() {
+        boxes.drop_oldest();
+    }
+    let count = boxes.by_name.get(&name).map_or(0, VecDeque::len);
+    Ok(Json(Envelope::success("ok", count)))
 }
 
 /// `GET /sandbox/inbox/{name}`: the messages, oldest first (none for an unknown name).
@@ -95,7 +148,14 @@ pub async fn list(
     let messages = guard
         .by_name
         .get(&name)
-        .map(|m| m.iter().cloned().collect())
+        .map(|kept| {
+            kept.iter()
+                .map(|kept| Message {
+                    received_at: kept.received_at,
+                    body: serde_json::from_str(&kept.body).unwrap_or(Value::Null),
+                })
+                .collect()
+        })
         .unwrap_or_default();
     Ok(Json(Envelope::success("ok", messages)))
 }

@@ -15,7 +15,7 @@ mod demo;
 pub mod error;
 pub mod faults;
 pub mod ids;
-mod inbox;
+pub mod inbox;
 pub mod lifecycle;
 mod media;
 pub mod proxy;
@@ -133,8 +133,10 @@ fn media_routes() -> Router<AppState> {
 /// CORS for browser pages on other origins: any origin unless `--allow-origin`
 /// lists some; `Authorization` allowed, so preflights for bearer calls pass.
 fn cors(config: &Config) -> CorsLayer {
-    // A proxy adds a real token: only the listed origins, none by default.
-    let origins = if config.allowed_origins.is_empty() && config.proxy_to.is_none() {
+    // A proxy adds a real token: only the listed origins, none by default
+    // (and never `*`: `check_proxy` refuses it).
+    let any = config.allowed_origins.iter().any(|origin| origin == "*");
+    let origins = if any || (config.allowed_origins.is_empty() && config.proxy_to.is_none()) {
         AllowOrigin::any()
     } else {
         AllowOrigin::list(
@@ -218,6 +220,11 @@ fn check_proxy(config: &Config) -> Result<(), String> {
     let Some(upstream) = &config.proxy_to else {
         return Ok(());
     };
+    if config.allowed_origins.iter().any(|origin| origin == "*") {
+        return Err(
+            "--allow-origin '*' with --proxy-to would let any site spend the upstream token: name the origins".to_owned(),
+        );
+    }
     if !media_gen_api::validate::is_http_url(upstream) {
         return Err(format!(
             "--proxy-to {upstream}: must be an http(s) base URL"
@@ -258,11 +265,28 @@ fn banner(config: &Config, address: SocketAddr) -> String {
 }
 
 /// Serve `config`'s router on an already bound listener until Ctrl+C.
+/// Result URLs use `--public-url`, else the listener's address.
 pub async fn serve(listener: TcpListener, config: &Config) -> std::io::Result<()> {
+    let mut config = config.clone();
+    if config.public_url.is_none() {
+        let address = listener.local_addr()?;
+        // An address for any interface is not one a browser can open.
+        let host = if address.ip().is_unspecified() {
+            "localhost".to_owned()
+        } else {
+            address.ip().to_string()
+        };
+        let host = if address.is_ipv6() && host != "localhost" {
+            format!("[{host}]")
+        } else {
+            host
+        };
+        config.public_url = Some(format!("http://{host}:{}", address.port()));
+    }
     // Client addresses reach the handlers (the proxy's per-client budget).
     axum::serve(
         listener,
-        router(config).into_make_service_with_connect_info::<SocketAddr>(),
+        router(&config).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(async {
         // If the signal cannot be installed, run until the process is killed.

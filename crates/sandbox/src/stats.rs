@@ -35,6 +35,12 @@ pub struct Stats {
     pub tasks_created: u64,
     /// Tasks held in memory now.
     pub tasks_held: u64,
+    /// Result images encoded since start (each is made once).
+    #[serde(default)]
+    pub images_made: u64,
+    /// Bytes of callback messages the inboxes hold now.
+    #[serde(default)]
+    pub inbox_bytes: u64,
 }
 
 /// Middleware: count one `/v1` request.
@@ -50,6 +56,8 @@ pub async fn stats(State(app): State<AppState>) -> Json<Envelope<Stats>> {
         status_reads: app.counters.status_reads.load(Ordering::Relaxed),
         tasks_created: app.counters.tasks_created.load(Ordering::Relaxed),
         tasks_held: u64::try_from(app.task_count()).unwrap_or(u64::MAX),
+        images_made: app.images.made(),
+        inbox_bytes: u64::try_from(app.inbox.bytes()).unwrap_or(u64::MAX),
     };
     Json(Envelope::success("ok", stats))
 }

@@ -3,6 +3,7 @@
 mod common;
 
 use common::*;
+use media_gen_sandbox::Config;
 use reqwest::Method;
 
 async fn preflight(sandbox: &Running, origin: &str) -> reqwest::Response {
@@ -96,4 +97,36 @@ async fn media_may_be_embedded_by_isolated_pages() {
             "{path}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_star_origin_means_any_and_does_not_stop_the_server() {
+    let sandbox = start(Config {
+        allowed_origins: vec!["*".to_owned()],
+        ..Config::for_tests()
+    })
+    .await;
+    let response = preflight(&sandbox, "https://anywhere.example").await;
+    assert!(response.status().is_success(), "{}", response.status());
+    assert_eq!(header(&response, "access-control-allow-origin"), "*");
+}
+
+#[tokio::test]
+async fn a_star_origin_is_refused_in_front_of_a_real_token() {
+    let config = Config {
+        proxy_to: Some("https://api.example.com".to_owned()),
+        upstream_token: Some("t".to_owned()),
+        allowed_origins: vec!["*".to_owned()],
+        ..Config::for_tests()
+    };
+    let error = media_gen_sandbox::run(config).await.unwrap_err();
+    assert!(error.to_string().contains("--allow-origin '*'"), "{error}");
+}
+
+#[test]
+fn an_origin_that_is_not_one_is_refused_at_start() {
+    use clap::Parser;
+    let parsed = Config::try_parse_from(["media-gen-sandbox", "--allow-origin", "app.example.com"]);
+    let error = parsed.unwrap_err().to_string();
+    assert!(error.contains("is not an origin"), "{error}");
 }

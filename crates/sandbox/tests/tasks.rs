@@ -276,3 +276,44 @@ async fn past_the_cap_the_oldest_finished_tasks_are_forgotten() {
         .await;
     assert_eq!(status, 200, "the newest is kept");
 }
+
+#[tokio::test]
+async fn result_urls_use_the_sandboxs_own_address_whatever_the_host_header_says() {
+    let sandbox = start_default().await;
+    let response = sandbox
+        .client
+        .post(format!("{}/v1/image_generate", sandbox.base_url))
+        .bearer_auth(media_gen_sandbox::DEMO_TOKEN)
+        .header("host", "evil.example")
+        .json(&serde_json::json!({"prompt": "p"}))
+        .send()
+        .await
+        .unwrap();
+    let body: serde_json::Value = response.json().await.unwrap();
+    let id = body["data"]["task_ids"][0].as_str().unwrap().to_owned();
+    let (task, _) = sandbox.wait_for_end("image_generate", &id).await;
+    let url = task["image_url"].as_str().unwrap();
+    assert!(url.starts_with(&format!("{}/", sandbox.base_url)), "{url}");
+
+    // A configured public address wins.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let config = media_gen_sandbox::Config {
+        public_url: Some("https://media.example".to_owned()),
+        ..media_gen_sandbox::Config::for_tests()
+    };
+    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
+    let other = common::Running {
+        base_url: format!("http://{address}"),
+        client: reqwest::Client::new(),
+    };
+    let (_, body) = other
+        .post_json("/v1/image_generate", &serde_json::json!({"prompt": "p"}))
+        .await;
+    let id = body["data"]["task_ids"][0].as_str().unwrap().to_owned();
+    let (task, _) = other.wait_for_end("image_generate", &id).await;
+    assert!(task["image_url"]
+        .as_str()
+        .unwrap()
+        .starts_with("https://media.example/"));
+}

@@ -29,7 +29,7 @@ pub use image_to_video::validate_image_to_video;
 pub use image_to_video::MAX_VIDEOS;
 pub use labels::field_label;
 pub use video_translate::validate_video_translate;
-pub use video_translate::NAME_CHAR_LIMIT;
+pub use video_translate::{MAX_TARGET_LANGUAGES, NAME_CHAR_LIMIT};
 
 /// How serious a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

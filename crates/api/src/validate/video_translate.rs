@@ -1,11 +1,17 @@
 //! Rules of `POST /v1/video_translate`.
 
+use std::collections::BTreeSet;
+
 use super::common::{char_count, check_optional_url, check_url, url_extension};
 use super::{Context, Problems, Rule};
 use crate::video_translate::VideoTranslateRequest;
 
 /// A name has fewer than this many characters.
 pub const NAME_CHAR_LIMIT: usize = 100;
+/// The most target languages checked in one request: more than the service
+/// offers (the document shows no limit), few enough that a request of a
+/// hundred thousand names is refused at once rather than checked name by name.
+pub const MAX_TARGET_LANGUAGES: usize = 100;
 /// Source video types the service takes (service-facts.md), by extension.
 pub const VIDEO_EXTENSIONS: &[&str] = &["mp4", "mov", "webm"];
 
@@ -22,20 +28,36 @@ pub fn validate_video_translate(request: &VideoTranslateRequest, context: &Conte
             "Choose at least one target language",
         );
     }
-    for (index, language) in languages.iter().enumerate() {
+    if languages.len() > MAX_TARGET_LANGUAGES {
+        problems.error(
+            "target_languages",
+            Rule::TooMany,
+            format!(
+                "At most {MAX_TARGET_LANGUAGES} target languages at a time (not {})",
+                languages.len()
+            ),
+        );
+    }
+    // Sets, so a long list costs n log n, not n²; past the limit nothing
+    // more is checked.
+    let offered: Option<BTreeSet<&str>> = context
+        .languages
+        .as_ref()
+        .map(|offered| offered.iter().map(String::as_str).collect());
+    let mut seen = BTreeSet::new();
+    for (index, language) in languages.iter().enumerate().take(MAX_TARGET_LANGUAGES) {
         let field = format!("target_languages[{index}]");
         if language.trim().is_empty() {
             problems.error(field, Rule::Required, "A language name cannot be empty");
-        } else if languages[..index].contains(language) {
+        } else if !seen.insert(language.as_str()) {
             problems.error(
                 field,
                 Rule::Duplicate,
                 format!("{language} is listed twice; each language makes one task"),
             );
-        } else if context
-            .languages
+        } else if offered
             .as_ref()
-            .is_some_and(|offered| !offered.contains(language))
+            .is_some_and(|offered| !offered.contains(language.as_str()))
         {
             problems.error(
                 field,

@@ -2,7 +2,7 @@
 //! answered with HTTP 200 and a non-zero `code`.
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use media_gen_api::{
@@ -19,7 +19,6 @@ use crate::store::Detail;
 /// Validate, then make one task per image (`generate_count`, default 1).
 pub async fn submit(
     State(app): State<AppState>,
-    headers: HeaderMap,
     JsonBody(request): JsonBody<ImageGenerateRequest>,
 ) -> Result<Response, ApiError> {
     let checked = match refusal(&validate_image_generate(&request, &Context::default())) {
@@ -37,7 +36,7 @@ pub async fn submit(
     };
     let tasks = NewTasks {
         callback,
-        base_url: base_url(&headers),
+        base_url: base_url(&app),
         app: &app,
     };
     let detail = Detail::ImageGenerate {

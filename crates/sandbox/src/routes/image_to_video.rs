@@ -1,7 +1,6 @@
 //! `POST /v1/image_to_video`.
 
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
 use media_gen_api::{
@@ -18,7 +17,6 @@ use crate::store::Detail;
 /// Validate, then make one task per video (`generate_count`, default 1).
 pub async fn submit(
     State(app): State<AppState>,
-    headers: HeaderMap,
     JsonBody(request): JsonBody<ImageToVideoRequest>,
 ) -> Result<Json<Envelope<TaskIds>>, ApiError> {
     if let Some(message) = refusal(&validate_image_to_video(&request, &Context::default())) {
@@ -31,7 +29,7 @@ pub async fn submit(
     };
     let tasks = NewTasks {
         callback: callback_target(&app, request.callback_url.as_deref())?,
-        base_url: base_url(&headers),
+        base_url: base_url(&app),
         app: &app,
     };
     let detail = Detail::ImageToVideo {

@@ -7,7 +7,6 @@ pub mod video_translate;
 
 use std::time::Instant;
 
-use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use media_gen_api::{CallbackResult, Envelope, Problems, TaskKind};
@@ -23,14 +22,15 @@ use crate::store::{Detail, Task};
 /// What a prompt contains to make its tasks fail (image_to_video, image_generate).
 pub const PROMPT_FAIL_TRIGGER: &str = "[fail]";
 
-/// The sandbox's address as this request reached it, for result URLs.
-pub fn base_url(headers: &HeaderMap) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|value| value.to_str().ok())
-        .filter(|host| !host.is_empty())
-        .unwrap_or("localhost");
-    format!("http://{host}")
+/// The sandbox's public address, for result URLs: `--public-url`, or the
+/// address it listens on. Never the request's `Host`, which a client sets
+/// at will (`Host: evil.example` would point results elsewhere, and a
+/// 300 KB one would be stored with every task).
+pub fn base_url(app: &AppState) -> String {
+    app.config
+        .public_url
+        .clone()
+        .unwrap_or_else(|| "http://localhost".to_owned())
 }
 
 /// The errors among `problems`, one `field: message` each, or `None`.

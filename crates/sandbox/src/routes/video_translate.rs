@@ -3,7 +3,6 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
 use media_gen_api::{
@@ -25,7 +24,6 @@ pub const VIDEO_FAIL_TRIGGER: &str = "fail";
 /// Validate (languages against the sandbox's list), then make one task per language.
 pub async fn submit(
     State(app): State<AppState>,
-    headers: HeaderMap,
     JsonBody(request): JsonBody<VideoTranslateRequest>,
 ) -> Result<Json<Envelope<Vec<TranslationTaskRef>>>, ApiError> {
     let context = Context {
@@ -37,7 +35,7 @@ pub async fn submit(
     }
     let tasks = NewTasks {
         callback: callback_target(&app, request.callback_url.as_deref())?,
-        base_url: base_url(&headers),
+        base_url: base_url(&app),
         app: &app,
     };
     let outcome = if request.video_url.contains(VIDEO_FAIL_TRIGGER) {
