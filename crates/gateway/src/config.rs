@@ -38,6 +38,14 @@ pub struct Config {
     /// (`https://host/api`). The token comes from MEDIA_GEN_TOKEN or --token-file.
     #[arg(long, env = "MEDIA_GEN_UPSTREAM")]
     pub upstream: Option<Url>,
+    /// The built app to serve (`dist/`): its files, and `index.html` for
+    /// the app's routes.
+    #[arg(long = "static", value_name = "DIR", env = "MEDIA_GEN_STATIC")]
+    pub static_dir: Option<PathBuf>,
+    /// Another origin the served pages may call or read from (their
+    /// Content-Security-Policy `connect-src`); repeat for several.
+    #[arg(long = "connect-src", value_name = "ORIGIN", value_parser = media_gen_api::validate::parse_origin)]
+    pub connect_src: Vec<String>,
     /// A file holding the service's token (instead of MEDIA_GEN_TOKEN).
     #[arg(long, env = "MEDIA_GEN_TOKEN_FILE")]
     pub token_file: Option<PathBuf>,

@@ -7,11 +7,13 @@
 pub mod budgets;
 pub mod client_address;
 pub mod config;
+pub mod csp;
 pub mod forward;
 pub mod health;
 pub mod observe;
 pub mod refusal;
 pub mod server;
+pub mod static_files;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -72,6 +74,10 @@ pub struct Settings {
     pub upstream_timeout: Duration,
     /// Connection limits.
     pub connections: ConnectionLimits,
+    /// The built app to serve, if any.
+    pub static_dir: Option<std::path::PathBuf>,
+    /// Other origins the served pages may call.
+    pub connect_src: Vec<String>,
 }
 
 impl Settings {
@@ -92,6 +98,8 @@ impl Settings {
                 header_timeout: config.header_timeout,
                 shutdown_grace: config.shutdown_grace,
             },
+            static_dir: config.static_dir.clone(),
+            connect_src: config.connect_src.clone(),
         })
     }
 }
@@ -119,8 +127,9 @@ async fn not_found() -> axum::response::Response {
 }
 
 /// The gateway's routes and layers: `/v1` forwarded or refused, health,
-/// metrics; security headers on every answer, a request id, a log line.
-pub fn router(gateway: Gateway, settings: &Settings) -> Router {
+/// metrics, the built app; security headers on every answer, a request id,
+/// a log line. Fails when the app's folder cannot be read.
+pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> {
     let request_id = HeaderName::from_static("x-request-id");
     let trace = TraceLayer::new_for_http()
         .make_span_with(|request: &axum::http::Request<_>| {
@@ -133,14 +142,18 @@ pub fn router(gateway: Gateway, settings: &Settings) -> Router {
             tracing::info_span!("request", id, method = %request.method(), path = request.uri().path())
         })
         .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
-    Router::new()
+    let routes = Router::new()
         .route("/healthz", get(health::alive))
         .route("/readyz", get(health::ready))
         .route("/metrics", get(observe::render))
         .route("/v1", any(forward::handle))
         .route("/v1/{*rest}", any(forward::handle))
-        .fallback(not_found)
-        .with_state(gateway)
+        .with_state(gateway);
+    let routes = match &settings.static_dir {
+        Some(dir) => routes.merge(static_files::router(dir, &settings.connect_src)?),
+        None => routes.fallback(not_found),
+    };
+    Ok(routes
         .layer(RequestBodyTimeoutLayer::new(settings.body_timeout))
         .layer(axum::middleware::from_fn(observe::count))
         .layer(SetResponseHeaderLayer::overriding(
@@ -160,18 +173,20 @@ pub fn router(gateway: Gateway, settings: &Settings) -> Router {
         .layer(SetRequestIdLayer::new(
             request_id,
             observe::RequestIds::default(),
-        ))
+        )))
 }
 
 /// Serve on `listener` until `shutdown` completes; idle visitors' budgets
-/// are forgotten every minute.
+/// are forgotten every minute. Fails at once when the app's folder cannot
+/// be read.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     settings: &Settings,
     shutdown: impl std::future::Future<Output = ()>,
-) {
+) -> std::io::Result<()> {
     observe::metrics();
     let gateway = Gateway::new(settings);
+    let app = router(gateway.clone(), settings)?;
     let forgetting = {
         let gateway = gateway.clone();
         tokio::spawn(async move {
@@ -182,7 +197,7 @@ pub async fn serve(
             }
         })
     };
-    let app = router(gateway, settings);
     server::serve(listener, app, settings.connections, shutdown).await;
     forgetting.abort();
+    Ok(())
 }

@@ -64,6 +64,11 @@ async fn main() -> ExitCode {
         .map_or("none", |upstream| upstream.base.as_str());
     // The first line says where it listens; launchers read it.
     println!("media-gen-gateway listening on http://{address} (upstream: {upstream})");
-    media_gen_gateway::serve(listener, &settings, shutdown_signal()).await;
-    ExitCode::SUCCESS
+    match media_gen_gateway::serve(listener, &settings, shutdown_signal()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("media-gen-gateway: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }

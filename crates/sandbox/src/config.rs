@@ -56,7 +56,7 @@ pub struct Config {
 
     /// Browser origin allowed to call the API (CORS), such as
     /// https://app.example.com, or `*` for any; repeat for several. Default: any origin.
-    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = parse_origin)]
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = media_gen_api::validate::parse_origin)]
     pub allowed_origins: Vec<String>,
 
     /// Proxy mode: forward `/v1/*` to this service (an http(s) base URL) with
@@ -76,7 +76,7 @@ pub struct Config {
 
     /// A service origin the served app may call besides this server (the
     /// page's Content-Security-Policy `connect-src`); repeat for several.
-    #[arg(long = "connect-src", value_name = "ORIGIN", value_parser = parse_origin)]
+    #[arg(long = "connect-src", value_name = "ORIGIN", value_parser = media_gen_api::validate::parse_origin)]
     pub connect_src: Vec<String>,
 
     /// The address browsers reach this sandbox at, for the URLs of result
@@ -97,29 +97,6 @@ pub struct Config {
     /// Faults to inject into `/v1/*` answers (changeable at run time via `/sandbox/faults`).
     #[command(flatten)]
     pub faults: Faults,
-}
-
-/// An origin as a flag gives it (`https://app.example.com`, a port if
-/// any), written as browsers send it; `*` stands for any origin. Anything
-/// else is refused with a message, not dropped in silence.
-pub fn parse_origin(text: &str) -> Result<String, String> {
-    if text == "*" {
-        return Ok(text.to_owned());
-    }
-    let refused = || {
-        format!("`{text}` is not an origin: scheme, host and port only, such as https://app.example.com")
-    };
-    let url = url::Url::parse(text).map_err(|_| refused())?;
-    let bare = matches!(url.scheme(), "http" | "https")
-        && url.has_host()
-        && url.path() == "/"
-        && !text.contains(['?', '#'])
-        && url.username().is_empty()
-        && url.password().is_none();
-    if !bare {
-        return Err(refused());
-    }
-    Ok(url.origin().ascii_serialization())
 }
 
 /// A public base URL: http(s), no query; kept without a trailing slash.
@@ -168,38 +145,6 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn origins_are_written_as_browsers_send_them() {
-        assert_eq!(
-            parse_origin("https://app.example.com"),
-            Ok("https://app.example.com".into())
-        );
-        assert_eq!(
-            parse_origin("https://App.Example.com/"),
-            Ok("https://app.example.com".into())
-        );
-        assert_eq!(
-            parse_origin("http://127.0.0.1:8080"),
-            Ok("http://127.0.0.1:8080".into())
-        );
-        assert_eq!(parse_origin("*"), Ok("*".into()));
-    }
-
-    #[test]
-    fn other_text_is_refused_with_a_message() {
-        for text in [
-            "app.example.com",
-            "https://app.example.com/path",
-            "ftp://x.example",
-            "https://x.example?a",
-            "https://u@x.example",
-            "",
-        ] {
-            let error = parse_origin(text).unwrap_err();
-            assert!(error.contains("is not an origin"), "{text}: {error}");
-        }
-    }
 
     #[test]
     fn public_urls_are_http_base_urls() {

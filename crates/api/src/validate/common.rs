@@ -45,6 +45,29 @@ pub fn parse_url(text: &str) -> Option<url::Url> {
     url::Url::parse(text).ok()
 }
 
+/// An origin as a flag gives it (`https://app.example.com`, a port if
+/// any), written as browsers send it; `*` stands for any origin. Anything
+/// else is refused with a message, not dropped in silence.
+pub fn parse_origin(text: &str) -> Result<String, String> {
+    if text == "*" {
+        return Ok(text.to_owned());
+    }
+    let refused = || {
+        format!("`{text}` is not an origin: scheme, host and port only, such as https://app.example.com")
+    };
+    let url = parse_url(text).ok_or_else(refused)?;
+    let bare = matches!(url.scheme(), "http" | "https")
+        && url.has_host()
+        && url.path() == "/"
+        && !text.contains(['?', '#'])
+        && url.username().is_empty()
+        && url.password().is_none();
+    if !bare {
+        return Err(refused());
+    }
+    Ok(url.origin().ascii_serialization())
+}
+
 /// Whether `text` is an absolute `http` or `https` URL with a host.
 pub fn is_http_url(text: &str) -> bool {
     parse_url(text).is_some_and(|url| matches!(url.scheme(), "http" | "https") && url.has_host())
@@ -195,6 +218,38 @@ pub fn items_past<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn origins_are_written_as_browsers_send_them() {
+        assert_eq!(
+            parse_origin("https://app.example.com"),
+            Ok("https://app.example.com".into())
+        );
+        assert_eq!(
+            parse_origin("https://App.Example.com/"),
+            Ok("https://app.example.com".into())
+        );
+        assert_eq!(
+            parse_origin("http://127.0.0.1:8080"),
+            Ok("http://127.0.0.1:8080".into())
+        );
+        assert_eq!(parse_origin("*"), Ok("*".into()));
+    }
+
+    #[test]
+    fn other_text_is_refused_with_a_message() {
+        for text in [
+            "app.example.com",
+            "https://app.example.com/path",
+            "ftp://x.example",
+            "https://x.example?a",
+            "https://u@x.example",
+            "",
+        ] {
+            let error = parse_origin(text).unwrap_err();
+            assert!(error.contains("is not an origin"), "{text}: {error}");
+        }
+    }
 
     #[test]
     fn http_urls_only() {

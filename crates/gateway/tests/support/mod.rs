@@ -126,6 +126,8 @@ pub fn settings(upstream: Option<&str>) -> Settings {
             header_timeout: Duration::from_secs(1),
             shutdown_grace: Duration::from_secs(1),
         },
+        static_dir: None,
+        connect_src: Vec::new(),
     }
 }
 
@@ -134,7 +136,9 @@ pub async fn start_gateway(settings: Settings) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move {
-        media_gen_gateway::serve(listener, &settings, std::future::pending()).await;
+        media_gen_gateway::serve(listener, &settings, std::future::pending())
+            .await
+            .unwrap();
     });
     address
 }
