@@ -135,7 +135,7 @@ async fn requests_copy_as_curl_with_the_token_masked_unless_asked() {
     let app = mount_app_at("/new/image-generate").await;
     wait_for("the form", || exists(&app, "#prompt")).await;
     mount::type_into(&app, "#prompt", "it's a fox");
-    wait_for("the demo token", || {
+    wait_for("the token's option", || {
         exists(&app, ".request-copy .curl-include-token")
     })
     .await;

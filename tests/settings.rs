@@ -7,7 +7,6 @@
 mod mount;
 mod sandbox;
 
-use leptos::prelude::GetUntracked;
 use mount::{mount_app, navigate, wait_for, MountedApp};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -163,50 +162,4 @@ async fn test_connection_says_when_the_service_is_unreachable() {
     );
     assert!(message.contains("CORS"), "{message}");
     clear_storage();
-}
-
-#[wasm_bindgen_test]
-async fn requests_made_while_the_demo_token_is_looked_up_wait_for_it() {
-    sandbox::connect_the_app();
-    let request = media_gen_api::ImageGenerateRequest {
-        prompt: "right after a reload".into(),
-        ..Default::default()
-    };
-    let id = sandbox::client()
-        .submit_image_generate(&request, None)
-        .await
-        .unwrap()
-        .task_ids
-        .remove(0);
-    // A person who never set a token, on the sandbox's own page: the
-    // settings start the lookup, and a stored task's read goes out in the
-    // same moment, as after a reload.
-    web_sys::window()
-        .unwrap()
-        .session_storage()
-        .unwrap()
-        .unwrap()
-        .remove_item("media-gen.token")
-        .unwrap();
-    // Mounting starts Leptos's task executor (a no-op if a test did already).
-    let host: HtmlElement = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .create_element("div")
-        .unwrap()
-        .unchecked_into();
-    drop(leptos::mount::mount_to(host, || ()));
-    let owner = leptos::prelude::Owner::new();
-    let settings = owner.with(media_gen::app::settings::provide_settings);
-    let task = settings
-        .client()
-        .task(media_gen_api::TaskKind::ImageGenerate, &id, None)
-        .await;
-    assert!(task.is_ok(), "read with the demo token: {task:?}");
-    assert_eq!(
-        settings.token_source.get_untracked(),
-        media_gen::app::settings::TokenSource::SandboxDemo
-    );
-    owner.cleanup();
 }

@@ -5,16 +5,20 @@ use leptos_router::components::A;
 use media_gen_api::TaskKind;
 
 use super::kind_text;
-use super::settings::{Settings, TokenSource};
+use super::settings::{Connection, Settings};
 
 /// The site header with the main navigation.
 #[component]
 pub fn Header() -> impl IntoView {
     let settings = Settings::expect();
-    let connection = move || match settings.token_source.get() {
-        TokenSource::None => ("connection connection--missing", "No token"),
-        TokenSource::User => ("connection connection--ok", "Token set"),
-        TokenSource::SandboxDemo => ("connection connection--ok", "Sandbox demo token"),
+    let kind = settings.connection_kind();
+    let connection = move || {
+        let kind = kind.get();
+        let class = match kind {
+            Connection::NoToken => "connection connection--missing",
+            Connection::Gateway | Connection::Direct => "connection connection--ok",
+        };
+        (class, kind.short())
     };
     view! {
         <header class="site-header">

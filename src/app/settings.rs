@@ -1,21 +1,50 @@
 //! The connection settings every page reads: base URL and token.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
-use crate::client::demo::demo_token;
 use crate::client::{Auth, Client, ClientOptions, TokenProvider};
 use crate::store::settings as stored;
 
 /// Where the current token came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenSource {
-    /// No token yet.
+    /// No token in the page.
     None,
     /// The user entered it (kept in this tab's session storage).
     User,
-    /// The sandbox serving this page shared its demo token (never stored).
-    SandboxDemo,
+}
+
+/// How the app reaches the service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Connection {
+    /// Through the site that served the app (its gateway adds the token):
+    /// no token in the page.
+    Gateway,
+    /// Straight to a service at another address, with the user's token.
+    Direct,
+    /// To another address with no token: calls will be refused unless a
+    /// proxy there adds one.
+    NoToken,
+}
+
+impl Connection {
+    /// The connection for a base URL and a token source.
+    pub fn of(base_url: &str, token: TokenSource) -> Connection {
+        match token {
+            TokenSource::User => Connection::Direct,
+            TokenSource::None if base_url == page_origin() => Connection::Gateway,
+            TokenSource::None => Connection::NoToken,
+        }
+    }
+
+    /// Its name in the header.
+    pub fn short(self) -> &'static str {
+        match self {
+            Connection::Gateway => "Through this site",
+            Connection::Direct => "Token set",
+            Connection::NoToken => "No token",
+        }
+    }
 }
 
 /// Reactive connection settings, provided as context by [`provide_settings`].
@@ -29,10 +58,6 @@ pub struct Settings {
     pub token_source: RwSignal<TokenSource>,
     /// Whether the token is remembered on this device rather than this tab.
     pub remember: RwSignal<bool>,
-    /// Whether the sandbox's demo token is being looked up: requests wait
-    /// for it rather than go out without a token (and end the following of
-    /// tasks with a 401 after a reload).
-    looking_up: RwSignal<bool>,
 }
 
 impl Settings {
@@ -63,21 +88,20 @@ impl Settings {
         Signal::derive(move || token.with(|token| (!token.is_empty()).then(|| token.clone())))
     }
 
+    /// How the app reaches the service now.
+    pub fn connection_kind(&self) -> Signal<Connection> {
+        let (base_url, token) = (self.base_url, self.token_source);
+        Signal::derive(move || base_url.with(|url| Connection::of(url, token.get())))
+    }
+
     /// Client options for the current settings. The token is read at each
-    /// call, so one set later (the sandbox's demo token arrives a moment after
-    /// start) is used; without a token no `Authorization` header is sent. The
-    /// base URL is the one current now.
+    /// call, so one entered later is used; without a token no
+    /// `Authorization` header is sent (a gateway adds its own). The base URL
+    /// is the one current now.
     pub fn client_options(&self) -> ClientOptions {
-        let (token, looking_up) = (self.token, self.looking_up);
+        let token = self.token;
         let provider: TokenProvider = std::rc::Rc::new(move || {
             Box::pin(async move {
-                // At most five seconds: the lookup is one small local request.
-                for _ in 0..100 {
-                    if !looking_up.try_get_untracked().unwrap_or(false) {
-                        break;
-                    }
-                    gloo_timers::future::TimeoutFuture::new(50).await;
-                }
                 let token = token.try_get_untracked().unwrap_or_default();
                 (!token.is_empty()).then_some(token)
             })
@@ -125,8 +149,7 @@ fn page_origin() -> String {
         .unwrap_or_default()
 }
 
-/// Load the stored settings and provide them as context. With no stored token,
-/// ask the server at the base URL for a sandbox demo token in the background.
+/// Load the stored settings and provide them as context.
 pub fn provide_settings() -> Settings {
     let saved = stored::load();
     let base_url = saved.base_url.unwrap_or_else(page_origin);
@@ -136,24 +159,11 @@ pub fn provide_settings() -> Settings {
         TokenSource::None
     };
     let settings = Settings {
-        base_url: RwSignal::new(base_url.clone()),
+        base_url: RwSignal::new(base_url),
         token: RwSignal::new(saved.token.unwrap_or_default()),
         token_source: RwSignal::new(token_source),
         remember: RwSignal::new(saved.remembered),
-        looking_up: RwSignal::new(token_source == TokenSource::None),
     };
-    if token_source == TokenSource::None {
-        spawn_local(async move {
-            if let Some(token) = demo_token(&base_url).await {
-                // The user may have typed a token while the request was out: keep theirs.
-                if settings.token_source.try_get_untracked() == Some(TokenSource::None) {
-                    settings.token.set(token);
-                    settings.token_source.set(TokenSource::SandboxDemo);
-                }
-            }
-            settings.looking_up.try_set(false);
-        });
-    }
     provide_context(settings);
     settings
 }

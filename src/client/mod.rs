@@ -6,7 +6,6 @@
 
 mod abort;
 mod attempt;
-pub mod demo;
 mod error;
 mod options;
 mod poller;

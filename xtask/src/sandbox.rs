@@ -1,4 +1,5 @@
-//! A sandbox process for the browser tests, on an ephemeral loopback port.
+//! A sandbox process on an ephemeral loopback port: for the browser tests
+//! (debug build) and behind the gateway of `cargo xtask start` (release).
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -16,18 +17,25 @@ pub struct Sandbox {
     pub base_url: String,
 }
 
-fn binary() -> PathBuf {
+/// A binary of this workspace built with `profile` (`debug`, `release`).
+pub fn binary(profile: &str, name: &str) -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| project::root().join("target"));
-    target.join("debug").join("media-gen-sandbox")
+    target.join(profile).join(name)
 }
 
 impl Sandbox {
     /// Build the sandbox, start it with `args` on a free port, and wait until it listens.
     pub fn start(args: &[&str]) -> Result<Sandbox> {
         cmd::run(command("cargo").args(["build", "--quiet", "--package", "media-gen-sandbox"]))?;
-        let mut child = command(&binary().to_string_lossy())
+        Sandbox::launch(&binary("debug", "media-gen-sandbox"), args)
+    }
+
+    /// Start the sandbox binary at `program` with `args` on a free loopback
+    /// port, and wait until it listens.
+    pub fn launch(program: &std::path::Path, args: &[&str]) -> Result<Sandbox> {
+        let mut child = command(&program.to_string_lossy())
             .args(["--host", "127.0.0.1", "--port", "0"])
             .args(args)
             .env("RUST_LOG", "warn")
@@ -42,7 +50,6 @@ impl Sandbox {
                 let base_url = rest.trim_end_matches('/').to_owned();
                 // Keep draining its output so it never blocks on a full pipe.
                 std::thread::spawn(move || lines.for_each(drop));
-                println!("sandbox for the browser tests: {base_url}");
                 return Ok(Sandbox { child, base_url });
             }
         }

@@ -40,7 +40,7 @@ fn cargo_test(args: &[&str]) -> Command {
     test
 }
 
-fn suites(chromedriver: &Path, sandbox_url: &str) -> Vec<Suite> {
+fn suites(chromedriver: &Path, nginx: &Path, sandbox_url: &str) -> Vec<Suite> {
     let mut browser = cargo_test(&["--package", "media-gen", "--target", WASM_TARGET, "--tests"]);
     // Read at compile time by the browser tests (they cannot read the environment).
     browser
@@ -56,10 +56,12 @@ fn suites(chromedriver: &Path, sandbox_url: &str) -> Vec<Suite> {
         "--ignored",
         "--test-threads=2",
     ]);
-    e2e.env("CHROMEDRIVER", chromedriver).env(
-        "MEDIA_GEN_NPM_SCRATCH",
-        npm::npm_dir(&crate::project::root()).join("scratch"),
-    );
+    e2e.env("CHROMEDRIVER", chromedriver)
+        .env("NGINX", nginx)
+        .env(
+            "MEDIA_GEN_NPM_SCRATCH",
+            npm::npm_dir(&crate::project::root()).join("scratch"),
+        );
     let native_args = [
         "--workspace",
         "--features",
@@ -186,6 +188,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let mut phases = Phases::default();
     phases.run("tools for the app", tools::ensure_build_tools)?;
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
+    let nginx = phases.run("nginx for the deployment test", tools::ensure_nginx)?;
 
     let lint = phases.run("lint", lint);
     let release_build = phases.run("build the app (release)", dist::build_release_app);
@@ -209,9 +212,10 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             "--callback-retry-ms",
             "20",
         ])
+        .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
     })?;
     let mut reports = Vec::new();
-    for mut suite in suites(&chromedriver, &sandbox.base_url) {
+    for mut suite in suites(&chromedriver, &nginx, &sandbox.base_url) {
         match &release_build {
             Err(error) if suite.needs_release_build => reports.push(Report {
                 name: suite.name,

@@ -216,6 +216,23 @@ fn ensure_chromium() -> Result<PathBuf> {
     find_on_path("chromedriver").context("chromedriver runs but is not found on PATH")
 }
 
+/// Debian's nginx, for the end-to-end test of the deployment's topology
+/// (nginx in front of the gateway). Returns its path.
+pub fn ensure_nginx() -> Result<PathBuf> {
+    let found = || {
+        find_on_path("nginx").or_else(|| {
+            let debian = PathBuf::from("/usr/sbin/nginx");
+            debian.is_file().then_some(debian)
+        })
+    };
+    if let Some(nginx) = found() {
+        println!("ok: nginx at {}", nginx.display());
+        return Ok(nginx);
+    }
+    apt_install(&["nginx"], "the end-to-end test behind nginx")?;
+    found().context("nginx was installed but is not found")
+}
+
 fn is_root() -> bool {
     first_line("id", &["-u"]).as_deref() == Some("0")
 }

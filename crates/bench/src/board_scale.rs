@@ -34,7 +34,7 @@ const PAGE: usize = 100;
 const CHANGES: usize = 10;
 /// Soak length, unless `MEDIA_GEN_BENCH_SOAK_MINUTES` says otherwise.
 const SOAK_MINUTES: u64 = 10;
-const TOKEN: &str = "demo-token";
+use crate::sandbox::DEMO_TOKEN as TOKEN;
 /// The storage key prefix of task records (`src/store/record.rs`).
 const KEY_PREFIX: &str = "media-gen.task:";
 /// The mark the board sets after its first draw (`components/marks.rs`).

@@ -17,7 +17,7 @@ use crate::sandbox::Sandbox;
 const SCALE: u32 = 50;
 /// Tasks polled per strategy and length (the median is reported).
 const TASKS: usize = 5;
-const TOKEN: &str = "demo-token";
+use crate::sandbox::DEMO_TOKEN as TOKEN;
 
 #[derive(Clone, Copy)]
 enum Strategy {

@@ -6,6 +6,9 @@ use std::process::Stdio;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
+/// The token a sandbox started without `--token` accepts.
+pub const DEMO_TOKEN: &str = "demo-token";
+
 /// A running sandbox process; killed when dropped.
 pub struct Sandbox {
     child: Child,

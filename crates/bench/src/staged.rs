@@ -1,20 +1,25 @@
 //! A copy of the built app with an empty page beside it, served by a
-//! sandbox: the pages the browser benchmarks load.
+//! gateway in front of a sandbox, as deployed: the pages the browser
+//! benchmarks load.
 
 use std::path::{Path, PathBuf};
 
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Sandbox, DEMO_TOKEN};
 
-/// The copied app and the sandbox serving it; both go away when dropped.
+/// The copied app, the gateway serving it and the sandbox behind; they go
+/// away when dropped (the gateway with the benchmark's runtime).
 pub struct StagedApp {
     dir: PathBuf,
-    /// The sandbox serving the copy (and answering `/v1/*`).
+    /// The gateway's address: where the pages are.
+    gateway_url: String,
+    /// The sandbox answering the calls the gateway forwards.
     pub sandbox: Sandbox,
 }
 
 impl StagedApp {
     /// Copy the release build in `dist` to a scratch folder, add `empty.html`
-    /// (the baseline page), and serve it with a sandbox started with `args`.
+    /// (the baseline page), and serve it with a gateway in front of a
+    /// sandbox started with `args`.
     pub async fn start(dist: &Path, name: &str, args: &[&str]) -> Result<StagedApp, String> {
         let dir = std::env::temp_dir().join(format!("media-gen-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -30,16 +35,25 @@ impl StagedApp {
             "<!DOCTYPE html><title>empty</title>",
         )
         .map_err(|e| e.to_string())?;
-        let static_dir = dir.to_string_lossy().into_owned();
-        let mut all_args = vec!["--static", static_dir.as_str()];
-        all_args.extend_from_slice(args);
-        let sandbox = Sandbox::start(&all_args).await?;
-        Ok(StagedApp { dir, sandbox })
+        let sandbox = Sandbox::start(args).await?;
+        let settings = media_gen_gateway::Settings::for_tests(
+            &sandbox.base_url,
+            DEMO_TOKEN,
+            Some(dir.clone()),
+        );
+        let gateway_url = media_gen_gateway::spawn_local(settings)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(StagedApp {
+            dir,
+            gateway_url,
+            sandbox,
+        })
     }
 
-    /// The address of `path` on the sandbox.
+    /// The address of `path` on the gateway.
     pub fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.sandbox.base_url)
+        format!("{}{path}", self.gateway_url)
     }
 }
 

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use crate::report::Report;
 use crate::sandbox::Sandbox;
 
-const TOKEN: &str = "demo-token";
+use crate::sandbox::DEMO_TOKEN as TOKEN;
 const WINDOW: Duration = Duration::from_secs(3);
 const CONCURRENCY: [usize; 3] = [1, 8, 64];
 

@@ -1,5 +1,6 @@
-//! Helpers for end-to-end tests: the sandbox serving the release build of the
-//! app, and headless Chromium driven through ChromeDriver.
+//! Helpers for end-to-end tests: the gateway serving the release build of
+//! the app in front of the sandbox, and headless Chromium driven through
+//! ChromeDriver.
 //!
 //! The tests need `dist/` (built by `trunk build --release`) and ChromeDriver
 //! (`CHROMEDRIVER`, else `chromedriver` on PATH); `cargo xtask test` provides
@@ -93,7 +94,7 @@ pub fn axe_core_script() -> PathBuf {
 }
 
 /// Serve `config` on a free loopback port in the background; returns its base URL.
-async fn serve(config: Config) -> String {
+async fn serve_sandbox(config: Config) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind a free loopback port");
@@ -102,44 +103,68 @@ async fn serve(config: Config) -> String {
     base_url
 }
 
-/// Start a sandbox serving `static_dir`, with tasks of about `task_ms`.
-pub async fn start_sandbox_serving(static_dir: PathBuf, task_ms: u64) -> String {
-    serve(Config {
-        static_dir: Some(static_dir),
+/// The deployment's topology on loopback: the sandbox standing in for the
+/// service, with a token only the gateway knows, and the gateway in front
+/// serving the pages and forwarding the documented calls. Browsers talk to
+/// the gateway; the sandbox's own address serves media and its test
+/// endpoints (`/sandbox/stats`, `/sandbox/faults`).
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// The gateway: the address people open.
+    pub base_url: String,
+    /// The sandbox behind it.
+    pub sandbox_url: String,
+}
+
+impl Site {
+    /// A result or sample file of the sandbox: `image/1K/16x9.png`.
+    pub fn media(&self, path: &str) -> String {
+        format!("{}/sandbox/media/{path}", self.sandbox_url)
+    }
+}
+
+/// The gateway's token for the sandbox in these tests.
+const GATEWAY_TOKEN: &str = "e2e-gateway-only-token";
+
+/// Start a sandbox (tasks of about `task_ms`) and a gateway in front of it
+/// serving `static_dir`; the pages may read the sandbox's address too.
+pub async fn start_site_serving(static_dir: PathBuf, task_ms: u64) -> Site {
+    start_site_configured(static_dir, task_ms, |_| {}).await
+}
+
+/// [`start_site_serving`], with the gateway's settings changed by `configure`
+/// (budgets, trusted proxies) before it starts.
+pub async fn start_site_configured(
+    static_dir: PathBuf,
+    task_ms: u64,
+    configure: impl FnOnce(&mut media_gen_gateway::Settings),
+) -> Site {
+    let sandbox_url = serve_sandbox(Config {
+        tokens: vec![GATEWAY_TOKEN.to_owned()],
         task_ms,
         ..Config::for_tests()
     })
-    .await
+    .await;
+    let mut settings =
+        media_gen_gateway::Settings::for_tests(&sandbox_url, GATEWAY_TOKEN, Some(static_dir));
+    configure(&mut settings);
+    let base_url = media_gen_gateway::spawn_local(settings)
+        .await
+        .expect("the gateway serves the folder");
+    Site {
+        base_url,
+        sandbox_url,
+    }
 }
 
-/// Start a proxy (the sandbox in proxy mode) serving the release build and
-/// forwarding `/v1/*` to a fresh sandbox with that sandbox's token, which
-/// the page never sees; returns the proxy's base URL.
-pub async fn start_proxy_to_sandbox() -> String {
-    start_proxy_to_sandbox_serving(dist_dir()).await
+/// The release build of the app through a gateway in front of a sandbox.
+pub async fn start_site() -> Site {
+    start_site_with_task_ms(Config::for_tests().task_ms).await
 }
 
-/// [`start_proxy_to_sandbox`], serving `static_dir` instead of the app.
-pub async fn start_proxy_to_sandbox_serving(static_dir: PathBuf) -> String {
-    let upstream = serve(Config::for_tests()).await;
-    serve(Config {
-        static_dir: Some(static_dir),
-        proxy_to: Some(upstream),
-        upstream_token: Some(media_gen_sandbox::DEMO_TOKEN.to_owned()),
-        ..Config::for_tests()
-    })
-    .await
-}
-
-/// Start a sandbox serving the release build; returns its base URL.
-pub async fn start_sandbox() -> String {
-    start_sandbox_with_task_ms(Config::for_tests().task_ms).await
-}
-
-/// Start a sandbox serving the release build whose tasks take about
-/// `task_ms` milliseconds; returns its base URL.
-pub async fn start_sandbox_with_task_ms(task_ms: u64) -> String {
-    start_sandbox_serving(dist_dir(), task_ms).await
+/// [`start_site`] with tasks of about `task_ms` milliseconds.
+pub async fn start_site_with_task_ms(task_ms: u64) -> Site {
+    start_site_serving(dist_dir(), task_ms).await
 }
 
 /// A headless Chromium session; ChromeDriver is stopped when this is dropped.
@@ -303,12 +328,12 @@ impl Browser {
         panic!("the address bar shows {seen:?}, expected {address:?}");
     }
 
-    /// Open the app's page at `path` on `base_url`, wait for its heading
-    /// `title`, and for the sandbox's demo token (it arrives a moment after start).
+    /// Open the app's page at `path` on `base_url`, and wait for its heading
+    /// `title` and the header's word that it goes through the site's gateway.
     pub async fn open_app_page(&self, base_url: &str, path: &str, title: &str) {
         self.open(&format!("{base_url}{path}")).await;
         self.wait_for_text("main h1", title).await;
-        self.wait_for_text("header .connection", "Sandbox demo token")
+        self.wait_for_text("header .connection", "Through this site")
             .await;
     }
 

@@ -1,11 +1,12 @@
 //! The release build of the app, served by the sandbox, in real headless Chromium.
 
-use media_gen_e2e::{start_sandbox, Browser};
+use media_gen_e2e::{start_site, Browser};
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn release_app_starts_connected_to_the_sandbox() {
-    let base_url = start_sandbox().await;
+    let site = start_site().await;
+    let base_url = &site.base_url;
     let browser = Browser::start().await;
 
     browser.open(&format!("{base_url}/")).await;
@@ -14,9 +15,9 @@ async fn release_app_starts_connected_to_the_sandbox() {
         .wait_for_text("header .brand", "Media Generation")
         .await;
     browser.wait_for_text("main h1", "Tasks").await;
-    // It found the sandbox's demo token with no set-up.
+    // It goes through the site's gateway, with no token in the page.
     browser
-        .wait_for_text("header .connection", "Sandbox demo token")
+        .wait_for_text("header .connection", "Through this site")
         .await;
     browser.screenshot("board").await;
     // It started under the page's Content-Security-Policy (the loader is
@@ -53,7 +54,8 @@ async fn release_app_starts_connected_to_the_sandbox() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn app_routes_open_directly() {
-    let base_url = start_sandbox().await;
+    let site = start_site().await;
+    let base_url = &site.base_url;
     let browser = Browser::start().await;
     for (path, title) in [
         ("/new/image-to-video", "Image to video"),

@@ -2,7 +2,7 @@
 //! serious or critical accessibility violation, nothing scrolls sideways on
 //! a 360 px phone, and the floating shortcuts link covers no control.
 
-use media_gen_e2e::{start_sandbox_with_task_ms, Browser};
+use media_gen_e2e::{start_site_with_task_ms, Browser};
 
 /// A phone's width, in CSS pixels: the narrowest common one.
 const PHONE_WIDTH: u32 = 360;
@@ -76,10 +76,11 @@ async fn visit(browser: &Browser, base_url: &str, path: &str, title: &str) {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn every_page_is_accessible_and_fits_a_phone() {
-    let base_url = start_sandbox_with_task_ms(500).await;
+    let site = start_site_with_task_ms(500).await;
+    let base_url = &site.base_url;
     let browser = Browser::start().await;
 
-    browser.open_app_page(&base_url, "/", "Tasks").await;
+    browser.open_app_page(base_url, "/", "Tasks").await;
     check_page(&browser, "board-empty").await;
     for (path, title, name) in [
         (
@@ -98,22 +99,22 @@ async fn every_page_is_accessible_and_fits_a_phone() {
             "form-image-generate",
         ),
     ] {
-        visit(&browser, &base_url, path, title).await;
+        visit(&browser, base_url, path, title).await;
         check_page(&browser, name).await;
         // With every problem shown.
         browser.click("#show-problems").await;
         browser.find(".problem--error").await;
         check_page(&browser, &format!("{name}-problems")).await;
     }
-    visit(&browser, &base_url, "/settings", "Settings").await;
+    visit(&browser, base_url, "/settings", "Settings").await;
     check_page(&browser, "settings").await;
-    visit(&browser, &base_url, "/no/such/page", "Page not found").await;
+    visit(&browser, base_url, "/no/such/page", "Page not found").await;
     check_page(&browser, "not-found").await;
 
     // A task of each kind, then the board and their pages.
     visit(
         &browser,
-        &base_url,
+        base_url,
         "/new/image-generate",
         "Image generation",
     )
@@ -123,28 +124,22 @@ async fn every_page_is_accessible_and_fits_a_phone() {
         .await;
     browser.type_into("#count", "2").await;
     browser.submit_and_wait("SUCCEEDED").await;
-    visit(&browser, &base_url, "/new/image-to-video", "Image to video").await;
+    visit(&browser, base_url, "/new/image-to-video", "Image to video").await;
     browser.click("#model-S").await;
     browser.type_into("#prompt", "Waves on a quiet beach").await;
     browser
-        .type_into(
-            "#image_url",
-            &format!("{base_url}/sandbox/media/image/1K/16x9.png"),
-        )
+        .type_into("#image_url", &site.media("image/1K/16x9.png"))
         .await;
     browser.submit_and_wait("SUCCEEDED").await;
     visit(
         &browser,
-        &base_url,
+        base_url,
         "/new/video-translate",
         "Video translation",
     )
     .await;
     browser
-        .type_into(
-            "#video_url",
-            &format!("{base_url}/sandbox/media/video/landscape.mp4"),
-        )
+        .type_into("#video_url", &site.media("video/landscape.mp4"))
         .await;
     browser.type_into("#language-search", "fren").await;
     browser.click("#language-French").await;
@@ -203,9 +198,9 @@ async fn every_page_is_accessible_and_fits_a_phone() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn the_accessibility_check_finds_a_name_that_hides_the_visible_text() {
-    let base_url = start_sandbox_with_task_ms(500).await;
+    let site = start_site_with_task_ms(500).await;
     let browser = Browser::start().await;
-    browser.open_app_page(&base_url, "/", "Tasks").await;
+    browser.open_app_page(&site.base_url, "/", "Tasks").await;
     assert_eq!(
         browser.accessibility_violations().await,
         Vec::<String>::new()

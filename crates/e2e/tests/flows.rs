@@ -1,19 +1,19 @@
 //! What a person does with the release build, in real headless Chromium
-//! against the sandbox: submit each kind and see its media, see a failure,
+//! through the gateway, the sandbox behind it: submit each kind and see its media, see a failure,
 //! reload while a task runs, and be stopped by invalid input.
 
-use media_gen_e2e::{start_sandbox, start_sandbox_with_task_ms, Browser};
+use media_gen_e2e::{start_site, start_site_with_task_ms, Browser, Site};
 
-/// A sandbox (tasks of about `task_ms`) serving the app, and a browser on its
-/// page at `path`, connected; returns the sandbox's base URL and the browser.
-async fn session(task_ms: Option<u64>, path: &str, title: &str) -> (String, Browser) {
-    let base_url = match task_ms {
-        Some(task_ms) => start_sandbox_with_task_ms(task_ms).await,
-        None => start_sandbox().await,
+/// The app through the gateway, the sandbox (tasks of about `task_ms`)
+/// behind it, and a browser on its page at `path`, connected.
+async fn session(task_ms: Option<u64>, path: &str, title: &str) -> (Site, Browser) {
+    let site = match task_ms {
+        Some(task_ms) => start_site_with_task_ms(task_ms).await,
+        None => start_site().await,
     };
     let browser = Browser::start().await;
-    browser.open_app_page(&base_url, path, title).await;
-    (base_url, browser)
+    browser.open_app_page(&site.base_url, path, title).await;
+    (site, browser)
 }
 
 /// Whether the `img` matching `css` loaded with real pixels.
@@ -108,10 +108,10 @@ async fn image_generation_ends_with_images_in_a_gallery() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn image_to_video_ends_with_a_player() {
-    let (base_url, browser) = session(None, "/new/image-to-video", "Image to video").await;
+    let (site, browser) = session(None, "/new/image-to-video", "Image to video").await;
     browser.click("#model-S").await;
     browser.type_into("#prompt", "Waves on a quiet beach").await;
-    let frame = format!("{base_url}/sandbox/media/image/1K/16x9.png");
+    let frame = site.media("image/1K/16x9.png");
     browser.type_into("#image_url", &frame).await;
     browser
         .wait_for_text(".image-preview figcaption", "1024 × 576 px")
@@ -136,8 +136,8 @@ async fn image_to_video_ends_with_a_player() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn video_translation_ends_with_a_named_video_and_captions() {
-    let (base_url, browser) = session(None, "/new/video-translate", "Video translation").await;
-    let video = format!("{base_url}/sandbox/media/video/landscape.mp4");
+    let (site, browser) = session(None, "/new/video-translate", "Video translation").await;
+    let video = site.media("video/landscape.mp4");
     browser.type_into("#video_url", &video).await;
     browser.type_into("#language-search", "fren").await;
     browser.click("#language-French").await;
@@ -263,7 +263,7 @@ async fn invalid_input_is_blocked_with_the_fields_message() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn two_tabs_show_the_same_tasks_and_one_follows_them() {
-    let (base_url, browser) = session(Some(1_500), "/", "Tasks").await;
+    let (site, browser) = session(Some(1_500), "/", "Tasks").await;
     let first = browser.client.window().await.expect("the first tab");
     let second = browser
         .client
@@ -279,7 +279,7 @@ async fn two_tabs_show_the_same_tasks_and_one_follows_them() {
         .await
         .expect("switch");
     browser
-        .open_app_page(&base_url, "/new/image-generate", "Image generation")
+        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
         .await;
     browser.type_into("#prompt", "Seen in both tabs").await;
     browser
@@ -316,7 +316,10 @@ async fn two_tabs_show_the_same_tasks_and_one_follows_them() {
     // One tab read it: a 1.5 s task takes two or three reads from one
     // poller (1 s, then 1.5 s later); two tabs polling would double that.
     let stats = browser
-        .run_async("return (await fetch('/sandbox/stats')).json();")
+        .run_async(&format!(
+            "return (await fetch('{}/sandbox/stats')).json();",
+            site.sandbox_url
+        ))
         .await;
     let reads = stats["data"]["status_reads"].as_u64().expect("a count");
     assert!(
@@ -362,22 +365,18 @@ async fn two_tabs_show_the_same_tasks_and_one_follows_them() {
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
-async fn the_app_works_through_the_proxy_with_no_token_in_the_page() {
-    let base_url = media_gen_e2e::start_proxy_to_sandbox().await;
-    let browser = Browser::start().await;
-    browser
-        .open(&format!("{base_url}/new/image-generate"))
-        .await;
-    browser.wait_for_text("main h1", "Image generation").await;
-    browser
-        .wait_for_text("header .connection", "No token")
-        .await;
-    browser.type_into("#prompt", "Through the proxy").await;
+async fn the_app_keeps_no_token_in_the_page() {
+    let (_, browser) = session(None, "/new/image-generate", "Image generation").await;
+    browser.type_into("#prompt", "Through the gateway").await;
     browser.submit_and_wait("SUCCEEDED").await;
     let stored = browser
-        .eval("[sessionStorage, localStorage].some((s) => Object.values(s).some((v) => v.includes('demo-token')))")
+        .eval("[sessionStorage, localStorage].some((s) => Object.values(s).some((v) => v.includes('e2e-gateway-only-token')))")
         .await;
     assert_eq!(stored, false, "no token anywhere in the page's storage");
-    browser.screenshot("board-through-proxy").await;
+    let in_page = browser
+        .eval("document.documentElement.outerHTML.includes('e2e-gateway-only-token')")
+        .await;
+    assert_eq!(in_page, false, "no token in the page");
+    browser.screenshot("board-through-gateway").await;
     browser.close().await;
 }

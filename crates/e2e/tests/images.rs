@@ -3,7 +3,7 @@
 //! field's previews load one at a time; previews, thumbnails and the gallery
 //! keep each image's own shape.
 
-use media_gen_e2e::{start_sandbox, Browser};
+use media_gen_e2e::{start_site, Browser};
 
 /// The images the page has loaded, as the browser's resource timing saw
 /// them: `[{ name, start, end }]` in order of start.
@@ -27,13 +27,13 @@ fn drawn_in_own_shape(css: &str) -> String {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_url_typed_key_by_key_is_loaded_once_in_its_own_shape() {
-    let base_url = start_sandbox().await;
+    let site = start_site().await;
     let browser = Browser::start().await;
     browser
-        .open_app_page(&base_url, "/new/image-to-video", "Image to video")
+        .open_app_page(&site.base_url, "/new/image-to-video", "Image to video")
         .await;
     browser.click("#model-S").await;
-    let portrait = format!("{base_url}/sandbox/media/image/1K/9x16.png");
+    let portrait = site.media("image/1K/9x16.png");
     // WebDriver types a key at a time: one `input` event per character.
     let field = browser.find("#image_url").await;
     field.send_keys(&portrait).await.expect("type the URL");
@@ -62,14 +62,14 @@ async fn a_url_typed_key_by_key_is_loaded_once_in_its_own_shape() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_fields_previews_load_one_at_a_time() {
-    let base_url = start_sandbox().await;
+    let site = start_site().await;
     let browser = Browser::start().await;
     browser
-        .open_app_page(&base_url, "/new/image-generate", "Image generation")
+        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
         .await;
     let urls: Vec<String> = ["16x9", "9x16", "1x1", "4x3"]
         .iter()
-        .map(|ratio| format!("{base_url}/sandbox/media/image/2K/{ratio}.png"))
+        .map(|ratio| site.media(&format!("image/2K/{ratio}.png")))
         .collect();
     browser.type_into("#references", &urls.join("\n")).await;
     browser
@@ -100,10 +100,10 @@ async fn a_fields_previews_load_one_at_a_time() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn portrait_results_stay_portrait_on_the_board_and_in_the_gallery() {
-    let base_url = start_sandbox().await;
+    let site = start_site().await;
     let browser = Browser::start().await;
     browser
-        .open_app_page(&base_url, "/new/image-generate", "Image generation")
+        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
         .await;
     browser.type_into("#prompt", "A tall tower").await;
     browser

@@ -3,7 +3,7 @@
 //! same page, Back and Forward walk the pages seen, and an address opened
 //! in a fresh tab or browser shows its page.
 
-use media_gen_e2e::{start_sandbox, Browser};
+use media_gen_e2e::{start_site, Browser};
 
 /// The heading of the page at each link of the header's navigation.
 const HEADER_LINKS: [(&str, &str); 5] = [
@@ -31,9 +31,10 @@ async fn submit_image(browser: &Browser, base_url: &str, prompt: &str) -> String
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn header_links_write_the_address_and_back_and_forward_walk_it() {
-    let base_url = start_sandbox().await;
+    let site = start_site().await;
+    let base_url = &site.base_url;
     let browser = Browser::start().await;
-    browser.open_app_page(&base_url, "/", "Tasks").await;
+    browser.open_app_page(base_url, "/", "Tasks").await;
     let start_length = browser.eval("history.length").await;
 
     for (path, title) in HEADER_LINKS {
@@ -90,9 +91,10 @@ async fn header_links_write_the_address_and_back_and_forward_walk_it() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_task_opened_from_the_board_has_an_address_to_reload_and_share() {
-    let base_url = start_sandbox().await;
+    let site = start_site().await;
+    let base_url = &site.base_url;
     let browser = Browser::start().await;
-    let id = submit_image(&browser, &base_url, "A lighthouse at dawn").await;
+    let id = submit_image(&browser, base_url, "A lighthouse at dawn").await;
     // Submitting went to the board, and said so in the address.
     browser.wait_for_address("/").await;
     let task_path = format!("/tasks/image_generate/{id}");
@@ -158,9 +160,10 @@ async fn a_task_opened_from_the_board_has_an_address_to_reload_and_share() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn queries_and_other_spellings_behave() {
-    let base_url = start_sandbox().await;
+    let site = start_site().await;
+    let base_url = &site.base_url;
     let browser = Browser::start().await;
-    let id = submit_image(&browser, &base_url, "Edit me").await;
+    let id = submit_image(&browser, base_url, "Edit me").await;
 
     // Edit and re-run: the form filled in, under an address of its own.
     browser.click("li.task-row a.edit").await;

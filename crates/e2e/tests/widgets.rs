@@ -1,27 +1,27 @@
 //! The npm package as a JavaScript developer uses it: installed with npm from
-//! the packed tarball, imported by a plain page, in headless Chromium against
-//! the sandbox. `cargo xtask test` packs and installs it first.
+//! the packed tarball, imported by a plain page the gateway serves, in
+//! headless Chromium, the sandbox behind the gateway. No token in the page:
+//! the gateway adds it. `cargo xtask test` packs and installs it first.
 
 use std::time::Duration;
 
-use media_gen_e2e::{npm_scratch_dir, start_sandbox_serving, Browser};
-use media_gen_sandbox::DEMO_TOKEN;
+use media_gen_e2e::{npm_scratch_dir, start_site_serving, Browser, Site};
 use serde_json::Value;
 
-/// The test page with the package loaded; returns the sandbox's base URL.
-async fn page(task_ms: u64) -> (String, Browser) {
-    let base_url = start_sandbox_serving(npm_scratch_dir(), task_ms).await;
+/// The test page with the package loaded; returns the site and the browser.
+async fn page(task_ms: u64) -> (Site, Browser) {
+    let site = start_site_serving(npm_scratch_dir(), task_ms).await;
     let browser = Browser::start().await;
-    browser.open(&format!("{base_url}/index.html")).await;
+    browser.open(&format!("{}/index.html", site.base_url)).await;
     browser
         .wait_until("the package to load", "window.ready === true")
         .await;
-    (base_url, browser)
+    (site, browser)
 }
 
-/// `{ baseUrl, token }` for the page's sandbox, as JavaScript.
+/// `{ baseUrl }` for the page's own site (its gateway adds the token), as JavaScript.
 fn connection() -> String {
-    format!("{{ baseUrl: location.origin, token: {DEMO_TOKEN:?} }}")
+    "{ baseUrl: location.origin }".to_owned()
 }
 
 /// Mount an image generation form in `host` as `window[name]`, and wait
@@ -233,7 +233,7 @@ async fn submit_then_status_widget_with_every_event() {
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn update_keeps_input_and_unmount_leaves_nothing_running() {
     // Long tasks: the status widget is still polling when it is unmounted.
-    let (base_url, browser) = page(20_000).await;
+    let (site, browser) = page(20_000).await;
     mount_form(&browser, "#submit-a", "form").await;
     browser
         .run_async("typeInto('#submit-a', '#prompt', 'kept');")
@@ -291,7 +291,8 @@ async fn update_keeps_input_and_unmount_leaves_nothing_running() {
     let reads = || async {
         let stats = browser
             .run_async(&format!(
-                "return (await fetch('{base_url}/sandbox/stats')).json();"
+                "return (await fetch('{}/sandbox/stats')).json();",
+                site.sandbox_url
             ))
             .await;
         stats["data"]["v1_requests"]
@@ -372,10 +373,8 @@ async fn custom_elements_work_from_plain_html() {
              document.querySelector('#elements').innerHTML =
                `<media-gen-submit id=\"el-submit\" kind=\"image_generate\"></media-gen-submit>
                 <media-gen-task id=\"el-task\" kind=\"image_generate\" task-id=\"${{ids.task_ids[0]}}\"></media-gen-task>`;
-             for (const el of document.querySelectorAll('#elements > *')) el.options = {{ token: {token:?} }};
              return ids.task_ids[0];",
             conn = connection(),
-            token = DEMO_TOKEN
         ))
         .await;
     browser
@@ -425,9 +424,9 @@ async fn custom_elements_work_from_plain_html() {
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn the_example_page_mounts_both_widgets() {
-    let base_url = start_sandbox_serving(npm_scratch_dir(), 100).await;
+    let site = start_site_serving(npm_scratch_dir(), 100).await;
     let browser = Browser::start().await;
-    browser.open(&format!("{base_url}/embed/")).await;
+    browser.open(&format!("{}/embed/", site.base_url)).await;
     browser
         .wait_until(
             "the example's form",
@@ -509,13 +508,8 @@ async fn a_status_widget_follows_new_tasks_after_update() {
 
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
-async fn widgets_work_through_the_proxy_with_no_token_in_the_page() {
-    let base_url = media_gen_e2e::start_proxy_to_sandbox_serving(npm_scratch_dir()).await;
-    let browser = Browser::start().await;
-    browser.open(&format!("{base_url}/index.html")).await;
-    browser
-        .wait_until("the package to load", "window.ready === true")
-        .await;
+async fn widgets_work_with_no_token_in_the_page() {
+    let (_, browser) = page(100).await;
     browser
         .run_async(
             "window.form = widgets.mountSubmitWidget(document.querySelector('#submit-a'),

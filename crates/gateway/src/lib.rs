@@ -81,6 +81,42 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// A gateway on this machine for tests and benchmarks: in front of
+    /// `upstream` (a base URL) with `token`, serving `static_dir`, its pages
+    /// allowed to reach `upstream` too; budgets high enough to stay out of
+    /// the way of a test's polling.
+    pub fn for_tests(
+        upstream: &str,
+        token: &str,
+        static_dir: Option<std::path::PathBuf>,
+    ) -> Settings {
+        let upstream = url::Url::parse(upstream)
+            .ok()
+            .zip(Token::new(token))
+            .and_then(|(url, token)| Upstream::new(&url, token).ok());
+        let connect_src = upstream
+            .iter()
+            .map(|upstream| upstream.base.clone())
+            .collect();
+        Settings {
+            upstream,
+            trusted_proxies: Vec::new(),
+            requests_per_minute: std::num::NonZeroU32::new(1_000_000)
+                .unwrap_or(std::num::NonZeroU32::MIN),
+            tasks_per_hour: std::num::NonZeroU32::new(1_000_000)
+                .unwrap_or(std::num::NonZeroU32::MIN),
+            body_timeout: Duration::from_secs(30),
+            upstream_timeout: Duration::from_secs(30),
+            connections: ConnectionLimits {
+                max_connections: 1_024,
+                header_timeout: Duration::from_secs(10),
+                shutdown_grace: Duration::from_secs(1),
+            },
+            static_dir,
+            connect_src,
+        }
+    }
+
     /// The settings of `config`, with the token from `token_var`.
     pub fn from_config(
         config: &Config,
@@ -174,6 +210,21 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
             request_id,
             observe::RequestIds::default(),
         )))
+}
+
+/// Serve `settings` on a free loopback port in the background (tests and
+/// benchmarks); returns its base URL.
+pub async fn spawn_local(settings: Settings) -> std::io::Result<String> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let base_url = format!("http://{}", listener.local_addr()?);
+    // Read the app's folder now, so a bad one fails here and not in the task.
+    drop(router(Gateway::new(&settings), &settings)?);
+    tokio::spawn(async move {
+        if let Err(error) = serve(listener, &settings, std::future::pending()).await {
+            tracing::error!(%error, "the gateway stopped");
+        }
+    });
+    Ok(base_url)
 }
 
 /// Serve on `listener` until `shutdown` completes; idle visitors' budgets

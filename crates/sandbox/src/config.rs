@@ -1,7 +1,6 @@
 //! Start-up flags (`media-gen-sandbox --help` lists them all).
 
 use std::net::IpAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::faults::Faults;
@@ -30,15 +29,8 @@ pub struct Config {
     #[arg(long = "token", default_value = DEMO_TOKEN)]
     pub tokens: Vec<String>,
 
-    /// Folder served at `/` (the built app); paths without a file extension
-    /// fall back to its `index.html` so the app's own routes open directly.
-    #[arg(long = "static", value_name = "DIR")]
-    pub static_dir: Option<PathBuf>,
-
-    /// Do not hand the first token to the app at `GET /sandbox/demo`.
-    ///
-    /// By default the app served by the sandbox picks the token up from there,
-    /// so it works with no set-up. The sandbox's tokens guard nothing real.
+    /// Do not print the token at start (a launcher that hands it to the
+    /// gateway keeps it out of the terminal).
     #[arg(long)]
     pub private: bool,
 
@@ -58,26 +50,6 @@ pub struct Config {
     /// https://app.example.com, or `*` for any; repeat for several. Default: any origin.
     #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = media_gen_api::validate::parse_origin)]
     pub allowed_origins: Vec<String>,
-
-    /// Proxy mode: forward `/v1/*` to this service (an http(s) base URL) with
-    /// the token from the environment variable MEDIA_GEN_UPSTREAM_TOKEN, instead
-    /// of simulating it. CORS then allows only the `--allow-origin` origins.
-    #[arg(long, value_name = "URL")]
-    pub proxy_to: Option<String>,
-
-    /// The upstream token in proxy mode, from MEDIA_GEN_UPSTREAM_TOKEN only
-    /// (never a flag: flags show in process lists).
-    #[arg(skip = std::env::var(crate::proxy::TOKEN_VAR).ok())]
-    pub upstream_token: Option<String>,
-
-    /// Proxy mode: requests per minute allowed from one client address.
-    #[arg(long, default_value_t = 120)]
-    pub rate_limit: u32,
-
-    /// A service origin the served app may call besides this server (the
-    /// page's Content-Security-Policy `connect-src`); repeat for several.
-    #[arg(long = "connect-src", value_name = "ORIGIN", value_parser = media_gen_api::validate::parse_origin)]
-    pub connect_src: Vec<String>,
 
     /// The address browsers reach this sandbox at, for the URLs of result
     /// files (default: the address it listens on). Never taken from a
@@ -110,23 +82,18 @@ pub fn parse_public_url(text: &str) -> Result<String, String> {
 
 impl Config {
     /// A configuration for tests: loopback, a free port, the demo token, no
-    /// static folder, tasks of about 100 ms, quick callback retries, no faults.
+    /// tasks of about 100 ms, quick callback retries, no faults.
     pub fn for_tests() -> Self {
         Self {
             host: IpAddr::from([127, 0, 0, 1]),
             port: 0,
             tokens: vec![DEMO_TOKEN.to_owned()],
-            static_dir: None,
             private: false,
             task_ms: 100,
             task_spread: 0.2,
             max_tasks: 100_000,
             allowed_origins: Vec::new(),
-            connect_src: Vec::new(),
             public_url: None,
-            proxy_to: None,
-            upstream_token: None,
-            rate_limit: 120,
             callbacks_to_any_host: false,
             callback_retry_ms: 20,
             faults: Faults::default(),

@@ -30,10 +30,6 @@ pub enum ApiError {
     ServerError,
     /// Injected: HTTP 503.
     Unavailable,
-    /// Proxy mode: too many requests from this client; again after this many seconds.
-    ClientRateLimited(u64),
-    /// Proxy mode: the upstream service did not answer.
-    BadGateway(String),
 }
 
 impl ApiError {
@@ -49,8 +45,6 @@ impl ApiError {
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, codes::RATE_LIMITED),
             ApiError::ServerError => (StatusCode::INTERNAL_SERVER_ERROR, codes::SERVER_ERROR),
             ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, codes::UNAVAILABLE),
-            ApiError::ClientRateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, codes::RATE_LIMITED),
-            ApiError::BadGateway(_) => (StatusCode::BAD_GATEWAY, codes::UPSTREAM),
         }
     }
 
@@ -73,10 +67,6 @@ impl ApiError {
             ApiError::Unavailable => {
                 "Service unavailable (injected by the sandbox's fault settings)".to_owned()
             }
-            ApiError::ClientRateLimited(seconds) => {
-                format!("Too many requests from this client through the proxy: try again in {seconds} s")
-            }
-            ApiError::BadGateway(detail) => format!("The upstream service could not be reached: {detail}"),
         }
     }
 
@@ -90,7 +80,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, _) = self.status_and_code();
         let mut response = (status, Json(self.envelope())).into_response();
-        if let ApiError::RateLimited(seconds) | ApiError::ClientRateLimited(seconds) = self {
+        if let ApiError::RateLimited(seconds) = self {
             if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
                 response.headers_mut().insert("retry-after", value);
             }

@@ -3,26 +3,24 @@
 //! It answers the interface document's seven endpoints under `/v1` with
 //! bearer authentication, runs each task through `PENDING`, `GENERATING` and
 //! `SUCCEEDED` or `FAILED`, serves real media for the results, sends
-//! callbacks, injects faults on demand, and serves the built app at `/`.
-//! Every contract rule comes from `media-gen-api`; nothing here re-implements one.
+//! callbacks and injects faults on demand. Pages are served by the gateway
+//! (`crates/gateway`), which forwards the documented calls here as it would
+//! to the real service. Every contract rule comes from `media-gen-api`;
+//! nothing here re-implements one.
 
 mod auth;
 mod body;
 pub mod callbacks;
 pub mod config;
-pub mod csp;
-mod demo;
 pub mod error;
 pub mod faults;
 pub mod ids;
 pub mod inbox;
 pub mod lifecycle;
 mod media;
-pub mod proxy;
 mod render;
 pub mod routes;
 mod state;
-mod static_files;
 pub mod stats;
 pub mod store;
 
@@ -98,7 +96,6 @@ fn sandbox(app: &AppState) -> Router<AppState> {
         .route_layer(middleware::from_fn_with_state(tokens, auth::require_bearer))
         .with_state(app.faults.clone());
     Router::new()
-        .route("/sandbox/demo", get(demo::demo_settings))
         .route("/sandbox/stats", get(stats::stats))
         .route(
             "/sandbox/inbox/{name}",
@@ -131,12 +128,11 @@ fn media_routes() -> Router<AppState> {
 }
 
 /// CORS for browser pages on other origins: any origin unless `--allow-origin`
-/// lists some; `Authorization` allowed, so preflights for bearer calls pass.
+/// lists some (`*` is any); `Authorization` allowed, so preflights for
+/// bearer calls pass.
 fn cors(config: &Config) -> CorsLayer {
-    // A proxy adds a real token: only the listed origins, none by default
-    // (and never `*`: `check_proxy` refuses it).
     let any = config.allowed_origins.iter().any(|origin| origin == "*");
-    let origins = if any || (config.allowed_origins.is_empty() && config.proxy_to.is_none()) {
+    let origins = if any || config.allowed_origins.is_empty() {
         AllowOrigin::any()
     } else {
         AllowOrigin::list(
@@ -157,28 +153,11 @@ fn cors(config: &Config) -> CorsLayer {
 /// The whole HTTP surface for `config`.
 pub fn router(config: &Config) -> Router {
     let app = AppState::new(config.clone());
-    let mut router = match (&config.proxy_to, &config.upstream_token) {
-        (Some(upstream), Some(token)) => {
-            let proxy = proxy::Proxy::new(upstream, token.clone(), config.rate_limit);
-            Router::new().route("/v1/{*rest}", any(proxy::forward).with_state(proxy))
-        }
-        _ => Router::new().merge(api(&app)).merge(sandbox(&app)),
-    }
-    .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
-    router = match &config.static_dir {
-        Some(dir) => router.fallback_service(
-            // Compression outermost: the policy reads the page's inline
-            // scripts (for their hashes) before the body is compressed.
-            tower::ServiceBuilder::new()
-                .layer(static_files::compression())
-                .layer(middleware::from_fn_with_state(
-                    config.connect_src.clone(),
-                    csp::add_policy,
-                ))
-                .service(static_files::service(dir)),
-        ),
-        None => router.fallback(not_found),
-    };
+    let router = Router::new()
+        .merge(api(&app))
+        .merge(sandbox(&app))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .fallback(not_found);
     // One log line per request: method, path, status, latency. Headers (and
     // so tokens) are never recorded.
     let trace = TraceLayer::new_for_http()
@@ -190,19 +169,9 @@ pub fn router(config: &Config) -> Router {
 
 /// Bind the configured address, then serve until Ctrl+C.
 pub async fn run(config: Config) -> std::io::Result<()> {
-    if let Some(dir) = &config.static_dir {
-        if !dir.is_dir() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                format!("--static {}: no such folder", dir.display()),
-            ));
-        }
-    }
     config
         .faults
         .check()
-        .map_err(|message| std::io::Error::new(std::io::ErrorKind::InvalidInput, message))?;
-    check_proxy(&config)
         .map_err(|message| std::io::Error::new(std::io::ErrorKind::InvalidInput, message))?;
     let address = SocketAddr::new(config.host, config.port);
     let listener = TcpListener::bind(address).await.map_err(|error| {
@@ -215,47 +184,9 @@ pub async fn run(config: Config) -> std::io::Result<()> {
     serve(listener, &config).await
 }
 
-/// Proxy mode needs an http(s) upstream and a token in the environment.
-fn check_proxy(config: &Config) -> Result<(), String> {
-    let Some(upstream) = &config.proxy_to else {
-        return Ok(());
-    };
-    if config.allowed_origins.iter().any(|origin| origin == "*") {
-        return Err(
-            "--allow-origin '*' with --proxy-to would let any site spend the upstream token: name the origins".to_owned(),
-        );
-    }
-    if !media_gen_api::validate::is_http_url(upstream) {
-        return Err(format!(
-            "--proxy-to {upstream}: must be an http(s) base URL"
-        ));
-    }
-    match &config.upstream_token {
-        Some(token) if !token.trim().is_empty() => Ok(()),
-        _ => Err(format!(
-            "--proxy-to needs the upstream token in the environment variable {}",
-            proxy::TOKEN_VAR
-        )),
-    }
-}
-
-/// What a person needs to start: where to go, and the token.
+/// What a person needs to start: where the API is, and the token.
 fn banner(config: &Config, address: SocketAddr) -> String {
     let mut lines = vec![format!("media-gen-sandbox listening on http://{address}/")];
-    if let Some(upstream) = &config.proxy_to {
-        lines.push(format!(
-            "  Proxy mode:    /v1/* goes to {upstream} with the token from {} ({} requests/min per client)",
-            proxy::TOKEN_VAR,
-            config.rate_limit
-        ));
-        lines.push("  Press Ctrl+C to stop.".to_owned());
-        return lines.join("\n");
-    }
-    if config.static_dir.is_some() {
-        lines.push(format!(
-            "  App:           http://{address}/  (set up with the token below)"
-        ));
-    }
     lines.push(format!("  API base URL:  http://{address}"));
     if let Some(token) = config.tokens.first().filter(|_| !config.private) {
         lines.push(format!("  Token:         {token}"));
@@ -283,16 +214,12 @@ pub async fn serve(listener: TcpListener, config: &Config) -> std::io::Result<()
         };
         config.public_url = Some(format!("http://{host}:{}", address.port()));
     }
-    // Client addresses reach the handlers (the proxy's per-client budget).
-    axum::serve(
-        listener,
-        router(&config).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
-        // If the signal cannot be installed, run until the process is killed.
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    })
-    .await
+    axum::serve(listener, router(&config))
+        .with_graceful_shutdown(async {
+            // If the signal cannot be installed, run until the process is killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+        .await
 }

@@ -153,15 +153,15 @@ async fn wrong_method_is_405_with_the_envelope() {
 }
 
 #[tokio::test]
-async fn unknown_api_paths_are_404_even_with_the_app_served() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
-    let config = media_gen_sandbox::Config {
-        static_dir: Some(dir.path().to_owned()),
-        ..media_gen_sandbox::Config::for_tests()
-    };
-    let sandbox = start(config).await;
-    for path in ["/v1/nothing", "/v1/image_to_video/a/b", "/sandbox/nothing"] {
+async fn unknown_paths_are_404_error_envelopes() {
+    let sandbox = start_default().await;
+    for path in [
+        "/v1/nothing",
+        "/v1/image_to_video/a/b",
+        "/sandbox/nothing",
+        "/",
+        "/settings",
+    ] {
         let (status, body) = sandbox.get_json(path).await;
         assert_eq!(
             (status, body["code"].clone()),

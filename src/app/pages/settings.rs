@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::app::notify::Notifier;
-use crate::app::settings::{Settings, TokenSource};
+use crate::app::settings::{Connection, Settings};
 use crate::client::Client;
 use crate::components::Field;
 
@@ -36,15 +36,20 @@ async fn test_connection(settings: Settings) -> Check {
 #[component]
 pub fn SettingsPage() -> impl IntoView {
     let settings = Settings::expect();
+    let kind = settings.connection_kind();
     let token_note = Signal::derive(move || {
-        match (settings.token_source.get(), settings.remember.get()) {
-            (TokenSource::None, _) => "No token: requests will be refused unless a proxy adds one.",
-            (TokenSource::User, false) => "Kept in this tab only; it is gone when the tab closes.",
-            (TokenSource::User, true) => {
-                "Remembered on this device until you untick the box below."
+        match (kind.get(), settings.remember.get()) {
+            (Connection::Gateway, _) => {
+                "Connected through this site's gateway: it adds the service's token to each call, so there is no token here."
             }
-            (TokenSource::SandboxDemo, _) => {
-                "The sandbox that serves this page shared its demo token."
+            (Connection::NoToken, _) => {
+                "Direct to a service, with no token: calls will be refused unless a proxy there adds one."
+            }
+            (Connection::Direct, false) => {
+                "Direct to a service with your token, kept in this tab only; it is gone when the tab closes."
+            }
+            (Connection::Direct, true) => {
+                "Direct to a service with your token, remembered on this device until you untick the box below."
             }
         }
         .to_owned()

@@ -27,8 +27,8 @@ pub fn VideoTranslateView(
     let form = VideoTranslateForm::from_request(&initial.unwrap_or_default());
     let client = StoredValue::new_local(host.client.clone());
     let connection = host.connection;
-    // Read the list now, and again when the connection changes (the demo
-    // token arriving, a new base URL).
+    // Read the list now, and again when the connection changes (a token
+    // entered, a new base URL).
     Effect::new(move |_| {
         connection.track();
         load(form, client.get_value(), connection);
