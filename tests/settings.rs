@@ -160,6 +160,9 @@ async fn test_connection_says_when_the_service_is_unreachable() {
         message.starts_with("Could not reach the service at http://127.0.0.1:9/"),
         "{message}"
     );
-    assert!(message.contains("CORS"), "{message}");
+    assert!(
+        message.contains("CORS") && message.contains("Content-Security-Policy"),
+        "{message}"
+    );
     clear_storage();
 }

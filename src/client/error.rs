@@ -7,8 +7,10 @@ use media_gen_api::ResponseError;
 pub enum ClientError {
     /// No answer at all: fetch itself failed.
     #[error(
-        "Could not reach the service at {url}. The server may be down or unreachable, \
-         or it does not allow requests from this page (CORS); the browser console names the cause."
+        "Could not reach the service at {url}. The server may be down or unreachable; \
+         or this page's Content-Security-Policy does not list it (connect-src), or the \
+         service does not allow requests from this page (CORS): the browser stops both \
+         before any answer, and its console names which."
     )]
     Network {
         /// The URL that could not be fetched.
@@ -130,7 +132,12 @@ mod tests {
         let network = ClientError::Network {
             url: "http://x/v1".into(),
         };
-        assert!(network.to_string().contains("CORS") && network.retryable());
+        let said = network.to_string();
+        assert!(
+            said.contains("CORS")
+                && said.contains("Content-Security-Policy")
+                && network.retryable()
+        );
         let unauthorized: ClientError = ResponseError::Http {
             status: 401,
             envelope: Some(ErrorEnvelope::new(100002, "bad token")),

@@ -25,6 +25,8 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             "--package",
             "media-gen-sandbox",
             "--package",
+            "media-gen-gateway",
+            "--package",
             "media-gen-bench",
         ]))
     })?;
@@ -32,10 +34,15 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         "tools for the browser",
         crate::tools::ensure_browser_test_tools,
     )?;
+    let nginx = phases.run(
+        "nginx (the gateway's comparison)",
+        crate::tools::ensure_nginx,
+    )?;
     phases.run("measure", || {
         cmd::run(
             command("cargo")
                 .env("CHROMEDRIVER", &chromedriver)
+                .env("NGINX", &nginx)
                 .args([
                     "run",
                     "--quiet",

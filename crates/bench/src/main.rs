@@ -5,6 +5,7 @@
 //! Run through `cargo xtask bench`, which builds everything in release mode.
 
 mod board_scale;
+mod gateway_cost;
 mod load;
 mod polling;
 mod report;
@@ -28,7 +29,7 @@ async fn main() -> ExitCode {
 }
 
 /// The parts, in the order they run.
-const PARTS: [&str; 5] = ["sizes", "load", "board", "polling", "throughput"];
+const PARTS: [&str; 6] = ["sizes", "load", "board", "polling", "throughput", "gateway"];
 
 async fn run() -> Result<(), String> {
     // Parts named on the command line, or all of them.
@@ -59,6 +60,9 @@ async fn run() -> Result<(), String> {
     }
     if runs("throughput") {
         throughput::measure(&mut report).await?;
+    }
+    if runs("gateway") {
+        gateway_cost::measure(&mut report).await?;
     }
     println!("\n{}", report.table());
     let path = report.write_json()?;

@@ -1,4 +1,6 @@
-//! A sandbox in its own process, so its memory can be read from /proc.
+//! The workspace's servers in their own processes (release builds next to
+//! the benchmark), so their memory can be read from /proc: the sandbox,
+//! and the gateway in front of it.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -9,49 +11,86 @@ use tokio::process::{Child, Command};
 /// The token a sandbox started without `--token` accepts.
 pub const DEMO_TOKEN: &str = "demo-token";
 
-/// A running sandbox process; killed when dropped.
-pub struct Sandbox {
+/// A running server process; killed when dropped.
+pub struct Server {
     child: Child,
     /// `http://127.0.0.1:<port>`
     pub base_url: String,
 }
 
-fn binary() -> Result<PathBuf, String> {
+/// The sandbox is the server most parts start.
+pub type Sandbox = Server;
+
+fn binary(name: &str) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let path = exe.with_file_name("media-gen-sandbox");
+    let path = exe.with_file_name(name);
     if path.is_file() {
         Ok(path)
     } else {
         Err(format!(
-            "{} is missing: build it with `cargo build --release -p media-gen-sandbox`",
+            "{} is missing: build it with `cargo build --release -p {name}`",
             path.display()
         ))
     }
 }
 
-impl Sandbox {
-    /// Start the release sandbox with `args` on a free port; wait until it listens.
-    pub async fn start(args: &[&str]) -> Result<Sandbox, String> {
-        let mut child = Command::new(binary()?)
-            .args(["--port", "0"])
+impl Server {
+    /// Start the release build of `name` with `args` and `env`; wait for the
+    /// line `{name} listening on http://…` it prints once it listens.
+    async fn launch(name: &str, args: &[&str], env: &[(&str, &str)]) -> Result<Server, String> {
+        let mut child = Command::new(binary(name)?)
             .args(args)
+            .envs(env.iter().copied())
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .kill_on_drop(true)
             .spawn()
-            .map_err(|e| format!("cannot start the sandbox: {e}"))?;
-        let stdout = child.stdout.take().ok_or("no sandbox output")?;
+            .map_err(|e| format!("cannot start {name}: {e}"))?;
+        let stdout = child.stdout.take().ok_or("no output")?;
         let mut lines = BufReader::new(stdout).lines();
+        let banner = format!("{name} listening on ");
         while let Some(line) = lines.next_line().await.map_err(|e| e.to_string())? {
-            if let Some(rest) = line.strip_prefix("media-gen-sandbox listening on ") {
-                let base_url = rest.trim_end_matches('/').to_owned();
+            if let Some(rest) = line.strip_prefix(&banner) {
+                let address = rest.split_whitespace().next().unwrap_or_default();
+                let base_url = address.trim_end_matches('/').to_owned();
                 // Keep reading its output in the background so it never blocks.
                 tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-                return Ok(Sandbox { child, base_url });
+                return Ok(Server { child, base_url });
             }
         }
-        Err("the sandbox stopped before listening".to_owned())
+        Err(format!("{name} stopped before listening"))
+    }
+
+    /// Start the release sandbox with `args` on a free port; wait until it listens.
+    pub async fn start(args: &[&str]) -> Result<Server, String> {
+        let mut all = vec!["--port", "0"];
+        all.extend_from_slice(args);
+        Server::launch("media-gen-sandbox", &all, &[]).await
+    }
+
+    /// Start the release gateway on a free port in front of `upstream` (a
+    /// sandbox started without `--token`), with budgets out of the way of a
+    /// load test.
+    pub async fn gateway(upstream: &str) -> Result<Server, String> {
+        let args = [
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            upstream,
+            "--requests-per-minute",
+            "4000000000",
+            "--tasks-per-hour",
+            "4000000000",
+            "--max-connections",
+            "4096",
+        ];
+        Server::launch(
+            "media-gen-gateway",
+            &args,
+            &[("MEDIA_GEN_TOKEN", DEMO_TOKEN)],
+        )
+        .await
     }
 
     /// One counter of `/sandbox/stats` (`status_reads`, `tasks_created`, ...).

@@ -167,6 +167,70 @@ pub async fn start_site_with_task_ms(task_ms: u64) -> Site {
     start_site_serving(dist_dir(), task_ms).await
 }
 
+/// Debian's nginx (`NGINX`, else `/usr/sbin/nginx`) on a free loopback
+/// port, with a server block of the caller's, in a folder of its own;
+/// stopped when dropped.
+pub struct Nginx {
+    _process: Child,
+    /// Where it listens.
+    pub address: std::net::SocketAddr,
+    /// Its folder (configuration, temporary files, error log).
+    pub dir: PathBuf,
+}
+
+impl Nginx {
+    /// Start nginx with the `http` block's contents that `block` writes for
+    /// the port it is given; waits until it listens.
+    pub async fn start(block: impl FnOnce(u16) -> String) -> Nginx {
+        let program = std::env::var("NGINX").unwrap_or_else(|_| "/usr/sbin/nginx".to_owned());
+        let port = free_port();
+        let dir = std::env::temp_dir().join(format!("media-gen-nginx-{port}"));
+        std::fs::create_dir_all(dir.join("temp")).expect("nginx's folder");
+        let conf = format!(
+            "daemon off;\nworker_processes auto;\npid {dir}/nginx.pid;\nerror_log {dir}/error.log;\n\
+             events {{ worker_connections 1024; }}\n\
+             http {{\n  access_log off;\n  client_body_temp_path {dir}/temp/body;\n  proxy_temp_path {dir}/temp/proxy;\n  \
+             fastcgi_temp_path {dir}/temp/fastcgi;\n  uwsgi_temp_path {dir}/temp/uwsgi;\n  scgi_temp_path {dir}/temp/scgi;\n{block}\n}}\n",
+            dir = dir.display(),
+            block = block(port),
+        );
+        let conf_path = dir.join("nginx.conf");
+        std::fs::write(&conf_path, conf).expect("write nginx.conf");
+        // Workers may run as another user: let them into the temporary folders.
+        let _ = Command::new("chmod")
+            .args(["-R", "a+rwx"])
+            .arg(&dir)
+            .status()
+            .await;
+        let process = Command::new(&program)
+            .arg("-p")
+            .arg(&dir)
+            .arg("-e")
+            .arg(dir.join("error.log"))
+            .arg("-c")
+            .arg(&conf_path)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start nginx `{program}`: {error}"));
+        let address: std::net::SocketAddr =
+            format!("127.0.0.1:{port}").parse().expect("an address");
+        for _ in 0..100 {
+            if tokio::net::TcpStream::connect(address).await.is_ok() {
+                return Nginx {
+                    _process: process,
+                    address,
+                    dir,
+                };
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let log = std::fs::read_to_string(dir.join("error.log")).unwrap_or_default();
+        panic!("nginx did not listen on {address}: {log}");
+    }
+}
+
 /// A headless Chromium session; ChromeDriver is stopped when this is dropped.
 pub struct Browser {
     /// The WebDriver client.

@@ -5,32 +5,13 @@
 //! cannot forge another's.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::process::Stdio;
-use std::time::Duration;
 
-use media_gen_e2e::{dist_dir, start_site_configured, workspace_root, Browser};
+use media_gen_e2e::{dist_dir, start_site_configured, workspace_root, Browser, Nginx};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpSocket;
-use tokio::process::{Child, Command};
 
 /// Requests per minute each visitor may make in this test.
 const BUDGET: u32 = 3;
-
-/// nginx on a free loopback port with the deployment guide's server block,
-/// in front of the gateway at `gateway`; stopped when dropped.
-struct Nginx {
-    _process: Child,
-    _dir: PathBuf,
-    address: SocketAddr,
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|address| address.port())
-        .expect("a free loopback port")
-}
 
 /// The guide's block with this test's addresses: the gateway's, and a plain
 /// loopback listener instead of TLS on 443.
@@ -45,58 +26,6 @@ fn server_block(guide: &str, gateway: &str, port: u16) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-impl Nginx {
-    async fn start(gateway: &str) -> Nginx {
-        let program = std::env::var("NGINX").unwrap_or_else(|_| "/usr/sbin/nginx".to_owned());
-        let dir = std::env::temp_dir().join(format!("media-gen-nginx-{}", free_port()));
-        std::fs::create_dir_all(dir.join("temp")).expect("nginx's folder");
-        let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
-            .expect("docs/deploy/nginx.conf");
-        let port = free_port();
-        let conf = format!(
-            "daemon off;\nworker_processes 1;\npid {dir}/nginx.pid;\nerror_log {dir}/error.log;\n\
-             events {{ worker_connections 512; }}\n\
-             http {{\n  access_log off;\n  client_body_temp_path {dir}/temp/body;\n  proxy_temp_path {dir}/temp/proxy;\n  \
-             fastcgi_temp_path {dir}/temp/fastcgi;\n  uwsgi_temp_path {dir}/temp/uwsgi;\n  scgi_temp_path {dir}/temp/scgi;\n{block}\n}}\n",
-            dir = dir.display(),
-            block = server_block(&guide, gateway, port),
-        );
-        let conf_path = dir.join("nginx.conf");
-        std::fs::write(&conf_path, conf).expect("write nginx.conf");
-        // Workers may run as another user: let them into the temp folders.
-        let _ = Command::new("chmod")
-            .args(["-R", "a+rwx"])
-            .arg(&dir)
-            .status()
-            .await;
-        let process = Command::new(&program)
-            .arg("-p")
-            .arg(&dir)
-            .arg("-e")
-            .arg(dir.join("error.log"))
-            .arg("-c")
-            .arg(&conf_path)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap_or_else(|error| panic!("cannot start nginx `{program}`: {error}"));
-        let address: SocketAddr = format!("127.0.0.1:{port}").parse().expect("an address");
-        for _ in 0..100 {
-            if tokio::net::TcpStream::connect(address).await.is_ok() {
-                return Nginx {
-                    _process: process,
-                    _dir: dir,
-                    address,
-                };
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        let log = std::fs::read_to_string(dir.join("error.log")).unwrap_or_default();
-        panic!("nginx did not listen on {address}: {log}");
-    }
 }
 
 /// `GET path` to `to`, sent from the loopback address `from` (Linux answers
@@ -129,7 +58,9 @@ async fn behind_nginx_each_visitor_has_their_own_budget() {
     })
     .await;
     let gateway = site.base_url.trim_start_matches("http://").to_owned();
-    let nginx = Nginx::start(&gateway).await;
+    let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
+        .expect("docs/deploy/nginx.conf");
+    let nginx = Nginx::start(|port| server_block(&guide, &gateway, port)).await;
     let languages = "/v1/video_translate/target_languages";
 
     // Visitor A spends the budget; a forged X-Forwarded-For buys nothing.

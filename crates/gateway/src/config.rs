@@ -87,6 +87,14 @@ pub struct Config {
 pub struct Token(String);
 
 impl Token {
+    /// `Authorization: Bearer …` with this token, marked sensitive (left
+    /// out of debug output and of HTTP/2 header compression tables).
+    pub fn authorization(&self) -> Option<axum::http::HeaderValue> {
+        let mut value = axum::http::HeaderValue::from_str(&format!("Bearer {}", self.0)).ok()?;
+        value.set_sensitive(true);
+        Some(value)
+    }
+
     /// A token from its text (trimmed; a file usually ends with a newline).
     pub fn new(text: &str) -> Option<Token> {
         let text = text.trim();
@@ -149,6 +157,8 @@ pub struct Upstream {
     pub base: String,
     /// The bearer token.
     pub token: Token,
+    /// The `Authorization` header the calls carry, made once.
+    pub authorization: axum::http::HeaderValue,
 }
 
 impl Upstream {
@@ -157,9 +167,11 @@ impl Upstream {
         if !matches!(url.scheme(), "http" | "https") || url.query().is_some() {
             return Err(ConfigError::Upstream(url.to_string()));
         }
+        let authorization = token.authorization().ok_or(ConfigError::NoToken)?;
         Ok(Upstream {
             base: url.as_str().trim_end_matches('/').to_owned(),
             token,
+            authorization,
         })
     }
 }
@@ -213,10 +225,7 @@ mod tests {
     #[test]
     fn the_token_never_prints() {
         let token = Token::new("secret-token").unwrap();
-        let upstream = Upstream {
-            base: "https://x".into(),
-            token,
-        };
+        let upstream = Upstream::new(&Url::parse("https://x").unwrap(), token).unwrap();
         let shown = format!("{upstream:?} {}", upstream.token);
         assert!(!shown.contains("secret"), "{shown}");
     }

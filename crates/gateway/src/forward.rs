@@ -92,7 +92,7 @@ pub async fn handle(
     let mut call = gateway
         .http
         .request(method, url)
-        .bearer_auth(upstream.token.expose());
+        .header(header::AUTHORIZATION, upstream.authorization.clone());
     if let Endpoint::Submit(_) = endpoint {
         if let Some(content_type) = parts.headers.get(header::CONTENT_TYPE) {
             call = call.header(header::CONTENT_TYPE, content_type.clone());

@@ -32,7 +32,10 @@ pub async fn ready(State(gateway): State<Gateway>) -> Response {
     let answer = gateway
         .http
         .get(format!("{}{TARGET_LANGUAGES_PATH}", upstream.base))
-        .bearer_auth(upstream.token.expose())
+        .header(
+            axum::http::header::AUTHORIZATION,
+            upstream.authorization.clone(),
+        )
         .timeout(READY_TIMEOUT)
         .send()
         .await;

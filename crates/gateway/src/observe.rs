@@ -81,8 +81,22 @@ pub async fn count(request: Request, next: Next) -> Response {
     response
 }
 
-fn status_label(status: StatusCode) -> String {
-    status.as_u16().to_string()
+/// The status as a label: the common ones without an allocation per request.
+fn status_label(status: StatusCode) -> std::borrow::Cow<'static, str> {
+    match status.as_u16() {
+        200 => "200".into(),
+        400 => "400".into(),
+        401 => "401".into(),
+        404 => "404".into(),
+        408 => "408".into(),
+        413 => "413".into(),
+        429 => "429".into(),
+        500 => "500".into(),
+        502 => "502".into(),
+        503 => "503".into(),
+        504 => "504".into(),
+        other => other.to_string().into(),
+    }
 }
 
 /// Request ids: a random prefix for this process and a counter, so ids

@@ -1,0 +1,146 @@
+//! What the gateway costs, measured in one run against the same sandbox:
+//! status reads per second and their 99th-percentile latency with 1, 8 and
+//! 64 concurrent clients, straight to the sandbox, through Debian's nginx
+//! proxying the same call (adding the token as the gateway does), and
+//! through the gateway; and the gateway's memory before and after the
+//! 64-client load. Budget: the gateway's p99 within 1.2× of nginx's.
+
+use std::time::{Duration, Instant};
+
+use media_gen_e2e::Nginx;
+
+use crate::report::Report;
+use crate::sandbox::{Server, DEMO_TOKEN};
+
+/// How long each figure's load runs.
+const WINDOW: Duration = Duration::from_secs(3);
+/// Concurrent clients.
+const CONCURRENCY: [usize; 3] = [1, 8, 64];
+/// The gateway's p99 may be at most this many times nginx's.
+const P99_BUDGET: f64 = 1.2;
+
+/// Reads per second and p99 latency (ms) of `clients` loops reading `url`.
+async fn load(url: &str, clients: usize) -> Result<(f64, f64), String> {
+    let deadline = Instant::now() + WINDOW;
+    let mut workers = Vec::new();
+    for _ in 0..clients {
+        let url = url.to_owned();
+        let client = reqwest::Client::new();
+        workers.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            while Instant::now() < deadline {
+                let started = Instant::now();
+                let response = client
+                    .get(&url)
+                    .bearer_auth(DEMO_TOKEN)
+                    .send()
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let status = response.status();
+                response.bytes().await.map_err(|e| e.to_string())?;
+                if !status.is_success() {
+                    return Err(format!("{url}: HTTP {status}"));
+                }
+                latencies.push(started.elapsed());
+            }
+            Ok::<Vec<Duration>, String>(latencies)
+        }));
+    }
+    let mut all = Vec::new();
+    for worker in workers {
+        all.extend(worker.await.map_err(|e| e.to_string())??);
+    }
+    if all.is_empty() {
+        return Err(format!("{url}: no request finished"));
+    }
+    all.sort();
+    let p99 = all[(all.len() * 99).div_ceil(100) - 1];
+    Ok((
+        all.len() as f64 / WINDOW.as_secs_f64(),
+        p99.as_secs_f64() * 1_000.0,
+    ))
+}
+
+/// nginx proxying everything to the sandbox with the token, keeping
+/// connections to it open, as the gateway does.
+fn nginx_block(sandbox: &str, port: u16) -> String {
+    format!(
+        "  upstream sandbox {{ server {sandbox}; keepalive 64; }}\n  \
+         server {{\n    listen 127.0.0.1:{port};\n    location / {{\n      \
+         proxy_pass http://sandbox;\n      proxy_http_version 1.1;\n      \
+         proxy_set_header Connection \"\";\n      \
+         proxy_set_header Authorization \"Bearer {DEMO_TOKEN}\";\n    }}\n  }}"
+    )
+}
+
+/// Run the gateway-cost benchmark into `report`.
+pub async fn measure(report: &mut Report) -> Result<(), String> {
+    println!(
+        "Gateway cost: status reads on loopback, direct / nginx / gateway ({} s per figure)",
+        WINDOW.as_secs()
+    );
+    let sandbox = Server::start(&["--task-ms", "600000"]).await?;
+    let client = reqwest::Client::new();
+    let submitted: serde_json::Value = client
+        .post(format!("{}/v1/image_generate", sandbox.base_url))
+        .bearer_auth(DEMO_TOKEN)
+        .json(&serde_json::json!({"prompt": "benchmark"}))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .json()
+        .await
+        .map_err(|e| e.to_string())?;
+    let id = submitted["data"]["task_ids"][0]
+        .as_str()
+        .ok_or("no task id")?
+        .to_owned();
+    let gateway = Server::gateway(&sandbox.base_url).await?;
+    let upstream = sandbox.base_url.trim_start_matches("http://").to_owned();
+    let nginx = Nginx::start(|port| nginx_block(&upstream, port)).await;
+    let path = format!("/v1/image_generate/{id}");
+    let targets = [
+        ("direct", sandbox.base_url.clone()),
+        ("nginx", format!("http://{}", nginx.address)),
+        ("gateway", gateway.base_url.clone()),
+    ];
+    let memory_before = gateway.resident_mib();
+    for clients in CONCURRENCY {
+        let mut nginx_p99 = None;
+        for (name, base) in &targets {
+            let (per_second, p99) = load(&format!("{base}{path}"), clients).await?;
+            report.add(
+                format!("status reads/s, {clients} clients: {name}"),
+                per_second.round(),
+                "req/s",
+            );
+            match *name {
+                "nginx" => {
+                    nginx_p99 = Some(p99);
+                    report.add(format!("p99, {clients} clients: nginx"), p99, "ms");
+                }
+                "gateway" => {
+                    let budget = nginx_p99.map_or(f64::INFINITY, |nginx| nginx * P99_BUDGET);
+                    report.add_with_budget(
+                        format!("p99, {clients} clients: gateway"),
+                        p99,
+                        "ms",
+                        budget,
+                    );
+                }
+                _ => report.add(format!("p99, {clients} clients: {name}"), p99, "ms"),
+            }
+        }
+    }
+    if let (Some(before), Some(after)) = (memory_before, gateway.resident_mib()) {
+        report.add("gateway memory before the load", before, "MiB");
+        // Flat: what the load left behind stays small (buffers, a few pools).
+        report.add_with_budget(
+            "gateway memory after the 64-client load",
+            after,
+            "MiB",
+            before + 16.0,
+        );
+    }
+    Ok(())
+}
