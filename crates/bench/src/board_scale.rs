@@ -34,7 +34,7 @@ const PAGE: usize = 100;
 const CHANGES: usize = 10;
 /// Soak length, unless `MEDIA_GEN_BENCH_SOAK_MINUTES` says otherwise.
 const SOAK_MINUTES: u64 = 10;
-use crate::sandbox::DEMO_TOKEN as TOKEN;
+use crate::sandbox::post_json;
 /// The storage key prefix of task records (`src/store/record.rs`).
 const KEY_PREFIX: &str = "media-gen.task:";
 /// The mark the board sets after its first draw (`components/marks.rs`).
@@ -109,16 +109,12 @@ async fn submit_tasks(
     let mut ids = Vec::with_capacity(count);
     while ids.len() < count {
         let batch = (count - ids.len()).min(8);
-        let answer: Value = client
-            .post(format!("{base}/v1/image_generate"))
-            .bearer_auth(TOKEN)
-            .json(&json!({"prompt": "board scale", "generate_count": batch}))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?
-            .json()
-            .await
-            .map_err(|e| e.to_string())?;
+        let answer = post_json(
+            client,
+            &format!("{base}/v1/image_generate"),
+            &json!({"prompt": "board scale", "generate_count": batch}),
+        )
+        .await?;
         let new = answer["data"]["task_ids"]
             .as_array()
             .ok_or_else(|| format!("no task ids in {answer}"))?;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use media_gen_e2e::Nginx;
 
 use crate::report::Report;
-use crate::sandbox::{Server, DEMO_TOKEN};
+use crate::sandbox::{post_json, Server, DEMO_TOKEN};
 
 /// How long each figure's load runs.
 const WINDOW: Duration = Duration::from_secs(3);
@@ -81,16 +81,12 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
     );
     let sandbox = Server::start(&["--task-ms", "600000"]).await?;
     let client = reqwest::Client::new();
-    let submitted: serde_json::Value = client
-        .post(format!("{}/v1/image_generate", sandbox.base_url))
-        .bearer_auth(DEMO_TOKEN)
-        .json(&serde_json::json!({"prompt": "benchmark"}))
-        .send()
-        .await
-        .map_err(|e| e.to_string())?
-        .json()
-        .await
-        .map_err(|e| e.to_string())?;
+    let submitted = post_json(
+        &client,
+        &format!("{}/v1/image_generate", sandbox.base_url),
+        &serde_json::json!({"prompt": "benchmark"}),
+    )
+    .await?;
     let id = submitted["data"]["task_ids"][0]
         .as_str()
         .ok_or("no task id")?

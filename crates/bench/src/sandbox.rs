@@ -114,6 +114,24 @@ impl Server {
     }
 }
 
+/// `POST url` with the demo token and the JSON `body`; the JSON answer.
+pub async fn post_json(
+    client: &reqwest::Client,
+    url: &str,
+    body: &serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    client
+        .post(url)
+        .bearer_auth(DEMO_TOKEN)
+        .json(body)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .json()
+        .await
+        .map_err(|e| e.to_string())
+}
+
 /// One counter of the sandbox at `base_url`'s `/sandbox/stats`.
 pub async fn counter(client: &reqwest::Client, base_url: &str, name: &str) -> Result<u64, String> {
     let stats: serde_json::Value = client

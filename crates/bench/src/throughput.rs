@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::report::Report;
-use crate::sandbox::Sandbox;
+use crate::sandbox::{post_json, Sandbox};
 
 use crate::sandbox::DEMO_TOKEN as TOKEN;
 const WINDOW: Duration = Duration::from_secs(3);
@@ -20,14 +20,7 @@ fn submit_body() -> Value {
 }
 
 async fn submit(client: &reqwest::Client, base_url: &str, body: &Value) -> Result<Value, String> {
-    let response = client
-        .post(format!("{base_url}/v1/image_generate"))
-        .bearer_auth(TOKEN)
-        .json(body)
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
-    response.json().await.map_err(|e| e.to_string())
+    post_json(client, &format!("{base_url}/v1/image_generate"), body).await
 }
 
 /// Requests per second that `clients` concurrent loops of `request` achieve in [`WINDOW`].
