@@ -60,6 +60,8 @@ pub async fn serve(
                 continue;
             }
         };
+        // Small answers go out at once rather than wait for more to send.
+        let _ = stream.set_nodelay(true);
         let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
             metrics::counter!(CONNECTIONS_REFUSED).increment(1);
             drop(stream);
