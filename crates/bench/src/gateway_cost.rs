@@ -3,7 +3,8 @@
 //! 64 concurrent clients, straight to the sandbox, through Debian's nginx
 //! proxying the same call (adding the token as the gateway does), and
 //! through the gateway; and the gateway's memory before and after the
-//! 64-client load. Budget: the gateway's p99 within 1.2× of nginx's.
+//! 64-client load. Budget: the gateway's p99 within 1.2× of nginx's. Both
+//! get one worker (thread, process): the machine's other core runs the load.
 
 use std::time::{Duration, Instant};
 

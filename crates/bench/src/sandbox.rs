@@ -71,7 +71,7 @@ impl Server {
 
     /// Start the release gateway on a free port in front of `upstream` (a
     /// sandbox started without `--token`), with budgets out of the way of a
-    /// load test.
+    /// load test, on one thread.
     pub async fn gateway(upstream: &str) -> Result<Server, String> {
         let args = [
             "--listen",
@@ -84,6 +84,10 @@ impl Server {
             "4000000000",
             "--max-connections",
             "4096",
+            // One thread, as nginx gets one worker: on two cores shared with
+            // the load generator, the comparison is one core each.
+            "--worker-threads",
+            "1",
         ];
         Server::launch(
             "media-gen-gateway",

@@ -168,8 +168,8 @@ pub async fn start_site_with_task_ms(task_ms: u64) -> Site {
 }
 
 /// Debian's nginx (`NGINX`, else `/usr/sbin/nginx`) on a free loopback
-/// port, with a server block of the caller's, in a folder of its own;
-/// stopped when dropped.
+/// port with one worker, with a server block of the caller's, in a folder
+/// of its own; stopped when dropped.
 pub struct Nginx {
     _process: Child,
     /// Where it listens.
@@ -187,7 +187,7 @@ impl Nginx {
         let dir = std::env::temp_dir().join(format!("media-gen-nginx-{port}"));
         std::fs::create_dir_all(dir.join("temp")).expect("nginx's folder");
         let conf = format!(
-            "daemon off;\nworker_processes auto;\npid {dir}/nginx.pid;\nerror_log {dir}/error.log;\n\
+            "daemon off;\nworker_processes 1;\npid {dir}/nginx.pid;\nerror_log {dir}/error.log;\n\
              events {{ worker_connections 1024; }}\n\
              http {{\n  access_log off;\n  client_body_temp_path {dir}/temp/body;\n  proxy_temp_path {dir}/temp/proxy;\n  \
              fastcgi_temp_path {dir}/temp/fastcgi;\n  uwsgi_temp_path {dir}/temp/uwsgi;\n  scgi_temp_path {dir}/temp/scgi;\n{block}\n}}\n",

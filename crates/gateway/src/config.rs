@@ -79,6 +79,11 @@ pub struct Config {
     /// How log lines are written.
     #[arg(long, env = "MEDIA_GEN_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
+    /// Threads serving requests (default: one per core). On a machine the
+    /// gateway shares with other busy processes, fewer threads wake each
+    /// other less and answer sooner.
+    #[arg(long, env = "MEDIA_GEN_WORKER_THREADS")]
+    pub worker_threads: Option<std::num::NonZeroUsize>,
 }
 
 /// The service's token. Its `Debug` and `Display` print a placeholder, so

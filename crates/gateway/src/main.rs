@@ -34,9 +34,22 @@ async fn shutdown_signal() {
     tracing::info!("shutting down: finishing requests in flight");
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     let config = Config::parse();
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(threads) = config.worker_threads {
+        runtime.worker_threads(threads.get());
+    }
+    match runtime.enable_all().build() {
+        Ok(runtime) => runtime.block_on(run(config)),
+        Err(error) => {
+            eprintln!("media-gen-gateway: cannot start its threads: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: Config) -> ExitCode {
     init_logs(config.log_format);
     let settings = match Settings::from_config(&config, std::env::var(TOKEN_VAR).ok()) {
         Ok(settings) => settings,
