@@ -76,6 +76,52 @@ pub fn matches_text(record: &TaskRecord, query: &str) -> bool {
     found(&record.task_id) || strings(&record.request).any(found)
 }
 
+/// The board's filters as its address carries them (`?kind=image_generate&status=failed&q=fox`),
+/// so a reload, Back from a task, or a shared link shows the same tasks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FilterQuery {
+    /// The kind, or any.
+    pub kind: Option<TaskKind>,
+    /// Where tasks are in their life.
+    pub status: StatusFilter,
+    /// The text filter.
+    pub text: String,
+}
+
+impl FilterQuery {
+    /// The filters in a query, read by `get` (a parameter's decoded value);
+    /// values that name nothing are left at their defaults.
+    pub fn from_params(get: impl Fn(&str) -> Option<String>) -> FilterQuery {
+        FilterQuery {
+            kind: get("kind").and_then(|kind| kind.parse().ok()),
+            status: get("status")
+                .and_then(|status| StatusFilter::from_value(&status))
+                .unwrap_or(StatusFilter::All),
+            text: get("q").unwrap_or_default(),
+        }
+    }
+
+    /// The query for these filters (`?kind=…&status=…&q=…`, defaults left
+    /// out), or `""` for none.
+    pub fn to_query(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(kind) = self.kind {
+            parts.push(format!("kind={}", kind.as_str()));
+        }
+        if self.status != StatusFilter::All {
+            parts.push(format!("status={}", self.status.value()));
+        }
+        if !self.text.is_empty() {
+            parts.push(format!("q={}", media_gen_api::path::segment(&self.text)));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", parts.join("&"))
+        }
+    }
+}
+
 /// Every string inside a JSON value.
 fn strings(value: &serde_json::Value) -> Box<dyn Iterator<Item = &str> + '_> {
     match value {
@@ -118,6 +164,39 @@ mod tests {
             count(Some(TaskKind::ImageGenerate), StatusFilter::Failed),
             0
         );
+    }
+
+    #[test]
+    fn filters_travel_in_the_address_and_back() {
+        let filters = FilterQuery {
+            kind: Some(TaskKind::ImageGenerate),
+            status: StatusFilter::Failed,
+            text: "red fox & co?".to_owned(),
+        };
+        let query = filters.to_query();
+        assert_eq!(
+            query,
+            "?kind=image_generate&status=failed&q=red%20fox%20%26%20co%3F"
+        );
+        let decoded = |name: &str| {
+            query
+                .trim_start_matches('?')
+                .split('&')
+                .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
+                .map(media_gen_api::path::decode_segment)
+        };
+        assert_eq!(FilterQuery::from_params(decoded), filters);
+        let none = FilterQuery::from_params(|_| None);
+        assert_eq!(none.to_query(), "");
+        // Values that name nothing are the defaults.
+        let odd = FilterQuery::from_params(|name| {
+            Some(if name == "q" {
+                String::new()
+            } else {
+                "movie".to_owned()
+            })
+        });
+        assert_eq!((odd.kind, odd.status), (None, StatusFilter::All));
     }
 
     #[test]

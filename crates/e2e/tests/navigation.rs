@@ -204,6 +204,51 @@ async fn queries_and_other_spellings_behave() {
         )
         .await;
 
+    // The board's filters live in its address: reload and Back keep them.
+    browser.click("nav[aria-label=Main] a[href='/']").await;
+    browser.wait_for_address("/").await;
+    browser
+        .client
+        .execute(
+            "const s = document.querySelector('#filter-status'); s.value = 'succeeded'; s.dispatchEvent(new Event('change'));",
+            vec![],
+        )
+        .await
+        .expect("choose a status");
+    browser.type_into("#filter-text", "Edit me").await;
+    browser
+        .wait_for_address("/?status=succeeded&q=Edit%20me")
+        .await;
+    browser.reload().await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    let kept = browser
+        .eval("[document.querySelector('#filter-status').value, document.querySelector('#filter-text').value]")
+        .await;
+    assert_eq!(kept, serde_json::json!(["succeeded", "Edit me"]));
+    browser.click("li.task-row a.open").await;
+    browser
+        .wait_for_address(&format!("/tasks/image_generate/{id}"))
+        .await;
+    browser.client.back().await.expect("back");
+    browser
+        .wait_for_address("/?status=succeeded&q=Edit%20me")
+        .await;
+    browser
+        .wait_until(
+            "the filters kept",
+            "document.querySelector('#filter-text').value === 'Edit me'",
+        )
+        .await;
+    // "Tasks" in the header is the whole board again.
+    browser.click("nav[aria-label=Main] a[href='/']").await;
+    browser.wait_for_address("/").await;
+    browser
+        .wait_until(
+            "the filters cleared",
+            "document.querySelector('#filter-text').value === '' && document.querySelector('#filter-status').value === 'all'",
+        )
+        .await;
+
     // "Look up a task" writes the task's address.
     browser.click("nav[aria-label=Main] a[href='/']").await;
     browser.wait_for_address("/").await;

@@ -2,13 +2,14 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::use_navigate;
+use leptos_router::hooks::{use_location, use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
 use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
 
 use crate::app::board::Board;
 use crate::app::compare::{compare_path, media_of, Picks};
 use crate::app::downloads::{files_of, has_results, DownloadAll};
-use crate::app::filters::{matches_text, shows, StatusFilter};
+use crate::app::filters::{matches_text, shows, FilterQuery, StatusFilter};
 use crate::app::kind_text;
 use crate::app::task_actions::TaskActions;
 use crate::components::clock::use_now;
@@ -217,6 +218,17 @@ impl Filters {
     }
 }
 
+/// Set `signal` to `value` only when it differs: no redraw, no write back.
+fn set_if_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
+    signal.maybe_update(|current| {
+        let changed = *current != value;
+        if changed {
+            *current = value;
+        }
+        changed
+    });
+}
+
 /// Rows drawn at first, and added by each "Show more".
 const PAGE: usize = 100;
 
@@ -225,9 +237,46 @@ const PAGE: usize = 100;
 pub fn Board() -> impl IntoView {
     let board = Board::expect();
     let now = use_now(1_000);
-    let kind = RwSignal::new(None::<TaskKind>);
-    let status = RwSignal::new(StatusFilter::All);
-    let text = RwSignal::new(String::new());
+    // The filters follow the address (a link to "/" clears them) and are
+    // written back to it (replacing, so typing leaves no trail in history).
+    let query = use_query_map();
+    let read =
+        |query: &leptos_router::params::ParamsMap| FilterQuery::from_params(|name| query.get(name));
+    let start = query.with_untracked(read);
+    let kind = RwSignal::new(start.kind);
+    let status = RwSignal::new(start.status);
+    let text = RwSignal::new(start.text);
+    Effect::new(move |_| {
+        let address = query.with(read);
+        set_if_changed(kind, address.kind);
+        set_if_changed(status, address.status);
+        set_if_changed(text, address.text);
+    });
+    let search = use_location().search;
+    let navigate = use_navigate();
+    Effect::new(move |_| {
+        let wanted = FilterQuery {
+            kind: kind.get(),
+            status: status.get(),
+            text: text.get(),
+        }
+        .to_query();
+        let now = search.with_untracked(|search| {
+            if search.is_empty() {
+                String::new()
+            } else {
+                format!("?{search}")
+            }
+        });
+        if wanted != now {
+            let quietly = NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            };
+            navigate(&format!("/{wanted}"), quietly);
+        }
+    });
     let picks = Picks(RwSignal::new(Vec::new()));
     provide_context(picks);
     let compare_link = move || {
