@@ -116,6 +116,28 @@ impl Page {
     }
 }
 
+/// A location's search (without its `?`) as the part of an address it is:
+/// `?a=1`, or nothing.
+pub fn query_part(search: &str) -> String {
+    if search.is_empty() {
+        String::new()
+    } else {
+        format!("?{search}")
+    }
+}
+
+/// Put `address` in the address bar in place of the current one: no new
+/// history entry, no scroll (another spelling of the same page, filters as
+/// they change).
+pub fn replace_address(navigate: &impl Fn(&str, NavigateOptions), address: &str) {
+    let quietly = NavigateOptions {
+        replace: true,
+        scroll: false,
+        ..Default::default()
+    };
+    navigate(address, quietly);
+}
+
 /// The page of the current address, drawn anew when the page changes (not
 /// when only the query does: the pages read it themselves, but for the form
 /// filled in from `?from=`, which is drawn anew when that changes).
@@ -137,18 +159,9 @@ pub fn Pages() -> impl IntoView {
             router.ready_to_complete();
         }
         if let Some(canonical) = canonical {
-            let search = location.search.get_untracked();
-            let query = if search.is_empty() {
-                String::new()
-            } else {
-                format!("?{search}")
-            };
+            let query = location.search.with_untracked(|search| query_part(search));
             let address = format!("{canonical}{query}{}", location.hash.get_untracked());
-            let replace = NavigateOptions {
-                replace: true,
-                ..Default::default()
-            };
-            navigate(&address, replace);
+            replace_address(&navigate, &address);
         }
     });
     let query = use_query_map();

@@ -19,16 +19,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     phases.run("build the app (release)", crate::dist::build_release_app)?;
     phases.run("npm package", crate::npm::build_package)?;
     phases.run("build (release)", || {
-        cmd::run(command("cargo").args([
-            "build",
-            "--release",
-            "--package",
-            "media-gen-sandbox",
-            "--package",
-            "media-gen-gateway",
-            "--package",
-            "media-gen-bench",
-        ]))
+        cmd::build_release(&["media-gen-sandbox", "media-gen-gateway", "media-gen-bench"])
     })?;
     let chromedriver = phases.run(
         "tools for the browser",

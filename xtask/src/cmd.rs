@@ -64,6 +64,16 @@ fn describe(command: &Command) -> String {
         .join(" ")
 }
 
+/// `cargo build --release` of the workspace's `packages`.
+pub fn build_release(packages: &[&str]) -> Result<()> {
+    let mut cargo = command("cargo");
+    cargo.args(["build", "--release"]);
+    for package in packages {
+        cargo.args(["--package", package]);
+    }
+    run(&mut cargo)
+}
+
 /// Run `command` with inherited output; fail unless it exits 0.
 pub fn run(command: &mut Command) -> Result<()> {
     let shown = describe(command);

@@ -79,14 +79,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         Ok(())
     })?;
     phases.run("build the gateway and the sandbox (release)", || {
-        cmd::run(command("cargo").args([
-            "build",
-            "--release",
-            "--package",
-            "media-gen-gateway",
-            "--package",
-            "media-gen-sandbox",
-        ]))
+        cmd::build_release(&["media-gen-gateway", "media-gen-sandbox"])
     })?;
     println!("\n{}", phases.table());
 

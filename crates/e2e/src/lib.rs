@@ -327,6 +327,16 @@ impl Browser {
             .unwrap_or_else(|error| panic!("no `{css}` on the page: {error}"))
     }
 
+    /// Choose the option with `value` in the `<select>` matching `css`, as a
+    /// person picks it from the list.
+    pub async fn choose(&self, css: &str, value: &str) {
+        self.find(css)
+            .await
+            .select_by_value(value)
+            .await
+            .unwrap_or_else(|error| panic!("choose {value:?} in `{css}`: {error}"));
+    }
+
     /// Type `text` into the field matching `css`, as keystrokes.
     pub async fn type_into(&self, css: &str, text: &str) {
         let field = self.find(css).await;

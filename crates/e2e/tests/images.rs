@@ -106,14 +106,7 @@ async fn portrait_results_stay_portrait_on_the_board_and_in_the_gallery() {
         .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
         .await;
     browser.type_into("#prompt", "A tall tower").await;
-    browser
-        .client
-        .execute(
-            "const s = document.querySelector('#ratio'); s.value = '9:16'; s.dispatchEvent(new Event('change'));",
-            vec![],
-        )
-        .await
-        .expect("choose 9:16");
+    browser.choose("#ratio", "9:16").await;
     browser.submit_and_wait("SUCCEEDED").await;
     // The prompt tells the row apart before any picture.
     browser

@@ -207,14 +207,7 @@ async fn queries_and_other_spellings_behave() {
     // The board's filters live in its address: reload and Back keep them.
     browser.click("nav[aria-label=Main] a[href='/']").await;
     browser.wait_for_address("/").await;
-    browser
-        .client
-        .execute(
-            "const s = document.querySelector('#filter-status'); s.value = 'succeeded'; s.dispatchEvent(new Event('change'));",
-            vec![],
-        )
-        .await
-        .expect("choose a status");
+    browser.choose("#filter-status", "succeeded").await;
     browser.type_into("#filter-text", "Edit me").await;
     browser
         .wait_for_address("/?status=succeeded&q=Edit%20me")
@@ -250,16 +243,7 @@ async fn queries_and_other_spellings_behave() {
         .await;
 
     // "Look up a task" writes the task's address.
-    browser.click("nav[aria-label=Main] a[href='/']").await;
-    browser.wait_for_address("/").await;
-    browser
-        .client
-        .execute(
-            "const s = document.querySelector('#lookup-kind'); s.value = 'image_generate'; s.dispatchEvent(new Event('change'));",
-            vec![],
-        )
-        .await
-        .expect("choose the kind");
+    browser.choose("#lookup-kind", "image_generate").await;
     browser.type_into("#lookup-id", &id).await;
     browser.click("#lookup button[type=submit]").await;
     browser

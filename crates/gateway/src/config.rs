@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use ipnet::IpNet;
-use url::Url;
 
 /// The environment variable that holds the service's token.
 pub const TOKEN_VAR: &str = "MEDIA_GEN_TOKEN";
@@ -36,8 +35,8 @@ pub struct Config {
     pub listen: SocketAddr,
     /// The service the documented calls go to; may carry a path prefix
     /// (`https://host/api`). The token comes from MEDIA_GEN_TOKEN or --token-file.
-    #[arg(long, env = "MEDIA_GEN_UPSTREAM")]
-    pub upstream: Option<Url>,
+    #[arg(long, env = "MEDIA_GEN_UPSTREAM", value_parser = media_gen_api::validate::parse_base_url)]
+    pub upstream: Option<String>,
     /// The built app to serve (`dist/`): its files, and `index.html` for
     /// the app's routes.
     #[arg(long = "static", value_name = "DIR", env = "MEDIA_GEN_STATIC")]
@@ -105,11 +104,6 @@ impl Token {
         let text = text.trim();
         (!text.is_empty()).then(|| Token(text.to_owned()))
     }
-
-    /// The text, for the `Authorization` header only.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
 }
 
 impl fmt::Debug for Token {
@@ -131,7 +125,7 @@ pub enum ConfigError {
     NoToken,
     /// The token file could not be read.
     TokenFile(PathBuf, std::io::Error),
-    /// The upstream is not an http(s) URL.
+    /// The upstream is not an http(s) base URL.
     Upstream(String),
 }
 
@@ -145,9 +139,7 @@ impl fmt::Display for ConfigError {
             ConfigError::TokenFile(path, error) => {
                 write!(f, "cannot read the token file {}: {error}", path.display())
             }
-            ConfigError::Upstream(url) => {
-                write!(f, "--upstream must be an http or https URL, not {url}")
-            }
+            ConfigError::Upstream(why) => write!(f, "--upstream: {why}"),
         }
     }
 }
@@ -160,22 +152,18 @@ pub struct Upstream {
     /// The service's base URL without a trailing slash; the documented
     /// paths (`/v1/...`) are appended to it.
     pub base: String,
-    /// The bearer token.
-    pub token: Token,
-    /// The `Authorization` header the calls carry, made once.
+    /// The `Authorization` header the calls carry (`Bearer` and the token),
+    /// made once and marked sensitive.
     pub authorization: axum::http::HeaderValue,
 }
 
 impl Upstream {
-    /// The upstream of `url`, checked.
-    pub fn new(url: &Url, token: Token) -> Result<Upstream, ConfigError> {
-        if !matches!(url.scheme(), "http" | "https") || url.query().is_some() {
-            return Err(ConfigError::Upstream(url.to_string()));
-        }
+    /// The upstream at `url` (an http(s) base URL), with `token`.
+    pub fn new(url: &str, token: Token) -> Result<Upstream, ConfigError> {
+        let base = media_gen_api::validate::parse_base_url(url).map_err(ConfigError::Upstream)?;
         let authorization = token.authorization().ok_or(ConfigError::NoToken)?;
         Ok(Upstream {
-            base: url.as_str().trim_end_matches('/').to_owned(),
-            token,
+            base,
             authorization,
         })
     }
@@ -223,21 +211,21 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(upstream.base, "https://service.example/api");
-        assert_eq!(upstream.token.expose(), "secret");
+        assert_eq!(upstream.authorization, "Bearer secret");
         assert!(config(&[]).upstream(None).unwrap().is_none());
     }
 
     #[test]
     fn the_token_never_prints() {
         let token = Token::new("secret-token").unwrap();
-        let upstream = Upstream::new(&Url::parse("https://x").unwrap(), token).unwrap();
-        let shown = format!("{upstream:?} {}", upstream.token);
+        let shown = format!("{token:?} {token}");
+        let upstream = Upstream::new("https://x", token).unwrap();
+        let shown = format!("{shown} {upstream:?}");
         assert!(!shown.contains("secret"), "{shown}");
     }
 
     #[test]
     fn other_schemes_are_refused() {
-        let url = Url::parse("ftp://service.example/").unwrap();
-        assert!(Upstream::new(&url, Token::new("t").unwrap()).is_err());
+        assert!(Upstream::new("ftp://service.example/", Token::new("t").unwrap()).is_err());
     }
 }

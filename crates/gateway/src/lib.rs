@@ -90,10 +90,7 @@ impl Settings {
         token: &str,
         static_dir: Option<std::path::PathBuf>,
     ) -> Settings {
-        let upstream = url::Url::parse(upstream)
-            .ok()
-            .zip(Token::new(token))
-            .and_then(|(url, token)| Upstream::new(&url, token).ok());
+        let upstream = Token::new(token).and_then(|token| Upstream::new(upstream, token).ok());
         let connect_src = upstream
             .iter()
             .map(|upstream| upstream.base.clone())

@@ -54,7 +54,7 @@ pub struct Config {
     /// The address browsers reach this sandbox at, for the URLs of result
     /// files (default: the address it listens on). Never taken from a
     /// request's `Host` header, which a client can set to anything.
-    #[arg(long, value_name = "URL", env = "MEDIA_GEN_SANDBOX_PUBLIC_URL", value_parser = parse_public_url)]
+    #[arg(long, value_name = "URL", env = "MEDIA_GEN_SANDBOX_PUBLIC_URL", value_parser = media_gen_api::validate::parse_base_url)]
     pub public_url: Option<String>,
 
     /// Send callbacks to any host. By default only loopback addresses
@@ -69,15 +69,6 @@ pub struct Config {
     /// Faults to inject into `/v1/*` answers (changeable at run time via `/sandbox/faults`).
     #[command(flatten)]
     pub faults: Faults,
-}
-
-/// A public base URL: http(s), no query; kept without a trailing slash.
-pub fn parse_public_url(text: &str) -> Result<String, String> {
-    let url = url::Url::parse(text).map_err(|error| format!("`{text}`: {error}"))?;
-    if !matches!(url.scheme(), "http" | "https") || url.query().is_some() || !url.has_host() {
-        return Err(format!("`{text}` is not an http(s) base URL"));
-    }
-    Ok(url.as_str().trim_end_matches('/').to_owned())
 }
 
 impl Config {
@@ -106,20 +97,5 @@ impl Config {
             typical: Duration::from_millis(self.task_ms),
             spread: self.task_spread,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn public_urls_are_http_base_urls() {
-        assert_eq!(
-            parse_public_url("http://127.0.0.1:9000/"),
-            Ok("http://127.0.0.1:9000".into())
-        );
-        assert!(parse_public_url("127.0.0.1:9000").is_err());
-        assert!(parse_public_url("http://x.example/?q").is_err());
     }
 }

@@ -3,7 +3,6 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
 use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
 
 use crate::app::board::Board;
@@ -11,6 +10,7 @@ use crate::app::compare::{compare_path, media_of, Picks};
 use crate::app::downloads::{files_of, has_results, DownloadAll};
 use crate::app::filters::{matches_text, shows, FilterQuery, StatusFilter};
 use crate::app::kind_text;
+use crate::app::routes::{query_part, replace_address};
 use crate::app::task_actions::TaskActions;
 use crate::components::clock::use_now;
 use crate::components::marks;
@@ -261,20 +261,8 @@ pub fn Board() -> impl IntoView {
             text: text.get(),
         }
         .to_query();
-        let now = search.with_untracked(|search| {
-            if search.is_empty() {
-                String::new()
-            } else {
-                format!("?{search}")
-            }
-        });
-        if wanted != now {
-            let quietly = NavigateOptions {
-                replace: true,
-                scroll: false,
-                ..Default::default()
-            };
-            navigate(&format!("/{wanted}"), quietly);
+        if search.with_untracked(|search| query_part(search)) != wanted {
+            replace_address(&navigate, &format!("/{wanted}"));
         }
     });
     let picks = Picks(RwSignal::new(Vec::new()));

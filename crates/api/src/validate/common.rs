@@ -68,6 +68,19 @@ pub fn parse_origin(text: &str) -> Result<String, String> {
     Ok(url.origin().ascii_serialization())
 }
 
+/// A base URL as a flag gives it (a service, a server's public address):
+/// http(s) with a host, maybe a path prefix, no query or fragment; written
+/// without a trailing slash, so paths like `/v1/…` can be appended.
+pub fn parse_base_url(text: &str) -> Result<String, String> {
+    let url = parse_url(text).ok_or_else(|| format!("`{text}` is not a URL"))?;
+    if !matches!(url.scheme(), "http" | "https") || !url.has_host() || text.contains(['?', '#']) {
+        return Err(format!(
+            "`{text}` is not an http(s) base URL such as https://service.example.com/api"
+        ));
+    }
+    Ok(url.as_str().trim_end_matches('/').to_owned())
+}
+
 /// Whether `text` is an absolute `http` or `https` URL with a host.
 pub fn is_http_url(text: &str) -> bool {
     parse_url(text).is_some_and(|url| matches!(url.scheme(), "http" | "https") && url.has_host())
@@ -218,6 +231,26 @@ pub fn items_past<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base_urls_are_http_without_a_trailing_slash() {
+        assert_eq!(
+            parse_base_url("http://127.0.0.1:9000/"),
+            Ok("http://127.0.0.1:9000".into())
+        );
+        assert_eq!(
+            parse_base_url("https://service.example/api/"),
+            Ok("https://service.example/api".into())
+        );
+        for text in [
+            "127.0.0.1:9000",
+            "http://x.example/?q",
+            "ftp://x.example",
+            "https://x.example/#a",
+        ] {
+            assert!(parse_base_url(text).is_err(), "{text}");
+        }
+    }
 
     #[test]
     fn origins_are_written_as_browsers_send_them() {

@@ -20,8 +20,8 @@ use serde::Serialize;
 use crate::model_rules::Mode;
 
 pub use common::{
-    ascii_host_form, char_count, is_http_url, parse_origin, parse_url, url_extension,
-    MAX_IMAGE_BYTES, MAX_PROMPT_CHARS,
+    ascii_host_form, char_count, is_http_url, parse_base_url, parse_origin, parse_url,
+    url_extension, MAX_IMAGE_BYTES, MAX_PROMPT_CHARS,
 };
 pub use image_generate::validate_image_generate;
 pub use image_generate::{MAX_IMAGES, MAX_REFERENCE_IMAGES};

@@ -12,7 +12,7 @@ use std::time::Duration;
 use axum::extract::Request;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use media_gen_gateway::{ConnectionLimits, Settings, Token, Upstream};
+use media_gen_gateway::{ConnectionLimits, Settings};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -111,24 +111,20 @@ pub async fn start_service() -> (String, Recorder) {
     (format!("http://{address}"), recorder)
 }
 
-/// Settings for a test gateway in front of `upstream` (a base URL).
+/// Settings for a test gateway in front of `upstream` (a base URL):
+/// budgets of a thousand, and one-second timeouts so abuse tests end soon.
 pub fn settings(upstream: Option<&str>) -> Settings {
-    Settings {
-        upstream: upstream
-            .map(|url| Upstream::new(&url.parse().unwrap(), Token::new(TOKEN).unwrap()).unwrap()),
-        trusted_proxies: Vec::new(),
-        requests_per_minute: NonZeroU32::new(1_000).unwrap(),
-        tasks_per_hour: NonZeroU32::new(1_000).unwrap(),
-        body_timeout: Duration::from_secs(1),
-        upstream_timeout: Duration::from_secs(1),
-        connections: ConnectionLimits {
-            max_connections: 64,
-            header_timeout: Duration::from_secs(1),
-            shutdown_grace: Duration::from_secs(1),
-        },
-        static_dir: None,
-        connect_src: Vec::new(),
-    }
+    let mut settings = Settings::for_tests(upstream.unwrap_or_default(), TOKEN, None);
+    settings.requests_per_minute = NonZeroU32::new(1_000).unwrap();
+    settings.tasks_per_hour = NonZeroU32::new(1_000).unwrap();
+    settings.body_timeout = Duration::from_secs(1);
+    settings.upstream_timeout = Duration::from_secs(1);
+    settings.connections = ConnectionLimits {
+        max_connections: 64,
+        header_timeout: Duration::from_secs(1),
+        shutdown_grace: Duration::from_secs(1),
+    };
+    settings
 }
 
 /// Start a gateway with `settings`; returns its address.
