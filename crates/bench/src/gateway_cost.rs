@@ -5,6 +5,10 @@
 //! through the gateway; and the gateway's memory before and after the
 //! 64-client load. Budget: the gateway's p99 within 1.2× of nginx's. Both
 //! get one worker (thread, process): the machine's other core runs the load.
+//!
+//! The three targets take turns in short rounds, and each one's figures
+//! pool its rounds: a burst of other work on this shared machine then falls
+//! on all three alike instead of on whichever ran at that moment.
 
 use std::time::{Duration, Instant};
 
@@ -13,16 +17,20 @@ use media_gen_e2e::Nginx;
 use crate::report::Report;
 use crate::sandbox::{post_json, Server, DEMO_TOKEN};
 
-/// How long each figure's load runs.
+/// How long each figure's load runs in all: [`ROUNDS`] turns of [`ROUND`].
 const WINDOW: Duration = Duration::from_secs(3);
+/// Turns each target takes per figure.
+const ROUNDS: u32 = 6;
+/// One turn.
+const ROUND: Duration = WINDOW.checked_div(ROUNDS).expect("rounds > 0");
 /// Concurrent clients.
 const CONCURRENCY: [usize; 3] = [1, 8, 64];
 /// The gateway's p99 may be at most this many times nginx's.
 const P99_BUDGET: f64 = 1.2;
 
-/// Reads per second and p99 latency (ms) of `clients` loops reading `url`.
-async fn load(url: &str, clients: usize) -> Result<(f64, f64), String> {
-    let deadline = Instant::now() + WINDOW;
+/// The latency of every read `clients` loops make of `url` for one round.
+async fn round(url: &str, clients: usize) -> Result<Vec<Duration>, String> {
+    let deadline = Instant::now() + ROUND;
     let mut workers = Vec::new();
     for _ in 0..clients {
         let url = url.to_owned();
@@ -54,12 +62,17 @@ async fn load(url: &str, clients: usize) -> Result<(f64, f64), String> {
     if all.is_empty() {
         return Err(format!("{url}: no request finished"));
     }
-    all.sort();
-    let p99 = all[(all.len() * 99).div_ceil(100) - 1];
-    Ok((
-        all.len() as f64 / WINDOW.as_secs_f64(),
+    Ok(all)
+}
+
+/// Reads per second and p99 latency (ms) of the pooled rounds' `latencies`.
+fn figures(mut latencies: Vec<Duration>) -> (f64, f64) {
+    latencies.sort();
+    let p99 = latencies[(latencies.len() * 99).div_ceil(100) - 1];
+    (
+        latencies.len() as f64 / WINDOW.as_secs_f64(),
         p99.as_secs_f64() * 1_000.0,
-    ))
+    )
 }
 
 /// nginx proxying everything to the sandbox with the token, keeping
@@ -103,9 +116,15 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
     ];
     let memory_before = gateway.resident_mib();
     for clients in CONCURRENCY {
+        let mut pooled = vec![Vec::new(); targets.len()];
+        for _ in 0..ROUNDS {
+            for ((_, base), latencies) in targets.iter().zip(&mut pooled) {
+                latencies.extend(round(&format!("{base}{path}"), clients).await?);
+            }
+        }
         let mut nginx_p99 = None;
-        for (name, base) in &targets {
-            let (per_second, p99) = load(&format!("{base}{path}"), clients).await?;
+        for ((name, _), latencies) in targets.iter().zip(pooled) {
+            let (per_second, p99) = figures(latencies);
             report.add(
                 format!("status reads/s, {clients} clients: {name}"),
                 per_second.round(),

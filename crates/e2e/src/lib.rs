@@ -171,11 +171,35 @@ pub async fn start_site_with_task_ms(task_ms: u64) -> Site {
 /// port with one worker, with a server block of the caller's, in a folder
 /// of its own; stopped when dropped.
 pub struct Nginx {
-    _process: Child,
+    process: Child,
+    program: String,
     /// Where it listens.
     pub address: std::net::SocketAddr,
     /// Its folder (configuration, temporary files, error log).
     pub dir: PathBuf,
+}
+
+impl Drop for Nginx {
+    /// Stop the master and, through it, its workers. Killing the master
+    /// alone (as dropping the child would) leaves the workers running and
+    /// listening, one more for every test and benchmark run.
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(&self.program)
+            .arg("-p")
+            .arg(&self.dir)
+            .arg("-c")
+            .arg(self.dir.join("nginx.conf"))
+            .args(["-s", "stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        for _ in 0..100 {
+            if !matches!(self.process.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
 }
 
 impl Nginx {
@@ -219,7 +243,8 @@ impl Nginx {
         for _ in 0..100 {
             if tokio::net::TcpStream::connect(address).await.is_ok() {
                 return Nginx {
-                    _process: process,
+                    process,
+                    program,
                     address,
                     dir,
                 };

@@ -100,3 +100,20 @@ async fn behind_nginx_each_visitor_has_their_own_budget() {
     assert_eq!(status, 200);
     browser.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs nginx: run through `cargo xtask test`"]
+async fn a_stopped_nginx_leaves_no_worker_listening() {
+    let nginx = Nginx::start(|port| {
+        format!("  server {{\n    listen 127.0.0.1:{port};\n    return 204;\n  }}")
+    })
+    .await;
+    let address = nginx.address;
+    assert!(tokio::net::TcpStream::connect(address).await.is_ok());
+    drop(nginx);
+    // Killing only the master would leave its worker holding the socket.
+    assert!(
+        tokio::net::TcpStream::connect(address).await.is_err(),
+        "something still listens on {address} after nginx was stopped"
+    );
+}

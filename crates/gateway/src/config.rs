@@ -80,7 +80,8 @@ pub struct Config {
     pub log_format: LogFormat,
     /// Threads serving requests (default: one per core). On a machine the
     /// gateway shares with other busy processes, fewer threads wake each
-    /// other less and answer sooner.
+    /// other less and answer sooner; with 1, one thread does everything
+    /// (accepting too) and no request changes threads on its way.
     #[arg(long, env = "MEDIA_GEN_WORKER_THREADS")]
     pub worker_threads: Option<std::num::NonZeroUsize>,
 }

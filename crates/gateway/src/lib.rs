@@ -225,7 +225,8 @@ pub async fn spawn_local(settings: Settings) -> std::io::Result<String> {
 }
 
 /// Serve on `listener` until `shutdown` completes; idle visitors' budgets
-/// are forgotten every minute. Fails at once when the app's folder cannot
+/// are forgotten every minute, and the metrics' samples folded into their
+/// histograms every few seconds. Fails at once when the app's folder cannot
 /// be read.
 pub async fn serve(
     listener: tokio::net::TcpListener,
@@ -245,7 +246,9 @@ pub async fn serve(
             }
         })
     };
+    let upkeep = tokio::spawn(observe::upkeep());
     server::serve(listener, app, settings.connections, shutdown).await;
     forgetting.abort();
+    upkeep.abort();
     Ok(())
 }

@@ -6,6 +6,11 @@ use clap::Parser;
 use media_gen_gateway::config::{LogFormat, TOKEN_VAR};
 use media_gen_gateway::{Config, Settings};
 
+// A proxy allocates and frees small buffers for every request; mimalloc's
+// per-thread free lists do that in a fraction of glibc's time.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn init_logs(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| "media_gen_gateway=info,tower_http=info".into());
@@ -36,10 +41,17 @@ async fn shutdown_signal() {
 
 fn main() -> ExitCode {
     let config = Config::parse();
-    let mut runtime = tokio::runtime::Builder::new_multi_thread();
-    if let Some(threads) = config.worker_threads {
-        runtime.worker_threads(threads.get());
-    }
+    // One thread: accepting, answering and reading the service all on it,
+    // with no hand-over between threads on the way.
+    let mut runtime = match config.worker_threads {
+        Some(threads) if threads.get() == 1 => tokio::runtime::Builder::new_current_thread(),
+        Some(threads) => {
+            let mut runtime = tokio::runtime::Builder::new_multi_thread();
+            runtime.worker_threads(threads.get());
+            runtime
+        }
+        None => tokio::runtime::Builder::new_multi_thread(),
+    };
     match runtime.enable_all().build() {
         Ok(runtime) => runtime.block_on(run(config)),
         Err(error) => {

@@ -44,6 +44,19 @@ pub fn metrics() -> &'static PrometheusHandle {
     })
 }
 
+/// Fold the samples recorded since the last time into the histograms, every
+/// five seconds. Without it every latency ever recorded stays in memory
+/// until something scrapes `/metrics`, and a gateway nobody scrapes grows
+/// by two numbers a request.
+pub async fn upkeep() {
+    let handle = metrics();
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(5));
+    loop {
+        every.tick().await;
+        handle.run_upkeep();
+    }
+}
+
 /// `GET /metrics`: the Prometheus text format.
 pub async fn render() -> Response {
     let mut response = metrics().render().into_response();

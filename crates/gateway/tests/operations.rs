@@ -65,9 +65,21 @@ async fn without_a_token_the_binary_does_not_start() {
 
 #[tokio::test]
 async fn the_binary_logs_each_request_without_the_token_and_ends_cleanly() {
+    logs_and_ends_cleanly(&[]).await;
+}
+
+#[tokio::test]
+async fn on_one_thread_the_binary_serves_and_ends_as_well() {
+    logs_and_ends_cleanly(&["--worker-threads", "1"]).await;
+}
+
+/// Run the binary with `extra` flags: it answers, logs each request without
+/// the token, and on SIGTERM finishes the call in flight before it ends.
+async fn logs_and_ends_cleanly(extra: &[&str]) {
     let (service, _) = start_service().await;
     let mut child = Command::new(env!("CARGO_BIN_EXE_media-gen-gateway"))
         .args(["--listen", "127.0.0.1:0", "--upstream", &service])
+        .args(extra)
         .args([
             "--log-format",
             "json",
