@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use http_body_util::LengthLimitError;
 use media_gen_api::{Endpoint, TaskKind};
@@ -21,6 +21,7 @@ use media_gen_api::{Endpoint, TaskKind};
 use crate::client_address::client_address;
 use crate::observe::{REFUSED, UPSTREAM_SECONDS};
 use crate::refusal::Refusal;
+use crate::upstream::{Answer, CallError};
 use crate::Gateway;
 
 /// The largest request body taken (the service's own limit).
@@ -84,30 +85,32 @@ pub async fn handle(
     }
 
     let url = format!("{}{}", upstream.base, endpoint.path());
-    let method = if matches!(endpoint, Endpoint::Submit(_)) {
-        Method::POST
-    } else {
-        Method::GET
-    };
-    let mut call = gateway
-        .http
-        .request(method, url)
-        .header(header::AUTHORIZATION, upstream.authorization.clone());
-    if let Endpoint::Submit(_) = endpoint {
-        if let Some(content_type) = parts.headers.get(header::CONTENT_TYPE) {
-            call = call.header(header::CONTENT_TYPE, content_type.clone());
+    let (method, body) = match endpoint {
+        Endpoint::Submit(_) => {
+            let content_type = parts.headers.get(header::CONTENT_TYPE).cloned();
+            (Method::POST, Some((body, content_type)))
         }
-        call = call.body(body);
-    }
-    let started = Instant::now();
-    let answer = call.send().await;
-    let answer = match answer {
-        Ok(answer) => read_answer(answer).await,
-        Err(error) if error.is_timeout() => Err(Refusal::GatewayTimeout),
-        Err(_) => Err(Refusal::BadGateway),
+        _ => (Method::GET, None),
     };
+    let started = Instant::now();
+    let answer = gateway
+        .http
+        .call(
+            method,
+            &url,
+            &upstream.authorization,
+            body,
+            gateway.upstream_timeout,
+            MAX_ANSWER_BYTES,
+        )
+        .await;
     metrics::histogram!(UPSTREAM_SECONDS, "route" => endpoint.route())
         .record(started.elapsed().as_secs_f64());
+    let answer = match answer {
+        Ok(answer) => passed_on(answer),
+        Err(CallError::Timeout) => Err(Refusal::GatewayTimeout),
+        Err(CallError::Failed) => Err(Refusal::BadGateway),
+    };
     match answer {
         Ok(response) => response,
         Err(refusal) => {
@@ -122,37 +125,22 @@ pub async fn handle(
 }
 
 /// The service's answer as the browser gets it, or why it cannot be passed on.
-async fn read_answer(mut answer: reqwest::Response) -> Result<Response, Refusal> {
-    let status = answer.status();
-    if status.is_redirection() || status.is_informational() {
+fn passed_on(answer: Answer) -> Result<Response, Refusal> {
+    if answer.status.is_redirection() || answer.status.is_informational() {
         return Err(Refusal::BadGateway);
     }
-    let retry_after = answer.headers().get(header::RETRY_AFTER).cloned();
-    let mut bytes = Vec::new();
-    loop {
-        match answer.chunk().await {
-            Ok(Some(chunk)) if bytes.len() + chunk.len() <= MAX_ANSWER_BYTES => {
-                bytes.extend_from_slice(&chunk);
-            }
-            Ok(Some(_)) => return Err(Refusal::BadGateway),
-            Ok(None) => break,
-            Err(error) if error.is_timeout() => return Err(Refusal::GatewayTimeout),
-            Err(_) => return Err(Refusal::BadGateway),
-        }
-    }
-    if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err() {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(&answer.body).is_err() {
         return Err(Refusal::BadGateway);
     }
-    let mut response = Response::new(Body::from(bytes));
-    *response.status_mut() =
-        StatusCode::from_u16(status.as_u16()).map_err(|_| Refusal::BadGateway)?;
+    let mut response = Response::new(Body::from(answer.body));
+    *response.status_mut() = answer.status;
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
     );
-    if let Some(retry_after) = retry_after {
-        headers.insert(header::RETRY_AFTER, retry_after);
+    if let Some(retry_after) = answer.headers.get(header::RETRY_AFTER) {
+        headers.insert(header::RETRY_AFTER, retry_after.clone());
     }
     Ok(response)
 }

@@ -5,11 +5,12 @@
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use media_gen_api::TARGET_LANGUAGES_PATH;
 
+use crate::forward::MAX_ANSWER_BYTES;
 use crate::Gateway;
 
 /// How long the service has to answer a readiness check.
@@ -31,13 +32,14 @@ pub async fn ready(State(gateway): State<Gateway>) -> Response {
     };
     let answer = gateway
         .http
-        .get(format!("{}{TARGET_LANGUAGES_PATH}", upstream.base))
-        .header(
-            axum::http::header::AUTHORIZATION,
-            upstream.authorization.clone(),
+        .call(
+            Method::GET,
+            &format!("{}{TARGET_LANGUAGES_PATH}", upstream.base),
+            &upstream.authorization,
+            None,
+            READY_TIMEOUT,
+            MAX_ANSWER_BYTES,
         )
-        .timeout(READY_TIMEOUT)
-        .send()
         .await;
     match answer {
         Ok(_) => Json(serde_json::json!({ "status": "ready" })).into_response(),

@@ -14,6 +14,7 @@ pub mod observe;
 pub mod refusal;
 pub mod server;
 pub mod static_files;
+pub mod upstream;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,8 +47,10 @@ pub struct Shared {
     pub trusted_proxies: Vec<IpNet>,
     /// Per-visitor budgets.
     pub budgets: Budgets,
-    /// The client for the service: no redirects followed, a time limit per call.
-    pub http: reqwest::Client,
+    /// The client for the service (it follows no redirect).
+    pub http: upstream::UpstreamClient,
+    /// Time the service has to answer a call, whole.
+    pub upstream_timeout: Duration,
 }
 
 impl std::ops::Deref for Gateway {
@@ -140,16 +143,12 @@ impl Settings {
 impl Gateway {
     /// A gateway with `settings`.
     pub fn new(settings: &Settings) -> Gateway {
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(settings.upstream_timeout)
-            .build()
-            .unwrap_or_default();
         Gateway(Arc::new(Shared {
             upstream: settings.upstream.clone(),
             trusted_proxies: settings.trusted_proxies.clone(),
             budgets: Budgets::new(settings.requests_per_minute, settings.tasks_per_hour),
-            http,
+            http: upstream::UpstreamClient::new(),
+            upstream_timeout: settings.upstream_timeout,
         }))
     }
 }
