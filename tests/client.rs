@@ -8,8 +8,8 @@ mod sandbox;
 
 use std::time::Duration;
 
-use media_gen::client::{Auth, Client, ClientError, ClientOptions};
 use media_gen_api::*;
+use media_gen_client::{Auth, Client, ClientError, ClientOptions};
 use serde_json::json;
 use wasm_bindgen_test::*;
 use web_sys::AbortController;
@@ -293,7 +293,7 @@ async fn an_already_aborted_signal_sends_nothing() {
 #[wasm_bindgen_test]
 async fn a_token_provider_is_asked_for_each_call() {
     sandbox::set_faults(json!({})).await;
-    let provider: media_gen::client::TokenProvider =
+    let provider: media_gen_client::TokenProvider =
         std::rc::Rc::new(|| Box::pin(async { Some(sandbox::TOKEN.to_owned()) }));
     let client = Client::new(ClientOptions::new(sandbox::url(), Auth::Provider(provider)));
     assert!(!client.target_languages(None).await.unwrap().is_empty());

@@ -10,9 +10,9 @@ use std::collections::HashSet;
 use std::rc::Rc;
 use std::time::Duration;
 
-use media_gen::client::{Poller, PollerOptions, TaskUpdate};
 use media_gen_api::poll::PollSchedule;
 use media_gen_api::*;
+use media_gen_client::{Poller, PollerOptions, TaskUpdate};
 use serde_json::json;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;

@@ -9,10 +9,10 @@ use super::kind_text;
 use super::leader;
 use super::notify::Notifier;
 use super::settings::Settings;
-use crate::client::{now_ms, ClientError, Poller, PollerOptions, TaskUpdate};
 use crate::store::record::TaskRecord;
 use crate::store::sync::{self, TaskChange};
 use crate::store::tasks;
+use media_gen_client::{now_ms, ClientError, Poller, PollerOptions, TaskUpdate};
 
 /// The board, provided as context by [`provide_board`].
 #[derive(Clone, Copy)]

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::client::now_ms;
+use media_gen_client::now_ms;
 
 /// `Date.now()` as a signal, updated every `every_ms` while the calling
 /// component lives.

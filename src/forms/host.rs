@@ -6,7 +6,7 @@ use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 use media_gen_api::Request;
 
-use crate::client::Client;
+use media_gen_client::Client;
 
 /// Sends a valid request. `Err` carries the message shown on the form; the
 /// fields keep their values, so nothing typed is lost.

@@ -6,8 +6,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::client::ClientError;
 use media_gen_api::CallbackResult;
+use media_gen_client::ClientError;
 
 /// A task as its kind's task object (`{ task_id, status, ... }`), without
 /// the callback's `task_type` wrapper.

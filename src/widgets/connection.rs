@@ -9,7 +9,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use super::bridge::options_error;
-use crate::client::{Auth, Client, ClientOptions, TokenProvider};
+use media_gen_client::{Auth, Client, ClientOptions, TokenProvider};
 
 /// Read property `name` of a JavaScript object.
 pub fn property(object: &JsValue, name: &str) -> JsValue {

@@ -14,7 +14,7 @@ use web_sys::AbortSignal;
 
 use super::bridge::{client_error, from_js, options_error, task_json, to_js};
 use super::connection::Connection;
-use crate::client::{Client, ClientError};
+use media_gen_client::{Client, ClientError};
 
 /// A client of the Media Generation Service.
 #[wasm_bindgen(js_name = MediaGenClient)]

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement, ShadowRoot, ShadowRootInit, ShadowRootMode};
 
-use crate::client::Poller;
+use media_gen_client::Poller;
 
 /// The widgets' styles: the app's, with its tokens taken from the page's
 /// `--media-gen-*` custom properties.

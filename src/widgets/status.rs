@@ -13,9 +13,9 @@ use super::connection::{property, Connection};
 use super::events::{dispatch, COMPLETE, ERROR, STATUS};
 use super::js_client::parse_kind;
 use super::mounted::Mounted;
-use crate::client::{now_ms, Poller, PollerOptions, TaskUpdate};
 use crate::components::clock::use_now;
 use crate::components::{TaskProgress, TaskResult};
+use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
 
 /// One followed task as shown.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use gloo_net::http::Request;
-use media_gen::client::{Auth, Client, ClientOptions};
+use media_gen_client::{Auth, Client, ClientOptions};
 use serde_json::Value;
 
 /// The demo token the sandbox accepts.

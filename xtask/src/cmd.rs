@@ -113,6 +113,20 @@ pub fn run_capturing(command: &mut Command) -> Result<(ExitStatus, String)> {
     Ok((status, captured))
 }
 
+/// Run `command` and keep its stdout without echoing it (stderr goes
+/// straight through). Returns the exit status and the stdout text.
+pub fn run_capturing_quietly(command: &mut Command) -> Result<(ExitStatus, String)> {
+    let shown = describe(command);
+    let output = command
+        .stderr(Stdio::inherit())
+        .output()
+        .with_context(|| format!("could not run `{shown}`"))?;
+    Ok((
+        output.status,
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    ))
+}
+
 /// The first line a program prints for `args` (stdout, else stderr), or
 /// `None` when it cannot be run or fails. Used for version checks.
 pub fn first_line(program: &str, args: &[&str]) -> Option<String> {

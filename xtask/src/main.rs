@@ -10,6 +10,7 @@ mod bench;
 mod cmd;
 mod dist;
 mod fuzz;
+mod layers;
 mod libtest;
 mod npm;
 mod phases;

@@ -120,9 +120,15 @@ fn lint() -> Result<()> {
         "--features",
         "widgets",
     ]))?;
+    cmd::run(&mut clippy_wasm(&[
+        "--package",
+        "media-gen-client",
+        "--all-targets",
+    ]))?;
     // The contract crate's library only: its tests run natively, and their
     // property-testing dependencies do not build for wasm32.
-    cmd::run(&mut clippy_wasm(&["--package", "media-gen-api", "--lib"]))
+    cmd::run(&mut clippy_wasm(&["--package", "media-gen-api", "--lib"]))?;
+    crate::layers::check()
 }
 
 fn run_suite(suite: &mut Suite, phases: &mut Phases) -> Report {

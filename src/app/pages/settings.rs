@@ -8,8 +8,8 @@ use leptos::task::spawn_local;
 
 use crate::app::notify::Notifier;
 use crate::app::settings::{Connection, Settings};
-use crate::client::Client;
 use crate::components::Field;
+use media_gen_client::Client;
 
 /// The outcome of "Test connection".
 #[derive(Debug, Clone, PartialEq, Eq)]

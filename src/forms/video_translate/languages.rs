@@ -8,8 +8,8 @@ use leptos::task::spawn_local;
 use media_gen_api::Problems;
 
 use super::state::{Offered, VideoTranslateForm};
-use crate::client::Client;
 use crate::components::FieldProblems;
+use media_gen_client::Client;
 
 /// Read the service's language list into the form. An answer that arrives
 /// after the connection changed is dropped: a newer read is on its way.

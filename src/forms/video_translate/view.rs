@@ -6,11 +6,11 @@ use media_gen_api::{predicted_name, Request, VideoTranslateRequest};
 
 use super::languages::{load, LanguagePicker};
 use super::state::VideoTranslateForm;
-use crate::client::now_ms;
 use crate::components::FieldProblems;
 use crate::forms::callback::CallbackField;
 use crate::forms::controls::Switch;
 use crate::forms::{FormHost, TaskForm};
+use media_gen_client::now_ms;
 
 /// The video translation form: video URL, the service's languages as a
 /// searchable multi-select, the predicted name per language as the name is

@@ -22,7 +22,7 @@ use media_gen_api::{CallbackResult, TaskKind};
 use wasm_bindgen_futures::spawn_local;
 use web_sys::{AbortController, VisibilityState};
 
-use super::{now_ms, Client, ClientError};
+use crate::{now_ms, Client, ClientError};
 
 /// How a [`Poller`] paces its reads.
 #[derive(Debug, Clone, Copy)]

@@ -14,10 +14,10 @@ use media_gen_api::{
 use serde::de::DeserializeOwned;
 use web_sys::AbortSignal;
 
-use super::attempt::{Attempt, NoAnswer};
-use super::error::ClientError;
-use super::options::{Auth, ClientOptions};
-use super::{abort, now_ms};
+use crate::attempt::{Attempt, NoAnswer};
+use crate::error::ClientError;
+use crate::options::{Auth, ClientOptions};
+use crate::{abort, now_ms};
 
 /// Takes an answer's status and body; its error decides whether to retry.
 type Decode<'a> = dyn FnMut(u16, &[u8]) -> Result<(), ResponseError> + 'a;

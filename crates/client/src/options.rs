@@ -34,7 +34,7 @@ impl std::fmt::Debug for Auth {
     }
 }
 
-/// Everything a [`crate::client::Client`] needs.
+/// Everything a [`crate::Client`] needs.
 #[derive(Debug, Clone)]
 pub struct ClientOptions {
     /// The service's base URL, without `/v1` (a trailing slash is ignored).
