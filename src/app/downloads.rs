@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use media_gen_api::validate::url_extension;
 use media_gen_api::{CallbackResult, TaskStatus};
+use media_gen_client::media;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 use crate::components::safe_url::safe_url;
 use crate::store::record::TaskRecord;
@@ -94,19 +94,6 @@ fn click_download(href: &str, name: &str, new_tab: bool) -> Result<(), JsValue> 
     Ok(())
 }
 
-/// The file's bytes as a `blob:` URL: a link to another origin ignores its
-/// `download` name, a `blob:` URL of this page keeps it.
-async fn blob_url(url: &str) -> Result<String, JsValue> {
-    let response: web_sys::Response = JsFuture::from(window().fetch_with_str(url))
-        .await?
-        .dyn_into()?;
-    if !response.ok() {
-        return Err(JsValue::from_str("not ok"));
-    }
-    let blob: web_sys::Blob = JsFuture::from(response.blob()?).await?.dyn_into()?;
-    web_sys::Url::create_object_url_with_blob(&blob)
-}
-
 /// What "download all" did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Downloaded {
@@ -121,7 +108,9 @@ pub struct Downloaded {
 pub async fn download_all(files: &[ResultFile]) -> Downloaded {
     let mut done = Downloaded::default();
     for file in files {
-        match blob_url(&file.url).await {
+        // A link to another origin ignores its `download` name; a `blob:` URL of
+        // this page keeps it.
+        match media::fetch_blob_url(&file.url).await {
             Ok(blob) => {
                 if click_download(&blob, &file.name, false).is_ok() {
                     done.saved += 1;
@@ -129,7 +118,7 @@ pub async fn download_all(files: &[ResultFile]) -> Downloaded {
                 // The download has its bytes once started; free them a little later.
                 let later = blob.clone();
                 gloo_timers::callback::Timeout::new(60_000, move || {
-                    let _ = web_sys::Url::revoke_object_url(&later);
+                    media::revoke_blob_url(&later);
                 })
                 .forget();
             }

@@ -9,10 +9,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Notification, NotificationOptions, NotificationPermission};
 
 use super::kind_text;
+use crate::store::preferences;
 use crate::store::record::TaskRecord;
-
-/// Where the opt-in is kept (this device).
-const OPT_IN_KEY: &str = "media-gen.notify";
 
 /// The title with `unseen` tasks ended while the tab was hidden.
 pub fn title_with_count(base: &str, unseen: u32) -> String {
@@ -42,10 +40,6 @@ fn permission_granted() -> bool {
     Notification::permission() == NotificationPermission::Granted
 }
 
-fn local_storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
 /// The notifier, provided as context by [`provide_notifier`].
 #[derive(Clone, Copy)]
 pub struct Notifier {
@@ -60,9 +54,7 @@ pub struct Notifier {
 /// Provide the notifier: keeps the title's count, clears it when the tab
 /// is seen again.
 pub fn provide_notifier() -> Notifier {
-    let opted_in = local_storage()
-        .and_then(|storage| storage.get_item(OPT_IN_KEY).ok().flatten())
-        .is_some_and(|value| value == "on");
+    let opted_in = preferences::notifications_wanted();
     // `Notification` is missing in some browsers (and insecure pages).
     let supported =
         js_sys::Reflect::has(&window(), &JsValue::from_str("Notification")).unwrap_or(false);
@@ -131,18 +123,15 @@ impl Notifier {
                     .to_owned(),
             );
         }
-        if let Some(storage) = local_storage() {
-            let _ = storage.set_item(OPT_IN_KEY, "on");
-        }
+        // Storage may refuse: notifications are on for this visit anyway.
+        let _ = preferences::set_notifications_wanted(true);
         self.enabled.set(true);
         Ok(())
     }
 
     /// Turn notifications off (the title's count stays).
     pub fn disable(&self) {
-        if let Some(storage) = local_storage() {
-            let _ = storage.remove_item(OPT_IN_KEY);
-        }
+        let _ = preferences::set_notifications_wanted(false);
         self.enabled.set(false);
     }
 }

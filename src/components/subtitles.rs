@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use media_gen_api::ass_to_vtt;
-use wasm_bindgen::JsValue;
+use media_gen_client::media::{self, MediaError};
 
 /// The captions' state.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,48 +20,31 @@ enum Captions {
     Unavailable(String),
 }
 
-/// Read the caption file at `url` as text.
-async fn fetch_text(url: &str) -> Result<String, String> {
-    let response = gloo_net::http::Request::get(url)
-        .send()
-        .await
-        .map_err(|_| {
+/// Why there are no inline subtitles, in words about the caption file.
+fn unavailable(error: &MediaError) -> Captions {
+    Captions::Unavailable(match error {
+        MediaError::Unreachable => {
             "the caption file could not be read from this page (its host may not allow it)"
                 .to_owned()
-        })?;
-    if !response.ok() {
-        return Err(format!(
-            "the caption file answered HTTP {}",
-            response.status()
-        ));
-    }
-    response
-        .text()
-        .await
-        .map_err(|_| "the caption file could not be read".to_owned())
-}
-
-/// A `blob:` URL holding `vtt`.
-fn vtt_blob_url(vtt: &str) -> Result<String, JsValue> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(vtt));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/vtt");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    web_sys::Url::create_object_url_with_blob(&blob)
+        }
+        MediaError::Status(status) => format!("the caption file answered HTTP {status}"),
+        MediaError::Unreadable => "the caption file could not be read".to_owned(),
+        MediaError::NoBlob => "the browser could not hold the subtitles".to_owned(),
+    })
 }
 
 async fn load(url: &str) -> Captions {
-    let text = match fetch_text(url).await {
+    let text = match media::fetch_text(url).await {
         Ok(text) => text,
-        Err(why) => return Captions::Unavailable(why),
+        Err(error) => return unavailable(&error),
     };
     let vtt = ass_to_vtt(&text);
     if vtt.cues == 0 {
         return Captions::Unavailable("the caption file has no lines a player can show".to_owned());
     }
-    match vtt_blob_url(&vtt.text) {
+    match media::text_blob_url(&vtt.text, "text/vtt") {
         Ok(blob) => Captions::Ready(blob),
-        Err(_) => Captions::Unavailable("the browser could not hold the subtitles".to_owned()),
+        Err(error) => unavailable(&error),
     }
 }
 
@@ -87,7 +70,7 @@ pub fn SubtitledVideo(
             if let Captions::Ready(blob) = &loaded {
                 // The page may be gone by now: then nothing holds the blob.
                 if captions.try_set(loaded.clone()).is_some() {
-                    let _ = web_sys::Url::revoke_object_url(blob);
+                    media::revoke_blob_url(blob);
                 }
             } else {
                 captions.try_set(loaded);
@@ -96,7 +79,7 @@ pub fn SubtitledVideo(
     }
     on_cleanup(move || {
         if let Some(Captions::Ready(blob)) = captions.try_get_untracked() {
-            let _ = web_sys::Url::revoke_object_url(&blob);
+            media::revoke_blob_url(&blob);
         }
     });
     let track = move || match captions.get() {

@@ -1,6 +1,9 @@
-//! The dependency rules ARCHITECTURE.md states, checked on Cargo's own
-//! graph (`cargo tree`): what each crate must never pull in, however
-//! indirectly. Part of the lint phase of `cargo xtask test`.
+//! The dependency rules ARCHITECTURE.md states, checked: on Cargo's own
+//! graph (`cargo tree`), what each crate must never pull in, however
+//! indirectly; in the browser crate's sources, which folder alone may call
+//! browser storage or the network. Part of the lint phase of `cargo xtask test`.
+
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 
@@ -78,9 +81,105 @@ fn offenders(tree: &str, forbidden: &[&str]) -> Vec<String> {
     found
 }
 
+/// Calls only one folder of the browser crate's `src/` may make.
+struct SourceRule {
+    /// The folder (under `src/`) allowed to make them; `None`: no folder
+    /// (they belong in another crate).
+    allowed: Option<&'static str>,
+    calls: &'static [&'static str],
+    why: &'static str,
+}
+
+const SOURCE_RULES: &[SourceRule] = &[
+    SourceRule {
+        allowed: Some("store"),
+        calls: &["local_storage()", "session_storage()"],
+        why: "only store/ touches browser storage",
+    },
+    SourceRule {
+        allowed: None,
+        calls: &[
+            "fetch_with_",
+            "gloo_net::",
+            "XmlHttpRequest",
+            "EventSource::new",
+        ],
+        why: "only media-gen-client speaks HTTP",
+    },
+];
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for path in entries.flatten().map(|entry| entry.path()) {
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// `file:line: call (why)` for each call in `text` (the file at `relative`,
+/// under `src/`) that `rule` keeps to another place.
+fn source_offences(relative: &Path, text: &str, rule: &SourceRule) -> Vec<String> {
+    let inside = rule
+        .allowed
+        .is_some_and(|folder| relative.starts_with(folder));
+    if inside {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        for call in rule.calls {
+            if line.contains(call) {
+                found.push(format!(
+                    "src/{}:{}: {call} ({})",
+                    relative.display(),
+                    number + 1,
+                    rule.why
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// The source rules over the browser crate's `src/`.
+fn check_sources(root: &Path) -> Vec<String> {
+    let src = root.join("src");
+    let mut broken = Vec::new();
+    for file in rust_files(&src) {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let relative = file.strip_prefix(&src).unwrap_or(&file);
+        for rule in SOURCE_RULES {
+            broken.extend(source_offences(relative, &text, rule));
+        }
+    }
+    broken
+}
+
 /// Check every rule; fails naming each broken one.
 pub fn check() -> Result<()> {
-    let mut broken = Vec::new();
+    let mut broken = check_sources(&crate::project::root());
+    if broken.is_empty() {
+        for rule in SOURCE_RULES {
+            println!("src/: {}", rule.why);
+        }
+    }
     for rule in RULES {
         let mut tree = command("cargo");
         tree.args(["tree", "--quiet", "--package", rule.package])
@@ -127,6 +226,30 @@ mod tests {
         assert!(matches("leptos_router", "leptos"));
         assert!(!matches("leptosish", "leptos"));
         assert!(!matches("web-sys-helpers-free", "js-sys"));
+    }
+
+    #[test]
+    fn storage_calls_outside_store_are_named() {
+        let rule = &SOURCE_RULES[0];
+        let text =
+            "fn f() {\n    // local_storage() in a comment\n    window().local_storage();\n}\n";
+        assert_eq!(
+            source_offences(Path::new("app/notify.rs"), text, rule),
+            ["src/app/notify.rs:3: local_storage() (only store/ touches browser storage)"]
+        );
+        assert!(source_offences(Path::new("store/tasks.rs"), text, rule).is_empty());
+        // Network calls have no folder of their own in this crate.
+        let fetch = "let r = window().fetch_with_str(url);";
+        assert_eq!(
+            source_offences(Path::new("store/x.rs"), fetch, &SOURCE_RULES[1]).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn the_browser_crate_keeps_the_source_rules() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        assert_eq!(check_sources(&root), Vec::<String>::new());
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The only code that speaks HTTP.
+//! The only code that speaks HTTP: to the service, and to its media hosts
+//! for result files ([`media`]).
 //!
 //! [`Client`] has one method per endpoint; the decisions it follows (the
 //! envelope rules, which failures to retry and how long to wait) live in
@@ -7,6 +8,7 @@
 mod abort;
 mod attempt;
 mod error;
+pub mod media;
 mod options;
 mod poller;
 mod service;
