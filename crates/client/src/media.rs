@@ -4,33 +4,31 @@
 //! origins: what they refuse to share (no CORS headers, or a page policy
 //! that does not list them) comes back as [`MediaError::Unreachable`].
 
-use gloo_net::http::{Request, Response};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// Why a result file could not be read from this page.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a result file could not be read from this page. The caller says it
+/// in its own words (which file, what is still possible).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MediaError {
     /// No answer this page may read: the host sends no CORS headers, the
     /// page's policy does not list it, or the network failed.
-    #[error("the file could not be read from this page (its host may not allow it)")]
     Unreachable,
     /// The host answered with this HTTP status.
-    #[error("the file answered HTTP {0}")]
     Status(u16),
     /// The answer arrived but its body could not be read.
-    #[error("the file could not be read")]
     Unreadable,
     /// The browser could not make a `blob:` URL.
-    #[error("the browser could not hold the file")]
     NoBlob,
 }
 
-/// `GET url`, refusing answers that are not 2xx.
-async fn get(url: &str) -> Result<Response, MediaError> {
-    let response = Request::get(url)
-        .send()
+/// `GET url`, refusing answers that are not 2xx. The browser's own fetch:
+/// a result file needs none of the service client's envelope or retries.
+async fn get(url: &str) -> Result<web_sys::Response, MediaError> {
+    let window = web_sys::window().ok_or(MediaError::Unreachable)?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
         .await
+        .and_then(JsValue::dyn_into)
         .map_err(|_| MediaError::Unreachable)?;
     if response.ok() {
         Ok(response)
@@ -39,23 +37,30 @@ async fn get(url: &str) -> Result<Response, MediaError> {
     }
 }
 
-/// The file at `url` as text.
-pub async fn fetch_text(url: &str) -> Result<String, MediaError> {
-    get(url)
-        .await?
-        .text()
+/// The body `read` (`text()` or `blob()`) promises.
+async fn body(read: Result<js_sys::Promise, JsValue>) -> Result<JsValue, MediaError> {
+    let promise = read.map_err(|_| MediaError::Unreadable)?;
+    JsFuture::from(promise)
         .await
         .map_err(|_| MediaError::Unreadable)
+}
+
+/// The file at `url` as text.
+pub async fn fetch_text(url: &str) -> Result<String, MediaError> {
+    let response = get(url).await?;
+    body(response.text())
+        .await?
+        .as_string()
+        .ok_or(MediaError::Unreadable)
 }
 
 /// The file at `url` as a `blob:` URL of this page. Free it with
 /// [`revoke_blob_url`] once used.
 pub async fn fetch_blob_url(url: &str) -> Result<String, MediaError> {
-    let response = web_sys::Response::from(get(url).await?);
-    let blob = response.blob().map_err(|_| MediaError::Unreadable)?;
-    let blob: web_sys::Blob = JsFuture::from(blob)
-        .await
-        .and_then(JsValue::dyn_into)
+    let response = get(url).await?;
+    let blob: web_sys::Blob = body(response.blob())
+        .await?
+        .dyn_into()
         .map_err(|_| MediaError::Unreadable)?;
     web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| MediaError::NoBlob)
 }
