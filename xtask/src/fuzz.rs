@@ -7,7 +7,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use crate::cmd::{self, command};
 
@@ -20,22 +20,8 @@ const TARGETS: &[(&str, &str)] = &[
     ("media-gen-sandbox", "hostile_requests"),
 ];
 
-fn parse(args: &[String]) -> Result<Duration> {
-    match args {
-        [] => Ok(Duration::from_secs(60)),
-        [flag, seconds] if flag == "--seconds" => {
-            let seconds: u64 = seconds
-                .parse()
-                .with_context(|| format!("--seconds: `{seconds}` is not a number of seconds"))?;
-            Ok(Duration::from_secs(seconds))
-        }
-        _ => bail!("usage: cargo xtask fuzz [--seconds N] (default 60)"),
-    }
-}
-
 /// Run the command.
-pub fn run(args: &[String]) -> Result<ExitCode> {
-    let budget = parse(args)?;
+pub fn run(budget: Duration) -> Result<ExitCode> {
     let test = |package: &str, target: &str| {
         let mut test = command("cargo");
         test.args(["test", "--release", "--package", package, "--test", target])
@@ -66,18 +52,4 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn seconds_default_and_flag() {
-        assert_eq!(parse(&[]).unwrap(), Duration::from_secs(60));
-        let args = ["--seconds".to_owned(), "5".to_owned()];
-        assert_eq!(parse(&args).unwrap(), Duration::from_secs(5));
-        assert!(parse(&["--seconds".to_owned(), "x".to_owned()]).is_err());
-        assert!(parse(&["--fast".to_owned()]).is_err());
-    }
 }

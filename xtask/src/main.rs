@@ -22,41 +22,113 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: cargo xtask <command>
+use clap::{Parser, Subcommand};
 
-commands:
-  start [--port N] [--token T]   install missing tools, build the app in release mode,
-                                 and serve it with the sandbox (default 127.0.0.1:8080)
-  test                           install missing tools, lint, and run every test suite
-  bench [PART...]                build in release mode and print the benchmark table
-                                 (also written to target/bench.json); PART: sizes, load,
-                                 board, polling, throughput (all by default)
-  npm                            build the widgets package and pack it (target/npm/*.tgz)
-  fuzz [--seconds N]             property tests with arbitrary input, round after round
-                                 for N seconds (default 60)
-";
+/// `cargo xtask`: the project's commands.
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Install missing tools, build the app in release mode and serve it
+    /// through the gateway (http://127.0.0.1:8080/), in front of a sandbox
+    /// or of the service at --upstream.
+    Start(start::Options),
+    /// Install missing tools, lint, and run every test suite.
+    Test,
+    /// Build in release mode and print the benchmark table (also written to
+    /// target/bench.json).
+    Bench {
+        /// Parts to run (all of them when none is named).
+        #[arg(value_parser = ["sizes", "load", "board", "polling", "throughput", "gateway"])]
+        parts: Vec<String>,
+    },
+    /// Build the widgets package and pack it (target/npm/*.tgz).
+    Npm,
+    /// Property tests with arbitrary input, round after round, for a fixed time.
+    Fuzz {
+        /// How long to run.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+    },
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("start") => start::run(&args[1..]),
-        Some("test") => test::run(&args[1..]),
-        Some("bench") => bench::run(&args[1..]),
-        Some("npm") => npm::run(&args[1..]),
-        Some("fuzz") => fuzz::run(&args[1..]),
-        Some("help" | "--help" | "-h") => {
-            print!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Some(other) => Err(anyhow::anyhow!("unknown command `{other}`\n\n{USAGE}")),
-        None => Err(anyhow::anyhow!("no command given\n\n{USAGE}")),
+    let result = match Cli::parse().command {
+        Command::Start(options) => start::run(&options),
+        Command::Test => test::run(),
+        Command::Bench { parts } => bench::run(&parts),
+        Command::Npm => npm::run(),
+        Command::Fuzz { seconds } => fuzz::run(std::time::Duration::from_secs(seconds)),
     };
     match result {
         Ok(code) => code,
         Err(error) => {
             eprintln!("\nxtask: {error:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Command, clap::Error> {
+        Cli::try_parse_from(std::iter::once("cargo xtask").chain(args.iter().copied()))
+            .map(|cli| cli.command)
+    }
+
+    #[test]
+    fn start_takes_port_and_upstream() {
+        let Ok(Command::Start(options)) = parse(&[
+            "start",
+            "--port",
+            "9000",
+            "--upstream",
+            "https://service.example",
+        ]) else {
+            panic!("not a start");
+        };
+        assert_eq!(options.port, Some(9000));
+        assert_eq!(options.upstream.as_deref(), Some("https://service.example"));
+        let Ok(Command::Start(plain)) = parse(&["start"]) else {
+            panic!("not a start");
+        };
+        assert_eq!((plain.port, plain.upstream), (None, None));
+    }
+
+    #[test]
+    fn bad_flags_are_explained() {
+        let message = |args: &[&str]| parse(args).unwrap_err().to_string();
+        assert!(message(&["start", "--port", "eighty"]).contains("--port"));
+        assert!(message(&["start", "--token", "t"]).contains("--token"));
+        assert!(message(&["bench", "speed"]).contains("speed"));
+        assert!(message(&["fuzz", "--seconds", "x"]).contains("--seconds"));
+        assert!(message(&["test", "extra"]).contains("extra"));
+    }
+
+    #[test]
+    fn fuzz_runs_a_minute_unless_told() {
+        assert!(matches!(
+            parse(&["fuzz"]),
+            Ok(Command::Fuzz { seconds: 60 })
+        ));
+        assert!(matches!(
+            parse(&["fuzz", "--seconds", "5"]),
+            Ok(Command::Fuzz { seconds: 5 })
+        ));
+    }
+
+    #[test]
+    fn help_lists_every_command() {
+        let help = parse(&["--help"]).unwrap_err().to_string();
+        for command in ["start", "test", "bench", "npm", "fuzz"] {
+            assert!(help.contains(command), "{help}");
         }
     }
 }

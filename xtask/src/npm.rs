@@ -85,10 +85,7 @@ pub fn build_package() -> Result<PathBuf> {
 }
 
 /// Run the command.
-pub fn run(args: &[String]) -> Result<ExitCode> {
-    if let Some(extra) = args.first() {
-        bail!("`cargo xtask npm` takes no arguments (got `{extra}`)");
-    }
+pub fn run() -> Result<ExitCode> {
     let mut phases = Phases::default();
     phases.run("tools", tools::ensure_build_tools)?;
     let tarball = phases.run("build and pack", build_package)?;

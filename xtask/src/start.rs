@@ -21,34 +21,14 @@ use crate::tools;
 const TOKEN_VAR: &str = "MEDIA_GEN_TOKEN";
 
 /// What `start` was asked for.
-#[derive(Debug, Default, PartialEq)]
-struct Options {
-    /// The gateway's port (8080 unless given).
-    port: Option<u16>,
-    /// A real service instead of the sandbox.
-    upstream: Option<String>,
-}
-
-fn parse(args: &[String]) -> Result<Options> {
-    let mut options = Options::default();
-    let mut args = args.iter();
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().with_context(|| format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--port" => {
-                let port = value()?;
-                let port = port
-                    .parse()
-                    .with_context(|| format!("--port: `{port}` is not a port number"))?;
-                options.port = Some(port);
-            }
-            "--upstream" => options.upstream = Some(value()?.clone()),
-            other => {
-                bail!("`cargo xtask start`: unknown option `{other}` (known: --port N, --upstream URL)")
-            }
-        }
-    }
-    Ok(options)
+#[derive(Debug, Default, PartialEq, clap::Args)]
+pub struct Options {
+    /// The gateway's port on 127.0.0.1.
+    #[arg(long, value_name = "N")]
+    pub port: Option<u16>,
+    /// A real service instead of the sandbox (its token from MEDIA_GEN_TOKEN).
+    #[arg(long, value_name = "URL")]
+    pub upstream: Option<String>,
 }
 
 /// A token for this run's sandbox, from the system's random source.
@@ -62,8 +42,7 @@ fn fresh_token() -> Result<String> {
 }
 
 /// Run the command; returns once the gateway stops (Ctrl+C).
-pub fn run(args: &[String]) -> Result<ExitCode> {
-    let options = parse(args)?;
+pub fn run(options: &Options) -> Result<ExitCode> {
     if options.upstream.is_some() && std::env::var_os(TOKEN_VAR).is_none() {
         bail!("--upstream needs the service's token in {TOKEN_VAR}");
     }
@@ -120,41 +99,6 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| (*s).to_owned()).collect()
-    }
-
-    #[test]
-    fn no_options_mean_the_sandbox_on_8080() {
-        assert_eq!(parse(&[]).unwrap(), Options::default());
-    }
-
-    #[test]
-    fn takes_port_and_upstream() {
-        let options = parse(&args(&[
-            "--port",
-            "9000",
-            "--upstream",
-            "https://service.example",
-        ]))
-        .unwrap();
-        assert_eq!(
-            options,
-            Options {
-                port: Some(9000),
-                upstream: Some("https://service.example".to_owned())
-            }
-        );
-    }
-
-    #[test]
-    fn bad_options_are_explained() {
-        let message = |list: &[&str]| format!("{:#}", parse(&args(list)).unwrap_err());
-        assert!(message(&["--port", "eighty"]).contains("not a port number"));
-        assert!(message(&["--port"]).contains("needs a value"));
-        assert!(message(&["--token", "t"]).contains("unknown option"));
-    }
 
     #[test]
     fn tokens_are_fresh_and_hex() {

@@ -187,10 +187,7 @@ fn summary(lint: &Result<()>, reports: &[Report]) -> String {
 }
 
 /// Run the command; the exit code is non-zero if any check or suite failed.
-pub fn run(args: &[String]) -> Result<ExitCode> {
-    if let Some(extra) = args.first() {
-        bail!("`cargo xtask test` takes no arguments (got `{extra}`)");
-    }
+pub fn run() -> Result<ExitCode> {
     let mut phases = Phases::default();
     phases.run("tools for the app", tools::ensure_build_tools)?;
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
