@@ -47,6 +47,19 @@ const RULES: &[Rule] = &[
         why: "a JavaScript package can be built from the client and the contract alone",
     },
     Rule {
+        package: "xtask",
+        target: None,
+        forbidden: &[
+            "media-gen-api",
+            "media-gen-client",
+            "media-gen-gateway",
+            "media-gen-sandbox",
+            "media-gen-e2e",
+            "media-gen-bench",
+        ],
+        why: "the commands build in seconds on a fresh machine; they start servers through media-gen-launch only",
+    },
+    Rule {
         package: "media-gen-gateway",
         target: None,
         forbidden: BROWSER,

@@ -14,7 +14,7 @@ use crate::dist;
 use crate::npm;
 use crate::phases::Phases;
 use crate::project;
-use crate::sandbox::{binary, Sandbox};
+use crate::sandbox::{self, binary};
 use crate::tools;
 
 /// The environment variable the gateway reads the service's token from.
@@ -73,7 +73,7 @@ pub fn run(options: &Options) -> Result<ExitCode> {
         }
         None => {
             let token = fresh_token()?;
-            let sandbox = Sandbox::launch(
+            let sandbox = sandbox::launch(
                 &binary("release", "media-gen-sandbox"),
                 &["--private", "--token", &token],
             )?;

@@ -11,7 +11,7 @@ use crate::dist;
 use crate::libtest::{self, Counts};
 use crate::npm;
 use crate::phases::{seconds, Phases};
-use crate::sandbox::Sandbox;
+use crate::sandbox;
 use crate::tools::{self, WASM_TARGET};
 
 /// The variable that hands the sandbox's address to the browser tests.
@@ -207,7 +207,7 @@ pub fn run() -> Result<ExitCode> {
     };
     // Short tasks and quick callback retries, so lifecycle tests take moments.
     let sandbox = phases.run("sandbox for browser tests", || {
-        Sandbox::start(&[
+        sandbox::start(&[
             "--task-ms",
             "300",
             "--task-spread",

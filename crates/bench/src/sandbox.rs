@@ -3,23 +3,22 @@
 //! and the gateway in front of it.
 
 use std::path::PathBuf;
-use std::process::Stdio;
-
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
 
 /// The token a sandbox started without `--token` accepts.
 pub const DEMO_TOKEN: &str = "demo-token";
 
-/// A running server process; killed when dropped.
-pub struct Server {
-    child: Child,
-    /// `http://127.0.0.1:<port>`
-    pub base_url: String,
-}
+/// A running server process (release build); killed when dropped.
+pub struct Server(media_gen_launch::Server);
 
 /// The sandbox is the server most parts start.
 pub type Sandbox = Server;
+
+impl std::ops::Deref for Server {
+    type Target = media_gen_launch::Server;
+    fn deref(&self) -> &media_gen_launch::Server {
+        &self.0
+    }
+}
 
 fn binary(name: &str) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -35,31 +34,12 @@ fn binary(name: &str) -> Result<PathBuf, String> {
 }
 
 impl Server {
-    /// Start the release build of `name` with `args` and `env`; wait for the
-    /// line `{name} listening on http://…` it prints once it listens.
+    /// Start the release build of `name` with `args` and `env`; wait until
+    /// it listens (a few milliseconds, so blocking here costs nothing).
     async fn launch(name: &str, args: &[&str], env: &[(&str, &str)]) -> Result<Server, String> {
-        let mut child = Command::new(binary(name)?)
-            .args(args)
-            .envs(env.iter().copied())
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| format!("cannot start {name}: {e}"))?;
-        let stdout = child.stdout.take().ok_or("no output")?;
-        let mut lines = BufReader::new(stdout).lines();
-        let banner = format!("{name} listening on ");
-        while let Some(line) = lines.next_line().await.map_err(|e| e.to_string())? {
-            if let Some(rest) = line.strip_prefix(&banner) {
-                let address = rest.split_whitespace().next().unwrap_or_default();
-                let base_url = address.trim_end_matches('/').to_owned();
-                // Keep reading its output in the background so it never blocks.
-                tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-                return Ok(Server { child, base_url });
-            }
-        }
-        Err(format!("{name} stopped before listening"))
+        media_gen_launch::Server::launch(&binary(name)?, args, env)
+            .map(Server)
+            .map_err(|error| error.to_string())
     }
 
     /// Start the release sandbox with `args` on a free port; wait until it listens.
@@ -100,21 +80,6 @@ impl Server {
     /// One counter of `/sandbox/stats` (`status_reads`, `tasks_created`, ...).
     pub async fn counter(&self, client: &reqwest::Client, name: &str) -> Result<u64, String> {
         counter(client, &self.base_url, name).await
-    }
-
-    /// The process's resident memory in MiB (Linux).
-    pub fn resident_mib(&self) -> Option<f64> {
-        let pid = self.child.id()?;
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        let kib: f64 = status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))?
-            .trim()
-            .trim_end_matches("kB")
-            .trim()
-            .parse()
-            .ok()?;
-        Some(kib / 1024.0)
     }
 }
 
