@@ -2,7 +2,7 @@
 //! poller, and any storage problem to tell the user about.
 
 use leptos::prelude::*;
-use media_gen_api::{CallbackResult, Request, TaskKind, TaskStatus};
+use media_gen_api::{CallbackResult, Request, TaskKey, TaskKind, TaskStatus};
 
 use super::announcer::Announcer;
 use super::kind_text;
@@ -55,7 +55,7 @@ fn apply(
     records.update(|records| {
         let found = records
             .iter_mut()
-            .find(|r| r.kind == update.kind && r.task_id == update.task_id);
+            .find(|r| r.is(update.kind, &update.task_id));
         if let Some(record) = found {
             if record.apply(update.task.as_ref(), final_error, now_ms()) {
                 changed = Some(record.clone());
@@ -130,23 +130,17 @@ impl Board {
 
     /// The stored task `task_id` of `kind`, if it is on the board.
     pub fn find(&self, kind: TaskKind, task_id: &str) -> Option<TaskRecord> {
-        self.records.with(|records| {
-            records
-                .iter()
-                .find(|r| r.kind == kind && r.task_id == task_id)
-                .cloned()
-        })
+        self.records
+            .with(|records| records.iter().find(|r| r.is(kind, task_id)).cloned())
     }
 
     /// Put a task submitted elsewhere on the board, as just read, and follow
     /// it until it ends. Its parameters are not known, so it cannot be re-run.
     pub fn follow(&self, task: &CallbackResult) {
         let kind = task.kind();
-        let known = self.records.with_untracked(|records| {
-            records
-                .iter()
-                .any(|r| r.kind == kind && r.task_id == task.task_id())
-        });
+        let known = self
+            .records
+            .with_untracked(|records| records.iter().any(|r| r.is(kind, task.task_id())));
         if known {
             return;
         }
@@ -184,15 +178,12 @@ impl Board {
 
     /// Stop following every task (another tab takes over).
     fn unfollow_all(&self) {
-        let all: Vec<(TaskKind, String)> = self.records.with_untracked(|records| {
-            records
-                .iter()
-                .map(|r| (r.kind, r.task_id.clone()))
-                .collect()
-        });
+        let all: Vec<TaskKey> = self
+            .records
+            .with_untracked(|records| records.iter().map(TaskRecord::task_key).collect());
         self.poller.with_value(|poller| {
-            for (kind, id) in &all {
-                poller.unwatch(*kind, id);
+            for task in &all {
+                poller.unwatch(task.kind, &task.id);
             }
         });
     }
@@ -206,10 +197,7 @@ impl Board {
                 let ended = !record.is_active();
                 let mut newly_ended = None;
                 self.records.try_update(|records| {
-                    match records
-                        .iter_mut()
-                        .find(|r| r.kind == kind && r.task_id == id)
-                    {
+                    match records.iter_mut().find(|r| r.is(kind, &id)) {
                         Some(shown) => {
                             if ended && shown.is_active() {
                                 newly_ended = Some(record.clone());
@@ -231,10 +219,11 @@ impl Board {
                     }
                 });
             }
-            TaskChange::Removed(kind, id) => {
-                self.poller.with_value(|poller| poller.unwatch(kind, &id));
+            TaskChange::Removed(task) => {
+                self.poller
+                    .with_value(|poller| poller.unwatch(task.kind, &task.id));
                 self.records
-                    .try_update(|records| records.retain(|r| !(r.kind == kind && r.task_id == id)));
+                    .try_update(|records| records.retain(|r| !r.is(task.kind, &task.id)));
             }
         }
     }
@@ -247,7 +236,7 @@ impl Board {
             self.storage_problem.set(Some(error.to_string()));
         }
         self.records
-            .update(|records| records.retain(|r| !(r.kind == kind && r.task_id == task_id)));
+            .update(|records| records.retain(|r| !r.is(kind, task_id)));
     }
 }
 

@@ -2,7 +2,7 @@
 //! can be compared: an image or a video each.
 
 use leptos::prelude::*;
-use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
+use media_gen_api::{CallbackResult, TaskKey, TaskKind, TaskStatus};
 
 use crate::components::safe_url::safe_url;
 use crate::store::record::TaskRecord;
@@ -27,38 +27,23 @@ pub fn media_of(record: &TaskRecord) -> Option<Media> {
     }
 }
 
-/// One side of a comparison, as written in the page's query: `kind:id`.
-pub fn pick_text(kind: TaskKind, task_id: &str) -> String {
-    format!("{kind}:{task_id}")
-}
-
-/// The kind and id in a `kind:id` query value.
-pub fn parse_pick(text: &str) -> Option<(TaskKind, String)> {
-    let (kind, id) = text.split_once(':')?;
-    if id.is_empty() {
-        return None;
-    }
-    Some((kind.parse().ok()?, id.to_owned()))
-}
-
-/// The comparison page of two tasks.
-pub fn compare_path(a: &(TaskKind, String), b: &(TaskKind, String)) -> String {
-    let encode =
-        |(kind, id): &(TaskKind, String)| media_gen_api::path::segment(&pick_text(*kind, id));
+/// The comparison page of two tasks (each written `kind:id` in the query).
+pub fn compare_path(a: &TaskKey, b: &TaskKey) -> String {
+    let encode = |task: &TaskKey| media_gen_api::path::segment(&task.to_string());
     format!("/compare?a={}&b={}", encode(a), encode(b))
 }
 
 /// The tasks chosen on the board for comparing, the latest last (at most two).
 #[derive(Clone, Copy)]
-pub struct Picks(pub RwSignal<Vec<(TaskKind, String)>>);
+pub struct Picks(pub RwSignal<Vec<TaskKey>>);
 
 impl Picks {
     /// Choose or un-choose a task; a third choice replaces the oldest.
     pub fn toggle(&self, kind: TaskKind, task_id: &str, chosen: bool) {
         self.0.update(|picks| {
-            picks.retain(|(k, id)| !(*k == kind && id == task_id));
+            picks.retain(|pick| !pick.is(kind, task_id));
             if chosen {
-                picks.push((kind, task_id.to_owned()));
+                picks.push(TaskKey::new(kind, task_id));
                 if picks.len() > 2 {
                     picks.remove(0);
                 }
@@ -69,7 +54,7 @@ impl Picks {
     /// Whether the task is chosen.
     pub fn has(&self, kind: TaskKind, task_id: &str) -> bool {
         self.0
-            .with(|picks| picks.iter().any(|(k, id)| *k == kind && id == task_id))
+            .with(|picks| picks.iter().any(|pick| pick.is(kind, task_id)))
     }
 }
 
@@ -78,21 +63,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn picks_read_back_and_odd_ones_do_not() {
-        let pick = pick_text(TaskKind::ImageGenerate, "ig:1/x");
-        assert_eq!(
-            parse_pick(&pick),
-            Some((TaskKind::ImageGenerate, "ig:1/x".to_owned()))
-        );
-        assert_eq!(parse_pick("image_generate:"), None);
-        assert_eq!(parse_pick("nope:ig-1"), None);
-        assert_eq!(parse_pick("ig-1"), None);
-    }
-
-    #[test]
     fn the_path_escapes_each_side() {
-        let a = (TaskKind::ImageGenerate, "ig 1".to_owned());
-        let b = (TaskKind::ImageToVideo, "i2v&2".to_owned());
+        let a = TaskKey::new(TaskKind::ImageGenerate, "ig 1");
+        let b = TaskKey::new(TaskKind::ImageToVideo, "i2v&2");
         assert_eq!(
             compare_path(&a, &b),
             "/compare?a=image_generate%3Aig%201&b=image_to_video%3Ai2v%262"

@@ -1,6 +1,6 @@
 //! What the browser keeps about one task.
 
-use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
+use media_gen_api::{CallbackResult, TaskKey, TaskKind, TaskStatus};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -62,6 +62,16 @@ fn stored_task<'de, D: Deserializer<'de>>(
 pub const KEY_PREFIX: &str = "media-gen.task:";
 
 impl TaskRecord {
+    /// Which task this is.
+    pub fn task_key(&self) -> TaskKey {
+        TaskKey::new(self.kind, self.task_id.clone())
+    }
+
+    /// Whether this is the task `task_id` of `kind`.
+    pub fn is(&self, kind: TaskKind, task_id: &str) -> bool {
+        self.kind == kind && self.task_id == task_id
+    }
+
     /// A task just submitted: `PENDING` until read.
     pub fn submitted(kind: TaskKind, task_id: &str, request: serde_json::Value, now: f64) -> Self {
         TaskRecord {
@@ -77,7 +87,7 @@ impl TaskRecord {
     }
 
     /// The key this record is stored under.
-    pub fn key(&self) -> String {
+    pub fn storage_key(&self) -> String {
         key(self.kind, &self.task_id)
     }
 
@@ -117,9 +127,10 @@ impl TaskRecord {
     }
 }
 
-/// The storage key of task `task_id` of `kind`.
+/// The storage key of task `task_id` of `kind`: the prefix and `kind:id`,
+/// as [`TaskKey`] writes it.
 pub fn key(kind: TaskKind, task_id: &str) -> String {
-    format!("{KEY_PREFIX}{kind}:{task_id}")
+    format!("{KEY_PREFIX}{}", TaskKey::new(kind, task_id))
 }
 
 #[cfg(test)]
@@ -147,7 +158,7 @@ mod tests {
         );
         assert_eq!(record.status, TaskStatus::Pending);
         assert!(record.is_active());
-        assert_eq!(record.key(), "media-gen.task:image_generate:i2is-1");
+        assert_eq!(record.storage_key(), "media-gen.task:image_generate:i2is-1");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! every other document of this origin when one writes localStorage).
 
 use gloo_events::EventListener;
-use media_gen_api::TaskKind;
+use media_gen_api::TaskKey;
 use wasm_bindgen::JsCast;
 use web_sys::StorageEvent;
 
@@ -14,21 +14,19 @@ pub enum TaskChange {
     /// Stored or updated it.
     Saved(Box<TaskRecord>),
     /// Removed it.
-    Removed(TaskKind, String),
+    Removed(TaskKey),
 }
 
-/// The kind and id a task record's storage key names.
-pub fn parse_key(key: &str) -> Option<(TaskKind, String)> {
-    let rest = key.strip_prefix(KEY_PREFIX)?;
-    let (kind, id) = rest.split_once(':')?;
-    Some((kind.parse().ok()?, id.to_owned()))
+/// The task a task record's storage key names.
+pub fn parse_key(key: &str) -> Option<TaskKey> {
+    key.strip_prefix(KEY_PREFIX)?.parse().ok()
 }
 
 /// The change one storage event describes, if it is about a task.
 fn change(key: &str, new_value: Option<String>) -> Option<TaskChange> {
-    let (kind, id) = parse_key(key)?;
+    let task = parse_key(key)?;
     match new_value {
-        None => Some(TaskChange::Removed(kind, id)),
+        None => Some(TaskChange::Removed(task)),
         Some(json) => serde_json::from_slice(json.as_bytes())
             .ok()
             .map(|record| TaskChange::Saved(Box::new(record))),
@@ -53,12 +51,13 @@ pub fn listen(on_change: impl Fn(TaskChange) + 'static) -> Option<EventListener>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use media_gen_api::TaskKind;
 
     #[test]
     fn keys_name_kind_and_id() {
         assert_eq!(
             parse_key("media-gen.task:image_to_video:i2v-1:x"),
-            Some((TaskKind::ImageToVideo, "i2v-1:x".to_owned()))
+            Some(TaskKey::new(TaskKind::ImageToVideo, "i2v-1:x"))
         );
         assert_eq!(parse_key("media-gen.task:nope:1"), None);
         assert_eq!(parse_key("media-gen.token"), None);
@@ -68,10 +67,10 @@ mod tests {
     fn removal_and_unreadable_values() {
         assert_eq!(
             change("media-gen.task:image_generate:i2is-1", None),
-            Some(TaskChange::Removed(
+            Some(TaskChange::Removed(TaskKey::new(
                 TaskKind::ImageGenerate,
-                "i2is-1".to_owned()
-            ))
+                "i2is-1"
+            )))
         );
         assert_eq!(
             change("media-gen.task:image_generate:i2is-1", Some("{".into())),
@@ -85,7 +84,7 @@ mod tests {
         );
         let json = serde_json::to_string(&record).unwrap();
         assert_eq!(
-            change(&record.key(), Some(json)),
+            change(&record.storage_key(), Some(json)),
             Some(TaskChange::Saved(Box::new(record)))
         );
     }

@@ -60,7 +60,7 @@ pub fn load() -> Result<(Vec<TaskRecord>, usize), StoreError> {
 pub fn save(record: &TaskRecord) -> Result<(), StoreError> {
     let text = serde_json::to_string(record).map_err(|_| StoreError::Full)?;
     storage()?
-        .set_item(&record.key(), &text)
+        .set_item(&record.storage_key(), &text)
         .map_err(|_| StoreError::Full)
 }
 

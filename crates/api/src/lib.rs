@@ -26,6 +26,7 @@ pub mod request;
 pub mod retry;
 pub mod status;
 pub mod subtitles;
+pub mod task_key;
 pub mod validate;
 pub mod values;
 pub mod video_translate;
@@ -44,6 +45,7 @@ pub use model_rules::{Mode, ModelRules, Support};
 pub use request::Request;
 pub use status::TaskStatus;
 pub use subtitles::{ass_to_vtt, Vtt};
+pub use task_key::{NotATaskKey, TaskKey};
 pub use validate::{
     validate_image_generate, validate_image_to_video, validate_video_translate, Context, ImageInfo,
     Problem, Problems, Rule, Severity,

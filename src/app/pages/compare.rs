@@ -4,9 +4,10 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
+use media_gen_api::TaskKey;
 
 use crate::app::board::Board;
-use crate::app::compare::{media_of, parse_pick, Media};
+use crate::app::compare::{media_of, Media};
 use crate::app::kind_text;
 use crate::store::record::TaskRecord;
 
@@ -76,11 +77,11 @@ pub fn ComparePage() -> impl IntoView {
         let pick = |name: &str| {
             query
                 .with(|q| q.get(name))
-                .and_then(|text| parse_pick(&text))
+                .and_then(|text| text.parse::<TaskKey>().ok())
         };
-        let find = |pick: Option<(_, String)>| {
-            let (kind, id) = pick?;
-            let record = board.find(kind, &id)?;
+        let find = |pick: Option<TaskKey>| {
+            let pick = pick?;
+            let record = board.find(pick.kind, &pick.id)?;
             let media = media_of(&record)?;
             Some((record, media))
         };
