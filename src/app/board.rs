@@ -46,18 +46,13 @@ fn apply(
     announcer: Announcer,
     notifier: Notifier,
 ) {
-    let final_error = update
-        .error
-        .as_ref()
-        .filter(|_| update.done)
-        .map(ToString::to_string);
     let mut changed = None;
     records.update(|records| {
         let found = records
             .iter_mut()
             .find(|r| r.is(update.kind, &update.task_id));
         if let Some(record) = found {
-            if record.apply(update.task.as_ref(), final_error, now_ms()) {
+            if record.take_in(update, now_ms()) {
                 changed = Some(record.clone());
             }
         }

@@ -1,6 +1,7 @@
 //! What the browser keeps about one task.
 
 use media_gen_api::{CallbackResult, TaskKey, TaskKind, TaskStatus};
+use media_gen_client::TaskUpdate;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -124,6 +125,21 @@ impl TaskRecord {
             self.updated_at = now;
         }
         changed
+    }
+}
+
+impl TaskRecord {
+    /// Take in one of the poller's reads of this task: the task as read, or
+    /// the error that ended the watch (an error the poller retries past is
+    /// not kept). The one place a read becomes what the board and the status
+    /// widget show. Returns whether anything shown changed.
+    pub fn take_in(&mut self, update: &TaskUpdate, now: f64) -> bool {
+        let final_error = update
+            .error
+            .as_ref()
+            .filter(|_| update.done)
+            .map(ToString::to_string);
+        self.apply(update.task.as_ref(), final_error, now)
     }
 }
 

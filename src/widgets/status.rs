@@ -4,7 +4,7 @@
 //! cannot be read.
 
 use leptos::prelude::*;
-use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
+use media_gen_api::TaskKind;
 use wasm_bindgen::JsValue;
 use web_sys::Element;
 
@@ -15,18 +15,8 @@ use super::js_client::parse_kind;
 use super::mounted::Mounted;
 use crate::components::clock::use_now;
 use crate::components::{TaskProgress, TaskResult};
+use crate::store::record::TaskRecord;
 use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
-
-/// One followed task as shown.
-#[derive(Debug, Clone, PartialEq)]
-struct Followed {
-    id: String,
-    status: TaskStatus,
-    task: Option<CallbackResult>,
-    error: Option<String>,
-    started: f64,
-    updated: f64,
-}
 
 /// `taskId` or `taskIds` from the options: at least one, all non-empty strings.
 fn task_ids(options: &JsValue) -> Result<Vec<String>, JsValue> {
@@ -58,18 +48,14 @@ fn task_ids(options: &JsValue) -> Result<Vec<String>, JsValue> {
 }
 
 /// Take in one read and tell the page.
-fn apply(update: &TaskUpdate, tasks: RwSignal<Vec<Followed>>, target: &Element) {
+fn apply(update: &TaskUpdate, tasks: RwSignal<Vec<TaskRecord>>, target: &Element) {
     let now = now_ms();
     tasks.update(|tasks| {
-        if let Some(shown) = tasks.iter_mut().find(|t| t.id == update.task_id) {
-            if let Some(task) = &update.task {
-                shown.status = task.status().clone();
-                shown.task = Some(task.clone());
-            }
-            if update.done {
-                shown.error = update.error.as_ref().map(ToString::to_string);
-            }
-            shown.updated = now;
+        if let Some(shown) = tasks
+            .iter_mut()
+            .find(|t| t.is(update.kind, &update.task_id))
+        {
+            shown.take_in(update, now);
         }
     });
     let kind = update.kind;
@@ -96,13 +82,13 @@ fn apply(update: &TaskUpdate, tasks: RwSignal<Vec<Followed>>, target: &Element) 
 }
 
 /// One task's card.
-fn card(task: Followed, now: ReadSignal<f64>) -> impl IntoView {
+fn card(task: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
     let result = task.task.clone().map(|task| view! { <TaskResult task/> });
     view! {
-        <li class="widget-task" part="task" data-task-id=task.id.clone() data-status=task.status.to_string()>
+        <li class="widget-task" part="task" data-task-id=task.task_id.clone() data-status=task.status.to_string()>
             <div class="widget-task__head">
-                <code>{task.id.clone()}</code>
-                <TaskProgress status=task.status.clone() submitted_at=task.started updated_at=task.updated now/>
+                <code>{task.task_id.clone()}</code>
+                <TaskProgress status=task.status.clone() submitted_at=task.submitted_at updated_at=task.updated_at now/>
             </div>
             {task.error.map(|error| view! { <p class="notice" role="alert">{error}</p> })}
             {result}
@@ -120,14 +106,8 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
     let tasks = mounted.with(|| {
         RwSignal::new(
             ids.iter()
-                .map(|id| Followed {
-                    id: id.clone(),
-                    status: TaskStatus::Pending,
-                    task: None,
-                    error: None,
-                    started,
-                    updated: started,
-                })
+                // Followed here, not submitted here: no request is known.
+                .map(|id| TaskRecord::submitted(kind, id, serde_json::Value::Null, started))
                 .collect::<Vec<_>>(),
         )
     });
@@ -147,7 +127,7 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
             <ul class="widget-tasks" aria-live="polite">
                 <For
                     each=move || tasks.get()
-                    key=|task| (task.id.clone(), task.status.to_string(), task.error.clone(), task.task.is_some())
+                    key=|task| (task.task_id.clone(), task.status.to_string(), task.error.clone(), task.task.is_some())
                     children=move |task| card(task, now)
                 />
             </ul>
