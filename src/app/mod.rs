@@ -14,7 +14,7 @@ mod pages;
 pub mod panic_banner;
 pub mod routes;
 pub mod settings;
-mod shortcuts;
+pub mod shortcuts;
 mod task_actions;
 
 use leptos::prelude::*;
@@ -32,6 +32,7 @@ pub fn App() -> impl IntoView {
     let announcer = announcer::provide_announcer();
     let notifier = notify::provide_notifier();
     board::provide_board(settings, announcer, notifier);
+    provide_context(shortcuts::FilterFocus::new());
     view! {
         <Router>
             <a class="skip-link" href="#main">"Skip to content"</a>

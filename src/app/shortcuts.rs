@@ -6,7 +6,6 @@
 use gloo_events::{EventListener, EventListenerOptions};
 use leptos::html::Dialog;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use leptos_router::hooks::{use_location, use_navigate};
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
@@ -62,20 +61,66 @@ fn typing(event: &KeyboardEvent) -> bool {
         || element.get_attribute("contenteditable").is_some()
 }
 
-/// The board's text filter.
-const FILTER_ID: &str = "filter-text";
+/// The board's text filter as `/` reaches it: focused at once when the
+/// board shows it, else as soon as the board draws it after the navigation
+/// `/` starts. Provided by the app; the board page attaches its input.
+#[derive(Clone, Copy)]
+pub struct FilterFocus {
+    wanted: RwSignal<bool>,
+    input: StoredValue<Option<NodeRef<leptos::html::Input>>>,
+}
 
-fn focus_filter() -> bool {
-    let found = document()
-        .get_element_by_id(FILTER_ID)
-        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
-    found.is_some_and(|input| input.focus().is_ok())
+impl FilterFocus {
+    /// Nothing attached, nothing wanted.
+    pub fn new() -> FilterFocus {
+        FilterFocus {
+            wanted: RwSignal::new(false),
+            input: StoredValue::new(None),
+        }
+    }
+
+    /// On the board page: `input` is the filter while the page lives; it
+    /// takes the focus `/` asked for before it was drawn.
+    pub fn attach(self, input: NodeRef<leptos::html::Input>) {
+        self.input.set_value(Some(input));
+        on_cleanup(move || self.input.set_value(None));
+        Effect::new(move || {
+            if self.wanted.get() {
+                if let Some(input) = input.get() {
+                    let _ = input.focus();
+                    self.wanted.set(false);
+                }
+            }
+        });
+    }
+
+    /// Focus the filter now if it is drawn; else when it is.
+    fn request(self) -> bool {
+        let drawn = self
+            .input
+            .get_value()
+            .and_then(|input| input.get_untracked());
+        match drawn {
+            Some(input) => input.focus().is_ok(),
+            None => {
+                self.wanted.set(true);
+                false
+            }
+        }
+    }
+}
+
+impl Default for FilterFocus {
+    fn default() -> Self {
+        FilterFocus::new()
+    }
 }
 
 /// Listens for the shortcuts (inside the router) and holds the list `?` shows.
 #[component]
 pub fn Shortcuts() -> impl IntoView {
     let dialog = NodeRef::<Dialog>::new();
+    let filter_focus = expect_context::<FilterFocus>();
     let location = use_location();
     let navigate = use_navigate();
     // Not passive (gloo's default): the keys handled here cancel the
@@ -99,17 +144,8 @@ pub fn Shortcuts() -> impl IntoView {
         match wanted {
             Shortcut::FocusFilter => {
                 event.prevent_default();
-                if !focus_filter() {
+                if !filter_focus.request() {
                     navigate("/", Default::default());
-                    // The board draws on the next turns of the event loop.
-                    spawn_local(async {
-                        for _ in 0..20 {
-                            gloo_timers::future::TimeoutFuture::new(25).await;
-                            if focus_filter() {
-                                break;
-                            }
-                        }
-                    });
                 }
             }
             Shortcut::ShowHelp => {
