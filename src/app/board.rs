@@ -235,24 +235,6 @@ impl Board {
     }
 }
 
-/// Call `on_hidden` each time the page goes to the background (hidden, or
-/// frozen by the browser to save power).
-fn page_hidden_listener(
-    on_hidden: impl Fn() + 'static,
-) -> Option<(gloo_events::EventListener, gloo_events::EventListener)> {
-    let document = web_sys::window()?.document()?;
-    let target = document.clone();
-    let on_hidden = std::rc::Rc::new(on_hidden);
-    let on_freeze = std::rc::Rc::clone(&on_hidden);
-    let hidden = gloo_events::EventListener::new(&document, "visibilitychange", move |_| {
-        if target.visibility_state() == web_sys::VisibilityState::Hidden {
-            on_hidden();
-        }
-    });
-    let frozen = gloo_events::EventListener::new(&document, "freeze", move |_| on_freeze());
-    Some((hidden, frozen))
-}
-
 /// Load the stored tasks, follow the active ones, and provide the board.
 pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifier) -> Board {
     let records = RwSignal::new(Vec::new());
@@ -291,7 +273,7 @@ pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifie
         })
     };
     let leadership = StoredValue::new_local(elect());
-    let hand_on = page_hidden_listener(move || {
+    let hand_on = media_gen_client::visibility::on_page_leave(move || {
         if board.leading.get_untracked() {
             board.leading.set(false);
             board.unfollow_all();

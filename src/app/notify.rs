@@ -2,8 +2,8 @@
 //! "(2) Media Generation" — until the tab is looked at again, and, for
 //! people who opt in on the settings page, a browser notification each.
 
-use gloo_events::EventListener;
 use leptos::prelude::*;
+use media_gen_client::visibility::{on_visibility_change, page_hidden};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Notification, NotificationOptions, NotificationPermission};
@@ -30,10 +30,6 @@ pub fn notification_text(record: &TaskRecord) -> (String, String) {
         (None, false) => format!("{kind} changed"),
     };
     (title, format!("Task {}", record.task_id))
-}
-
-fn hidden() -> bool {
-    document().hidden()
 }
 
 fn permission_granted() -> bool {
@@ -63,8 +59,8 @@ pub fn provide_notifier() -> Notifier {
         enabled: RwSignal::new(supported && opted_in && permission_granted()),
         base_title: StoredValue::new(document().title()),
     };
-    let listener = EventListener::new(&document(), "visibilitychange", move |_| {
-        if !hidden() {
+    let listener = on_visibility_change(move |hidden| {
+        if !hidden {
             notifier.count(0);
         }
     });
@@ -92,7 +88,7 @@ impl Notifier {
     /// `record` just ended: counted in the title and notified while the tab
     /// is hidden; nothing happens while it is in view.
     pub fn ended(&self, record: &TaskRecord) {
-        if !hidden() {
+        if !page_hidden() {
             return;
         }
         self.count(self.unseen.get_untracked() + 1);

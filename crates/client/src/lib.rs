@@ -12,6 +12,7 @@ pub mod media;
 mod options;
 mod poller;
 mod service;
+pub mod visibility;
 
 pub use error::ClientError;
 pub use options::{Auth, ClientOptions, TokenProvider};

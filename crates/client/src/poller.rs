@@ -20,8 +20,9 @@ use gloo_events::EventListener;
 use media_gen_api::poll::{DurationEstimate, PollSchedule};
 use media_gen_api::{CallbackResult, TaskKind};
 use wasm_bindgen_futures::spawn_local;
-use web_sys::{AbortController, VisibilityState};
+use web_sys::AbortController;
 
+use crate::visibility::{on_visibility_change, page_hidden};
 use crate::{now_ms, Client, ClientError};
 
 /// How a [`Poller`] paces its reads.
@@ -96,12 +97,6 @@ pub struct Poller {
     _visibility: Option<EventListener>,
 }
 
-fn page_hidden() -> bool {
-    web_sys::window()
-        .and_then(|window| window.document())
-        .is_some_and(|document| document.visibility_state() == VisibilityState::Hidden)
-}
-
 impl Poller {
     /// A poller reading through `client`; `on_update` hears about every read.
     pub fn new(
@@ -121,21 +116,19 @@ impl Poller {
         }));
         let (wake, woken) = mpsc::unbounded();
         let abort = AbortController::new().ok();
-        let visibility = web_sys::window()
-            .and_then(|w| w.document())
-            .map(|document| {
-                let (state, wake) = (Rc::clone(&state), wake.clone());
-                EventListener::new(&document, "visibilitychange", move |_| {
-                    if !page_hidden() {
-                        // Back in view: read every task now.
-                        let now = now_ms();
-                        for watch in state.borrow_mut().watches.values_mut() {
-                            watch.next_ms = watch.next_ms.min(now);
-                        }
+        let visibility = {
+            let (state, wake) = (Rc::clone(&state), wake.clone());
+            on_visibility_change(move |hidden| {
+                if !hidden {
+                    // Back in view: read every task now.
+                    let now = now_ms();
+                    for watch in state.borrow_mut().watches.values_mut() {
+                        watch.next_ms = watch.next_ms.min(now);
                     }
-                    let _ = wake.unbounded_send(());
-                })
-            });
+                }
+                let _ = wake.unbounded_send(());
+            })
+        };
         let signal = abort.as_ref().map(AbortController::signal);
         spawn_local(drive(Rc::clone(&state), woken, wake.clone(), signal));
         Poller {
