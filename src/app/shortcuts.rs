@@ -63,30 +63,30 @@ fn typing(event: &KeyboardEvent) -> bool {
 
 /// The board's text filter as `/` reaches it: focused at once when the
 /// board shows it, else as soon as the board draws it after the navigation
-/// `/` starts. Provided by the app; the board page attaches its input.
+/// `/` starts. Provided by the app; the board page draws its filter with
+/// [`FilterFocus::input`] and calls [`FilterFocus::attach`].
 #[derive(Clone, Copy)]
 pub struct FilterFocus {
     wanted: RwSignal<bool>,
-    input: StoredValue<Option<NodeRef<leptos::html::Input>>>,
+    /// The board's filter, while the board page shows it.
+    pub input: NodeRef<leptos::html::Input>,
 }
 
 impl FilterFocus {
-    /// Nothing attached, nothing wanted.
+    /// Nothing wanted yet.
     pub fn new() -> FilterFocus {
         FilterFocus {
             wanted: RwSignal::new(false),
-            input: StoredValue::new(None),
+            input: NodeRef::new(),
         }
     }
 
-    /// On the board page: `input` is the filter while the page lives; it
-    /// takes the focus `/` asked for before it was drawn.
-    pub fn attach(self, input: NodeRef<leptos::html::Input>) {
-        self.input.set_value(Some(input));
-        on_cleanup(move || self.input.set_value(None));
+    /// On the board page: the filter takes the focus `/` asked for before
+    /// it was drawn.
+    pub fn attach(self) {
         Effect::new(move || {
             if self.wanted.get() {
-                if let Some(input) = input.get() {
+                if let Some(input) = self.input.get() {
                     let _ = input.focus();
                     self.wanted.set(false);
                 }
@@ -94,15 +94,13 @@ impl FilterFocus {
         });
     }
 
-    /// Focus the filter now if it is drawn; else when it is.
+    /// Focus the filter now if the page shows it; else when it is drawn.
     fn request(self) -> bool {
-        let drawn = self
-            .input
-            .get_value()
-            .and_then(|input| input.get_untracked());
-        match drawn {
-            Some(input) => input.focus().is_ok(),
-            None => {
+        // The reference outlives the board page: only a filter still in the
+        // document counts.
+        match self.input.get_untracked() {
+            Some(input) if input.is_connected() => input.focus().is_ok(),
+            _ => {
                 self.wanted.set(true);
                 false
             }

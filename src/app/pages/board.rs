@@ -164,12 +164,12 @@ fn LookUp() -> impl IntoView {
 /// The filters over the board.
 fn filter_controls(filters: Filters) -> impl IntoView {
     let Filters { kind, status, text } = filters;
-    let text_input = NodeRef::new();
-    expect_context::<FilterFocus>().attach(text_input);
+    let focus = expect_context::<FilterFocus>();
+    focus.attach();
     view! {
         <div class="filters" role="group" aria-label="Filter tasks">
             <label for="filter-text" class="visually-hidden">"Filter by id or text"</label>
-            <input id="filter-text" node_ref=text_input type="search" placeholder="Filter  /" autocomplete="off"
+            <input id="filter-text" node_ref=focus.input type="search" placeholder="Filter  /" autocomplete="off"
                 aria-keyshortcuts="/" prop:value=move || text.get()
                 on:input=move |ev| text.set(event_target_value(&ev))/>
             <label for="filter-kind" class="visually-hidden">"Kind"</label>
