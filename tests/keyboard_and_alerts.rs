@@ -46,16 +46,6 @@ fn path() -> String {
     web_sys::window().unwrap().location().pathname().unwrap()
 }
 
-/// Make the page report itself hidden (or visible again) and say so.
-fn set_hidden(hidden: bool) {
-    if hidden {
-        js("Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });");
-    } else {
-        js("delete document.hidden;");
-    }
-    js("document.dispatchEvent(new Event('visibilitychange'));");
-}
-
 fn title() -> String {
     web_sys::window().unwrap().document().unwrap().title()
 }
@@ -154,7 +144,7 @@ async fn a_hidden_tab_counts_ended_tasks_in_its_title() {
         .unwrap()
         .set_title("Media Generation");
     let before = title();
-    set_hidden(true);
+    sandbox::set_page_hidden(true);
     let id = sandbox::images_on_the_board("a hidden tab", 1)
         .await
         .remove(0);
@@ -168,7 +158,7 @@ async fn a_hidden_tab_counts_ended_tasks_in_its_title() {
         gloo_timers::future::TimeoutFuture::new(10).await;
     }
     assert_eq!(title(), counted);
-    set_hidden(false);
+    sandbox::set_page_hidden(false);
     wait_for("the count to clear", || title() == before).await;
 }
 
@@ -195,7 +185,7 @@ async fn people_who_opt_in_are_notified_when_a_hidden_tab_sees_a_task_end() {
     .await;
     drop(settings);
 
-    set_hidden(true);
+    sandbox::set_page_hidden(true);
     let id = sandbox::images_on_the_board("a hidden tab", 1)
         .await
         .remove(0);
@@ -212,7 +202,7 @@ async fn people_who_opt_in_are_notified_when_a_hidden_tab_sees_a_task_end() {
         note,
         format!("Image generation succeeded|Task {id}|image_generate:{id}")
     );
-    set_hidden(false);
+    sandbox::set_page_hidden(false);
     drop(app);
 
     // Turned off, it stays off after a reload of the app.

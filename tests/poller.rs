@@ -12,9 +12,8 @@ use std::time::Duration;
 
 use media_gen_api::poll::PollSchedule;
 use media_gen_api::*;
-use media_gen_client::{Poller, PollerOptions, TaskUpdate};
+use media_gen_client::{Poller, PollerOptions, TaskUpdate, WhileHidden};
 use serde_json::json;
-use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -29,6 +28,7 @@ fn fast(max_in_flight: usize) -> PollerOptions {
             floor: Duration::from_millis(50),
         },
         max_in_flight,
+        while_hidden: WhileHidden::Continue,
     }
 }
 
@@ -87,24 +87,6 @@ async fn submit_images(count: i64, prompt: &str) -> Vec<String> {
         left -= 8;
     }
     ids
-}
-
-fn set_hidden(hidden: bool) {
-    let document = document();
-    if hidden {
-        let descriptor = js_sys::Object::new();
-        js_sys::Reflect::set(&descriptor, &"value".into(), &"hidden".into()).unwrap();
-        js_sys::Reflect::set(&descriptor, &"configurable".into(), &JsValue::TRUE).unwrap();
-        js_sys::Object::define_property(&document, &"visibilityState".into(), &descriptor);
-    } else {
-        js_sys::Reflect::delete_property(&document, &"visibilityState".into()).unwrap();
-    }
-    let event = web_sys::Event::new("visibilitychange").unwrap();
-    document.dispatch_event(&event).unwrap();
-}
-
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
 }
 
 #[wasm_bindgen_test]
@@ -183,11 +165,14 @@ async fn a_hundred_tasks_never_exceed_the_cap() {
 }
 
 #[wasm_bindgen_test]
-async fn pauses_while_hidden_and_reads_at_once_when_visible() {
+async fn pauses_while_hidden_when_asked_and_reads_at_once_when_visible() {
     sandbox::set_faults(json!({})).await;
     let ids = submit_images(1, "hidden").await;
-    set_hidden(true);
-    let (poller, updates) = poller(fast(4));
+    sandbox::set_page_hidden(true);
+    let (poller, updates) = poller(PollerOptions {
+        while_hidden: WhileHidden::Pause,
+        ..fast(4)
+    });
     let before = sandbox::counter("status_reads").await;
     poller.watch(TaskKind::ImageGenerate, &ids[0], sandbox::now());
     sleep(800).await;
@@ -199,10 +184,26 @@ async fn pauses_while_hidden_and_reads_at_once_when_visible() {
     assert!(updates.borrow().is_empty());
 
     let shown = sandbox::now();
-    set_hidden(false);
+    sandbox::set_page_hidden(false);
     let done = wait_done(&updates, 1, 5).await;
     let waited = sandbox::now() - shown;
     assert!(waited < 300.0, "read {waited} ms after becoming visible");
+    assert_eq!(
+        done[0].task.as_ref().unwrap().status(),
+        &TaskStatus::Succeeded
+    );
+}
+
+#[wasm_bindgen_test]
+async fn reads_on_while_hidden_by_default() {
+    sandbox::set_faults(json!({})).await;
+    let ids = submit_images(1, "hidden, read on").await;
+    sandbox::set_page_hidden(true);
+    let (poller, updates) = poller(fast(4));
+    poller.watch(TaskKind::ImageGenerate, &ids[0], sandbox::now());
+    // The task ends while the page is hidden, and the poller sees it.
+    let done = wait_done(&updates, 1, 5).await;
+    sandbox::set_page_hidden(false);
     assert_eq!(
         done[0].task.as_ref().unwrap().status(),
         &TaskStatus::Succeeded

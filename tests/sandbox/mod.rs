@@ -125,3 +125,30 @@ pub async fn images_on_the_board(prompt: &str, count: i64) -> Vec<String> {
     }
     ids
 }
+
+/// Make the page read as hidden (or in view again) as a browser does when
+/// the tab goes to the background: `document.hidden` and
+/// `document.visibilityState` both change, then `visibilitychange` fires.
+pub fn set_page_hidden(hidden: bool) {
+    let document = web_sys::window().unwrap().document().unwrap();
+    for (property, value) in [
+        ("hidden", wasm_bindgen::JsValue::TRUE),
+        ("visibilityState", "hidden".into()),
+    ] {
+        if hidden {
+            let descriptor = js_sys::Object::new();
+            js_sys::Reflect::set(&descriptor, &"value".into(), &value).unwrap();
+            js_sys::Reflect::set(
+                &descriptor,
+                &"configurable".into(),
+                &wasm_bindgen::JsValue::TRUE,
+            )
+            .unwrap();
+            js_sys::Object::define_property(&document, &property.into(), &descriptor);
+        } else {
+            js_sys::Reflect::delete_property(&document, &property.into()).unwrap();
+        }
+    }
+    let event = web_sys::Event::new("visibilitychange").unwrap();
+    document.dispatch_event(&event).unwrap();
+}

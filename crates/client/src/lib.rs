@@ -16,7 +16,7 @@ pub mod visibility;
 
 pub use error::ClientError;
 pub use options::{Auth, ClientOptions, TokenProvider};
-pub use poller::{Poller, PollerOptions, TaskUpdate};
+pub use poller::{Poller, PollerOptions, TaskUpdate, WhileHidden};
 pub use service::Client;
 
 /// Now, in `Date.now()` milliseconds: the one clock the client and the app use.

@@ -25,6 +25,18 @@ use web_sys::AbortController;
 use crate::visibility::{on_visibility_change, page_hidden};
 use crate::{now_ms, Client, ClientError};
 
+/// What a [`Poller`] does while the page is hidden.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum WhileHidden {
+    /// Keep reading on schedule (browsers slow a background tab's timers
+    /// themselves): a task that ends while the person is away is seen then,
+    /// for the title's count, a notification or a widget's event.
+    #[default]
+    Continue,
+    /// Read nothing until the page is visible again.
+    Pause,
+}
+
 /// How a [`Poller`] paces its reads.
 #[derive(Debug, Clone, Copy)]
 pub struct PollerOptions {
@@ -32,14 +44,18 @@ pub struct PollerOptions {
     pub schedule: PollSchedule,
     /// The most status reads in flight at once.
     pub max_in_flight: usize,
+    /// Reading on, or pausing, while the page is hidden. Either way every
+    /// task is read as soon as the page is visible again.
+    pub while_hidden: WhileHidden,
 }
 
 impl Default for PollerOptions {
-    /// The default schedule, at most 4 reads in flight.
+    /// The default schedule, at most 4 reads in flight, reading on while hidden.
     fn default() -> Self {
         PollerOptions {
             schedule: PollSchedule::default(),
             max_in_flight: 4,
+            while_hidden: WhileHidden::Continue,
         }
     }
 }
@@ -218,7 +234,8 @@ async fn drive(
         if state.borrow().stopped {
             return;
         }
-        let next_due = if page_hidden() {
+        let paused = state.borrow().options.while_hidden == WhileHidden::Pause && page_hidden();
+        let next_due = if paused {
             None
         } else {
             start_due_reads(&state, &wake, &signal)
