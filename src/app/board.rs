@@ -140,7 +140,7 @@ impl Board {
             return;
         }
         let now = now_ms();
-        let mut record = TaskRecord::submitted(kind, task.task_id(), serde_json::Value::Null, now);
+        let mut record = TaskRecord::followed(kind, task.task_id(), now);
         record.apply(Some(task), None, now);
         store(&record, self.storage_problem);
         if record.is_active() && self.leading.get_untracked() {

@@ -9,8 +9,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Notification, NotificationOptions, NotificationPermission};
 
 use super::kind_text;
-use crate::store::preferences;
 use crate::store::record::TaskRecord;
+use crate::store::settings as stored_settings;
 
 /// The title with `unseen` tasks ended while the tab was hidden.
 pub fn title_with_count(base: &str, unseen: u32) -> String {
@@ -50,7 +50,7 @@ pub struct Notifier {
 /// Provide the notifier: keeps the title's count, clears it when the tab
 /// is seen again.
 pub fn provide_notifier() -> Notifier {
-    let opted_in = preferences::notifications_wanted();
+    let opted_in = stored_settings::notifications_wanted();
     // `Notification` is missing in some browsers (and insecure pages).
     let supported =
         js_sys::Reflect::has(&window(), &JsValue::from_str("Notification")).unwrap_or(false);
@@ -120,14 +120,14 @@ impl Notifier {
             );
         }
         // Storage may refuse: notifications are on for this visit anyway.
-        let _ = preferences::set_notifications_wanted(true);
+        let _ = stored_settings::set_notifications_wanted(true);
         self.enabled.set(true);
         Ok(())
     }
 
     /// Turn notifications off (the title's count stays).
     pub fn disable(&self) {
-        let _ = preferences::set_notifications_wanted(false);
+        let _ = stored_settings::set_notifications_wanted(false);
         self.enabled.set(false);
     }
 }

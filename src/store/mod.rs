@@ -1,6 +1,5 @@
 //! The only code that touches browser storage.
 
-pub mod preferences;
 pub mod record;
 pub mod settings;
 pub mod sync;

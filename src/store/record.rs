@@ -73,6 +73,12 @@ impl TaskRecord {
         self.kind == kind && self.task_id == task_id
     }
 
+    /// A task followed here but not submitted here (looked up by id, or
+    /// given to the status widget): its request is not known.
+    pub fn followed(kind: TaskKind, task_id: &str, now: f64) -> Self {
+        TaskRecord::submitted(kind, task_id, serde_json::Value::Null, now)
+    }
+
     /// A task just submitted: `PENDING` until read.
     pub fn submitted(kind: TaskKind, task_id: &str, request: serde_json::Value, now: f64) -> Self {
         TaskRecord {
@@ -126,9 +132,7 @@ impl TaskRecord {
         }
         changed
     }
-}
 
-impl TaskRecord {
     /// Take in one of the poller's reads of this task: the task as read, or
     /// the error that ended the watch (an error the poller retries past is
     /// not kept). The one place a read becomes what the board and the status

@@ -1,4 +1,5 @@
-//! Connection settings kept in web storage.
+//! Settings kept in web storage: the connection, and whether browser
+//! notifications are wanted on this device.
 //!
 //! The base URL and the token live in `sessionStorage` (gone when the tab
 //! closes), unless the user asks to be remembered on this device: then the
@@ -92,4 +93,18 @@ fn places(remember: bool) -> (Place, Place) {
     } else {
         (Place::Session, Place::Device)
     }
+}
+
+/// Where the notification opt-in is kept (this device).
+const NOTIFY_KEY: &str = "media-gen.notify";
+
+/// Whether the person turned browser notifications on on this device.
+pub fn notifications_wanted() -> bool {
+    read(Place::Device, NOTIFY_KEY).is_some_and(|value| value == "on")
+}
+
+/// Remember (or forget) that notifications are wanted on this device;
+/// `false` when storage refused.
+pub fn set_notifications_wanted(wanted: bool) -> bool {
+    write(Place::Device, NOTIFY_KEY, wanted.then_some("on"))
 }

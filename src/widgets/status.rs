@@ -106,8 +106,7 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
     let tasks = mounted.with(|| {
         RwSignal::new(
             ids.iter()
-                // Followed here, not submitted here: no request is known.
-                .map(|id| TaskRecord::submitted(kind, id, serde_json::Value::Null, started))
+                .map(|id| TaskRecord::followed(kind, id, started))
                 .collect::<Vec<_>>(),
         )
     });

@@ -25,23 +25,13 @@ pub fn build_release_app() -> Result<()> {
 /// Write `name.br` and `name.gz` next to every file worth compressing
 /// under `dir`, replacing older copies.
 pub fn compress_folder(dir: &Path) -> Result<()> {
-    let mut folders = vec![dir.to_owned()];
-    while let Some(folder) = folders.pop() {
-        for entry in
-            std::fs::read_dir(&folder).with_context(|| format!("read {}", folder.display()))?
-        {
-            let path = entry?.path();
-            if path.is_dir() {
-                folders.push(path);
-                continue;
-            }
-            let worth = path
-                .extension()
-                .and_then(|extension| extension.to_str())
-                .is_some_and(|extension| COMPRESSED.contains(&extension));
-            if worth {
-                compress_file(&path)?;
-            }
+    for path in crate::project::files_under(dir)? {
+        let worth = path
+            .extension()
+            .and_then(|extension| extension.to_str())
+            .is_some_and(|extension| COMPRESSED.contains(&extension));
+        if worth {
+            compress_file(&path)?;
         }
     }
     Ok(())

@@ -3,9 +3,9 @@
 //! indirectly; in the browser crate's sources, which folder alone may call
 //! browser storage or the network. Part of the lint phase of `cargo xtask test`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::cmd::{self, command};
 use crate::tools::WASM_TARGET;
@@ -121,26 +121,6 @@ const SOURCE_RULES: &[SourceRule] = &[
     },
 ];
 
-/// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for path in entries.flatten().map(|entry| entry.path()) {
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 /// `file:line: call (why)` for each call in `text` (the file at `relative`,
 /// under `src/`) that `rule` keeps to another place.
 fn source_offences(relative: &Path, text: &str, rule: &SourceRule) -> Vec<String> {
@@ -170,24 +150,26 @@ fn source_offences(relative: &Path, text: &str, rule: &SourceRule) -> Vec<String
 }
 
 /// The source rules over the browser crate's `src/`.
-fn check_sources(root: &Path) -> Vec<String> {
+fn check_sources(root: &Path) -> Result<Vec<String>> {
     let src = root.join("src");
     let mut broken = Vec::new();
-    for file in rust_files(&src) {
-        let Ok(text) = std::fs::read_to_string(&file) else {
-            continue;
-        };
+    let rust = crate::project::files_under(&src)?
+        .into_iter()
+        .filter(|file| file.extension().is_some_and(|ext| ext == "rs"));
+    for file in rust {
+        let text =
+            std::fs::read_to_string(&file).with_context(|| format!("read {}", file.display()))?;
         let relative = file.strip_prefix(&src).unwrap_or(&file);
         for rule in SOURCE_RULES {
             broken.extend(source_offences(relative, &text, rule));
         }
     }
-    broken
+    Ok(broken)
 }
 
 /// Check every rule; fails naming each broken one.
 pub fn check() -> Result<()> {
-    let mut broken = check_sources(&crate::project::root());
+    let mut broken = check_sources(&crate::project::root())?;
     if broken.is_empty() {
         for rule in SOURCE_RULES {
             println!("src/: {}", rule.why);
@@ -262,7 +244,7 @@ mod tests {
     #[test]
     fn the_browser_crate_keeps_the_source_rules() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        assert_eq!(check_sources(&root), Vec::<String>::new());
+        assert_eq!(check_sources(&root).unwrap(), Vec::<String>::new());
     }
 
     #[test]

@@ -13,6 +13,26 @@ pub fn root() -> PathBuf {
         .to_owned()
 }
 
+/// Every file under `dir`, in sub-folders too, sorted.
+pub fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for entry in
+            std::fs::read_dir(&folder).with_context(|| format!("read {}", folder.display()))?
+        {
+            let path = entry?.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
 #[derive(Deserialize)]
 struct Lockfile {
     #[serde(default)]
