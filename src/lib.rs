@@ -1,14 +1,48 @@
-//! The Media Generation Service in the browser.
+//! The Media Generation Service in the browser: the single-page app.
 //!
-//! This crate is both the single-page app (the `media-gen-app` binary mounts
-//! [`app::App`]) and, as a `cdylib`, the JavaScript bindings. The contract
-//! itself lives in `media-gen-api`, the HTTP client and the polling engine
-//! in `media-gen-client`; this crate is the views over them.
+//! The `media-gen-app` binary mounts [`App`]. The contract lives in
+//! `media-gen-api`, the HTTP client and the polling engine in
+//! `media-gen-client`, the forms, task views and task store in
+//! `media-gen-ui`; this crate is the app's features over them, a folder
+//! each: the board, a task (its page, the new-task page), the settings,
+//! and the shell around every page. Every address is built and read in
+//! [`routes`].
 
-pub mod app;
-pub mod components;
-pub mod forms;
-pub mod store;
-pub mod text;
-#[cfg(feature = "widgets")]
-pub mod widgets;
+pub mod board;
+pub mod kind_text;
+pub mod routes;
+pub mod settings;
+pub mod shell;
+pub mod task;
+
+use leptos::prelude::*;
+use leptos_router::components::Router;
+
+use routes::Pages;
+use shell::announcer::LiveRegion;
+use shell::header::Header;
+use shell::shortcuts::Shortcuts;
+
+/// The whole app: settings context, header with navigation, and the routed page.
+#[component]
+pub fn App() -> impl IntoView {
+    let settings = settings::provide_settings();
+    let announcer = shell::announcer::provide_announcer();
+    let notifier = shell::notifications::provide_notifier();
+    board::provide_board(settings, announcer, notifier);
+    provide_context(shell::shortcuts::FilterFocus::new());
+    view! {
+        <Router>
+            <a class="skip-link" href="#main">"Skip to content"</a>
+            <Header/>
+            <LiveRegion/>
+            <main id="main" class="page">
+                <Pages/>
+            </main>
+            // After the page, never over it: a floating link covered fields.
+            <footer class="site-footer">
+                <Shortcuts/>
+            </footer>
+        </Router>
+    }
+}

@@ -2,6 +2,6 @@
 //! the app on `<body>`.
 
 fn main() {
-    media_gen::app::panic_banner::install();
-    leptos::mount::mount_to_body(media_gen::app::App);
+    media_gen::shell::panic_banner::install();
+    leptos::mount::mount_to_body(media_gen::App);
 }

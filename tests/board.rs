@@ -8,13 +8,13 @@ mod mount;
 mod sandbox;
 
 use leptos::prelude::*;
-use media_gen::app::announcer::provide_announcer;
-use media_gen::app::board::{provide_board, Board};
-use media_gen::app::notify::provide_notifier;
-use media_gen::app::settings::provide_settings;
-use media_gen::store::record::TaskRecord;
-use media_gen::store::tasks;
+use media_gen::board::{provide_board, Board};
+use media_gen::settings::provide_settings;
+use media_gen::shell::announcer::provide_announcer;
+use media_gen::shell::notifications::provide_notifier;
 use media_gen_api::*;
+use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::store::tasks;
 use mount::{elements, mount_app, wait_for};
 use wasm_bindgen_test::*;
 

@@ -7,9 +7,9 @@
 mod mount;
 mod sandbox;
 
-use media_gen::store::record::TaskRecord;
-use media_gen::store::tasks;
 use media_gen_api::*;
+use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::store::tasks;
 use mount::{element, elements, exists, js, mount_app_at, texts, wait_for, MountedApp};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

@@ -7,9 +7,9 @@
 mod mount;
 mod sandbox;
 
-use media_gen::store::record::TaskRecord;
-use media_gen::store::tasks;
 use media_gen_api::*;
+use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::store::tasks;
 use mount::{
     choose, element, elements, exists, mount_app, mount_app_at, texts, type_into, value_of,
     wait_for, MountedApp,

@@ -104,7 +104,7 @@ async fn settings_show_the_base_url_defaulting_to_the_page_origin() {
 
 #[wasm_bindgen_test]
 fn a_panic_shows_a_banner_that_says_what_to_do() {
-    use media_gen::app::panic_banner::{show, BANNER_ID};
+    use media_gen::shell::panic_banner::{show, BANNER_ID};
     let document = web_sys::window().unwrap().document().unwrap();
     show("panicked at src/app/board.rs:1:1: boom").unwrap();
     show("a second panic").unwrap();
@@ -135,6 +135,10 @@ fn search_text_is_lower_cased_beyond_ascii() {
         "plain ascii",
         "",
     ] {
-        assert_eq!(media_gen::text::lower(text), text.to_lowercase(), "{text}");
+        assert_eq!(
+            media_gen_ui::text::lower(text),
+            text.to_lowercase(),
+            "{text}"
+        );
     }
 }

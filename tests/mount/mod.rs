@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use leptos::prelude::*;
-use media_gen::app::App;
+use media_gen::App;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlElement;
 

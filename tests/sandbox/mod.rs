@@ -115,13 +115,13 @@ pub async fn images_on_the_board(prompt: &str, count: i64) -> Vec<String> {
     let json = serde_json::to_value(&request).expect("a request is JSON");
     let at = now();
     for id in &ids {
-        let record = media_gen::store::record::TaskRecord::submitted(
+        let record = media_gen_ui::store::record::TaskRecord::submitted(
             media_gen_api::TaskKind::ImageGenerate,
             id,
             json.clone(),
             at,
         );
-        media_gen::store::tasks::save(&record).expect("stored");
+        media_gen_ui::store::tasks::save(&record).expect("stored");
     }
     ids
 }

@@ -1,6 +1,6 @@
 //! The dependency rules ARCHITECTURE.md states, checked: on Cargo's own
 //! graph (`cargo tree`), what each crate must never pull in, however
-//! indirectly; in the browser crate's sources, which folder alone may call
+//! indirectly; in the browser crates' sources, which folder alone may call
 //! browser storage or the network. Part of the lint phase of `cargo xtask test`.
 
 use std::path::Path;
@@ -11,12 +11,14 @@ use crate::cmd::{self, command};
 use crate::tools::WASM_TARGET;
 
 /// One rule: `package`, built for `target` (this machine when `None`),
-/// depends on none of `forbidden`
-/// (crate names, matched whole or as a prefix followed by `-` or `_`).
+/// depends on none of `forbidden` (crate names, matched whole or as a
+/// prefix followed by `-` or `_`) nor on any of `forbidden_exactly`
+/// (matched whole: the app `media-gen` is not the family `media-gen-*`).
 struct Rule {
     package: &'static str,
     target: Option<&'static str>,
     forbidden: &'static [&'static str],
+    forbidden_exactly: &'static [&'static str],
     why: &'static str,
 }
 
@@ -38,13 +40,29 @@ const RULES: &[Rule] = &[
             "wasm-bindgen",
             "gloo",
         ],
+        forbidden_exactly: &[],
         why: "the contract is plain Rust, tested natively, shared by every part",
     },
     Rule {
         package: "media-gen-client",
         target: Some(WASM_TARGET),
         forbidden: VIEWS,
+        forbidden_exactly: &[],
         why: "a JavaScript package can be built from the client and the contract alone",
+    },
+    Rule {
+        package: "media-gen-ui",
+        target: Some(WASM_TARGET),
+        forbidden: &[],
+        forbidden_exactly: &["media-gen", "media-gen-widgets"],
+        why: "the shared views know neither host",
+    },
+    Rule {
+        package: "media-gen-widgets",
+        target: Some(WASM_TARGET),
+        forbidden: &["leptos_router"],
+        forbidden_exactly: &["media-gen"],
+        why: "the npm package carries no page of the app, nor its router",
     },
     Rule {
         package: "xtask",
@@ -57,18 +75,21 @@ const RULES: &[Rule] = &[
             "media-gen-e2e",
             "media-gen-bench",
         ],
+        forbidden_exactly: &["media-gen"],
         why: "the commands build in seconds on a fresh machine; they start servers through media-gen-launch only",
     },
     Rule {
         package: "media-gen-gateway",
         target: None,
         forbidden: BROWSER,
+        forbidden_exactly: &[],
         why: "the servers never carry browser code",
     },
     Rule {
         package: "media-gen-sandbox",
         target: None,
         forbidden: BROWSER,
+        forbidden_exactly: &[],
         why: "the servers never carry browser code",
     },
 ];
@@ -81,12 +102,13 @@ fn matches(name: &str, rule: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('-') || rest.starts_with('_'))
 }
 
-/// The forbidden crates in `tree` (one crate name per line), sorted, once each.
-fn offenders(tree: &str, forbidden: &[&str]) -> Vec<String> {
+/// The forbidden crates in `tree` (one crate name per line), sorted, once
+/// each: any of the families `forbidden`, or exactly one of `exactly`.
+fn offenders(tree: &str, forbidden: &[&str], exactly: &[&str]) -> Vec<String> {
     let mut found: Vec<String> = tree
         .lines()
         .filter_map(|line| line.split_whitespace().next())
-        .filter(|name| forbidden.iter().any(|rule| matches(name, rule)))
+        .filter(|name| forbidden.iter().any(|rule| matches(name, rule)) || exactly.contains(name))
         .map(str::to_owned)
         .collect();
     found.sort();
@@ -94,10 +116,14 @@ fn offenders(tree: &str, forbidden: &[&str]) -> Vec<String> {
     found
 }
 
-/// Calls only one folder of the browser crate's `src/` may make.
+/// The browser crates' source folders the source rules read, from the
+/// project's root: the app, the shared views, the widgets.
+const BROWSER_SOURCES: &[&str] = &["src", "crates/ui/src", "crates/widgets/src"];
+
+/// Calls only one folder of the browser crates may make.
 struct SourceRule {
-    /// The folder (under `src/`) allowed to make them; `None`: no folder
-    /// (they belong in another crate).
+    /// The folder (from the project's root) allowed to make them; `None`:
+    /// none of [`BROWSER_SOURCES`] (they belong in `media-gen-client`).
     allowed: Option<&'static str>,
     calls: &'static [&'static str],
     why: &'static str,
@@ -105,9 +131,9 @@ struct SourceRule {
 
 const SOURCE_RULES: &[SourceRule] = &[
     SourceRule {
-        allowed: Some("store"),
+        allowed: Some("crates/ui/src/store"),
         calls: &["local_storage()", "session_storage()"],
-        why: "only store/ touches browser storage",
+        why: "only the store of media-gen-ui touches browser storage",
     },
     SourceRule {
         allowed: None,
@@ -122,7 +148,7 @@ const SOURCE_RULES: &[SourceRule] = &[
 ];
 
 /// `file:line: call (why)` for each call in `text` (the file at `relative`,
-/// under `src/`) that `rule` keeps to another place.
+/// from the project's root) that `rule` keeps to another place.
 fn source_offences(relative: &Path, text: &str, rule: &SourceRule) -> Vec<String> {
     let inside = rule
         .allowed
@@ -138,7 +164,7 @@ fn source_offences(relative: &Path, text: &str, rule: &SourceRule) -> Vec<String
         for call in rule.calls {
             if line.contains(call) {
                 found.push(format!(
-                    "src/{}:{}: {call} ({})",
+                    "{}:{}: {call} ({})",
                     relative.display(),
                     number + 1,
                     rule.why
@@ -149,19 +175,20 @@ fn source_offences(relative: &Path, text: &str, rule: &SourceRule) -> Vec<String
     found
 }
 
-/// The source rules over the browser crate's `src/`.
+/// The source rules over the browser crates' sources.
 fn check_sources(root: &Path) -> Result<Vec<String>> {
-    let src = root.join("src");
     let mut broken = Vec::new();
-    let rust = crate::project::files_under(&src)?
-        .into_iter()
-        .filter(|file| file.extension().is_some_and(|ext| ext == "rs"));
-    for file in rust {
-        let text =
-            std::fs::read_to_string(&file).with_context(|| format!("read {}", file.display()))?;
-        let relative = file.strip_prefix(&src).unwrap_or(&file);
-        for rule in SOURCE_RULES {
-            broken.extend(source_offences(relative, &text, rule));
+    for folder in BROWSER_SOURCES {
+        let rust = crate::project::files_under(&root.join(folder))?
+            .into_iter()
+            .filter(|file| file.extension().is_some_and(|ext| ext == "rs"));
+        for file in rust {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("read {}", file.display()))?;
+            let relative = file.strip_prefix(root).unwrap_or(&file);
+            for rule in SOURCE_RULES {
+                broken.extend(source_offences(relative, &text, rule));
+            }
         }
     }
     Ok(broken)
@@ -172,7 +199,7 @@ pub fn check() -> Result<()> {
     let mut broken = check_sources(&crate::project::root())?;
     if broken.is_empty() {
         for rule in SOURCE_RULES {
-            println!("src/: {}", rule.why);
+            println!("{}: {}", BROWSER_SOURCES.join(", "), rule.why);
         }
     }
     for rule in RULES {
@@ -186,12 +213,18 @@ pub fn check() -> Result<()> {
         if !status.success() {
             bail!("`cargo tree` failed for {}", rule.package);
         }
-        let found = offenders(&output, rule.forbidden);
+        let found = offenders(&output, rule.forbidden, rule.forbidden_exactly);
         if found.is_empty() {
+            let named: Vec<&str> = rule
+                .forbidden
+                .iter()
+                .chain(rule.forbidden_exactly)
+                .copied()
+                .collect();
             println!(
                 "{}: none of {} ({})",
                 rule.package,
-                rule.forbidden.join(", "),
+                named.join(", "),
                 rule.why
             );
         } else {
@@ -229,20 +262,18 @@ mod tests {
         let text =
             "fn f() {\n    // local_storage() in a comment\n    window().local_storage();\n}\n";
         assert_eq!(
-            source_offences(Path::new("app/notify.rs"), text, rule),
-            ["src/app/notify.rs:3: local_storage() (only store/ touches browser storage)"]
+            source_offences(Path::new("src/app/notify.rs"), text, rule),
+            ["src/app/notify.rs:3: local_storage() (only the store of media-gen-ui touches browser storage)"]
         );
-        assert!(source_offences(Path::new("store/tasks.rs"), text, rule).is_empty());
-        // Network calls have no folder of their own in this crate.
+        let store = Path::new("crates/ui/src/store/tasks.rs");
+        assert!(source_offences(store, text, rule).is_empty());
+        // Network calls have no folder of their own in the browser crates.
         let fetch = "let r = window().fetch_with_str(url);";
-        assert_eq!(
-            source_offences(Path::new("store/x.rs"), fetch, &SOURCE_RULES[1]).len(),
-            1
-        );
+        assert_eq!(source_offences(store, fetch, &SOURCE_RULES[1]).len(), 1);
     }
 
     #[test]
-    fn the_browser_crate_keeps_the_source_rules() {
+    fn the_browser_crates_keep_the_source_rules() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         assert_eq!(check_sources(&root).unwrap(), Vec::<String>::new());
     }
@@ -250,8 +281,12 @@ mod tests {
     #[test]
     fn offenders_are_named_once() {
         let tree = "media-gen-client v0.1.0 (/x)\nleptos v0.8.2\ngloo-net v0.6.0\nleptos v0.8.2 (*)\nserde v1.0.0\n";
-        assert_eq!(offenders(tree, VIEWS), ["leptos"]);
-        assert_eq!(offenders(tree, &["gloo"]), ["gloo-net"]);
-        assert!(offenders(tree, &["tokio"]).is_empty());
+        assert_eq!(offenders(tree, VIEWS, &[]), ["leptos"]);
+        assert_eq!(offenders(tree, &["gloo"], &[]), ["gloo-net"]);
+        assert!(offenders(tree, &["tokio"], &[]).is_empty());
+        // The app by its exact name only, not the crates named after it.
+        assert!(offenders(tree, &[], &["media-gen"]).is_empty());
+        let with_app = format!("{tree}media-gen v0.1.0 (/x)\n");
+        assert_eq!(offenders(&with_app, &[], &["media-gen"]), ["media-gen"]);
     }
 }

@@ -1,8 +1,8 @@
 //! `cargo xtask npm`: the widgets as an npm package, packed as a tarball.
 //!
-//! The root crate's lib with the `widgets` feature, built with the
-//! size-first profile; `wasm-bindgen --target web`; `wasm-opt -Oz`; then the
-//! package files kept in `npm/` and the licence; `npm pack` makes the
+//! The `media-gen-widgets` crate, built with the size-first profile;
+//! `wasm-bindgen --target web`; `wasm-opt -Oz`; then the package files kept
+//! in `crates/widgets/npm/` and the licence; `npm pack` makes the
 //! tarball. (wasm-pack is not used: it tries to download tools.)
 
 use std::path::{Path, PathBuf};
@@ -26,10 +26,8 @@ pub fn build_package() -> Result<PathBuf> {
     cmd::run(command("cargo").args([
         "build",
         "--package",
-        "media-gen",
+        "media-gen-widgets",
         "--lib",
-        "--features",
-        "widgets",
         "--target",
         WASM_TARGET,
         "--profile",
@@ -39,7 +37,7 @@ pub fn build_package() -> Result<PathBuf> {
         .join("target")
         .join(WASM_TARGET)
         .join("wasm-release")
-        .join("media_gen.wasm");
+        .join("media_gen_widgets.wasm");
     let package = npm_dir(&root).join("package");
     if package.exists() {
         std::fs::remove_dir_all(&package).context("clear target/npm/package")?;
@@ -62,9 +60,10 @@ pub fn build_package() -> Result<PathBuf> {
             .arg("-o")
             .arg(&module),
     )?;
+    let files = root.join("crates").join("widgets").join("npm");
     for file in ["package.json", "index.js", "index.d.ts", "README.md"] {
-        std::fs::copy(root.join("npm").join(file), package.join(file))
-            .with_context(|| format!("copy npm/{file}"))?;
+        std::fs::copy(files.join(file), package.join(file))
+            .with_context(|| format!("copy crates/widgets/npm/{file}"))?;
     }
     std::fs::copy(root.join("LICENSE"), package.join("LICENSE")).context("copy LICENSE")?;
     let (status, output) = cmd::run_capturing(

@@ -64,8 +64,6 @@ fn suites(chromedriver: &Path, nginx: &Path, sandbox_url: &str) -> Vec<Suite> {
         );
     let native_args = [
         "--workspace",
-        "--features",
-        "media-gen/widgets",
         "--exclude",
         "media-gen-sandbox",
         "--exclude",
@@ -107,8 +105,6 @@ fn lint() -> Result<()> {
         "clippy",
         "--workspace",
         "--all-targets",
-        "--features",
-        "media-gen/widgets",
         "--",
         "-D",
         "warnings",
@@ -116,11 +112,10 @@ fn lint() -> Result<()> {
     cmd::run(&mut clippy_wasm(&[
         "--package",
         "media-gen",
-        "--all-targets",
-        "--features",
-        "widgets",
-    ]))?;
-    cmd::run(&mut clippy_wasm(&[
+        "--package",
+        "media-gen-ui",
+        "--package",
+        "media-gen-widgets",
         "--package",
         "media-gen-client",
         "--all-targets",

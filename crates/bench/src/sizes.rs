@@ -16,13 +16,13 @@ pub const PACKAGE_BUDGET_KB: f64 = 200.0;
 /// What the app may weigh today (gzipped KB): its size now with a little
 /// room, so a heavy dependency or a copy-pasted view cannot slip in
 /// unnoticed. Checked by `cargo xtask test`; lowered as the app shrinks
-/// towards [`APP_BUDGET_KB`].
-pub const APP_CEILING_KB: f64 = 358.0;
-/// The package's ceiling, as [`APP_CEILING_KB`]. 341 since the status
-/// widget shows task records and takes reads in as the board does (+0.8 KB:
-/// the record's change check compares task objects), after the client's move
-/// to a crate of its own took the rest of the room (+2.5 KB).
-pub const PACKAGE_CEILING_KB: f64 = 341.0;
+/// towards [`APP_BUDGET_KB`]. 365 since the views both hosts share moved
+/// to `media-gen-ui` (+6.6 KB: the same code compiled across a crate
+/// boundary; see `docs/performance.md`).
+pub const APP_CEILING_KB: f64 = 365.0;
+/// The package's ceiling, as [`APP_CEILING_KB`]. 342 since the widgets
+/// became a crate of their own over `media-gen-ui` (+1.0 KB).
+pub const PACKAGE_CEILING_KB: f64 = 342.0;
 
 fn gzip(bytes: &[u8]) -> usize {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());

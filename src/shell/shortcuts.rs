@@ -10,7 +10,7 @@ use leptos_router::hooks::{use_location, use_navigate};
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 
-use super::routes::Page;
+use crate::routes::Page;
 
 /// Every shortcut, as listed by `?`.
 pub const SHORTCUTS: [(&str, &str); 4] = [

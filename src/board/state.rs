@@ -4,15 +4,15 @@
 use leptos::prelude::*;
 use media_gen_api::{CallbackResult, Request, TaskKey, TaskKind, TaskStatus};
 
-use super::announcer::Announcer;
-use super::kind_text;
 use super::leader;
-use super::notify::Notifier;
-use super::settings::Settings;
-use crate::store::record::TaskRecord;
-use crate::store::sync::{self, TaskChange};
-use crate::store::tasks;
+use crate::kind_text;
+use crate::settings::Settings;
+use crate::shell::announcer::Announcer;
+use crate::shell::notifications::Notifier;
 use media_gen_client::{now_ms, ClientError, Poller, PollerOptions, TaskUpdate};
+use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::store::sync::{self, TaskChange};
+use media_gen_ui::store::tasks;
 
 /// The board, provided as context by [`provide_board`].
 #[derive(Clone, Copy)]

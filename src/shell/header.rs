@@ -4,8 +4,8 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use media_gen_api::TaskKind;
 
-use super::kind_text;
-use super::settings::{Connection, Settings};
+use crate::kind_text;
+use crate::settings::{Connection, Settings};
 
 /// The site header with the main navigation.
 #[component]
@@ -31,7 +31,7 @@ pub fn Header() -> impl IntoView {
                         .copied()
                         .map(|kind| {
                             view! {
-                                <li><A href=kind_text::form_path(kind)>{kind_text::title(kind)}</A></li>
+                                <li><A href=crate::routes::form_path(kind)>{kind_text::title(kind)}</A></li>
                             }
                         })
                         .collect_view()}

@@ -35,7 +35,7 @@ mod tests {
     /// The package's exported constants (npm/index.js) are these names.
     #[test]
     fn the_package_exports_these_names() {
-        let index = include_str!("../../npm/index.js");
+        let index = include_str!("../npm/index.js");
         for (constant, name) in [
             ("EVENT_SUBMITTED", SUBMITTED),
             ("EVENT_STATUS", STATUS),
@@ -45,7 +45,7 @@ mod tests {
             let line = format!("export const {constant} = \"{name}\";");
             assert!(index.contains(&line), "npm/index.js lacks `{line}`");
         }
-        let types = include_str!("../../npm/index.d.ts");
+        let types = include_str!("../npm/index.d.ts");
         for name in ALL {
             assert!(
                 types.contains(&format!("\"{name}\": CustomEvent<")),

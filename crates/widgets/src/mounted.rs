@@ -14,8 +14,8 @@ use media_gen_client::Poller;
 /// The widgets' styles: the app's, with its tokens taken from the page's
 /// `--media-gen-*` custom properties.
 const STYLES: &str = concat!(
-    include_str!("../../style/widget.css"),
-    include_str!("../../style/app.css")
+    include_str!("../../../style/widget.css"),
+    include_str!("../../../style/app.css")
 );
 
 /// The element's open shadow root, made when it has none.

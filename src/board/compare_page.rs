@@ -6,17 +6,17 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
 use media_gen_api::TaskKey;
 
-use crate::app::board::Board;
-use crate::app::compare::{media_of, Media};
-use crate::app::kind_text;
-use crate::store::record::TaskRecord;
+use crate::board::compare::{media_of, Media};
+use crate::board::Board;
+use crate::kind_text;
+use media_gen_ui::store::record::TaskRecord;
 
 /// The words under one side: kind and id, linking to the task.
 fn caption(side: &'static str, record: &TaskRecord) -> impl IntoView {
     view! {
         <figcaption>
             <strong>{side}</strong>" "
-            <A href=kind_text::detail_path(record.kind, &record.task_id)>
+            <A href=crate::routes::detail_path(record.kind, &record.task_id)>
                 {format!("{} {}", kind_text::title(record.kind), record.task_id)}
             </A>
         </figcaption>

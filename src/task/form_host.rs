@@ -5,9 +5,9 @@ use std::rc::Rc;
 use leptos_router::hooks::use_navigate;
 use media_gen_api::Request;
 
-use super::board::Board;
-use super::settings::Settings;
-use crate::forms::FormHost;
+use crate::board::Board;
+use crate::settings::Settings;
+use media_gen_ui::forms::FormHost;
 
 /// A [`FormHost`] whose submit puts the new tasks on the board (stored before
 /// anything else) and then shows the board.

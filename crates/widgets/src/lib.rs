@@ -1,10 +1,12 @@
-//! The JavaScript API, packed for npm by `cargo xtask npm` (feature `widgets`):
-//! `createClient`, the `validate*` functions, `mountSubmitWidget` and
-//! `mountStatusWidget`. The package's `index.js` (in `npm/`) adds the event
-//! name constants and the custom elements on top.
+//! The JavaScript API, packed for npm by `cargo xtask npm`: `createClient`,
+//! the `validate*` functions, `mountSubmitWidget` and `mountStatusWidget`.
+//! The package's `index.js` (in `npm/`) adds the event name constants and
+//! the custom elements on top.
 //!
-//! Everything here is a thin layer: forms and views come from `forms/` and
-//! `components/`, requests from `client/`, rules from `media-gen-api`.
+//! Everything here is a thin layer: forms and views come from
+//! `media-gen-ui`, requests from `media-gen-client`, rules from
+//! `media-gen-api`. The app is not a dependency: no page of it can reach the
+//! package.
 
 pub mod bridge;
 pub mod connection;

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::store::settings as stored;
 use media_gen_client::{Auth, Client, ClientOptions, TokenProvider};
+use media_gen_ui::store::settings as stored;
 
 /// Where the current token came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 use media_gen_api::{CallbackResult, TaskKey, TaskKind, TaskStatus};
 
-use crate::components::safe_url::safe_url;
-use crate::store::record::TaskRecord;
+use media_gen_ui::components::safe_url::safe_url;
+use media_gen_ui::store::record::TaskRecord;
 
 /// What a finished task shows in a comparison.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,12 +25,6 @@ pub fn media_of(record: &TaskRecord) -> Option<Media> {
         CallbackResult::ImageToVideo(task) => safe_url(&task.video_url).map(Media::Video),
         CallbackResult::VideoTranslate(task) => safe_url(&task.video_url).map(Media::Video),
     }
-}
-
-/// The comparison page of two tasks (each written `kind:id` in the query).
-pub fn compare_path(a: &TaskKey, b: &TaskKey) -> String {
-    let encode = |task: &TaskKey| media_gen_api::path::segment(&task.to_string());
-    format!("/compare?a={}&b={}", encode(a), encode(b))
 }
 
 /// The tasks chosen on the board for comparing, the latest last (at most two).
@@ -61,16 +55,6 @@ impl Picks {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_path_escapes_each_side() {
-        let a = TaskKey::new(TaskKind::ImageGenerate, "ig 1");
-        let b = TaskKey::new(TaskKind::ImageToVideo, "i2v&2");
-        assert_eq!(
-            compare_path(&a, &b),
-            "/compare?a=image_generate%3Aig%201&b=image_to_video%3Ai2v%262"
-        );
-    }
 
     #[test]
     fn only_finished_safe_media_compare() {

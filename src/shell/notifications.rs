@@ -8,9 +8,9 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Notification, NotificationOptions, NotificationPermission};
 
-use super::kind_text;
-use crate::store::record::TaskRecord;
-use crate::store::settings as stored_settings;
+use crate::kind_text;
+use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::store::settings as stored_settings;
 
 /// The title with `unseen` tasks ended while the tab was hidden.
 pub fn title_with_count(base: &str, unseen: u32) -> String {

@@ -6,10 +6,10 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::app::notify::Notifier;
-use crate::app::settings::{Connection, Settings};
-use crate::components::Field;
+use crate::settings::{Connection, Settings};
+use crate::shell::notifications::Notifier;
 use media_gen_client::Client;
+use media_gen_ui::components::Field;
 
 /// The outcome of "Test connection".
 #[derive(Debug, Clone, PartialEq, Eq)]

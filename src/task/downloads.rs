@@ -8,8 +8,8 @@ use media_gen_api::{CallbackResult, TaskStatus};
 use media_gen_client::media;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::components::safe_url::safe_url;
-use crate::store::record::TaskRecord;
+use media_gen_ui::components::safe_url::safe_url;
+use media_gen_ui::store::record::TaskRecord;
 
 /// One file to save.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,33 +1,7 @@
-//! How the app names and describes each task kind.
+//! How the app names and describes each task kind (its addresses are in
+//! `routes`).
 
 use media_gen_api::TaskKind;
-
-/// The app route of the kind's submit form (read back by `app::routes`).
-pub fn form_path(kind: TaskKind) -> &'static str {
-    match kind {
-        TaskKind::ImageToVideo => "/new/image-to-video",
-        TaskKind::VideoTranslate => "/new/video-translate",
-        TaskKind::ImageGenerate => "/new/image-generate",
-    }
-}
-
-/// The app route of one task's detail page.
-pub fn detail_path(kind: TaskKind, task_id: &str) -> String {
-    format!(
-        "/tasks/{}/{}",
-        kind.as_str(),
-        media_gen_api::path::segment(task_id)
-    )
-}
-
-/// The form route filled in from a stored task ("edit and re-run").
-pub fn edit_path(kind: TaskKind, task_id: &str) -> String {
-    format!(
-        "{}?from={}",
-        form_path(kind),
-        media_gen_api::path::segment(task_id)
-    )
-}
 
 /// A short title for navigation and headings.
 pub fn title(kind: TaskKind) -> &'static str {

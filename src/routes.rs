@@ -1,4 +1,6 @@
-//! Which page an address shows: one `match` on the path.
+//! Every address of the app: built here ([`form_path`], [`detail_path`],
+//! [`edit_path`], [`compare_path`]) and read here ([`Page::from_path`]):
+//! which page an address shows is one `match` on the path.
 //!
 //! The router (`leptos_router::Router`) still keeps the location, follows
 //! links, moves through history and reads queries; only the choice of page is
@@ -14,10 +16,45 @@ use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::location::{BrowserUrl, LocationProvider};
 use leptos_router::NavigateOptions;
 use media_gen_api::path::decode_segment;
-use media_gen_api::TaskKind;
+use media_gen_api::{TaskKey, TaskKind};
 
-use super::kind_text;
-use super::pages::{Board, ComparePage, NewTask, NotFound, SettingsPage, TaskPage};
+use crate::board::{BoardPage, ComparePage};
+use crate::settings::SettingsPage;
+use crate::shell::not_found::NotFound;
+use crate::task::{NewTask, TaskPage};
+
+/// The app route of the kind's submit form.
+pub fn form_path(kind: TaskKind) -> &'static str {
+    match kind {
+        TaskKind::ImageToVideo => "/new/image-to-video",
+        TaskKind::VideoTranslate => "/new/video-translate",
+        TaskKind::ImageGenerate => "/new/image-generate",
+    }
+}
+
+/// The app route of one task's detail page.
+pub fn detail_path(kind: TaskKind, task_id: &str) -> String {
+    format!(
+        "/tasks/{}/{}",
+        kind.as_str(),
+        media_gen_api::path::segment(task_id)
+    )
+}
+
+/// The form route filled in from a stored task ("edit and re-run").
+pub fn edit_path(kind: TaskKind, task_id: &str) -> String {
+    format!(
+        "{}?from={}",
+        form_path(kind),
+        media_gen_api::path::segment(task_id)
+    )
+}
+
+/// The comparison page of two tasks (each written `kind:id` in the query).
+pub fn compare_path(a: &TaskKey, b: &TaskKey) -> String {
+    let encode = |task: &TaskKey| media_gen_api::path::segment(&task.to_string());
+    format!("/compare?a={}&b={}", encode(a), encode(b))
+}
 
 /// A page of the app, read from the path of its address.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,7 +97,7 @@ pub fn canonical_path(path: &str) -> Option<String> {
     };
     let canonical: Cow<str> = if let Some(kind) = trimmed.strip_prefix("/new/") {
         match kind_in_address(kind) {
-            Some(kind) => Cow::Borrowed(kind_text::form_path(kind)),
+            Some(kind) => Cow::Borrowed(form_path(kind)),
             None => Cow::Borrowed(trimmed),
         }
     } else if let Some((kind, id)) = trimmed
@@ -96,10 +133,7 @@ impl Page {
             "/compare" => return Page::Compare,
             _ => {}
         }
-        if let Some(&kind) = TaskKind::ALL
-            .iter()
-            .find(|&&kind| kind_text::form_path(kind) == path)
-        {
+        if let Some(&kind) = TaskKind::ALL.iter().find(|&&kind| form_path(kind) == path) {
             return Page::NewTask(kind);
         }
         let task = path
@@ -166,7 +200,7 @@ pub fn Pages() -> impl IntoView {
     });
     let query = use_query_map();
     move || match page.get() {
-        Page::Board => view! { <Board/> }.into_any(),
+        Page::Board => view! { <BoardPage/> }.into_any(),
         // Drawn anew when the query changes: `from` is the only one here.
         Page::NewTask(kind) => (move || {
             let from = query.with(|query| query.get("from"));
@@ -183,6 +217,16 @@ pub fn Pages() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_path_escapes_each_side() {
+        let a = TaskKey::new(TaskKind::ImageGenerate, "ig 1");
+        let b = TaskKey::new(TaskKind::ImageToVideo, "i2v&2");
+        assert_eq!(
+            compare_path(&a, &b),
+            "/compare?a=image_generate%3Aig%201&b=image_to_video%3Ai2v%262"
+        );
+    }
 
     fn task(kind: &str, id: &str) -> Page {
         Page::Task {

@@ -7,15 +7,15 @@ use leptos_router::hooks::use_navigate;
 use media_gen_api::{CallbackResult, ImageGenerateTask, TaskKind, TaskStatus};
 use wasm_bindgen::JsValue;
 
-use crate::app::board::Board;
-use crate::app::downloads::{files_of, has_results, DownloadAll};
-use crate::app::kind_text;
-use crate::app::settings::Settings;
-use crate::app::task_actions::TaskActions;
-use crate::components::clock::use_now;
-use crate::components::curl_copy::absolute_url;
-use crate::components::{CopyButton, CurlCopy, ImageGallery, TaskProgress, TaskResult};
-use crate::store::record::TaskRecord;
+use crate::board::Board;
+use crate::kind_text;
+use crate::settings::Settings;
+use crate::task::downloads::{files_of, has_results, DownloadAll};
+use crate::task::TaskActions;
+use media_gen_ui::components::clock::use_now;
+use media_gen_ui::components::curl_copy::absolute_url;
+use media_gen_ui::components::{CopyButton, CurlCopy, ImageGallery, TaskProgress, TaskResult};
+use media_gen_ui::store::record::TaskRecord;
 
 /// A time as the reader's locale writes it.
 fn local_time(ms: f64) -> String {
@@ -116,7 +116,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
 
 /// Read a task that is not on the board; put it there when found.
 #[component]
-fn Lookup(kind: TaskKind, task_id: String) -> impl IntoView {
+fn OffBoardTask(kind: TaskKind, task_id: String) -> impl IntoView {
     let (board, settings) = (Board::expect(), Settings::expect());
     let failure = RwSignal::new(None::<String>);
     let client = settings.client();
@@ -149,7 +149,7 @@ fn task_body(board: Board, kind: TaskKind, id: String) -> AnyView {
     let link = format!(
         "{}{}",
         window().location().origin().unwrap_or_default(),
-        kind_text::detail_path(kind, &id)
+        crate::routes::detail_path(kind, &id)
     );
     let status_url = {
         let path = kind.status_path(&id);
@@ -172,7 +172,7 @@ fn task_body(board: Board, kind: TaskKind, id: String) -> AnyView {
                     view! { <p class="hint" id="lookup-state">"This task is not on the board."</p> }.into_any()
                 } else {
                     looked_up.set_value(true);
-                    view! { <Lookup kind task_id=id.clone()/> }.into_any()
+                    view! { <OffBoardTask kind task_id=id.clone()/> }.into_any()
                 }
             }
         }>

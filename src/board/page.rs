@@ -5,20 +5,20 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
 
-use crate::app::board::Board;
-use crate::app::compare::{compare_path, media_of, Picks};
-use crate::app::downloads::{files_of, has_results, DownloadAll};
-use crate::app::filters::{matches_text, shows, FilterQuery, StatusFilter};
-use crate::app::kind_text;
-use crate::app::routes::{query_part, replace_address};
-use crate::app::shortcuts::FilterFocus;
-use crate::app::task_actions::TaskActions;
-use crate::components::clock::use_now;
-use crate::components::marks;
-use crate::components::safe_url::safe_url;
-use crate::components::{CopyButton, TaskProgress};
-use crate::store::record::TaskRecord;
-use crate::text::shorten;
+use super::filters::{matches_text, shows, FilterQuery, StatusFilter};
+use crate::board::compare::{media_of, Picks};
+use crate::board::Board;
+use crate::kind_text;
+use crate::routes::{compare_path, query_part, replace_address};
+use crate::shell::shortcuts::FilterFocus;
+use crate::task::downloads::{files_of, has_results, DownloadAll};
+use crate::task::TaskActions;
+use media_gen_ui::components::clock::use_now;
+use media_gen_ui::components::marks;
+use media_gen_ui::components::safe_url::safe_url;
+use media_gen_ui::components::{CopyButton, TaskProgress};
+use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::text::shorten;
 
 /// A small picture of the result, when there is one.
 fn thumbnail(task: Option<&CallbackResult>) -> Option<String> {
@@ -81,7 +81,7 @@ fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
         record.status.to_string()
     };
     let failed = record.status == TaskStatus::Failed || record.error.is_some();
-    let detail = kind_text::detail_path(record.kind, &record.task_id);
+    let detail = crate::routes::detail_path(record.kind, &record.task_id);
     let thumb = thumbnail(record.task.as_ref());
     let summary = row_summary(&record).map(|full| {
         let short = shorten(&full, SUMMARY_CHARS);
@@ -130,7 +130,7 @@ fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
 
 /// Find a task by id, submitted here or elsewhere: opens its page.
 #[component]
-fn LookUp() -> impl IntoView {
+fn FindTask() -> impl IntoView {
     let kind = RwSignal::new(TaskKind::ImageToVideo);
     let id = RwSignal::new(String::new());
     let navigate = use_navigate();
@@ -139,7 +139,7 @@ fn LookUp() -> impl IntoView {
         let task_id = id.get_untracked().trim().to_owned();
         if !task_id.is_empty() {
             navigate(
-                &kind_text::detail_path(kind.get_untracked(), &task_id),
+                &crate::routes::detail_path(kind.get_untracked(), &task_id),
                 Default::default(),
             );
         }
@@ -237,7 +237,7 @@ const PAGE: usize = 100;
 
 /// The task board: the stored tasks, newest first, or the three kinds to start with.
 #[component]
-pub fn Board() -> impl IntoView {
+pub fn BoardPage() -> impl IntoView {
     let board = Board::expect();
     let now = use_now(1_000);
     // The filters follow the address (a link to "/" clears them) and are
@@ -314,7 +314,7 @@ pub fn Board() -> impl IntoView {
                     "Another tab of this app is following these tasks; their changes show here as they happen."
                 </p>
             </Show>
-            <LookUp/>
+            <FindTask/>
             <Show
                 when=has_tasks
                 fallback=|| view! {
@@ -322,7 +322,7 @@ pub fn Board() -> impl IntoView {
                     <ul class="kind-cards">
                         {TaskKind::ALL.iter().copied().map(|kind| view! {
                             <li class="kind-card">
-                                <A href=kind_text::form_path(kind)>
+                                <A href=crate::routes::form_path(kind)>
                                     <strong>{kind_text::title(kind)}</strong>
                                     <span>{kind_text::summary(kind)}</span>
                                 </A>

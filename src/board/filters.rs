@@ -2,7 +2,7 @@
 
 use media_gen_api::{TaskKind, TaskStatus};
 
-use crate::store::record::TaskRecord;
+use media_gen_ui::store::record::TaskRecord;
 
 /// Which tasks to show by status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,11 +68,11 @@ pub fn shows(record: &TaskRecord, kind: Option<TaskKind>, status: StatusFilter) 
 /// of its request (prompt, name, URLs), ignoring case. An empty query
 /// matches every task.
 pub fn matches_text(record: &TaskRecord, query: &str) -> bool {
-    let query = crate::text::lower(query.trim());
+    let query = media_gen_ui::text::lower(query.trim());
     if query.is_empty() {
         return true;
     }
-    let found = |text: &str| crate::text::lower(text).contains(&query);
+    let found = |text: &str| media_gen_ui::text::lower(text).contains(&query);
     found(&record.task_id) || strings(&record.request).any(found)
 }
 

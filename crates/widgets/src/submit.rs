@@ -14,7 +14,7 @@ use super::connection::{has, property, Connection, SharedConnection};
 use super::events::{dispatch, ERROR, SUBMITTED};
 use super::js_client::{parse_kind, request_from_js};
 use super::mounted::Mounted;
-use crate::forms::{FormHost, ImageGenerateView, ImageToVideoView, VideoTranslateView};
+use media_gen_ui::forms::{FormHost, ImageGenerateView, ImageToVideoView, VideoTranslateView};
 
 /// What an `update()` can change without a new form: the connection.
 #[derive(Clone)]

@@ -13,10 +13,10 @@ use super::connection::{property, Connection};
 use super::events::{dispatch, COMPLETE, ERROR, STATUS};
 use super::js_client::parse_kind;
 use super::mounted::Mounted;
-use crate::components::clock::use_now;
-use crate::components::{TaskProgress, TaskResult};
-use crate::store::record::TaskRecord;
 use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
+use media_gen_ui::components::clock::use_now;
+use media_gen_ui::components::{TaskProgress, TaskResult};
+use media_gen_ui::store::record::TaskRecord;
 
 /// `taskId` or `taskIds` from the options: at least one, all non-empty strings.
 fn task_ids(options: &JsValue) -> Result<Vec<String>, JsValue> {

@@ -5,10 +5,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
 
-use super::announcer::Announcer;
-use super::board::Board;
-use super::kind_text;
-use crate::store::record::TaskRecord;
+use crate::board::Board;
+use crate::kind_text;
+use crate::shell::announcer::Announcer;
+use media_gen_ui::store::record::TaskRecord;
 
 /// The actions for `record`. Re-run and edit need the submitted parameters,
 /// which a task looked up by id does not have. `on_removed` runs after a
@@ -61,14 +61,14 @@ pub fn TaskActions(
     view! {
         <div class="task-actions">
             {open.then(|| view! {
-                <A href=kind_text::detail_path(kind, &id) attr:class="button-link open" attr:aria-label=label("Open")>"Open"</A>
+                <A href=crate::routes::detail_path(kind, &id) attr:class="button-link open" attr:aria-label=label("Open")>"Open"</A>
             })}
             {known.then(|| view! {
                 <button type="button" class="secondary rerun" aria-label=label("Re-run")
                     disabled=move || rerunning.get() on:click=rerun>
                     {move || if rerunning.get() { "Re-running…" } else { "Re-run" }}
                 </button>
-                <A href=kind_text::edit_path(kind, &id) attr:class="button-link edit" attr:aria-label=label("Edit and re-run")>"Edit and re-run"</A>
+                <A href=crate::routes::edit_path(kind, &id) attr:class="button-link edit" attr:aria-label=label("Edit and re-run")>"Edit and re-run"</A>
             })}
             <button type="button" class="secondary remove" aria-label=label("Remove") on:click=remove>"Remove"</button>
         </div>

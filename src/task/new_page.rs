@@ -4,10 +4,10 @@
 use leptos::prelude::*;
 use media_gen_api::{Request, TaskKind};
 
-use crate::app::board::Board;
-use crate::app::form_host::app_form_host;
-use crate::app::kind_text;
-use crate::forms::{ImageGenerateView, ImageToVideoView, VideoTranslateView};
+use super::form_host::app_form_host;
+use crate::board::Board;
+use crate::kind_text;
+use media_gen_ui::forms::{ImageGenerateView, ImageToVideoView, VideoTranslateView};
 
 /// The request of the board's task `task_id` of `kind`, when it is known.
 fn stored_request(kind: TaskKind, task_id: &str) -> Option<Request> {
