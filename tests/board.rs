@@ -20,20 +20,10 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-async fn submit_image() -> (serde_json::Value, String) {
-    let request = ImageGenerateRequest {
-        prompt: "board".into(),
-        image_quality: Some(ImageQuality::K1),
-        ..Default::default()
-    };
-    let ids = sandbox::client()
-        .submit_image_generate(&request, None)
-        .await
-        .unwrap();
-    (
-        serde_json::to_value(&request).unwrap(),
-        ids.task_ids[0].clone(),
-    )
+async fn submit_image() -> (Request, String) {
+    let request = sandbox::image_request("board", 1);
+    let ids = sandbox::submit(&request).await;
+    (request, ids[0].clone())
 }
 
 fn stored(id: &str) -> Option<TaskRecord> {
@@ -54,16 +44,12 @@ async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
         let settings = provide_settings();
         provide_board(settings, provide_announcer(), provide_notifier())
     });
-    board.add_submitted(
-        TaskKind::ImageGenerate,
-        request.clone(),
-        std::slice::from_ref(&id),
-    );
+    board.add_submitted(&request, std::slice::from_ref(&id));
     // Stored before anything else happened, with what was submitted.
     let record = stored(&id).expect("stored synchronously");
     assert_eq!(
         (record.status.clone(), record.request.clone()),
-        (TaskStatus::Pending, request)
+        (TaskStatus::Pending, Some(request))
     );
 
     wait_for("the task to end", || {
@@ -86,8 +72,7 @@ async fn after_a_reload_the_board_shows_stored_tasks_and_polling_resumes() {
     sandbox::connect_the_app();
     let (request, id) = submit_image().await;
     // What a previous page left behind: the task, stored as submitted.
-    let record = TaskRecord::submitted(TaskKind::ImageGenerate, &id, request, js_sys::Date::now());
-    tasks::save(&record).unwrap();
+    sandbox::store_submitted(&request, std::slice::from_ref(&id), js_sys::Date::now());
 
     let app = mount_app().await;
     let row = || elements(&app.host, &format!("li[data-task-id='{id}']"));
@@ -110,12 +95,7 @@ async fn after_a_reload_the_board_shows_stored_tasks_and_polling_resumes() {
 #[wasm_bindgen_test]
 async fn an_unknown_task_is_shown_with_its_error_and_not_followed() {
     sandbox::connect_the_app();
-    let record = TaskRecord::submitted(
-        TaskKind::ImageToVideo,
-        "i2v-gone",
-        serde_json::Value::Null,
-        js_sys::Date::now(),
-    );
+    let record = TaskRecord::followed(TaskKind::ImageToVideo, "i2v-gone", js_sys::Date::now());
     tasks::save(&record).unwrap();
     let app = mount_app().await;
     let row = || elements(&app.host, "li[data-task-id='i2v-gone']");
@@ -139,7 +119,7 @@ async fn removing_a_task_forgets_it() {
     let owner = Owner::new();
     let board =
         owner.with(|| provide_board(provide_settings(), provide_announcer(), provide_notifier()));
-    board.add_submitted(TaskKind::ImageGenerate, request, std::slice::from_ref(&id));
+    board.add_submitted(&request, std::slice::from_ref(&id));
     board.remove(TaskKind::ImageGenerate, &id);
     assert!(stored(&id).is_none());
     assert!(board.records.get_untracked().is_empty());

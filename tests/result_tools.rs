@@ -69,8 +69,7 @@ async fn wait_until_succeeded(app: &MountedApp, ids: &[String]) {
 
 /// A finished translation whose caption file is at `caption_url`.
 fn translation_record(id: &str, caption_url: &str) -> TaskRecord {
-    let mut record =
-        TaskRecord::submitted(TaskKind::VideoTranslate, id, serde_json::Value::Null, 0.0);
+    let mut record = TaskRecord::followed(TaskKind::VideoTranslate, id, 0.0);
     let task = CallbackResult::VideoTranslate(VideoTranslateTask {
         task_id: id.into(),
         name: "French-talk".into(),

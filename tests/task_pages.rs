@@ -20,42 +20,24 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// Submit an image task straight to the sandbox (as another tool would).
-async fn submit_image(prompt: &str, count: i64) -> (ImageGenerateRequest, Vec<String>) {
-    let request = ImageGenerateRequest {
-        prompt: prompt.into(),
-        image_quality: Some(ImageQuality::K1),
-        generate_count: Some(count),
-        ..Default::default()
-    };
-    let ids = sandbox::client()
-        .submit_image_generate(&request, None)
-        .await
-        .unwrap();
-    (request, ids.task_ids)
+async fn submit_image(prompt: &str, count: i64) -> (Request, Vec<String>) {
+    let request = sandbox::image_request(prompt, count);
+    let ids = sandbox::submit(&request).await;
+    (request, ids)
 }
 
 /// Submit a model S video straight to the sandbox.
-async fn submit_video(prompt: &str, duration: i64) -> (ImageToVideoRequest, Vec<String>) {
-    let request = ImageToVideoRequest {
+async fn submit_video(prompt: &str, duration: i64) -> (Request, Vec<String>) {
+    let request = Request::ImageToVideo(ImageToVideoRequest {
         model: Some(Model::S),
         prompt: prompt.into(),
         aspect_resolution: Some(Resolution::P720),
         duration: Some(duration),
         image_url: Some("https://example.com/a.png".into()),
         ..Default::default()
-    };
-    let ids = sandbox::client()
-        .submit_image_to_video(&request, None)
-        .await
-        .unwrap()
-        .task_ids;
+    });
+    let ids = sandbox::submit(&request).await;
     (request, ids)
-}
-
-/// Put a submitted task in storage, as the app does when a submit returns.
-fn store(kind: TaskKind, request: &impl serde::Serialize, id: &str, at: f64) {
-    let json = serde_json::to_value(request).unwrap();
-    tasks::save(&TaskRecord::submitted(kind, id, json, at)).unwrap();
 }
 
 fn row_status(app: &MountedApp, id: &str) -> Option<String> {
@@ -85,8 +67,8 @@ async fn filters_narrow_the_board_by_kind_and_status() {
     let (good, good_ids) = submit_image("fine", 1).await;
     let (bad, bad_ids) = submit_image("[fail] on purpose", 1).await;
     let now = sandbox::now();
-    store(TaskKind::ImageGenerate, &good, &good_ids[0], now);
-    store(TaskKind::ImageGenerate, &bad, &bad_ids[0], now + 1.0);
+    sandbox::store_submitted(&good, &good_ids[..1], now);
+    sandbox::store_submitted(&bad, &bad_ids[..1], now + 1.0);
     let app = mount_app().await;
     wait_for_status(&app, &good_ids[0], "SUCCEEDED").await;
     wait_for_status(&app, &bad_ids[0], "FAILED").await;
@@ -129,7 +111,7 @@ async fn rerun_edit_and_remove_from_the_board() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
     let (request, ids) = submit_image("a red kite", 1).await;
-    store(TaskKind::ImageGenerate, &request, &ids[0], sandbox::now());
+    sandbox::store_submitted(&request, &ids[..1], sandbox::now());
     let app = mount_app().await;
     wait_for_status(&app, &ids[0], "SUCCEEDED").await;
 
@@ -140,7 +122,7 @@ async fn rerun_edit_and_remove_from_the_board() {
     assert_ne!(new_id, ids[0]);
     let stored = tasks::load().unwrap().0;
     let rerun = stored.iter().find(|r| r.task_id == new_id).unwrap();
-    assert_eq!(rerun.request, serde_json::to_value(&request).unwrap());
+    assert_eq!(rerun.request, Some(request));
     wait_for_status(&app, &new_id, "SUCCEEDED").await;
 
     // Remove: off the board and out of storage.
@@ -189,7 +171,7 @@ async fn a_task_submitted_elsewhere_is_looked_up_by_id_and_followed() {
         .into_iter()
         .find(|r| r.task_id == ids[0])
         .unwrap();
-    assert!(record.request.is_null());
+    assert_eq!(record.request, None);
     assert!(!exists(&app, ".rerun"));
 
     // The full view opens as a dialog and closes again.
@@ -219,7 +201,7 @@ async fn a_finished_video_has_a_player_with_poster_facts_and_download() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
     let (request, ids) = submit_video("calm sea", 8).await;
-    store(TaskKind::ImageToVideo, &request, &ids[0], sandbox::now());
+    sandbox::store_submitted(&request, &ids[..1], sandbox::now());
     let app = mount_app_at(&format!("/tasks/image_to_video/{}", ids[0])).await;
     wait_for("the player", || exists(&app, ".video-result video")).await;
     let video = element(&app, ".video-result video");
@@ -270,7 +252,7 @@ async fn an_unknown_id_says_it_could_not_be_read() {
 
 /// A finished task as a hostile server could describe it.
 fn hostile_record(kind: TaskKind, id: &str, task: serde_json::Value) -> TaskRecord {
-    let mut record = TaskRecord::submitted(kind, id, serde_json::Value::Null, sandbox::now());
+    let mut record = TaskRecord::followed(kind, id, sandbox::now());
     let task = serde_json::json!({ "task_type": kind.as_str(), "data": task });
     let task: CallbackResult = serde_json::from_value(task).unwrap();
     record.apply(Some(&task), None, sandbox::now());
@@ -364,12 +346,9 @@ async fn a_long_board_opens_a_page_at_a_time_and_filters_reach_every_task() {
     sandbox::connect_the_app();
     // 130 finished tasks, oldest first: "old-0" … "old-129".
     for index in 0..130 {
-        let mut record = TaskRecord::submitted(
-            TaskKind::ImageGenerate,
-            &format!("old-{index}"),
-            serde_json::json!({ "prompt": format!("picture {index}") }),
-            1_000.0 + f64::from(index),
-        );
+        let request = sandbox::image_request(&format!("picture {index}"), 1);
+        let at = 1_000.0 + f64::from(index);
+        let mut record = TaskRecord::submitted(&request, &format!("old-{index}"), at);
         record.status = TaskStatus::Succeeded;
         tasks::save(&record).unwrap();
     }
@@ -411,11 +390,9 @@ async fn following_a_link_from_one_task_page_to_another_shows_the_other() {
     sandbox::set_faults(serde_json::json!({})).await;
     sandbox::connect_the_app();
     let (request, ids) = submit_image("two frames", 2).await;
-    for id in &ids {
-        store(TaskKind::ImageGenerate, &request, id, sandbox::now());
-    }
+    sandbox::store_submitted(&request, &ids, sandbox::now());
     let (video, videos) = submit_video("a third", 4).await;
-    store(TaskKind::ImageToVideo, &video, &videos[0], sandbox::now());
+    sandbox::store_submitted(&video, &videos[..1], sandbox::now());
     let app = mount_app_at(&format!("/tasks/image_generate/{}", ids[0])).await;
     let shown = || texts(&app.host, "#task-id").concat();
     wait_for("the first task", || shown() == ids[0]).await;

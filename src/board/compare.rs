@@ -58,12 +58,7 @@ mod tests {
 
     #[test]
     fn only_finished_safe_media_compare() {
-        let mut record = TaskRecord::submitted(
-            TaskKind::ImageGenerate,
-            "ig-1",
-            serde_json::Value::Null,
-            0.0,
-        );
+        let mut record = TaskRecord::followed(TaskKind::ImageGenerate, "ig-1", 0.0);
         assert_eq!(media_of(&record), None);
         let task = |status, url: &str| {
             Some(CallbackResult::ImageGenerate(

@@ -1,6 +1,6 @@
 //! The board's filters: by kind, by where a task is in its life, and by text.
 
-use media_gen_api::{TaskKind, TaskStatus};
+use media_gen_api::{Request, TaskKind, TaskStatus};
 
 use media_gen_ui::store::record::TaskRecord;
 
@@ -73,7 +73,11 @@ pub fn matches_text(record: &TaskRecord, query: &str) -> bool {
         return true;
     }
     let found = |text: &str| media_gen_ui::text::lower(text).contains(&query);
-    found(&record.task_id) || strings(&record.request).any(found)
+    let request = record.request.as_ref().map(Request::to_json);
+    found(&record.task_id)
+        || request
+            .as_ref()
+            .is_some_and(|json| strings(json).any(found))
 }
 
 /// The board's filters as its address carries them (`?kind=image_generate&status=failed&q=fox`),
@@ -137,7 +141,7 @@ mod tests {
     use super::*;
 
     fn record(kind: TaskKind, status: TaskStatus, error: Option<&str>) -> TaskRecord {
-        let mut record = TaskRecord::submitted(kind, "t", serde_json::Value::Null, 0.0);
+        let mut record = TaskRecord::followed(kind, "t", 0.0);
         record.status = status;
         record.error = error.map(str::to_owned);
         record
@@ -209,12 +213,13 @@ mod tests {
 
     #[test]
     fn text_filter_looks_at_the_id_and_the_request_texts() {
-        let request = serde_json::json!({
-            "prompt": "A red Fox at dawn",
-            "reference_images": ["https://x.io/woods.png"],
-            "generate_count": 2,
+        let request = Request::ImageGenerate(media_gen_api::ImageGenerateRequest {
+            prompt: "A red Fox at dawn".into(),
+            reference_images: vec!["https://x.io/woods.png".into()],
+            generate_count: Some(2),
+            ..Default::default()
         });
-        let record = TaskRecord::submitted(TaskKind::ImageGenerate, "ig-42", request, 0.0);
+        let record = TaskRecord::submitted(&request, "ig-42", 0.0);
         for query in ["", "  ", "fox", "RED FOX", "woods.png", "ig-4"] {
             assert!(matches_text(&record, query), "{query:?}");
         }

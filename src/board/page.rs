@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
-use media_gen_api::{CallbackResult, TaskKind, TaskStatus};
+use media_gen_api::{CallbackResult, Request, TaskKind, TaskStatus};
 
 use super::filters::{matches_text, shows, FilterQuery, StatusFilter};
 use crate::board::compare::{media_of, Picks};
@@ -41,21 +41,21 @@ const SUMMARY_CHARS: usize = 90;
 /// or for a translation its name (as the service reports it, else as asked)
 /// or else its video's address.
 fn row_summary(record: &TaskRecord) -> Option<String> {
-    let asked = |field: &str| {
-        record
-            .request
-            .get(field)
-            .and_then(serde_json::Value::as_str)
-            .filter(|text| !text.trim().is_empty())
-            .map(str::to_owned)
+    let written = |text: &str| (!text.trim().is_empty()).then(|| text.to_owned());
+    let asked = || match record.request.as_ref()? {
+        Request::ImageToVideo(request) => written(&request.prompt),
+        Request::ImageGenerate(request) => written(&request.prompt),
+        Request::VideoTranslate(request) => request
+            .name
+            .as_deref()
+            .and_then(written)
+            .or_else(|| written(&request.video_url)),
     };
     match &record.task {
         Some(CallbackResult::VideoTranslate(task)) if !task.name.is_empty() => {
             Some(task.name.clone())
         }
-        _ => asked("prompt")
-            .or_else(|| asked("name"))
-            .or_else(|| asked("video_url")),
+        _ => asked(),
     }
 }
 

@@ -86,11 +86,11 @@ impl Board {
     /// Record the tasks a submit just created. Each is stored before anything
     /// else happens, so a reload or a closed tab right after loses nothing;
     /// then it is shown and followed.
-    pub fn add_submitted(&self, kind: TaskKind, request: serde_json::Value, task_ids: &[String]) {
-        let at = now_ms();
+    pub fn add_submitted(&self, request: &Request, task_ids: &[String]) {
+        let (kind, at) = (request.kind(), now_ms());
         let new: Vec<TaskRecord> = task_ids
             .iter()
-            .map(|id| TaskRecord::submitted(kind, id, request.clone(), at))
+            .map(|id| TaskRecord::submitted(request, id, at))
             .collect();
         for record in &new {
             store(record, self.storage_problem);
@@ -109,16 +109,16 @@ impl Board {
     /// [`Board::add_submitted`]); returns their ids.
     pub async fn submit(&self, request: &Request) -> Result<Vec<String>, ClientError> {
         let ids = self.settings.client().submit_request(request, None).await?;
-        self.add_submitted(request.kind(), request.to_json(), &ids);
+        self.add_submitted(request, &ids);
         Ok(ids)
     }
 
     /// Submit a stored task's request again, unchanged; returns the new ids.
     pub async fn rerun(&self, record: &TaskRecord) -> Result<Vec<String>, String> {
-        let request = Request::from_json(record.kind, record.request.clone()).map_err(|_| {
+        let request = record.request.as_ref().ok_or_else(|| {
             "This task's parameters are not known here, so it cannot be re-run".to_owned()
         })?;
-        self.submit(&request)
+        self.submit(request)
             .await
             .map_err(|error| error.to_string())
     }

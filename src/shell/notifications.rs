@@ -148,12 +148,7 @@ mod tests {
 
     #[test]
     fn notifications_say_what_ended() {
-        let mut record = TaskRecord::submitted(
-            TaskKind::ImageGenerate,
-            "ig-1",
-            serde_json::Value::Null,
-            0.0,
-        );
+        let mut record = TaskRecord::followed(TaskKind::ImageGenerate, "ig-1", 0.0);
         record.status = TaskStatus::Succeeded;
         assert_eq!(
             notification_text(&record),

@@ -11,8 +11,7 @@ use media_gen_ui::forms::{ImageGenerateView, ImageToVideoView, VideoTranslateVie
 
 /// The request of the board's task `task_id` of `kind`, when it is known.
 fn stored_request(kind: TaskKind, task_id: &str) -> Option<Request> {
-    let record = Board::expect().find(kind, task_id)?;
-    Request::from_json(kind, record.request).ok()
+    Board::expect().find(kind, task_id)?.request
 }
 
 /// The submit page for `kind`.

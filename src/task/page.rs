@@ -61,8 +61,9 @@ fn Known(record: TaskRecord) -> impl IntoView {
         None => None,
     };
     let parameters = record
-        .submitted_here()
-        .then(|| serde_json::to_string_pretty(&record.request).unwrap_or_default());
+        .request
+        .as_ref()
+        .map(|request| serde_json::to_string_pretty(&request.to_json()).unwrap_or_default());
     let settings = Settings::expect();
     let (kind, submitted_at) = (record.kind, record.submitted_at);
     // Everything this task's submit made (one task per image or language).
@@ -80,11 +81,11 @@ fn Known(record: TaskRecord) -> impl IntoView {
                 .count()
         })
     });
-    let resubmit = record.submitted_here().then(|| {
+    let resubmit = record.request.as_ref().map(|request| {
         let url = Signal::derive(move || {
             absolute_url(&settings.base_url.get(), &record.kind.submit_path())
         });
-        let body = serde_json::to_string(&record.request).unwrap_or_default();
+        let body = request.to_json().to_string();
         view! {
             <CurlCopy method="POST" url body=Signal::stored(body) token=settings.curl_token()
                 detail="of the submit".to_owned()/>

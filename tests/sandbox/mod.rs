@@ -99,30 +99,40 @@ pub async fn translate_talk() -> String {
     refs[0].task_id.clone()
 }
 
-/// Images generated straight on the sandbox (as another tool would) and put
-/// in the app's storage as its submit does; their ids.
-pub async fn images_on_the_board(prompt: &str, count: i64) -> Vec<String> {
-    let request = media_gen_api::ImageGenerateRequest {
+/// `count` images of `prompt` at 1K (the sandbox's quickest).
+pub fn image_request(prompt: &str, count: i64) -> media_gen_api::Request {
+    media_gen_api::Request::ImageGenerate(media_gen_api::ImageGenerateRequest {
         prompt: prompt.into(),
+        image_quality: Some(media_gen_api::ImageQuality::K1),
         generate_count: Some(count),
         ..Default::default()
-    };
-    let ids = client()
-        .submit_image_generate(&request, None)
+    })
+}
+
+/// Submit `request` straight to the sandbox (as another tool would); the
+/// ids of the tasks it made.
+pub async fn submit(request: &media_gen_api::Request) -> Vec<String> {
+    client()
+        .submit_request(request, None)
         .await
-        .expect("the sandbox takes the images")
-        .task_ids;
-    let json = serde_json::to_value(&request).expect("a request is JSON");
-    let at = now();
-    for id in &ids {
-        let record = media_gen_ui::store::record::TaskRecord::submitted(
-            media_gen_api::TaskKind::ImageGenerate,
-            id,
-            json.clone(),
-            at,
-        );
+        .expect("the sandbox takes the request")
+}
+
+/// Put the tasks `ids` of `request` in the app's storage, as the app does
+/// when a submit returns, submitted at `at`.
+pub fn store_submitted(request: &media_gen_api::Request, ids: &[String], at: f64) {
+    for id in ids {
+        let record = media_gen_ui::store::record::TaskRecord::submitted(request, id, at);
         media_gen_ui::store::tasks::save(&record).expect("stored");
     }
+}
+
+/// Images generated straight on the sandbox and put in the app's storage as
+/// its submit does; their ids.
+pub async fn images_on_the_board(prompt: &str, count: i64) -> Vec<String> {
+    let request = image_request(prompt, count);
+    let ids = submit(&request).await;
+    store_submitted(&request, &ids, now());
     ids
 }
 

@@ -1,13 +1,14 @@
 //! What the browser keeps about one task.
 
-use media_gen_api::{CallbackResult, TaskKey, TaskKind, TaskStatus};
+use media_gen_api::{CallbackResult, Request, TaskKey, TaskKind, TaskStatus};
 use media_gen_client::TaskUpdate;
 use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// One submitted task, as stored: enough to show it, follow it after a
 /// reload, and submit it again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "StoredRecord")]
 pub struct TaskRecord {
     /// The task's kind.
     pub kind: TaskKind,
@@ -15,8 +16,11 @@ pub struct TaskRecord {
     pub task_id: String,
     /// When the submit returned (`Date.now()` milliseconds).
     pub submitted_at: f64,
-    /// The request as submitted (its JSON), for "re-run" and "edit and re-run".
-    pub request: serde_json::Value,
+    /// The request as submitted, for "re-run" and "edit and re-run"; `None`
+    /// for a task followed here but submitted elsewhere. Stored as the
+    /// request's JSON body (`null` when unknown).
+    #[serde(serialize_with = "request_body")]
+    pub request: Option<Request>,
     /// The last status read.
     pub status: TaskStatus,
     /// When it last changed (`Date.now()` milliseconds).
@@ -27,6 +31,52 @@ pub struct TaskRecord {
     /// Why following it stopped, when a read failed for good (an unknown id, say).
     #[serde(default)]
     pub error: Option<String>,
+}
+
+/// A record as stored, before its request is read as its kind's.
+#[derive(Deserialize)]
+struct StoredRecord {
+    kind: TaskKind,
+    task_id: String,
+    submitted_at: f64,
+    #[serde(default)]
+    request: serde_json::Value,
+    status: TaskStatus,
+    updated_at: f64,
+    #[serde(default, deserialize_with = "stored_task")]
+    task: Option<CallbackResult>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+impl From<StoredRecord> for TaskRecord {
+    fn from(stored: StoredRecord) -> Self {
+        // A body that does not read as its kind's request (storage edited by
+        // hand) leaves the task shown and followed, without a re-run.
+        let request = match stored.request {
+            serde_json::Value::Null => None,
+            body => Request::from_json(stored.kind, body).ok(),
+        };
+        TaskRecord {
+            kind: stored.kind,
+            task_id: stored.task_id,
+            submitted_at: stored.submitted_at,
+            request,
+            status: stored.status,
+            updated_at: stored.updated_at,
+            task: stored.task,
+            error: stored.error,
+        }
+    }
+}
+
+/// Store a request as the JSON body it was sent as, so a record reads back
+/// by its kind (and records stored before keep reading).
+fn request_body<S: Serializer>(
+    request: &Option<Request>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    request.as_ref().map(Request::to_json).serialize(serializer)
 }
 
 /// A stored task: the callback's `{"task_type": …, "data": {…}}`.
@@ -76,11 +126,15 @@ impl TaskRecord {
     /// A task followed here but not submitted here (looked up by id, or
     /// given to the status widget): its request is not known.
     pub fn followed(kind: TaskKind, task_id: &str, now: f64) -> Self {
-        TaskRecord::submitted(kind, task_id, serde_json::Value::Null, now)
+        TaskRecord::new(kind, task_id, None, now)
     }
 
-    /// A task just submitted: `PENDING` until read.
-    pub fn submitted(kind: TaskKind, task_id: &str, request: serde_json::Value, now: f64) -> Self {
+    /// A task just submitted with `request`: `PENDING` until read.
+    pub fn submitted(request: &Request, task_id: &str, now: f64) -> Self {
+        TaskRecord::new(request.kind(), task_id, Some(request.clone()), now)
+    }
+
+    fn new(kind: TaskKind, task_id: &str, request: Option<Request>, now: f64) -> Self {
         TaskRecord {
             kind,
             task_id: task_id.to_owned(),
@@ -102,7 +156,7 @@ impl TaskRecord {
     /// submit time are known; a task looked up by id has neither, and its
     /// `submitted_at` is when it was first seen here.
     pub fn submitted_here(&self) -> bool {
-        !self.request.is_null()
+        self.request.is_some()
     }
 
     /// Whether the task may still change (and so is followed).
@@ -156,7 +210,14 @@ pub fn key(kind: TaskKind, task_id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use media_gen_api::ImageGenerateTask;
+    use media_gen_api::{ImageGenerateRequest, ImageGenerateTask};
+
+    fn prompt(text: &str) -> Request {
+        Request::ImageGenerate(ImageGenerateRequest {
+            prompt: text.into(),
+            ..Default::default()
+        })
+    }
 
     fn image(status: &str) -> CallbackResult {
         CallbackResult::ImageGenerate(ImageGenerateTask {
@@ -170,12 +231,7 @@ mod tests {
 
     #[test]
     fn a_submitted_task_is_pending_and_active() {
-        let record = TaskRecord::submitted(
-            TaskKind::ImageGenerate,
-            "i2is-1",
-            serde_json::json!({"prompt": "p"}),
-            5.0,
-        );
+        let record = TaskRecord::submitted(&prompt("p"), "i2is-1", 5.0);
         assert_eq!(record.status, TaskStatus::Pending);
         assert!(record.is_active());
         assert_eq!(record.storage_key(), "media-gen.task:image_generate:i2is-1");
@@ -183,12 +239,7 @@ mod tests {
 
     #[test]
     fn reads_update_status_and_time_only_when_something_changed() {
-        let mut record = TaskRecord::submitted(
-            TaskKind::ImageGenerate,
-            "i2is-1",
-            serde_json::Value::Null,
-            0.0,
-        );
+        let mut record = TaskRecord::followed(TaskKind::ImageGenerate, "i2is-1", 0.0);
         assert!(record.apply(Some(&image("GENERATING")), None, 10.0));
         assert!(!record.apply(Some(&image("GENERATING")), None, 20.0));
         assert_eq!(record.updated_at, 10.0);
@@ -198,30 +249,52 @@ mod tests {
 
     #[test]
     fn a_final_error_ends_the_watch() {
-        let mut record = TaskRecord::submitted(
-            TaskKind::ImageToVideo,
-            "i2v-x",
-            serde_json::Value::Null,
-            0.0,
-        );
+        let mut record = TaskRecord::followed(TaskKind::ImageToVideo, "i2v-x", 0.0);
         assert!(record.apply(None, Some("HTTP 404".into()), 1.0));
         assert!(!record.is_active());
     }
 
     #[test]
     fn records_round_trip_through_json() {
-        let mut record = TaskRecord::submitted(
-            TaskKind::ImageGenerate,
-            "i2is-1",
-            serde_json::json!({"prompt": "p"}),
-            1.5,
-        );
+        let mut record = TaskRecord::submitted(&prompt("p"), "i2is-1", 1.5);
         record.apply(Some(&image("SUCCEEDED")), None, 2.5);
         let json = serde_json::to_string(&record).unwrap();
+        assert!(json.contains(r#""request":{"prompt":"p"}"#), "{json}");
         assert_eq!(
             serde_json::from_slice::<TaskRecord>(json.as_bytes()).unwrap(),
             record
         );
+        let followed = TaskRecord::followed(TaskKind::ImageGenerate, "i2is-2", 1.0);
+        let json = serde_json::to_string(&followed).unwrap();
+        assert!(json.contains(r#""request":null"#), "{json}");
+        let read = serde_json::from_slice::<TaskRecord>(json.as_bytes()).unwrap();
+        assert_eq!(read.request, None);
+        assert!(!read.submitted_here());
+    }
+
+    #[test]
+    fn a_stored_request_reads_as_its_kinds_or_the_task_stays_without_it() {
+        let stored = |request: &str| {
+            format!(
+                r#"{{"kind":"image_generate","task_id":"i","submitted_at":1,"request":{request},
+                "status":"GENERATING","updated_at":2}}"#
+            )
+        };
+        let record: TaskRecord =
+            serde_json::from_slice(stored(r#"{"prompt":"cat","generate_count":2}"#).as_bytes())
+                .unwrap();
+        let Some(Request::ImageGenerate(request)) = &record.request else {
+            panic!("an image request: {record:?}");
+        };
+        assert_eq!(
+            (request.prompt.as_str(), request.generate_count),
+            ("cat", Some(2))
+        );
+        // Not a request of the kind: the task is still there, followed.
+        let record: TaskRecord =
+            serde_json::from_slice(stored(r#"{"prompt":42}"#).as_bytes()).unwrap();
+        assert_eq!(record.request, None);
+        assert!(record.is_active());
     }
 
     #[test]

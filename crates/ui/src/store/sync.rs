@@ -76,12 +76,7 @@ mod tests {
             change("media-gen.task:image_generate:i2is-1", Some("{".into())),
             None
         );
-        let record = TaskRecord::submitted(
-            TaskKind::ImageGenerate,
-            "i2is-1",
-            serde_json::Value::Null,
-            1.0,
-        );
+        let record = TaskRecord::followed(TaskKind::ImageGenerate, "i2is-1", 1.0);
         let json = serde_json::to_string(&record).unwrap();
         assert_eq!(
             change(&record.storage_key(), Some(json)),
