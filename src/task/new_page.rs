@@ -7,7 +7,7 @@ use media_gen_api::{Request, TaskKind};
 use super::form_host::app_form_host;
 use crate::board::Board;
 use crate::kind_text;
-use media_gen_ui::forms::{ImageGenerateView, ImageToVideoView, VideoTranslateView};
+use media_gen_ui::forms::form_for;
 
 /// The request of the board's task `task_id` of `kind`, when it is known.
 fn stored_request(kind: TaskKind, task_id: &str) -> Option<Request> {
@@ -32,23 +32,7 @@ pub fn NewTask(
         )),
         (None, _) => None,
     };
-    let host = app_form_host();
-    let form = match initial {
-        Some(Request::ImageToVideo(request)) => {
-            view! { <ImageToVideoView host initial=request/> }.into_any()
-        }
-        Some(Request::VideoTranslate(request)) => {
-            view! { <VideoTranslateView host initial=request/> }.into_any()
-        }
-        Some(Request::ImageGenerate(request)) => {
-            view! { <ImageGenerateView host initial=request/> }.into_any()
-        }
-        None => match kind {
-            TaskKind::ImageToVideo => view! { <ImageToVideoView host/> }.into_any(),
-            TaskKind::VideoTranslate => view! { <VideoTranslateView host/> }.into_any(),
-            TaskKind::ImageGenerate => view! { <ImageGenerateView host/> }.into_any(),
-        },
-    };
+    let form = form_for(kind, app_form_host(), initial);
     view! {
         <section class="new-task" data-kind=kind.as_str() aria-labelledby="new-task-title">
             <h1 id="new-task-title">{kind_text::title(kind)}</h1>

@@ -14,7 +14,7 @@ use super::connection::{has, property, Connection, SharedConnection};
 use super::events::{dispatch, ERROR, SUBMITTED};
 use super::js_client::{parse_kind, request_from_js};
 use super::mounted::Mounted;
-use media_gen_ui::forms::{FormHost, ImageGenerateView, ImageToVideoView, VideoTranslateView};
+use media_gen_ui::forms::{form_for, FormHost};
 
 /// What an `update()` can change without a new form: the connection.
 #[derive(Clone)]
@@ -90,19 +90,6 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<(Mounted, Live), Js
         version: RwSignal::new(0),
     });
     let host = host(kind, element.clone(), &live);
-    mounted.show(move || match (kind, initial) {
-        (_, Some(Request::ImageToVideo(request))) => {
-            view! { <ImageToVideoView host initial=request/> }.into_any()
-        }
-        (_, Some(Request::VideoTranslate(request))) => {
-            view! { <VideoTranslateView host initial=request/> }.into_any()
-        }
-        (_, Some(Request::ImageGenerate(request))) => {
-            view! { <ImageGenerateView host initial=request/> }.into_any()
-        }
-        (TaskKind::ImageToVideo, None) => view! { <ImageToVideoView host/> }.into_any(),
-        (TaskKind::VideoTranslate, None) => view! { <VideoTranslateView host/> }.into_any(),
-        (TaskKind::ImageGenerate, None) => view! { <ImageGenerateView host/> }.into_any(),
-    });
+    mounted.show(move || form_for(kind, host, initial));
     Ok((mounted, live))
 }

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use media_gen_api::Problems;
 
-use crate::components::FieldProblems;
+use crate::components::{Field, FieldProblems};
 
 /// The inbox the app's callbacks go to on a sandbox.
 pub const INBOX_NAME: &str = "app";
@@ -28,8 +28,7 @@ pub fn CallbackField(
 ) -> impl IntoView {
     let inbox = move || inbox_url(&base_url.get());
     view! {
-        <div class="field">
-            <label for="callback_url">"Callback URL (optional)"</label>
+        <Field id="callback_url" label="Callback URL (optional)">
             <div class="input-with-action">
                 <input
                     id="callback_url"
@@ -54,6 +53,6 @@ pub fn CallbackField(
                 "."
             </p>
             <FieldProblems problems field="callback_url"/>
-        </div>
+        </Field>
     }
 }

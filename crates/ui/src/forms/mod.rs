@@ -7,14 +7,17 @@
 
 pub mod callback;
 pub mod controls;
+mod for_kind;
 pub mod host;
 pub mod image_generate;
 pub mod image_previews;
 pub mod image_to_video;
 pub mod prompt;
+pub mod references;
 pub mod shell;
 pub mod video_translate;
 
+pub use for_kind::form_for;
 pub use host::{FormHost, SubmitHandler};
 pub use image_generate::ImageGenerateView;
 pub use image_to_video::ImageToVideoView;

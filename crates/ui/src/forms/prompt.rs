@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use media_gen_api::validate::char_count;
 use media_gen_api::Problems;
 
-use crate::components::FieldProblems;
+use crate::components::{Field, FieldProblems};
 
 /// `prompt`: a text area, "20 / 1000 characters" below it, and its problems.
 #[component]
@@ -18,8 +18,7 @@ pub fn PromptField(
 ) -> impl IntoView {
     let count = move || value.with(|text| char_count(text));
     view! {
-        <div class="field">
-            <label for="prompt">"Prompt"</label>
+        <Field id="prompt" label="Prompt">
             <textarea
                 id="prompt"
                 rows="4"
@@ -31,6 +30,6 @@ pub fn PromptField(
                 {count}" / "{limit}" characters"
             </p>
             <FieldProblems problems field="prompt"/>
-        </div>
+        </Field>
     }
 }

@@ -7,7 +7,7 @@ use leptos::task::spawn_local;
 use media_gen_api::{Problems, Request};
 use wasm_bindgen::JsCast;
 
-use super::host::SubmitHandler;
+use super::host::FormHost;
 use crate::components::curl_copy::absolute_url;
 use crate::components::{marks, problems_id, CurlCopy, Touched};
 
@@ -51,8 +51,9 @@ fn focus_first_error(form: &web_sys::HtmlFormElement, problems: &Problems) {
 /// was tried or "Show problems" pressed (focus then goes to the first).
 #[component]
 pub fn TaskForm(
-    /// Sends the request.
-    submit: SubmitHandler,
+    /// The page or widget hosting the form: sends the request; the base
+    /// URL and token for "copy as cURL".
+    host: FormHost,
     /// The request the fields make.
     #[prop(into)]
     request: Signal<Request>,
@@ -60,10 +61,6 @@ pub fn TaskForm(
     problems: Memo<Problems>,
     /// The submit button's text: "Generate", "Translate".
     action: &'static str,
-    /// The service's base URL, for "copy as cURL".
-    base_url: Signal<String>,
-    /// The token for "copy as cURL".
-    token: Signal<Option<String>>,
     /// Whether the form starts filled in ("edit and re-run"): its problems
     /// show at once.
     #[prop(optional)]
@@ -71,6 +68,12 @@ pub fn TaskForm(
     /// The fields.
     children: Children,
 ) -> impl IntoView {
+    let FormHost {
+        submit,
+        base_url,
+        token,
+        ..
+    } = host;
     // Before the fields are made: their problem lists read it.
     let touched = Touched::provide(prefilled);
     let form_ref = NodeRef::<leptos::html::Form>::new();

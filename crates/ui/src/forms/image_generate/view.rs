@@ -5,12 +5,12 @@ use media_gen_api::validate::{MAX_IMAGES, MAX_PROMPT_CHARS, MAX_REFERENCE_IMAGES
 use media_gen_api::{ImageGenerateRequest, ImageQuality, ImageRatio, Module, Request};
 
 use super::state::ImageGenerateForm;
-use crate::components::FieldProblems;
+use crate::components::{Field, FieldProblems};
 use crate::forms::callback::CallbackField;
 use crate::forms::controls::{choice, number};
-use crate::forms::image_previews::ImagePreviews;
 use crate::forms::prompt::PromptField;
-use crate::forms::{lines, FormHost, TaskForm};
+use crate::forms::references::ReferenceImagesField;
+use crate::forms::{FormHost, TaskForm};
 
 /// The ratio's shape, 64 pixels on the long side.
 fn ratio_box(ratio: ImageRatio) -> String {
@@ -39,43 +39,30 @@ pub fn ImageGenerateView(
         let (w, h) = form.quality.get().image_size(form.ratio.get());
         format!("{w} × {h} px")
     };
-    let references = Signal::derive(move || lines(&form.references.get()));
 
     view! {
-        <TaskForm submit=host.submit base_url=host.base_url token=host.token prefilled request problems action="Generate">
+        <TaskForm host=host.clone() prefilled request problems action="Generate">
             <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
-            <div class="field">
-                <label for="references">
-                    {format!("Reference image URLs, one per line (up to {MAX_REFERENCE_IMAGES})")}
-                </label>
-                <textarea
-                    id="references"
-                    rows="3"
-                    aria-describedby="reference_images-problems"
-                    prop:value=move || form.references.get()
-                    on:input=move |ev| form.references.set(event_target_value(&ev))
-                ></textarea>
-                <FieldProblems problems field="reference_images"/>
-                <ImagePreviews urls=references measured=form.images/>
-            </div>
+            <ReferenceImagesField
+                value=form.references
+                label=format!("Reference image URLs, one per line (up to {MAX_REFERENCE_IMAGES})")
+                problems
+                measured=form.images
+            />
             <div class="field-row">
-                <div class="field">
-                    <label for="module">"Model"</label>
+                <Field id="module" label="Model">
                     {choice("module", Signal::stored(Module::ALL.to_vec()), form.module)}
-                </div>
-                <div class="field">
-                    <label for="count">"Images"</label>
+                </Field>
+                <Field id="count" label="Images">
                     {number("count", "generate_count", 1, MAX_IMAGES, form.count)}
                     <FieldProblems problems field="generate_count"/>
-                </div>
-                <div class="field">
-                    <label for="quality">"Quality"</label>
+                </Field>
+                <Field id="quality" label="Quality">
                     {choice("quality", Signal::stored(ImageQuality::ALL.to_vec()), form.quality)}
-                </div>
-                <div class="field">
-                    <label for="ratio">"Ratio"</label>
+                </Field>
+                <Field id="ratio" label="Ratio">
                     {choice("ratio", Signal::stored(ImageRatio::ALL.to_vec()), form.ratio)}
-                </div>
+                </Field>
                 <div class="ratio-preview" aria-hidden="true">
                     <div class="ratio-preview__shape" style=move || ratio_box(form.ratio.get())></div>
                     <span class="hint" id="image-pixels">{pixels}</span>

@@ -5,11 +5,12 @@ use media_gen_api::validate::{MAX_PROMPT_CHARS, MAX_VIDEOS};
 use media_gen_api::{AspectRatio, ImageToVideoRequest, Mode, Model, Request, Support};
 
 use super::state::ImageToVideoForm;
-use crate::components::FieldProblems;
+use crate::components::{Field, FieldProblems};
 use crate::forms::callback::CallbackField;
 use crate::forms::controls::{choice, number, Switch};
 use crate::forms::image_previews::ImagePreviews;
 use crate::forms::prompt::PromptField;
+use crate::forms::references::ReferenceImagesField;
 use crate::forms::{lines, FormHost, TaskForm};
 
 /// The model picker: one radio card per model, saying what it is for.
@@ -77,8 +78,7 @@ fn url_field(
 ) -> impl IntoView {
     let urls = Signal::derive(move || lines(&value.get()));
     view! {
-        <div class="field">
-            <label for=id>{move || label.get()}</label>
+        <Field id label=move || label.get()>
             <input
                 id=id
                 type="url"
@@ -89,7 +89,7 @@ fn url_field(
             />
             <FieldProblems problems field=id/>
             <ImagePreviews urls measured=form.images/>
-        </div>
+        </Field>
     }
 }
 
@@ -152,7 +152,6 @@ pub fn ImageToVideoView(
             rules().max_reference_images
         )
     };
-    let references = Signal::derive(move || lines(&form.references.get()));
     let resolutions = Signal::derive(move || rules().resolutions.to_vec());
     let durations = Signal::derive(move || form.durations().to_vec());
     let duration_hint = move || {
@@ -174,7 +173,7 @@ pub fn ImageToVideoView(
     };
 
     view! {
-        <TaskForm submit=host.submit base_url=host.base_url token=host.token prefilled request problems action="Generate video">
+        <TaskForm host=host.clone() prefilled request problems action="Generate video">
             {model_picker(form)}
             <Show when=is_v>{mode_picker(form)}</Show>
             <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
@@ -185,41 +184,24 @@ pub fn ImageToVideoView(
                 {url_field(form, "end_image_url", end_label, form.end_image_url, problems)}
             </Show>
             <Show when=shows_references>
-                <div class="field">
-                    <label for="references">{reference_label}</label>
-                    <textarea
-                        id="references"
-                        rows="3"
-                        aria-describedby="reference_images-problems"
-                        prop:value=move || form.references.get()
-                        on:input=move |ev| form.references.set(event_target_value(&ev))
-                    ></textarea>
-                    <FieldProblems problems field="reference_images"/>
-                    <ImagePreviews urls=references measured=form.images/>
-                </div>
+                <ReferenceImagesField value=form.references label=reference_label problems measured=form.images/>
             </Show>
             <div class="field-row">
-                <div class="field">
-                    <label for="aspect_ratio">"Aspect ratio"</label>
-                    {aspect_choice(form)}
-                </div>
-                <div class="field">
-                    <label for="aspect_resolution">"Resolution"</label>
+                <Field id="aspect_ratio" label="Aspect ratio">{aspect_choice(form)}</Field>
+                <Field id="aspect_resolution" label="Resolution">
                     {choice("aspect_resolution", resolutions, form.resolution)}
                     <p class="hint" id="frame-size">{frame}</p>
                     <FieldProblems problems field="aspect_resolution"/>
-                </div>
-                <div class="field">
-                    <label for="duration">"Seconds"</label>
+                </Field>
+                <Field id="duration" label="Seconds">
                     {choice("duration", durations, form.duration)}
                     <p class="hint" id="duration-hint">{duration_hint}</p>
                     <FieldProblems problems field="duration"/>
-                </div>
-                <div class="field">
-                    <label for="count">"Videos"</label>
+                </Field>
+                <Field id="count" label="Videos">
                     {number("count", "generate_count", 1, MAX_VIDEOS, form.count)}
                     <FieldProblems problems field="generate_count"/>
-                </div>
+                </Field>
             </div>
             <Show when=is_v>
                 <Switch

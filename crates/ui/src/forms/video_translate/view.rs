@@ -6,7 +6,7 @@ use media_gen_api::{predicted_name, Request, VideoTranslateRequest};
 
 use super::languages::{load, LanguagePicker};
 use super::state::VideoTranslateForm;
-use crate::components::FieldProblems;
+use crate::components::{Field, FieldProblems};
 use crate::forms::callback::CallbackField;
 use crate::forms::controls::Switch;
 use crate::forms::{FormHost, TaskForm};
@@ -50,9 +50,8 @@ pub fn VideoTranslateView(
     };
 
     view! {
-        <TaskForm submit=host.submit base_url=host.base_url token=host.token prefilled request problems action="Translate">
-            <div class="field">
-                <label for="video_url">"Video URL"</label>
+        <TaskForm host=host.clone() prefilled request problems action="Translate">
+            <Field id="video_url" label="Video URL">
                 <input
                     id="video_url"
                     type="url"
@@ -62,10 +61,9 @@ pub fn VideoTranslateView(
                     on:input=move |ev| form.video_url.set(event_target_value(&ev))
                 />
                 <FieldProblems problems field="video_url"/>
-            </div>
+            </Field>
             <LanguagePicker form problems client connection/>
-            <div class="field">
-                <label for="name">"Name (optional)"</label>
+            <Field id="name" label="Name (optional)">
                 <input
                     id="name"
                     type="text"
@@ -77,15 +75,14 @@ pub fn VideoTranslateView(
                     {name_count}" / "{most}" characters"
                 </p>
                 <FieldProblems problems field="name"/>
-            </div>
+            </Field>
             <Show when=move || form.languages.with(|l| !l.is_empty())>
                 <div class="field">
                     <p class="label">"The translated videos will be named"</p>
                     <ul class="predicted-names" id="predicted-names">{predicted}</ul>
                 </div>
             </Show>
-            <div class="field">
-                <label for="speaker_num">"Speakers (optional)"</label>
+            <Field id="speaker_num" label="Speakers (optional)">
                 <input
                     id="speaker_num"
                     type="number"
@@ -97,7 +94,7 @@ pub fn VideoTranslateView(
                 />
                 <p class="hint" id="speaker_num-hint">"Leave empty and the service counts them."</p>
                 <FieldProblems problems field="speaker_num"/>
-            </div>
+            </Field>
             <Switch
                 id="translate_audio_only"
                 label="Voice only"
