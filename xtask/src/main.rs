@@ -17,6 +17,7 @@ mod phases;
 mod project;
 mod sandbox;
 mod start;
+mod styles;
 mod test;
 mod tools;
 

@@ -123,7 +123,8 @@ fn lint() -> Result<()> {
     // The contract crate's library only: its tests run natively, and their
     // property-testing dependencies do not build for wasm32.
     cmd::run(&mut clippy_wasm(&["--package", "media-gen-api", "--lib"]))?;
-    crate::layers::check()
+    crate::layers::check()?;
+    crate::styles::check()
 }
 
 fn run_suite(suite: &mut Suite, phases: &mut Phases) -> Report {

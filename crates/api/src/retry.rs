@@ -88,9 +88,12 @@ impl RetryPolicy {
     }
 }
 
-/// `Retry-After` as a wait: delay-seconds (`120`) or an HTTP-date
-/// (`Wed, 21 Oct 2015 07:28:00 GMT`, IMF-fixdate) relative to `now_unix`
-/// seconds. A date in the past means no wait; anything else is `None`.
+/// `Retry-After` as a wait: delay-seconds (`120`) or an HTTP-date relative
+/// to `now_unix` seconds, in any of the formats RFC 9110 (section 5.6.7)
+/// has recipients accept: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and
+/// the obsolete RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime
+/// (`Sun Nov  6 08:49:37 1994`) forms. A date in the past means no wait;
+/// anything else is `None`.
 pub fn parse_retry_after(value: &str, now_unix: i64) -> Option<Duration> {
     let value = value.trim();
     if let Ok(seconds) = value.parse::<u64>() {
@@ -102,37 +105,11 @@ pub fn parse_retry_after(value: &str, now_unix: i64) -> Option<Duration> {
     ))
 }
 
-/// Unix seconds of an IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
+/// Unix seconds of an HTTP-date (see [`parse_retry_after`]).
 fn parse_http_date(value: &str) -> Option<i64> {
-    let mut parts = value.split_whitespace();
-    let _weekday = parts.next()?.strip_suffix(',')?;
-    let day: i64 = parts.next()?.parse().ok()?;
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let month_name = parts.next()?;
-    let month = i64::try_from(MONTHS.iter().position(|m| *m == month_name)?).ok()? + 1;
-    let year: i64 = parts.next()?.parse().ok()?;
-    let mut clock = parts.next()?.split(':').map(|p| p.parse::<i64>().ok());
-    let (hour, minute, second) = (clock.next()??, clock.next()??, clock.next()??);
-    if parts.next()? != "GMT" || parts.next().is_some() || clock.next().is_some() {
-        return None;
-    }
-    let valid = (1..=31).contains(&day)
-        && (0..24).contains(&hour)
-        && (0..60).contains(&minute)
-        && (0..61).contains(&second);
-    valid.then(|| days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
+    let at = httpdate::parse_http_date(value).ok()?;
+    let since_epoch = at.duration_since(std::time::UNIX_EPOCH).ok()?;
+    i64::try_from(since_epoch.as_secs()).ok()
 }
 
 #[cfg(test)]
@@ -258,6 +235,10 @@ mod tests {
             parse_http_date("Tue, 29 Feb 2028 12:00:00 GMT"),
             Some(1_835_438_400)
         );
+        // The two obsolete forms of the same instant.
+        for obsolete in ["Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"] {
+            assert_eq!(parse_http_date(obsolete), Some(784_111_777), "{obsolete}");
+        }
         for bad in [
             "",
             "-1",

@@ -1,0 +1,193 @@
+//! No dead rules in the stylesheets: every class a stylesheet under
+//! `style/` names is written by some view. Part of the lint phase of
+//! `cargo xtask test`.
+//!
+//! A view writes a class inside a string literal (`class="field cards"`,
+//! `attr:class="button-link open"`, `format!("status--{}", …)`, which names
+//! every class starting `status--`) or as a class toggle (`class:hint--over`).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+
+/// The stylesheets, from the project's root.
+const STYLESHEETS: &[&str] = &["style/app.css", "style/widget.css"];
+
+/// Where views are written, from the project's root.
+const VIEW_SOURCES: &[&str] = &["src", "crates/ui/src", "crates/widgets/src"];
+
+/// The classes `css` names in its selectors, once each, sorted.
+fn classes_in(css: &str) -> BTreeSet<String> {
+    let selectors = without_blocks(&without_comments(css));
+    let mut classes = BTreeSet::new();
+    let mut rest = selectors.as_str();
+    while let Some(dot) = rest.find('.') {
+        rest = &rest[dot + 1..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .collect();
+        if name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            classes.insert(name);
+        }
+    }
+    classes
+}
+
+fn without_comments(css: &str) -> String {
+    let mut text = String::new();
+    let mut rest = css;
+    while let Some(start) = rest.find("/*") {
+        text.push_str(&rest[..start]);
+        rest = rest[start..]
+            .find("*/")
+            .map_or("", |end| &rest[start + end + 2..]);
+    }
+    text.push_str(rest);
+    text
+}
+
+/// `css` with each declaration block (the innermost braces) left out, so
+/// only selectors and at-rule preludes remain (`0.5rem` is no class).
+fn without_blocks(css: &str) -> String {
+    let mut text = String::new();
+    let mut block = String::new();
+    let mut inside = false;
+    for c in css.chars() {
+        match c {
+            '{' => {
+                text.push_str(&block);
+                block.clear();
+                inside = true;
+            }
+            '}' => {
+                if !inside {
+                    text.push_str(&block);
+                }
+                block.clear();
+                inside = false;
+            }
+            _ if inside => block.push(c),
+            _ => text.push(c),
+        }
+    }
+    text
+}
+
+/// The class names `source` can write: the words of its string literals
+/// (a word with `{` in it names every class starting with what precedes
+/// it) and its `class:` toggles. Returns (whole names, prefixes).
+fn written_classes(source: &str) -> (BTreeSet<String>, BTreeSet<String>) {
+    let (mut names, mut prefixes) = (BTreeSet::new(), BTreeSet::new());
+    let mut literal: Option<String> = None;
+    let mut escaped = false;
+    for c in source.chars() {
+        match (&mut literal, c) {
+            (Some(text), _) if escaped => {
+                text.push(c);
+                escaped = false;
+            }
+            (Some(_), '\\') => escaped = true,
+            (Some(text), '"') => {
+                for word in text.split_whitespace() {
+                    match word.split_once('{') {
+                        Some((prefix, _)) if !prefix.is_empty() => {
+                            prefixes.insert(prefix.to_owned());
+                        }
+                        Some(_) => {}
+                        None => {
+                            names.insert(word.to_owned());
+                        }
+                    }
+                }
+                literal = None;
+            }
+            (Some(text), _) => text.push(c),
+            (None, '"') => literal = Some(String::new()),
+            (None, _) => {}
+        }
+    }
+    for (index, _) in source.match_indices("class:") {
+        let name: String = source[index + "class:".len()..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .collect();
+        names.insert(name);
+    }
+    (names, prefixes)
+}
+
+/// The classes the stylesheets name that no view writes, as `sheet: .class`.
+fn dead_rules(root: &Path) -> Result<Vec<String>> {
+    let (mut names, mut prefixes) = (BTreeSet::new(), BTreeSet::new());
+    for folder in VIEW_SOURCES {
+        for file in crate::project::files_under(&root.join(folder))? {
+            if file.extension().is_some_and(|ext| ext == "rs") {
+                let text = std::fs::read_to_string(&file)
+                    .with_context(|| format!("read {}", file.display()))?;
+                let (file_names, file_prefixes) = written_classes(&text);
+                names.extend(file_names);
+                prefixes.extend(file_prefixes);
+            }
+        }
+    }
+    let mut dead = Vec::new();
+    for sheet in STYLESHEETS {
+        let css =
+            std::fs::read_to_string(root.join(sheet)).with_context(|| format!("read {sheet}"))?;
+        for class in classes_in(&css) {
+            let written = names.contains(&class)
+                || prefixes
+                    .iter()
+                    .any(|prefix| class.starts_with(prefix.as_str()));
+            if !written {
+                dead.push(format!("{sheet}: .{class}"));
+            }
+        }
+    }
+    Ok(dead)
+}
+
+/// Fail naming every class no view writes.
+pub fn check() -> Result<()> {
+    let dead = dead_rules(&crate::project::root())?;
+    if !dead.is_empty() {
+        bail!("rules for classes no view writes:\n  {}", dead.join("\n  "));
+    }
+    println!(
+        "{}: every class is written by a view",
+        STYLESHEETS.join(", ")
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors_name_classes_and_declarations_do_not() {
+        let css = "/* .commented */\n.a, .b-c > p.d__e { margin: 0.5rem; }\n\
+                   @media (max-width: 40rem) { .f:hover { width: 1.5em; } }\n";
+        let classes: Vec<String> = classes_in(css).into_iter().collect();
+        assert_eq!(classes, ["a", "b-c", "d__e", "f"]);
+    }
+
+    #[test]
+    fn views_write_classes_in_literals_formats_and_toggles() {
+        let source = r#"view! { <p class="hint download-all__state" class:hint--over=x>
+            {format!("status--{}", s)} "not \"a\" class" }"#;
+        let (names, prefixes) = written_classes(source);
+        for name in ["hint", "download-all__state", "hint--over", "not", "class"] {
+            assert!(names.contains(name), "{name}: {names:?}");
+        }
+        assert!(prefixes.contains("status--"), "{prefixes:?}");
+    }
+
+    #[test]
+    fn the_stylesheets_have_no_dead_rules() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        assert_eq!(dead_rules(&root).unwrap(), Vec::<String>::new());
+    }
+}
