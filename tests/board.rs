@@ -59,7 +59,7 @@ async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
     let shown = board.records.get_untracked();
     assert_eq!(shown.len(), 1);
     assert_eq!(shown[0].status, TaskStatus::Succeeded);
-    let Some(CallbackResult::ImageGenerate(task)) = &shown[0].task else {
+    let Some(AnyTask::ImageGenerate(task)) = &shown[0].task else {
         panic!("the task object is kept: {:?}", shown[0].task);
     };
     assert!(task.image_url.contains(".png"));

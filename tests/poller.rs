@@ -127,7 +127,7 @@ async fn a_failed_task_ends_with_its_message() {
     let (poller, updates) = poller(fast(4));
     poller.watch(TaskKind::ImageGenerate, &ids[0], sandbox::now());
     let done = wait_done(&updates, 1, 10).await;
-    let CallbackResult::ImageGenerate(task) = done[0].task.clone().unwrap() else {
+    let AnyTask::ImageGenerate(task) = done[0].task.clone().unwrap() else {
         panic!("wrong kind");
     };
     assert_eq!(task.status, TaskStatus::Failed);

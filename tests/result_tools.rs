@@ -70,7 +70,7 @@ async fn wait_until_succeeded(app: &MountedApp, ids: &[String]) {
 /// A finished translation whose caption file is at `caption_url`.
 fn translation_record(id: &str, caption_url: &str) -> TaskRecord {
     let mut record = TaskRecord::followed(TaskKind::VideoTranslate, id, 0.0);
-    let task = CallbackResult::VideoTranslate(VideoTranslateTask {
+    let task = AnyTask::VideoTranslate(VideoTranslateTask {
         task_id: id.into(),
         name: "French-talk".into(),
         language: "French".into(),

@@ -254,7 +254,7 @@ async fn an_unknown_id_says_it_could_not_be_read() {
 fn hostile_record(kind: TaskKind, id: &str, task: serde_json::Value) -> TaskRecord {
     let mut record = TaskRecord::followed(kind, id, sandbox::now());
     let task = serde_json::json!({ "task_type": kind.as_str(), "data": task });
-    let task: CallbackResult = serde_json::from_value(task).unwrap();
+    let task: AnyTask = serde_json::from_value(task).unwrap();
     record.apply(Some(&task), None, sandbox::now());
     record
 }

@@ -2,7 +2,7 @@
 //! can be compared: an image or a video each.
 
 use leptos::prelude::*;
-use media_gen_api::{CallbackResult, TaskKey, TaskKind, TaskStatus};
+use media_gen_api::{AnyTask, TaskKey, TaskKind, TaskStatus};
 
 use media_gen_ui::components::safe_url::safe_url;
 use media_gen_ui::store::record::TaskRecord;
@@ -21,9 +21,9 @@ pub enum Media {
 pub fn media_of(record: &TaskRecord) -> Option<Media> {
     match record.task.as_ref()? {
         task if *task.status() != TaskStatus::Succeeded => None,
-        CallbackResult::ImageGenerate(task) => safe_url(&task.image_url).map(Media::Image),
-        CallbackResult::ImageToVideo(task) => safe_url(&task.video_url).map(Media::Video),
-        CallbackResult::VideoTranslate(task) => safe_url(&task.video_url).map(Media::Video),
+        AnyTask::ImageGenerate(task) => safe_url(&task.image_url).map(Media::Image),
+        AnyTask::ImageToVideo(task) => safe_url(&task.video_url).map(Media::Video),
+        AnyTask::VideoTranslate(task) => safe_url(&task.video_url).map(Media::Video),
     }
 }
 
@@ -61,15 +61,13 @@ mod tests {
         let mut record = TaskRecord::followed(TaskKind::ImageGenerate, "ig-1", 0.0);
         assert_eq!(media_of(&record), None);
         let task = |status, url: &str| {
-            Some(CallbackResult::ImageGenerate(
-                media_gen_api::ImageGenerateTask {
-                    task_id: "ig-1".into(),
-                    status,
-                    image_url: url.into(),
-                    thumbnail_url: String::new(),
-                    error_message: String::new(),
-                },
-            ))
+            Some(AnyTask::ImageGenerate(media_gen_api::ImageGenerateTask {
+                task_id: "ig-1".into(),
+                status,
+                image_url: url.into(),
+                thumbnail_url: String::new(),
+                error_message: String::new(),
+            }))
         };
         record.task = task(TaskStatus::Succeeded, "https://x.io/a.png");
         assert_eq!(

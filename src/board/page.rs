@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
-use media_gen_api::{CallbackResult, Request, TaskKind, TaskStatus};
+use media_gen_api::{AnyTask, Request, TaskKind, TaskStatus};
 
 use super::filters::{matches_text, shows, FilterQuery, StatusFilter};
 use crate::board::compare::{media_of, Picks};
@@ -21,12 +21,12 @@ use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::text::shorten;
 
 /// A small picture of the result, when there is one.
-fn thumbnail(task: Option<&CallbackResult>) -> Option<String> {
+fn thumbnail(task: Option<&AnyTask>) -> Option<String> {
     match task? {
-        CallbackResult::ImageToVideo(task) if task.status == TaskStatus::Succeeded => {
+        AnyTask::ImageToVideo(task) if task.status == TaskStatus::Succeeded => {
             Some(task.thumbnail_url.clone())
         }
-        CallbackResult::ImageGenerate(task) if task.status == TaskStatus::Succeeded => {
+        AnyTask::ImageGenerate(task) if task.status == TaskStatus::Succeeded => {
             Some(task.thumbnail_url.clone())
         }
         _ => None,
@@ -52,9 +52,7 @@ fn row_summary(record: &TaskRecord) -> Option<String> {
             .or_else(|| written(&request.video_url)),
     };
     match &record.task {
-        Some(CallbackResult::VideoTranslate(task)) if !task.name.is_empty() => {
-            Some(task.name.clone())
-        }
+        Some(AnyTask::VideoTranslate(task)) if !task.name.is_empty() => Some(task.name.clone()),
         _ => asked(),
     }
 }

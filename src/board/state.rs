@@ -2,7 +2,7 @@
 //! poller, and any storage problem to tell the user about.
 
 use leptos::prelude::*;
-use media_gen_api::{CallbackResult, Request, TaskKey, TaskKind, TaskStatus};
+use media_gen_api::{AnyTask, Request, TaskKey, TaskKind, TaskStatus};
 
 use super::leader;
 use crate::kind_text;
@@ -131,7 +131,7 @@ impl Board {
 
     /// Put a task submitted elsewhere on the board, as just read, and follow
     /// it until it ends. Its parameters are not known, so it cannot be re-run.
-    pub fn follow(&self, task: &CallbackResult) {
+    pub fn follow(&self, task: &AnyTask) {
         let kind = task.kind();
         let known = self
             .records

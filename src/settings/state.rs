@@ -112,7 +112,7 @@ impl Settings {
     /// A number that changes whenever the base URL or the token does, so
     /// views that read from the service can read again; the token itself is
     /// not exposed.
-    pub fn connection(&self) -> Signal<u64> {
+    pub fn connection_version(&self) -> Signal<u64> {
         let (base_url, token) = (self.base_url, self.token);
         Signal::derive(move || {
             use std::hash::{Hash, Hasher};

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use media_gen_api::validate::url_extension;
-use media_gen_api::{CallbackResult, TaskStatus};
+use media_gen_api::{AnyTask, TaskStatus};
 use media_gen_client::media;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -47,16 +47,14 @@ fn file(url: &str, stem: &str, default_extension: &str) -> Option<ResultFile> {
 
 /// The result files of a finished task: the video, the translated video
 /// and its captions, or the image. None for a task that did not succeed.
-pub fn result_files(task: &CallbackResult) -> Vec<ResultFile> {
+pub fn result_files(task: &AnyTask) -> Vec<ResultFile> {
     if *task.status() != TaskStatus::Succeeded {
         return Vec::new();
     }
     let stem = format!("{}-{}", task.kind(), task.task_id());
     match task {
-        CallbackResult::ImageToVideo(task) => {
-            file(&task.video_url, &stem, "mp4").into_iter().collect()
-        }
-        CallbackResult::VideoTranslate(task) => {
+        AnyTask::ImageToVideo(task) => file(&task.video_url, &stem, "mp4").into_iter().collect(),
+        AnyTask::VideoTranslate(task) => {
             let stem = format!("{stem}-{}", task.language);
             [
                 file(&task.video_url, &stem, "mp4"),
@@ -66,9 +64,7 @@ pub fn result_files(task: &CallbackResult) -> Vec<ResultFile> {
             .flatten()
             .collect()
         }
-        CallbackResult::ImageGenerate(task) => {
-            file(&task.image_url, &stem, "png").into_iter().collect()
-        }
+        AnyTask::ImageGenerate(task) => file(&task.image_url, &stem, "png").into_iter().collect(),
     }
 }
 
@@ -197,8 +193,8 @@ mod tests {
     use super::*;
     use media_gen_api::{ImageGenerateTask, VideoTranslateTask};
 
-    fn translation(status: TaskStatus) -> CallbackResult {
-        CallbackResult::VideoTranslate(VideoTranslateTask {
+    fn translation(status: TaskStatus) -> AnyTask {
+        AnyTask::VideoTranslate(VideoTranslateTask {
             task_id: "vt-9".into(),
             name: "clip".into(),
             language: "pt-BR".into(),
@@ -230,7 +226,7 @@ mod tests {
 
     #[test]
     fn unsafe_urls_and_odd_ids_never_reach_a_download() {
-        let task = CallbackResult::ImageGenerate(ImageGenerateTask {
+        let task = AnyTask::ImageGenerate(ImageGenerateTask {
             task_id: "../ig 1".into(),
             status: TaskStatus::Succeeded,
             image_url: "https://x.io/a.JPEG".into(),
@@ -238,7 +234,7 @@ mod tests {
             error_message: String::new(),
         });
         assert_eq!(result_files(&task)[0].name, "image_generate-.._ig_1.jpeg");
-        let hostile = CallbackResult::ImageGenerate(ImageGenerateTask {
+        let hostile = AnyTask::ImageGenerate(ImageGenerateTask {
             task_id: "ig-2".into(),
             status: TaskStatus::Succeeded,
             image_url: "javascript:alert(1)".into(),

@@ -29,6 +29,6 @@ pub fn app_form_host() -> FormHost {
         client: Rc::new(move || settings.client()),
         base_url: settings.base_url.into(),
         token: settings.curl_token(),
-        connection: settings.connection(),
+        connection_version: settings.connection_version(),
     }
 }

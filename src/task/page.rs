@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
-use media_gen_api::{CallbackResult, ImageGenerateTask, TaskKind, TaskStatus};
+use media_gen_api::{AnyTask, ImageGenerateTask, TaskKind, TaskStatus};
 use wasm_bindgen::JsValue;
 
 use crate::board::Board;
@@ -32,9 +32,7 @@ fn batch_images(board: Board, record: &TaskRecord) -> Vec<ImageGenerateTask> {
             .iter()
             .filter(|r| r.kind == record.kind && r.submitted_at == record.submitted_at)
             .filter_map(|r| match &r.task {
-                Some(CallbackResult::ImageGenerate(task))
-                    if task.status == TaskStatus::Succeeded =>
-                {
+                Some(AnyTask::ImageGenerate(task)) if task.status == TaskStatus::Succeeded => {
                     Some(task.clone())
                 }
                 _ => None,
@@ -50,7 +48,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
     let now = use_now(1_000);
     let navigate = use_navigate();
     let result = match &record.task {
-        Some(CallbackResult::ImageGenerate(_)) if record.status == TaskStatus::Succeeded => {
+        Some(AnyTask::ImageGenerate(_)) if record.status == TaskStatus::Succeeded => {
             let images = batch_images(board, &record);
             let title = (images.len() > 1).then(
                 || view! { <h2>{format!("The {} images of this request", images.len())}</h2> },

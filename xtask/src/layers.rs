@@ -82,8 +82,8 @@ const RULES: &[Rule] = &[
         package: "media-gen-gateway",
         target: None,
         forbidden: BROWSER,
-        forbidden_exactly: &[],
-        why: "the servers never carry browser code",
+        forbidden_exactly: &["media-gen-sandbox"],
+        why: "the servers never carry browser code; the gateway forwards to any service, not the sandbox's code",
     },
     Rule {
         package: "media-gen-sandbox",
@@ -92,6 +92,28 @@ const RULES: &[Rule] = &[
         forbidden_exactly: &[],
         why: "the servers never carry browser code",
     },
+    Rule {
+        package: "media-gen-e2e",
+        target: None,
+        forbidden: BROWSER,
+        forbidden_exactly: BROWSER_CRATES,
+        why: "the end-to-end tests see the app only as a browser does",
+    },
+    Rule {
+        package: "media-gen-bench",
+        target: None,
+        forbidden: BROWSER,
+        forbidden_exactly: BROWSER_CRATES,
+        why: "the bench measures what a browser or a client sees, over HTTP",
+    },
+];
+
+/// The project's browser crates.
+const BROWSER_CRATES: &[&str] = &[
+    "media-gen",
+    "media-gen-client",
+    "media-gen-ui",
+    "media-gen-widgets",
 ];
 
 /// Whether the crate `name` is `rule` or one of its family (`gloo-net` for `gloo`).

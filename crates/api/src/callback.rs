@@ -15,15 +15,17 @@ pub struct Callback {
     pub code: i64,
     /// Usually `ok`.
     pub msg: String,
-    /// `task_type` with the matching `data`.
+    /// The task: `task_type` with the matching `data`.
     #[serde(flatten)]
-    pub result: CallbackResult,
+    pub task: AnyTask,
 }
 
-/// `data` by `task_type`.
+/// A task object of any kind, as a status read answers it and a callback
+/// carries it (`data` by `task_type`). Stored task records keep it in this
+/// form too.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "task_type", content = "data", rename_all = "snake_case")]
-pub enum CallbackResult {
+pub enum AnyTask {
     /// task_id, status, video_url, thumbnail_url, error_message.
     ImageToVideo(ImageToVideoTask),
     /// task_id, name, language, status, video_url, caption_url, error_message.
@@ -32,40 +34,40 @@ pub enum CallbackResult {
     ImageGenerate(ImageGenerateTask),
 }
 
-impl CallbackResult {
+impl AnyTask {
     /// Which kind of task this is about.
     pub fn kind(&self) -> TaskKind {
         match self {
-            CallbackResult::ImageToVideo(_) => TaskKind::ImageToVideo,
-            CallbackResult::VideoTranslate(_) => TaskKind::VideoTranslate,
-            CallbackResult::ImageGenerate(_) => TaskKind::ImageGenerate,
+            AnyTask::ImageToVideo(_) => TaskKind::ImageToVideo,
+            AnyTask::VideoTranslate(_) => TaskKind::VideoTranslate,
+            AnyTask::ImageGenerate(_) => TaskKind::ImageGenerate,
         }
     }
 
     /// The task's id.
     pub fn task_id(&self) -> &str {
         match self {
-            CallbackResult::ImageToVideo(task) => &task.task_id,
-            CallbackResult::VideoTranslate(task) => &task.task_id,
-            CallbackResult::ImageGenerate(task) => &task.task_id,
+            AnyTask::ImageToVideo(task) => &task.task_id,
+            AnyTask::VideoTranslate(task) => &task.task_id,
+            AnyTask::ImageGenerate(task) => &task.task_id,
         }
     }
 
     /// The task's status (`SUCCEEDED` or `FAILED` in a callback).
     pub fn status(&self) -> &TaskStatus {
         match self {
-            CallbackResult::ImageToVideo(task) => &task.status,
-            CallbackResult::VideoTranslate(task) => &task.status,
-            CallbackResult::ImageGenerate(task) => &task.status,
+            AnyTask::ImageToVideo(task) => &task.status,
+            AnyTask::VideoTranslate(task) => &task.status,
+            AnyTask::ImageGenerate(task) => &task.status,
         }
     }
 
     /// The task's error detail; empty when there is none.
     pub fn error_message(&self) -> &str {
         match self {
-            CallbackResult::ImageToVideo(task) => &task.error_message,
-            CallbackResult::VideoTranslate(task) => &task.error_message,
-            CallbackResult::ImageGenerate(task) => &task.error_message,
+            AnyTask::ImageToVideo(task) => &task.error_message,
+            AnyTask::VideoTranslate(task) => &task.error_message,
+            AnyTask::ImageGenerate(task) => &task.error_message,
         }
     }
 }

@@ -32,7 +32,7 @@ pub mod values;
 pub mod video_translate;
 mod wire_enum;
 
-pub use callback::{Callback, CallbackResult};
+pub use callback::{AnyTask, Callback};
 pub use curl::{curl_command, shell_quote, CurlToken, TOKEN_VARIABLE};
 pub use decode::{decode_data, decode_envelope, ResponseError};
 pub use endpoint::{Endpoint, NotDocumented};

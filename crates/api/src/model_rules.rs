@@ -94,15 +94,24 @@ impl Model {
         }
     }
 
-    /// The mode a request is in: KL is always multi-image, S always start-frame;
-    /// V is multi-image exactly when it has reference images.
-    pub fn mode(self, has_reference_images: bool) -> Mode {
+    /// The one mode the model works in, when it has no choice: KL is always
+    /// multi-image, S always start-frame; `None` for V, which does both.
+    pub fn only_mode(self) -> Option<Mode> {
         match self {
-            Model::Kl => Mode::MultiImage,
-            Model::S => Mode::StartFrame,
-            Model::V if has_reference_images => Mode::MultiImage,
-            Model::V => Mode::StartFrame,
+            Model::Kl => Some(Mode::MultiImage),
+            Model::S => Some(Mode::StartFrame),
+            Model::V => None,
         }
+    }
+
+    /// The mode a request is in: the model's only mode, or for V
+    /// multi-image exactly when it has reference images.
+    pub fn mode(self, has_reference_images: bool) -> Mode {
+        self.only_mode().unwrap_or(if has_reference_images {
+            Mode::MultiImage
+        } else {
+            Mode::StartFrame
+        })
     }
 
     /// Allowed `duration` values in `mode`, in seconds.
@@ -137,5 +146,7 @@ mod tests {
         assert_eq!(Model::V.mode(true), Mode::MultiImage);
         assert_eq!(Model::Kl.mode(false), Mode::MultiImage);
         assert_eq!(Model::S.mode(true), Mode::StartFrame);
+        assert_eq!(Model::V.only_mode(), None);
+        assert_eq!(Model::Kl.only_mode(), Some(Mode::MultiImage));
     }
 }

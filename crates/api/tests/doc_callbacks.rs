@@ -15,8 +15,8 @@ fn callback_image_to_video() {
     });
     let callback: Callback = serde_json::from_value(body.clone()).unwrap();
     assert_eq!((callback.code, callback.msg.as_str()), (0, "ok"));
-    assert_eq!(callback.result.kind(), TaskKind::ImageToVideo);
-    assert_eq!(callback.result.status(), &TaskStatus::Succeeded);
+    assert_eq!(callback.task.kind(), TaskKind::ImageToVideo);
+    assert_eq!(callback.task.status(), &TaskStatus::Succeeded);
     // The callback has no duration, width or height, and we add none.
     assert_eq!(serde_json::to_value(&callback).unwrap(), body);
 }
@@ -31,12 +31,12 @@ fn callback_video_translate() {
         }
     });
     let callback: Callback = serde_json::from_value(body.clone()).unwrap();
-    let CallbackResult::VideoTranslate(task) = &callback.result else {
+    let AnyTask::VideoTranslate(task) = &callback.task else {
         panic!("wrong kind: {callback:?}");
     };
     assert_eq!(task.error_message, "audio track missing");
     assert_eq!(
-        callback.result.task_id(),
+        callback.task.task_id(),
         "vt-0123456789abcdef0123456789abcdef"
     );
     assert_eq!(serde_json::to_value(&callback).unwrap(), body);
@@ -52,10 +52,10 @@ fn callback_image_generate_with_or_without_a_thumbnail() {
         }
     });
     let callback: Callback = serde_json::from_value(body.clone()).unwrap();
-    assert_eq!(callback.result.kind(), TaskKind::ImageGenerate);
+    assert_eq!(callback.task.kind(), TaskKind::ImageGenerate);
     body["data"]["thumbnail"] = json!("https://cdn.example.com/t.png");
     let callback: Callback = serde_json::from_value(body).unwrap();
-    let CallbackResult::ImageGenerate(task) = callback.result else {
+    let AnyTask::ImageGenerate(task) = callback.task else {
         panic!("wrong kind");
     };
     assert_eq!(task.thumbnail_url, "https://cdn.example.com/t.png");

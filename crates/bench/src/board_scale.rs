@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use media_gen_api::{CallbackResult, TaskKind};
+use media_gen_api::{AnyTask, TaskKind};
 use media_gen_e2e::Browser;
 use serde_json::{json, Value};
 
@@ -49,7 +49,7 @@ struct Stored {
 /// A record as the app stores it; `task` is checked against the contract's type.
 fn record(kind: TaskKind, id: &str, status: &str, task: Option<Value>, at: f64) -> Stored {
     if let Some(task) = &task {
-        let parsed = serde_json::from_value::<CallbackResult>(task.clone());
+        let parsed = serde_json::from_value::<AnyTask>(task.clone());
         assert!(parsed.is_ok(), "a task the contract cannot read: {task}");
     }
     Stored {

@@ -18,7 +18,7 @@ use futures::future::{select, Either};
 use futures::StreamExt;
 use gloo_events::EventListener;
 use media_gen_api::poll::{DurationEstimate, PollSchedule};
-use media_gen_api::{CallbackResult, TaskKind};
+use media_gen_api::{AnyTask, TaskKind};
 use wasm_bindgen_futures::spawn_local;
 use web_sys::AbortController;
 
@@ -68,7 +68,7 @@ pub struct TaskUpdate {
     /// The task's id.
     pub task_id: String,
     /// The task as last read, when the read succeeded.
-    pub task: Option<CallbackResult>,
+    pub task: Option<AnyTask>,
     /// Why the read failed, when it did. A failure that retrying cannot fix
     /// (an unknown task, say) ends the watch.
     pub error: Option<ClientError>,

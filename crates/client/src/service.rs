@@ -7,7 +7,7 @@ use std::rc::Rc;
 use gloo_net::http::Method;
 use media_gen_api::retry::{is_retryable, parse_retry_after, AttemptFailure, RequestKind};
 use media_gen_api::{
-    decode_data, CallbackResult, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest,
+    decode_data, AnyTask, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest,
     ImageToVideoTask, Request, ResponseError, TaskIds, TaskKind, TranslationTaskRef,
     VideoTranslateRequest, VideoTranslateTask, TARGET_LANGUAGES_PATH,
 };
@@ -275,16 +275,16 @@ impl Client {
         kind: TaskKind,
         task_id: &str,
         cancel: Option<&AbortSignal>,
-    ) -> Result<CallbackResult, ClientError> {
+    ) -> Result<AnyTask, ClientError> {
         Ok(match kind {
             TaskKind::ImageToVideo => {
-                CallbackResult::ImageToVideo(self.image_to_video(task_id, cancel).await?)
+                AnyTask::ImageToVideo(self.image_to_video(task_id, cancel).await?)
             }
             TaskKind::VideoTranslate => {
-                CallbackResult::VideoTranslate(self.video_translate(task_id, cancel).await?)
+                AnyTask::VideoTranslate(self.video_translate(task_id, cancel).await?)
             }
             TaskKind::ImageGenerate => {
-                CallbackResult::ImageGenerate(self.image_generate(task_id, cancel).await?)
+                AnyTask::ImageGenerate(self.image_generate(task_id, cancel).await?)
             }
         })
     }

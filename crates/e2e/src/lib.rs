@@ -93,16 +93,6 @@ pub fn axe_core_script() -> PathBuf {
         .join("axe.min.js")
 }
 
-/// Serve `config` on a free loopback port in the background; returns its base URL.
-async fn serve_sandbox(config: Config) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a free loopback port");
-    let base_url = format!("http://{}", listener.local_addr().expect("bound address"));
-    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
-    base_url
-}
-
 /// The deployment's topology on loopback: the sandbox standing in for the
 /// service, with a token only the gateway knows, and the gateway in front
 /// serving the pages and forwarding the documented calls. Browsers talk to
@@ -139,12 +129,13 @@ pub async fn start_site_configured(
     task_ms: u64,
     configure: impl FnOnce(&mut media_gen_gateway::Settings),
 ) -> Site {
-    let sandbox_url = serve_sandbox(Config {
+    let sandbox_url = media_gen_sandbox::spawn_local(Config {
         tokens: vec![GATEWAY_TOKEN.to_owned()],
         task_ms,
         ..Config::for_tests()
     })
-    .await;
+    .await
+    .expect("bind a free loopback port");
     let mut settings =
         media_gen_gateway::Settings::for_tests(&sandbox_url, GATEWAY_TOKEN, Some(static_dir));
     configure(&mut settings);

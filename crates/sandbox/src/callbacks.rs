@@ -46,7 +46,7 @@ pub fn body(task: &Task) -> Callback {
     Callback {
         code: SUCCESS_CODE,
         msg: MSG_OK.to_owned(),
-        result: render(task, task.schedule.ends),
+        task: render(task, task.schedule.ends),
     }
 }
 

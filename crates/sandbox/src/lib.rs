@@ -195,6 +195,22 @@ fn banner(config: &Config, address: SocketAddr) -> String {
     lines.join("\n")
 }
 
+/// Serve `config` in the background of the current Tokio runtime on a free
+/// loopback port (its host and port are ignored); returns its base URL,
+/// `http://127.0.0.1:<port>`. The sandbox tests and the end-to-end tests
+/// start theirs this way; a separate process goes through
+/// `media-gen-launch` instead.
+pub async fn spawn_local(config: Config) -> std::io::Result<String> {
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let base_url = format!("http://{}", listener.local_addr()?);
+    tokio::spawn(async move {
+        if let Err(error) = serve(listener, &config).await {
+            tracing::error!(%error, "the sandbox stopped");
+        }
+    });
+    Ok(base_url)
+}
+
 /// Serve `config`'s router on an already bound listener until Ctrl+C.
 /// Result URLs use `--public-url`, else the listener's address.
 pub async fn serve(listener: TcpListener, config: &Config) -> std::io::Result<()> {

@@ -4,8 +4,7 @@ use std::time::Instant;
 
 use media_gen_api::path::segment;
 use media_gen_api::{
-    AspectRatio, CallbackResult, ImageGenerateTask, ImageToVideoTask, TaskStatus,
-    VideoTranslateTask,
+    AnyTask, AspectRatio, ImageGenerateTask, ImageToVideoTask, TaskStatus, VideoTranslateTask,
 };
 
 use crate::lifecycle::Outcome;
@@ -32,7 +31,7 @@ fn when_done(status: &TaskStatus, value: impl FnOnce() -> String) -> String {
 }
 
 /// The task object of its kind, as a status read or a callback reports it.
-pub fn render(task: &Task, now: Instant) -> CallbackResult {
+pub fn render(task: &Task, now: Instant) -> AnyTask {
     let (status, error_message) = status(task, now);
     let base = &task.base_url;
     match &task.detail {
@@ -43,7 +42,7 @@ pub fn render(task: &Task, now: Instant) -> CallbackResult {
         } => {
             let shape = media::shape(*aspect);
             let (width, height) = resolution.frame_size(*aspect);
-            CallbackResult::ImageToVideo(ImageToVideoTask {
+            AnyTask::ImageToVideo(ImageToVideoTask {
                 task_id: task.id.clone(),
                 video_url: when_done(&status, || {
                     format!("{base}/sandbox/media/video/{shape}.mp4?task={}", task.id)
@@ -64,7 +63,7 @@ pub fn render(task: &Task, now: Instant) -> CallbackResult {
             caption,
         } => {
             let folder = format!("{base}/sandbox/media/translated/{}", segment(language));
-            CallbackResult::VideoTranslate(VideoTranslateTask {
+            AnyTask::VideoTranslate(VideoTranslateTask {
                 task_id: task.id.clone(),
                 name: name.clone(),
                 language: language.clone(),
@@ -83,7 +82,7 @@ pub fn render(task: &Task, now: Instant) -> CallbackResult {
                 "{base}/sandbox/media/image/{quality}/{}",
                 media::ratio_segment(*ratio)
             );
-            CallbackResult::ImageGenerate(ImageGenerateTask {
+            AnyTask::ImageGenerate(ImageGenerateTask {
                 task_id: task.id.clone(),
                 image_url: when_done(&status, || format!("{image}.png?task={}", task.id)),
                 thumbnail_url: when_done(&status, || {

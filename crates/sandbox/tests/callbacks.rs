@@ -116,7 +116,7 @@ async fn one_callback_per_task_in_the_documented_shape() {
     );
     // It decodes as the contract's callback type.
     let typed: media_gen_api::Callback = serde_json::from_value(callback).unwrap();
-    assert_eq!(typed.result.kind(), media_gen_api::TaskKind::ImageGenerate);
+    assert_eq!(typed.task.kind(), media_gen_api::TaskKind::ImageGenerate);
 }
 
 #[tokio::test]

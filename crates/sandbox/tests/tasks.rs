@@ -296,17 +296,11 @@ async fn result_urls_use_the_sandboxs_own_address_whatever_the_host_header_says(
     assert!(url.starts_with(&format!("{}/", sandbox.base_url)), "{url}");
 
     // A configured public address wins.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let config = media_gen_sandbox::Config {
+    let other = common::start(media_gen_sandbox::Config {
         public_url: Some("https://media.example".to_owned()),
         ..media_gen_sandbox::Config::for_tests()
-    };
-    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
-    let other = common::Running {
-        base_url: format!("http://{address}"),
-        client: reqwest::Client::new(),
-    };
+    })
+    .await;
     let (_, body) = other
         .post_json("/v1/image_generate", &serde_json::json!({"prompt": "p"}))
         .await;

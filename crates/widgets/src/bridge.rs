@@ -6,16 +6,16 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 
-use media_gen_api::CallbackResult;
+use media_gen_api::AnyTask;
 use media_gen_client::ClientError;
 
 /// A task as its kind's task object (`{ task_id, status, ... }`), without
 /// the callback's `task_type` wrapper.
-pub fn task_json(task: &CallbackResult) -> serde_json::Value {
+pub fn task_json(task: &AnyTask) -> serde_json::Value {
     let json = match task {
-        CallbackResult::ImageToVideo(task) => serde_json::to_value(task),
-        CallbackResult::VideoTranslate(task) => serde_json::to_value(task),
-        CallbackResult::ImageGenerate(task) => serde_json::to_value(task),
+        AnyTask::ImageToVideo(task) => serde_json::to_value(task),
+        AnyTask::VideoTranslate(task) => serde_json::to_value(task),
+        AnyTask::ImageGenerate(task) => serde_json::to_value(task),
     };
     json.unwrap_or(serde_json::Value::Null)
 }

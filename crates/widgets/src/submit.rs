@@ -68,7 +68,7 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
         client: Rc::new(move || reads.borrow().client()),
         base_url: live.base_url.into(),
         token: live.token.into(),
-        connection: live.version.into(),
+        connection_version: live.version.into(),
     }
 }
 

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use media_gen_api::{CallbackResult, Envelope, Problems, TaskKind};
+use media_gen_api::{AnyTask, Envelope, Problems, TaskKind};
 
 use crate::callbacks;
 use crate::error::ApiError;
@@ -97,9 +97,9 @@ pub fn status(kind: TaskKind, app: &AppState, task_id: &str) -> Result<Response,
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let task = app.task(kind, task_id)?;
     let response = match render(&task, Instant::now()) {
-        CallbackResult::ImageToVideo(task) => Json(Envelope::success("ok", task)).into_response(),
-        CallbackResult::VideoTranslate(task) => Json(Envelope::success("ok", task)).into_response(),
-        CallbackResult::ImageGenerate(task) => Json(Envelope::success("ok", task)).into_response(),
+        AnyTask::ImageToVideo(task) => Json(Envelope::success("ok", task)).into_response(),
+        AnyTask::VideoTranslate(task) => Json(Envelope::success("ok", task)).into_response(),
+        AnyTask::ImageGenerate(task) => Json(Envelope::success("ok", task)).into_response(),
     };
     Ok(response)
 }

@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 use media_gen_sandbox::stats::Stats;
 use media_gen_sandbox::{Config, Faults, DEMO_TOKEN};
 use serde_json::Value;
-use tokio::net::TcpListener;
 
 /// A running sandbox; it stops when the test's runtime ends.
 pub struct Running {
@@ -18,11 +17,9 @@ pub struct Running {
 
 /// Start a sandbox with `config` (its host and port are ignored: loopback, any free port).
 pub async fn start(config: Config) -> Running {
-    let listener = TcpListener::bind("127.0.0.1:0")
+    let base_url = media_gen_sandbox::spawn_local(config)
         .await
         .expect("bind a free loopback port");
-    let base_url = format!("http://{}", listener.local_addr().expect("bound address"));
-    tokio::spawn(async move { media_gen_sandbox::serve(listener, &config).await });
     Running {
         base_url,
         client: reqwest::Client::new(),

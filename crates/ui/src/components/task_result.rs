@@ -6,9 +6,7 @@ use leptos::html::Dialog;
 use super::safe_url::safe_url;
 use super::subtitles::SubtitledVideo;
 use leptos::prelude::*;
-use media_gen_api::{
-    CallbackResult, ImageGenerateTask, ImageToVideoTask, TaskStatus, VideoTranslateTask,
-};
+use media_gen_api::{AnyTask, ImageGenerateTask, ImageToVideoTask, TaskStatus, VideoTranslateTask};
 
 /// A download link for `url`, when it is a safe URL.
 fn download(url: &str, label: &'static str) -> Option<impl IntoView> {
@@ -149,7 +147,7 @@ pub fn ImageGallery(
 #[component]
 pub fn TaskResult(
     /// The task as last read.
-    task: CallbackResult,
+    task: AnyTask,
 ) -> impl IntoView {
     match task.status() {
         TaskStatus::Failed => {
@@ -157,11 +155,9 @@ pub fn TaskResult(
             view! { <FailureMessage message/> }.into_any()
         }
         TaskStatus::Succeeded => match task {
-            CallbackResult::ImageToVideo(task) => video(task).into_any(),
-            CallbackResult::VideoTranslate(task) => translation(task).into_any(),
-            CallbackResult::ImageGenerate(task) => {
-                view! { <ImageGallery images=vec![task]/> }.into_any()
-            }
+            AnyTask::ImageToVideo(task) => video(task).into_any(),
+            AnyTask::VideoTranslate(task) => translation(task).into_any(),
+            AnyTask::ImageGenerate(task) => view! { <ImageGallery images=vec![task]/> }.into_any(),
         },
         _ => ().into_any(),
     }

@@ -26,6 +26,8 @@ pub struct FormHost {
     pub token: Signal<Option<String>>,
     /// Changes whenever the connection does (base URL or token): a form that
     /// reads from the service (the language list) reads again. A token that
-    /// arrives after the form opened is used at once.
-    pub connection: Signal<u64>,
+    /// arrives after the form opened is used at once. Only its changes mean
+    /// anything: the app derives it from its settings, a widget counts its
+    /// `update()`s.
+    pub connection_version: Signal<u64>,
 }

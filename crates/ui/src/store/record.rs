@@ -1,6 +1,6 @@
 //! What the browser keeps about one task.
 
-use media_gen_api::{CallbackResult, Request, TaskKey, TaskKind, TaskStatus};
+use media_gen_api::{AnyTask, Request, TaskKey, TaskKind, TaskStatus};
 use media_gen_client::TaskUpdate;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -27,7 +27,7 @@ pub struct TaskRecord {
     pub updated_at: f64,
     /// The task as last read, with its result URLs.
     #[serde(default, deserialize_with = "stored_task")]
-    pub task: Option<CallbackResult>,
+    pub task: Option<AnyTask>,
     /// Why following it stopped, when a read failed for good (an unknown id, say).
     #[serde(default)]
     pub error: Option<String>,
@@ -44,7 +44,7 @@ struct StoredRecord {
     status: TaskStatus,
     updated_at: f64,
     #[serde(default, deserialize_with = "stored_task")]
-    task: Option<CallbackResult>,
+    task: Option<AnyTask>,
     #[serde(default)]
     error: Option<String>,
 }
@@ -91,20 +91,16 @@ struct TaggedTask {
 /// a buffering decoder for every task type to the app's wasm. The data is
 /// written back to bytes first: a `RawValue` would need serde_json's
 /// `raw_value`, and with it a second JSON reader (for `&str`) in the wasm.
-fn stored_task<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<CallbackResult>, D::Error> {
+fn stored_task<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<AnyTask>, D::Error> {
     let Some(tagged) = Option::<TaggedTask>::deserialize(deserializer)? else {
         return Ok(None);
     };
     let data = tagged.data.to_string();
     let data = data.as_bytes();
     let task = match tagged.task_type {
-        TaskKind::ImageToVideo => serde_json::from_slice(data).map(CallbackResult::ImageToVideo),
-        TaskKind::VideoTranslate => {
-            serde_json::from_slice(data).map(CallbackResult::VideoTranslate)
-        }
-        TaskKind::ImageGenerate => serde_json::from_slice(data).map(CallbackResult::ImageGenerate),
+        TaskKind::ImageToVideo => serde_json::from_slice(data).map(AnyTask::ImageToVideo),
+        TaskKind::VideoTranslate => serde_json::from_slice(data).map(AnyTask::VideoTranslate),
+        TaskKind::ImageGenerate => serde_json::from_slice(data).map(AnyTask::ImageGenerate),
     };
     task.map(Some).map_err(D::Error::custom)
 }
@@ -166,12 +162,7 @@ impl TaskRecord {
 
     /// Take in a read: the task as read, or the error that ended the watch.
     /// Returns whether anything shown changed.
-    pub fn apply(
-        &mut self,
-        task: Option<&CallbackResult>,
-        final_error: Option<String>,
-        now: f64,
-    ) -> bool {
+    pub fn apply(&mut self, task: Option<&AnyTask>, final_error: Option<String>, now: f64) -> bool {
         let before = (self.status.clone(), self.error.clone(), self.task.clone());
         if let Some(task) = task {
             self.status = task.status().clone();
@@ -219,8 +210,8 @@ mod tests {
         })
     }
 
-    fn image(status: &str) -> CallbackResult {
-        CallbackResult::ImageGenerate(ImageGenerateTask {
+    fn image(status: &str) -> AnyTask {
+        AnyTask::ImageGenerate(ImageGenerateTask {
             task_id: "i2is-1".into(),
             status: TaskStatus::from(status),
             image_url: String::new(),
@@ -310,7 +301,7 @@ mod tests {
                 "status":"SUCCEEDED","updated_at":2,"task":{task}}}"#
             );
             let record: TaskRecord = serde_json::from_slice(json.as_bytes()).unwrap();
-            let Some(CallbackResult::ImageGenerate(task)) = record.task else {
+            let Some(AnyTask::ImageGenerate(task)) = record.task else {
                 panic!("an image task: {json}");
             };
             assert_eq!(task.image_url, "https://x.test/i.png");

@@ -69,11 +69,7 @@ impl ImageToVideoForm {
             Mode::MultiImage
         };
         let rules = model.rules();
-        let mode = if model == Model::V {
-            v_mode
-        } else {
-            model.mode(false)
-        };
+        let mode = model.only_mode().unwrap_or(v_mode);
         ImageToVideoForm {
             model: RwSignal::new(model),
             v_mode: RwSignal::new(v_mode),
@@ -97,10 +93,10 @@ impl ImageToVideoForm {
 
     /// The mode the form is in: model V's choice, or the model's only mode.
     pub fn mode(&self) -> Mode {
-        match self.model.get() {
-            Model::V => self.v_mode.get(),
-            model => model.mode(false),
-        }
+        self.model
+            .get()
+            .only_mode()
+            .unwrap_or_else(|| self.v_mode.get())
     }
 
     /// Durations the model allows in the current mode.

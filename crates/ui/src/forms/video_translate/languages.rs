@@ -52,7 +52,7 @@ pub fn LanguagePicker(
     problems: Memo<Problems>,
     /// Reads the list again after a failure (kept local: clients are not `Send`).
     client: StoredValue<Rc<dyn Fn() -> Client>, LocalStorage>,
-    /// The host's connection (see `FormHost::connection`).
+    /// The host's connection (see `FormHost::connection_version`).
     connection: Signal<u64>,
 ) -> impl IntoView {
     let search = RwSignal::new(String::new());

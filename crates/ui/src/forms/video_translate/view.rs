@@ -26,7 +26,7 @@ pub fn VideoTranslateView(
     let prefilled = initial.is_some();
     let form = VideoTranslateForm::from_request(&initial.unwrap_or_default());
     let client = StoredValue::new_local(host.client.clone());
-    let connection = host.connection;
+    let connection = host.connection_version;
     // Read the list now, and again when the connection changes (a token
     // entered, a new base URL).
     Effect::new(move |_| {
