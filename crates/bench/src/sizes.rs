@@ -16,13 +16,16 @@ pub const PACKAGE_BUDGET_KB: f64 = 200.0;
 /// What the app may weigh today (gzipped KB): its size now with a little
 /// room, so a heavy dependency or a copy-pasted view cannot slip in
 /// unnoticed. Checked by `cargo xtask test`; lowered as the app shrinks
-/// towards [`APP_BUDGET_KB`]. 365 since the views both hosts share moved
+/// towards [`APP_BUDGET_KB`]. 368 since the views both hosts share moved
 /// to `media-gen-ui` (+6.6 KB: the same code compiled across a crate
-/// boundary; see `docs/performance.md`).
-pub const APP_CEILING_KB: f64 = 365.0;
-/// The package's ceiling, as [`APP_CEILING_KB`]. 342 since the widgets
-/// became a crate of their own over `media-gen-ui` (+1.0 KB).
-pub const PACKAGE_CEILING_KB: f64 = 342.0;
+/// boundary) and `Retry-After` dates are read in all three HTTP forms
+/// (+1.3 KB); see `docs/performance.md`.
+pub const APP_CEILING_KB: f64 = 368.0;
+/// The package's ceiling, as [`APP_CEILING_KB`]. 343 since the widgets
+/// became a crate of their own over `media-gen-ui` (+1.0 KB) and read
+/// `Retry-After` dates in all three forms (+2.9 KB), less the app's own
+/// styles, which the widgets no longer carry (−1.7 KB).
+pub const PACKAGE_CEILING_KB: f64 = 343.0;
 
 fn gzip(bytes: &[u8]) -> usize {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
@@ -70,14 +73,13 @@ fn measure_dir(
     let (mut total_gzip, mut total_brotli) = (0, 0);
     for path in files(dir, extensions)? {
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        // Trunk's names carry a content hash: name the kind, not the hash.
+        // Trunk's names carry a content hash: name the file without it
+        // (`ui-28793656f44d3f23.css` is `ui.css`).
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-        let name = match name.rsplit_once('-') {
-            Some((_, hashed)) if hashed.len() > 16 => path
-                .extension()
-                .and_then(|e| e.to_str())
-                .unwrap_or("file")
-                .to_owned(),
+        let name = match (name.rsplit_once('-'), path.extension()) {
+            (Some((stem, hashed)), Some(extension)) if hashed.len() > 16 => {
+                format!("{stem}.{}", extension.to_string_lossy())
+            }
             _ => name.to_owned(),
         };
         let (gz, br) = (gzip(&bytes), brotli(&bytes));

@@ -11,11 +11,11 @@ use web_sys::{Element, HtmlElement, ShadowRoot, ShadowRootInit, ShadowRootMode};
 
 use media_gen_client::Poller;
 
-/// The widgets' styles: the app's, with its tokens taken from the page's
-/// `--media-gen-*` custom properties.
+/// The widgets' styles: the shared views' (`media-gen-ui`), with the design
+/// tokens taken from the page's `--media-gen-*` custom properties.
 const STYLES: &str = concat!(
-    include_str!("../../../style/widget.css"),
-    include_str!("../../../style/app.css")
+    include_str!("../style/widget.css"),
+    include_str!("../../ui/style/ui.css")
 );
 
 /// The element's open shadow root, made when it has none.
