@@ -5,7 +5,6 @@
 pub mod compare;
 mod compare_page;
 pub mod filters;
-mod leader;
 mod page;
 mod state;
 

@@ -13,10 +13,10 @@ use crate::routes::{compare_path, query_part, replace_address};
 use crate::shell::shortcuts::FilterFocus;
 use crate::task::downloads::{files_of, has_results, DownloadAll};
 use crate::task::TaskActions;
-use media_gen_ui::components::clock::use_now;
 use media_gen_ui::components::marks;
 use media_gen_ui::components::safe_url::safe_url;
 use media_gen_ui::components::{CopyButton, TaskProgress};
+use media_gen_ui::hooks::use_now;
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::text::shorten;
 

@@ -4,15 +4,18 @@
 use leptos::prelude::*;
 use media_gen_api::{AnyTask, Request, TaskKey, TaskKind, TaskStatus};
 
-use super::leader;
 use crate::kind_text;
 use crate::settings::Settings;
 use crate::shell::announcer::Announcer;
 use crate::shell::notifications::Notifier;
-use media_gen_client::{now_ms, ClientError, Poller, PollerOptions, TaskUpdate};
+use media_gen_client::{now_ms, web_lock, ClientError, Poller, PollerOptions, TaskUpdate};
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::store::sync::{self, TaskChange};
 use media_gen_ui::store::tasks;
+
+/// The Web Lock whose holder follows the tasks: one tab polls, the others
+/// show what it stores (storage events); when it closes, another takes over.
+const POLLER_LOCK: &str = "media-gen.task-poller";
 
 /// The board, provided as context by [`provide_board`].
 #[derive(Clone, Copy)]
@@ -267,7 +270,7 @@ pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifie
     // tab that goes to the background hands the job on (a visible tab waiting
     // for it takes over) and queues up again.
     let elect = move || {
-        leader::elect(move || {
+        web_lock::request(POLLER_LOCK, move || {
             board.leading.try_set(true);
             board.follow_active();
         })
@@ -286,7 +289,7 @@ pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifie
     let sync = sync::listen(move |change| board.take_in(change));
     let listeners = StoredValue::new_local((hand_on, sync));
     on_cleanup(move || {
-        leadership.try_with_value(leader::Leadership::release);
+        leadership.try_with_value(web_lock::WebLock::release);
         listeners.try_update_value(|(hand_on, sync)| {
             hand_on.take();
             sync.take();

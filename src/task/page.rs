@@ -12,9 +12,9 @@ use crate::kind_text;
 use crate::settings::Settings;
 use crate::task::downloads::{files_of, has_results, DownloadAll};
 use crate::task::TaskActions;
-use media_gen_ui::components::clock::use_now;
 use media_gen_ui::components::curl_copy::absolute_url;
 use media_gen_ui::components::{CopyButton, CurlCopy, ImageGallery, TaskProgress, TaskResult};
+use media_gen_ui::hooks::use_now;
 use media_gen_ui::store::record::TaskRecord;
 
 /// A time as the reader's locale writes it.

@@ -7,12 +7,14 @@
 
 mod abort;
 mod attempt;
+pub mod clipboard;
 mod error;
 pub mod media;
 mod options;
 mod poller;
 mod service;
 pub mod visibility;
+pub mod web_lock;
 
 pub use error::ClientError;
 pub use options::{Auth, ClientOptions, TokenProvider};

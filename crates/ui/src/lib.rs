@@ -9,5 +9,6 @@
 
 pub mod components;
 pub mod forms;
+pub mod hooks;
 pub mod store;
 pub mod text;

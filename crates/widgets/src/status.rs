@@ -14,8 +14,8 @@ use super::events::{dispatch, COMPLETE, ERROR, STATUS};
 use super::js_client::parse_kind;
 use super::mounted::Mounted;
 use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
-use media_gen_ui::components::clock::use_now;
 use media_gen_ui::components::{TaskProgress, TaskResult};
+use media_gen_ui::hooks::use_now;
 use media_gen_ui::store::record::TaskRecord;
 
 /// `taskId` or `taskIds` from the options: at least one, all non-empty strings.

@@ -2,22 +2,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
-
-/// Copy `text`; the clipboard exists only on secure pages (https, localhost).
-async fn copy(text: &str) -> Result<(), ()> {
-    let navigator = window().navigator();
-    let has_clipboard =
-        js_sys::Reflect::has(&navigator, &JsValue::from_str("clipboard")).unwrap_or(false);
-    if !has_clipboard {
-        return Err(());
-    }
-    JsFuture::from(navigator.clipboard().write_text(text))
-        .await
-        .map(|_| ())
-        .map_err(|_| ())
-}
+use media_gen_client::clipboard;
 
 /// "Copy id": says "Copied" (or why not) for a moment after a click.
 #[component]
@@ -36,9 +21,9 @@ pub fn CopyButton(
     let on_click = move |_| {
         let text = text.get_untracked();
         spawn_local(async move {
-            let word = match copy(&text).await {
+            let word = match clipboard::write_text(&text).await {
                 Ok(()) => "Copied",
-                Err(()) => "Copy blocked by the browser",
+                Err(_) => "Copy blocked by the browser",
             };
             said.try_set(Some(word));
             gloo_timers::future::TimeoutFuture::new(2_000).await;

@@ -1,6 +1,5 @@
 //! Reusable views, one file each, shared by the app's pages and the widgets.
 
-pub mod clock;
 pub mod copy_button;
 pub mod curl_copy;
 pub mod field;

@@ -5,8 +5,6 @@ use std::time::Duration;
 use leptos::prelude::*;
 use media_gen_api::TaskStatus;
 
-use super::clock::clock_text;
-
 /// The CSS class of a status badge.
 pub fn status_class(status: &TaskStatus) -> &'static str {
     match status {
@@ -59,5 +57,30 @@ pub fn TaskProgress(
         <span class=status_class(&status) part="status" data-status=status.to_string()>{status.to_string()}</span>
         <span class="elapsed" title="Time since submitted">{elapsed}{usual}</span>
         {bar}
+    }
+}
+
+/// Milliseconds as a clock reading: `0:07`, `1:05`, `1:02:03`.
+pub fn clock_text(ms: f64) -> String {
+    let seconds = (ms.max(0.0) / 1000.0).floor() as u64;
+    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clock_text;
+
+    #[test]
+    fn clock_readings() {
+        assert_eq!(clock_text(0.0), "0:00");
+        assert_eq!(clock_text(7_999.0), "0:07");
+        assert_eq!(clock_text(65_000.0), "1:05");
+        assert_eq!(clock_text(3_723_000.0), "1:02:03");
+        assert_eq!(clock_text(-5.0), "0:00");
     }
 }

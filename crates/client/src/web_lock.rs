@@ -1,7 +1,7 @@
-//! One tab follows the tasks. Tabs of the app ask for the same Web Lock; the
-//! tab holding it polls, the others show what it stores (storage events).
-//! When that tab closes, the lock passes to another. Where the browser has
-//! no Web Locks, every tab follows its tasks itself.
+//! A Web Lock held until released: one tab of many does a job. Tabs ask for
+//! the same lock by name; the browser grants it to one at a time and, when
+//! that tab closes or releases it, to the next. Where the browser has no Web
+//! Locks, every tab is granted at once.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -10,18 +10,15 @@ use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The lock's name.
-const LOCK: &str = "media-gen.task-poller";
-
-/// The lock while held or asked for; [`Leadership::release`] gives it up.
-pub struct Leadership {
+/// The lock while held or asked for; [`WebLock::release`] gives it up.
+pub struct WebLock {
     release: Rc<RefCell<Option<Function>>>,
     abort: Option<web_sys::AbortController>,
     _granted: Option<Closure<dyn FnMut(JsValue) -> JsValue>>,
     _ignore: Option<Closure<dyn FnMut(JsValue)>>,
 }
 
-impl Leadership {
+impl WebLock {
     /// Give the lock up (or stop waiting for it).
     pub fn release(&self) {
         if let Some(resolve) = self.release.borrow_mut().take() {
@@ -32,9 +29,9 @@ impl Leadership {
     }
 }
 
-/// Ask for the lock; `on_granted` runs once this tab holds it (at once when
-/// the browser has no Web Locks).
-pub fn elect(on_granted: impl FnOnce() + 'static) -> Leadership {
+/// Ask for the lock `name`; `on_granted` runs once this tab holds it (at
+/// once when the browser has no Web Locks).
+pub fn request(name: &str, on_granted: impl FnOnce() + 'static) -> WebLock {
     let release: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
     let navigator = web_sys::window().map(|window| window.navigator());
     let locks = navigator
@@ -49,7 +46,7 @@ pub fn elect(on_granted: impl FnOnce() + 'static) -> Leadership {
     let (Some(locks), Some(request), Ok(abort)) = (locks, request, web_sys::AbortController::new())
     else {
         on_granted();
-        return Leadership {
+        return WebLock {
             release,
             abort: None,
             _granted: None,
@@ -73,14 +70,14 @@ pub fn elect(on_granted: impl FnOnce() + 'static) -> Leadership {
     let options = js_sys::Object::new();
     let _ = Reflect::set(&options, &JsValue::from_str("signal"), &abort.signal());
     let ignore = Closure::<dyn FnMut(JsValue)>::new(|_| {});
-    if let Ok(result) = request.call3(&locks, &JsValue::from_str(LOCK), &options, granted.as_ref())
+    if let Ok(result) = request.call3(&locks, &JsValue::from_str(name), &options, granted.as_ref())
     {
         // An aborted request rejects: expected, not an error to report.
         if let Ok(promise) = result.dyn_into::<Promise>() {
             let _ = promise.catch(&ignore);
         }
     }
-    Leadership {
+    WebLock {
         release,
         abort: Some(abort),
         _granted: Some(granted),
