@@ -271,7 +271,7 @@ pub fn BoardPage() -> impl IntoView {
     let compare_link = move || {
         picks.0.with(|chosen| match chosen.as_slice() {
             [a, b] => Some(view! {
-                <A href=compare_path(a, b) attr:id="compare-link" attr:class="button-link">"Compare the two chosen"</A>
+                <A href=compare_path(a, b) attr:id="compare-link" attr:class="secondary">"Compare the two chosen"</A>
             }.into_any()),
             [_] => Some(view! { <span class="hint" id="compare-hint">"Choose one more to compare"</span> }.into_any()),
             _ => None,

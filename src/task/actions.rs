@@ -61,14 +61,14 @@ pub fn TaskActions(
     view! {
         <div class="task-actions">
             {open.then(|| view! {
-                <A href=crate::routes::detail_path(kind, &id) attr:class="button-link open" attr:aria-label=label("Open")>"Open"</A>
+                <A href=crate::routes::detail_path(kind, &id) attr:class="secondary open" attr:aria-label=label("Open")>"Open"</A>
             })}
             {known.then(|| view! {
                 <button type="button" class="secondary rerun" aria-label=label("Re-run")
                     disabled=move || rerunning.get() on:click=rerun>
                     {move || if rerunning.get() { "Re-running…" } else { "Re-run" }}
                 </button>
-                <A href=crate::routes::edit_path(kind, &id) attr:class="button-link edit" attr:aria-label=label("Edit and re-run")>"Edit and re-run"</A>
+                <A href=crate::routes::edit_path(kind, &id) attr:class="secondary edit" attr:aria-label=label("Edit and re-run")>"Edit and re-run"</A>
             })}
             <button type="button" class="secondary remove" aria-label=label("Remove") on:click=remove>"Remove"</button>
         </div>
