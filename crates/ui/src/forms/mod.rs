@@ -2,8 +2,11 @@
 //!
 //! Each kind has a folder: `state.rs` turns signals into a `media-gen-api`
 //! request and its problems (a memo), `view.rs` lays out the fields. The
-//! shell around every form (keyboard submit, request preview, submit button,
-//! failure notice) and the controls they share live beside them.
+//! names say which part is which: `ImageToVideoForm` is the form a page
+//! shows, `ImageToVideoState` its signals, [`FormShell`] what surrounds
+//! every form (keyboard submit, request preview, submit button, failure
+//! notice), [`FormHost`] what the hosting page gives it, and [`form_for`]
+//! opens the form of a kind. The fields the forms share live beside them.
 
 pub mod callback;
 pub mod controls;
@@ -19,10 +22,10 @@ pub mod video_translate;
 
 pub use for_kind::form_for;
 pub use host::{FormHost, SubmitHandler};
-pub use image_generate::ImageGenerateView;
-pub use image_to_video::ImageToVideoView;
-pub use shell::TaskForm;
-pub use video_translate::VideoTranslateView;
+pub use image_generate::ImageGenerateForm;
+pub use image_to_video::ImageToVideoForm;
+pub use shell::FormShell;
+pub use video_translate::VideoTranslateForm;
 
 /// The non-blank lines of a list field, trimmed: one URL per line.
 pub fn lines(text: &str) -> Vec<String> {

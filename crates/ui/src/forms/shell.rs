@@ -50,7 +50,7 @@ fn focus_first_error(form: &web_sys::HtmlFormElement, problems: &Problems) {
 /// problems show once it was left or changed, and all of them once a submit
 /// was tried or "Show problems" pressed (focus then goes to the first).
 #[component]
-pub fn TaskForm(
+pub fn FormShell(
     /// The page or widget hosting the form: sends the request; the base
     /// URL and token for "copy as cURL".
     host: FormHost,

@@ -3,5 +3,5 @@
 mod state;
 mod view;
 
-pub use state::ImageGenerateForm;
-pub use view::ImageGenerateView;
+pub use state::ImageGenerateState;
+pub use view::ImageGenerateForm;

@@ -11,7 +11,7 @@ use crate::forms::{lines, optional};
 
 /// What the user has entered so far; every field a signal.
 #[derive(Debug, Clone, Copy)]
-pub struct ImageGenerateForm {
+pub struct ImageGenerateState {
     /// The prompt.
     pub prompt: RwSignal<String>,
     /// Reference image URLs, one per line.
@@ -30,18 +30,18 @@ pub struct ImageGenerateForm {
     pub images: Measured,
 }
 
-impl Default for ImageGenerateForm {
+impl Default for ImageGenerateState {
     /// The service's published defaults.
     fn default() -> Self {
         Self::from_request(&ImageGenerateRequest::default())
     }
 }
 
-impl ImageGenerateForm {
+impl ImageGenerateState {
     /// A form filled in with `request` ("edit and re-run"); fields it leaves
     /// out get the published defaults.
     pub fn from_request(request: &ImageGenerateRequest) -> Self {
-        ImageGenerateForm {
+        ImageGenerateState {
             prompt: RwSignal::new(request.prompt.clone()),
             references: RwSignal::new(request.reference_images.join("\n")),
             module: RwSignal::new(request.module.unwrap_or(defaults::IMAGE_GENERATE_MODULE)),

@@ -4,13 +4,13 @@ use leptos::prelude::*;
 use media_gen_api::validate::{MAX_IMAGES, MAX_PROMPT_CHARS, MAX_REFERENCE_IMAGES};
 use media_gen_api::{ImageGenerateRequest, ImageQuality, ImageRatio, Module, Request};
 
-use super::state::ImageGenerateForm;
+use super::state::ImageGenerateState;
 use crate::components::{Field, FieldProblems};
 use crate::forms::callback::CallbackField;
 use crate::forms::controls::{choice, number};
 use crate::forms::prompt::PromptField;
 use crate::forms::references::ReferenceImagesField;
-use crate::forms::{FormHost, TaskForm};
+use crate::forms::{FormHost, FormShell};
 
 /// The ratio's shape, 64 pixels on the long side.
 fn ratio_box(ratio: ImageRatio) -> String {
@@ -24,7 +24,7 @@ fn ratio_box(ratio: ImageRatio) -> String {
 /// The image generation form: prompt, reference images with previews,
 /// module, count, quality, and ratio with its shape and pixel size.
 #[component]
-pub fn ImageGenerateView(
+pub fn ImageGenerateForm(
     /// The page or widget hosting the form.
     host: FormHost,
     /// Values to start from ("edit and re-run"); the defaults otherwise.
@@ -32,7 +32,7 @@ pub fn ImageGenerateView(
     initial: Option<ImageGenerateRequest>,
 ) -> impl IntoView {
     let prefilled = initial.is_some();
-    let form = ImageGenerateForm::from_request(&initial.unwrap_or_default());
+    let form = ImageGenerateState::from_request(&initial.unwrap_or_default());
     let problems = form.problems();
     let request = Signal::derive(move || Request::ImageGenerate(form.request()));
     let pixels = move || {
@@ -41,7 +41,7 @@ pub fn ImageGenerateView(
     };
 
     view! {
-        <TaskForm host=host.clone() prefilled request problems action="Generate">
+        <FormShell host=host.clone() prefilled request problems action="Generate">
             <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
             <ReferenceImagesField
                 value=form.references
@@ -69,7 +69,7 @@ pub fn ImageGenerateView(
                 </div>
             </div>
             <CallbackField value=form.callback problems base_url=host.base_url/>
-        </TaskForm>
+        </FormShell>
     }
 }
 

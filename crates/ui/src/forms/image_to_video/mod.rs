@@ -3,5 +3,5 @@
 mod state;
 mod view;
 
-pub use state::ImageToVideoForm;
-pub use view::ImageToVideoView;
+pub use state::ImageToVideoState;
+pub use view::ImageToVideoForm;

@@ -14,7 +14,7 @@ use crate::forms::{lines, optional};
 /// not take keep their values (switching back restores them) but are left
 /// out of the request.
 #[derive(Debug, Clone, Copy)]
-pub struct ImageToVideoForm {
+pub struct ImageToVideoState {
     /// The model.
     pub model: RwSignal<Model>,
     /// Model V's mode; KL and S have one mode each.
@@ -43,7 +43,7 @@ pub struct ImageToVideoForm {
     pub images: Measured,
 }
 
-impl Default for ImageToVideoForm {
+impl Default for ImageToVideoState {
     /// Model V from a start frame, with the first allowed resolution and duration.
     fn default() -> Self {
         Self::from_request(&ImageToVideoRequest::default())
@@ -59,7 +59,7 @@ fn nearest(allowed: &[i64], current: i64) -> Option<i64> {
         .min_by_key(|value| (value - current).abs())
 }
 
-impl ImageToVideoForm {
+impl ImageToVideoState {
     /// A form filled in with `request` ("edit and re-run").
     pub fn from_request(request: &ImageToVideoRequest) -> Self {
         let model = request.model.unwrap_or(Model::V);
@@ -70,7 +70,7 @@ impl ImageToVideoForm {
         };
         let rules = model.rules();
         let mode = model.only_mode().unwrap_or(v_mode);
-        ImageToVideoForm {
+        ImageToVideoState {
             model: RwSignal::new(model),
             v_mode: RwSignal::new(v_mode),
             prompt: RwSignal::new(request.prompt.clone()),

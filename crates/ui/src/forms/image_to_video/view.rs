@@ -4,17 +4,17 @@ use leptos::prelude::*;
 use media_gen_api::validate::{MAX_PROMPT_CHARS, MAX_VIDEOS};
 use media_gen_api::{AspectRatio, ImageToVideoRequest, Mode, Model, Request, Support};
 
-use super::state::ImageToVideoForm;
+use super::state::ImageToVideoState;
 use crate::components::{Field, FieldProblems};
 use crate::forms::callback::CallbackField;
 use crate::forms::controls::{choice, number, Switch};
 use crate::forms::image_previews::ImagePreviews;
 use crate::forms::prompt::PromptField;
 use crate::forms::references::ReferenceImagesField;
-use crate::forms::{lines, FormHost, TaskForm};
+use crate::forms::{lines, FormHost, FormShell};
 
 /// The model picker: one radio card per model, saying what it is for.
-fn model_picker(form: ImageToVideoForm) -> impl IntoView {
+fn model_picker(form: ImageToVideoState) -> impl IntoView {
     view! {
         <fieldset class="field cards" id="model">
             <legend>"Model"</legend>
@@ -44,7 +44,7 @@ fn model_picker(form: ImageToVideoForm) -> impl IntoView {
 }
 
 /// Model V's two modes.
-fn mode_picker(form: ImageToVideoForm) -> impl IntoView {
+fn mode_picker(form: ImageToVideoState) -> impl IntoView {
     let option = move |mode: Mode, id: &'static str, label: &'static str| {
         view! {
             <label class="field--inline" for=id>
@@ -70,7 +70,7 @@ fn mode_picker(form: ImageToVideoForm) -> impl IntoView {
 
 /// A single image URL field with its preview.
 fn url_field(
-    form: ImageToVideoForm,
+    form: ImageToVideoState,
     id: &'static str,
     label: Signal<String>,
     value: RwSignal<String>,
@@ -94,7 +94,7 @@ fn url_field(
 }
 
 /// The aspect ratio: either value, or left to the service.
-fn aspect_choice(form: ImageToVideoForm) -> impl IntoView {
+fn aspect_choice(form: ImageToVideoState) -> impl IntoView {
     view! {
         <select
             id="aspect_ratio"
@@ -120,7 +120,7 @@ fn aspect_choice(form: ImageToVideoForm) -> impl IntoView {
 /// fields the model takes with previews and pixel sizes, ratio, resolution
 /// and duration limited per model, audio (V), count and callback.
 #[component]
-pub fn ImageToVideoView(
+pub fn ImageToVideoForm(
     /// The page or widget hosting the form.
     host: FormHost,
     /// Values to start from ("edit and re-run"); the defaults otherwise.
@@ -128,7 +128,7 @@ pub fn ImageToVideoView(
     initial: Option<ImageToVideoRequest>,
 ) -> impl IntoView {
     let prefilled = initial.is_some();
-    let form = ImageToVideoForm::from_request(&initial.unwrap_or_default());
+    let form = ImageToVideoState::from_request(&initial.unwrap_or_default());
     let problems = form.problems();
     let request = Signal::derive(move || Request::ImageToVideo(form.request()));
     let rules = move || form.model.get().rules();
@@ -173,7 +173,7 @@ pub fn ImageToVideoView(
     };
 
     view! {
-        <TaskForm host=host.clone() prefilled request problems action="Generate video">
+        <FormShell host=host.clone() prefilled request problems action="Generate video">
             {model_picker(form)}
             <Show when=is_v>{mode_picker(form)}</Show>
             <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
@@ -212,6 +212,6 @@ pub fn ImageToVideoView(
                 />
             </Show>
             <CallbackField value=form.callback problems base_url=host.base_url/>
-        </TaskForm>
+        </FormShell>
     }
 }

@@ -7,13 +7,13 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use media_gen_api::Problems;
 
-use super::state::{Offered, VideoTranslateForm};
+use super::state::{Offered, VideoTranslateState};
 use crate::components::FieldProblems;
 use media_gen_client::Client;
 
 /// Read the service's language list into the form. An answer that arrives
 /// after the connection changed is dropped: a newer read is on its way.
-pub fn load(form: VideoTranslateForm, client: Rc<dyn Fn() -> Client>, connection: Signal<u64>) {
+pub fn load(form: VideoTranslateState, client: Rc<dyn Fn() -> Client>, connection: Signal<u64>) {
     form.offered.set(Offered::Loading);
     let client = client();
     let asked_on = connection.get_untracked();
@@ -47,7 +47,7 @@ fn matching(offered: &Offered, search: &str) -> Vec<String> {
 #[component]
 pub fn LanguagePicker(
     /// The form.
-    form: VideoTranslateForm,
+    form: VideoTranslateState,
     /// The form's problems.
     problems: Memo<Problems>,
     /// Reads the list again after a failure (kept local: clients are not `Send`).

@@ -4,5 +4,5 @@ mod languages;
 mod state;
 mod view;
 
-pub use state::{Offered, VideoTranslateForm};
-pub use view::VideoTranslateView;
+pub use state::{Offered, VideoTranslateState};
+pub use view::VideoTranslateForm;

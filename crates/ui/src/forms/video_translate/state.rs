@@ -20,7 +20,7 @@ pub enum Offered {
 
 /// What the user has entered so far; every field a signal.
 #[derive(Debug, Clone, Copy)]
-pub struct VideoTranslateForm {
+pub struct VideoTranslateState {
     /// The video to translate.
     pub video_url: RwSignal<String>,
     /// Chosen target languages, in the order chosen.
@@ -41,17 +41,17 @@ pub struct VideoTranslateForm {
     pub offered: RwSignal<Offered>,
 }
 
-impl Default for VideoTranslateForm {
+impl Default for VideoTranslateState {
     /// The service's published defaults.
     fn default() -> Self {
         Self::from_request(&VideoTranslateRequest::default())
     }
 }
 
-impl VideoTranslateForm {
+impl VideoTranslateState {
     /// A form filled in with `request` ("edit and re-run").
     pub fn from_request(request: &VideoTranslateRequest) -> Self {
-        VideoTranslateForm {
+        VideoTranslateState {
             video_url: RwSignal::new(request.video_url.clone()),
             languages: RwSignal::new(request.target_languages.clone()),
             speakers: RwSignal::new(

@@ -5,18 +5,18 @@ use media_gen_api::validate::{char_count, NAME_CHAR_LIMIT};
 use media_gen_api::{predicted_name, Request, VideoTranslateRequest};
 
 use super::languages::{load, LanguagePicker};
-use super::state::VideoTranslateForm;
+use super::state::VideoTranslateState;
 use crate::components::{Field, FieldProblems};
 use crate::forms::callback::CallbackField;
 use crate::forms::controls::Switch;
-use crate::forms::{FormHost, TaskForm};
+use crate::forms::{FormHost, FormShell};
 use media_gen_client::now_ms;
 
 /// The video translation form: video URL, the service's languages as a
 /// searchable multi-select, the predicted name per language as the name is
 /// typed, speaker count, the three switches and the callback.
 #[component]
-pub fn VideoTranslateView(
+pub fn VideoTranslateForm(
     /// The page or widget hosting the form.
     host: FormHost,
     /// Values to start from ("edit and re-run"); the defaults otherwise.
@@ -24,7 +24,7 @@ pub fn VideoTranslateView(
     initial: Option<VideoTranslateRequest>,
 ) -> impl IntoView {
     let prefilled = initial.is_some();
-    let form = VideoTranslateForm::from_request(&initial.unwrap_or_default());
+    let form = VideoTranslateState::from_request(&initial.unwrap_or_default());
     let client = StoredValue::new_local(host.client.clone());
     let connection = host.connection_version;
     // Read the list now, and again when the connection changes (a token
@@ -50,7 +50,7 @@ pub fn VideoTranslateView(
     };
 
     view! {
-        <TaskForm host=host.clone() prefilled request problems action="Translate">
+        <FormShell host=host.clone() prefilled request problems action="Translate">
             <Field id="video_url" label="Video URL">
                 <input
                     id="video_url"
@@ -114,6 +114,6 @@ pub fn VideoTranslateView(
                 value=form.captions
             />
             <CallbackField value=form.callback problems base_url=host.base_url/>
-        </TaskForm>
+        </FormShell>
     }
 }
