@@ -51,6 +51,13 @@ const RULES: &[Rule] = &[
         why: "a JavaScript package can be built from the client and the contract alone",
     },
     Rule {
+        package: "media-gen-js",
+        target: Some(WASM_TARGET),
+        forbidden: VIEWS,
+        forbidden_exactly: &["media-gen", "media-gen-ui", "media-gen-widgets"],
+        why: "the client module a page loads without widgets carries no view code",
+    },
+    Rule {
         package: "media-gen-ui",
         target: Some(WASM_TARGET),
         forbidden: &[],
@@ -112,6 +119,7 @@ const RULES: &[Rule] = &[
 const BROWSER_CRATES: &[&str] = &[
     "media-gen",
     "media-gen-client",
+    "media-gen-js",
     "media-gen-ui",
     "media-gen-widgets",
 ];
@@ -140,7 +148,12 @@ fn offenders(tree: &str, forbidden: &[&str], exactly: &[&str]) -> Vec<String> {
 
 /// The browser crates' source folders the source rules read, from the
 /// project's root: the app, the shared views, the widgets.
-const BROWSER_SOURCES: &[&str] = &["src", "crates/ui/src", "crates/widgets/src"];
+const BROWSER_SOURCES: &[&str] = &[
+    "src",
+    "crates/ui/src",
+    "crates/js/src",
+    "crates/widgets/src",
+];
 
 /// Calls only one folder of the browser crates may make.
 struct SourceRule {

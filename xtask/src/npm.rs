@@ -1,8 +1,9 @@
 //! `cargo xtask npm`: the widgets as an npm package, packed as a tarball.
 //!
-//! The `media-gen-widgets` crate, built with the size-first profile;
-//! `wasm-bindgen --target web`; `wasm-opt -Oz`; then the package files kept
-//! in `crates/widgets/npm/` and the licence; `npm pack` makes the
+//! Two WebAssembly modules, each built with the size-first profile,
+//! `wasm-bindgen --target web` and `wasm-opt -Oz`: the client
+//! (`media-gen-js`) and the widgets (`media-gen-widgets`); then the package
+//! files kept in `crates/widgets/npm/` and the licence; `npm pack` makes the
 //! tarball. (wasm-pack is not used: it tries to download tools.)
 
 use std::path::{Path, PathBuf};
@@ -20,13 +21,36 @@ pub fn npm_dir(root: &Path) -> PathBuf {
     root.join("target").join("npm")
 }
 
-/// Build the package; returns the tarball's path.
-pub fn build_package() -> Result<PathBuf> {
-    let root = project::root();
+/// One WebAssembly module of the package: the crate it is built from and
+/// the name wasm-bindgen gives its files.
+struct Module {
+    package: &'static str,
+    wasm: &'static str,
+    out_name: &'static str,
+}
+
+/// The client module (what the `client` entry loads) and the widgets'
+/// module (fetched on the first mount). Built one at a time: together,
+/// Cargo would give the widgets the client's exports too.
+const MODULES: [Module; 2] = [
+    Module {
+        package: "media-gen-js",
+        wasm: "media_gen_js.wasm",
+        out_name: "media_gen_client",
+    },
+    Module {
+        package: "media-gen-widgets",
+        wasm: "media_gen_widgets.wasm",
+        out_name: "media_gen_widgets",
+    },
+];
+
+/// Build `module` with the size-first profile into `package`.
+fn build_module(root: &Path, module: &Module, package: &Path) -> Result<()> {
     cmd::run(command("cargo").args([
         "build",
         "--package",
-        "media-gen-widgets",
+        module.package,
         "--lib",
         "--target",
         WASM_TARGET,
@@ -37,31 +61,46 @@ pub fn build_package() -> Result<PathBuf> {
         .join("target")
         .join(WASM_TARGET)
         .join("wasm-release")
-        .join("media_gen_widgets.wasm");
-    let package = npm_dir(&root).join("package");
-    if package.exists() {
-        std::fs::remove_dir_all(&package).context("clear target/npm/package")?;
-    }
+        .join(module.wasm);
     cmd::run(command("wasm-bindgen").args([
         "--target".as_ref(),
         "web".as_ref(),
         "--out-name".as_ref(),
-        "media_gen".as_ref(),
+        module.out_name.as_ref(),
         "--out-dir".as_ref(),
         package.as_os_str(),
         wasm.as_os_str(),
     ]))?;
-    let module = package.join("media_gen_bg.wasm");
+    let optimized = package.join(format!("{}_bg.wasm", module.out_name));
     cmd::run(
         command("wasm-opt")
             .arg("-Oz")
-            .args(project::wasm_opt_params(&root)?)
-            .arg(&module)
+            .args(project::wasm_opt_params(root)?)
+            .arg(&optimized)
             .arg("-o")
-            .arg(&module),
-    )?;
+            .arg(&optimized),
+    )
+}
+
+/// Build the package; returns the tarball's path.
+pub fn build_package() -> Result<PathBuf> {
+    let root = project::root();
+    let package = npm_dir(&root).join("package");
+    if package.exists() {
+        std::fs::remove_dir_all(&package).context("clear target/npm/package")?;
+    }
+    for module in &MODULES {
+        build_module(&root, module, &package)?;
+    }
     let files = root.join("crates").join("widgets").join("npm");
-    for file in ["package.json", "index.js", "index.d.ts", "README.md"] {
+    for file in [
+        "package.json",
+        "index.js",
+        "index.d.ts",
+        "client.js",
+        "client.d.ts",
+        "README.md",
+    ] {
         std::fs::copy(files.join(file), package.join(file))
             .with_context(|| format!("copy crates/widgets/npm/{file}"))?;
     }
@@ -119,6 +158,7 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
     )?;
     let pages = root.join("crates").join("e2e").join("pages");
     std::fs::copy(pages.join("widgets.html"), scratch.join("index.html"))?;
+    std::fs::copy(pages.join("client.html"), scratch.join("client.html"))?;
     std::fs::copy(pages.join("usage.ts"), scratch.join("usage.ts"))?;
     place_example(&scratch)?;
     cmd::run(

@@ -117,6 +117,8 @@ fn lint() -> Result<()> {
         "--package",
         "media-gen-widgets",
         "--package",
+        "media-gen-js",
+        "--package",
         "media-gen-client",
         "--all-targets",
     ]))?;

@@ -47,7 +47,9 @@ async fn run() -> Result<(), String> {
     if runs("sizes") {
         sizes::measure(&mut report, &root)?;
         let app_wasm = root.join("target/wasm32-unknown-unknown/wasm-release/media-gen-app.wasm");
-        weight::measure(&mut report, &app_wasm)?;
+        weight::measure(&mut report, "app", &app_wasm)?;
+        let client_wasm = root.join("target/wasm32-unknown-unknown/wasm-release/media_gen_js.wasm");
+        weight::measure(&mut report, "client module", &client_wasm)?;
     }
     if runs("load") {
         load::measure(&mut report, &dist).await?;

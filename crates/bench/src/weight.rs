@@ -109,20 +109,20 @@ fn by_crate(functions: &[(String, usize)]) -> Vec<(String, usize)> {
     totals
 }
 
-/// Print and record the largest crates and functions of the app's wasm at
-/// `wasm` (cargo's output, with names).
-pub fn measure(report: &mut Report, wasm: &Path) -> Result<(), String> {
+/// Print and record the largest crates and functions of the module at
+/// `wasm` (cargo's output, with names), under `label` ("app").
+pub fn measure(report: &mut Report, label: &str, wasm: &Path) -> Result<(), String> {
     let bytes = std::fs::read(wasm).map_err(|e| format!("{}: {e} (not built?)", wasm.display()))?;
     let mut functions = function_sizes(&bytes)?;
     let total: usize = functions.iter().map(|(_, size)| size).sum();
     let share = |size: usize| 100.0 * size as f64 / total.max(1) as f64;
     println!(
-        "What takes the most room: app code before wasm-opt, {:.1} KB in {} functions",
+        "What takes the most room: {label} code before wasm-opt, {:.1} KB in {} functions",
         total as f64 / 1000.0,
         functions.len()
     );
     for (name, size) in by_crate(&functions).into_iter().take(TOP) {
-        report.add(format!("app code by crate: {name}"), share(size), "%");
+        report.add(format!("{label} code by crate: {name}"), share(size), "%");
     }
     functions.sort_by_key(|(_, size)| std::cmp::Reverse(*size));
     println!("  largest functions:");

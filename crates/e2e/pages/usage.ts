@@ -29,7 +29,10 @@ export async function main(element: HTMLDivElement): Promise<string> {
 
   const form = mountSubmitWidget(element, { kind: "image_to_video", baseUrl: "/api", initial: request });
   form.update({ baseUrl: "/other" });
-  const status = mountStatusWidget(element, { kind: "image_generate", taskIds: ids.task_ids, baseUrl: "/api" });
+  const statusHost = document.createElement("section");
+  element.after(statusHost);
+  const status = mountStatusWidget(statusHost, { kind: "image_generate", taskIds: ids.task_ids, baseUrl: "/api" });
+  await status.ready;
   element.addEventListener(EVENT_SUBMITTED, (event) => {
     const created: string[] = event.detail.taskIds;
     console.log(created);

@@ -551,3 +551,133 @@ async fn widgets_work_with_no_token_in_the_page() {
         .await;
     browser.close().await;
 }
+
+/// The names of the wasm modules the page has fetched so far, once each
+/// fetch (a module fetched twice is named twice).
+const FETCHED_MODULES: &str = "performance.getEntriesByType('resource')
+    .map((entry) => entry.name.split('/').pop())
+    .filter((name) => name.endsWith('.wasm'))";
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_client_entry_alone_calls_watches_and_loads_no_views() {
+    let site = start_site_serving(npm_scratch_dir(), 100).await;
+    let browser = Browser::start().await;
+    browser
+        .open(&format!("{}/client.html", site.base_url))
+        .await;
+    browser
+        .wait_until("the client entry to load", "window.ready === true")
+        .await;
+    let result = browser
+        .run_async(&format!(
+            "const api = client.createClient({conn});
+             const ids = await api.submitImageGenerate({{ prompt: 'watched', image_quality: '1K', generate_count: 2 }});
+             const updates = [];
+             const ended = new Promise((resolve) => {{
+               api.watch('image_generate', ids.task_ids[0], (update) => {{
+                 updates.push(update);
+                 if (update.done) resolve();
+               }});
+             }});
+             // Stopped at once: this one hears nothing.
+             const stopped = [];
+             api.watch('image_generate', ids.task_ids[1], (update) => stopped.push(update)).stop();
+             await ended;
+             await new Promise((r) => setTimeout(r, 300));
+             let bad;
+             try {{ api.watch('audio', 'x', () => {{}}); }} catch (error) {{ bad = [error.kind, error.field, client.isMediaGenError(error)]; }}
+             return {{ updates, stopped: stopped.length, bad, modules: {FETCHED_MODULES},
+                       guard: [client.isMediaGenError(new Error('x')), client.isMediaGenError(null)] }};",
+            conn = connection()
+        ))
+        .await;
+    let updates = result["updates"].as_array().expect("updates");
+    let last = updates.last().expect("at least one update");
+    assert_eq!(last["done"], true, "{result}");
+    assert_eq!(last["task"]["status"], "SUCCEEDED", "{result}");
+    assert!(last["task"]["image_url"].as_str().unwrap().contains(".png"));
+    assert!(
+        updates.iter().all(|u| u["kind"] == "image_generate"),
+        "{result}"
+    );
+    assert_eq!(result["stopped"], 0, "{result}");
+    assert_eq!(result["bad"], serde_json::json!(["options", "kind", true]));
+    assert_eq!(result["guard"], serde_json::json!([false, false]));
+    assert_eq!(
+        result["modules"],
+        serde_json::json!(["media_gen_client_bg.wasm"]),
+        "only the client module"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_widgets_module_loads_on_the_first_mount_once() {
+    let (_, browser) = page(100).await;
+    assert_eq!(
+        browser.eval(FETCHED_MODULES).await,
+        serde_json::json!(["media_gen_client_bg.wasm"]),
+        "importing the widgets' entry fetches no views"
+    );
+    mount_form(&browser, "#submit-a", "formA").await;
+    mount_form(&browser, "#submit-b", "formB").await;
+    browser.run_async("await widgets.preload();").await;
+    assert_eq!(
+        browser.eval(FETCHED_MODULES).await,
+        serde_json::json!(["media_gen_client_bg.wasm", "media_gen_widgets_bg.wasm"]),
+        "one fetch of the widgets' module for two widgets and a preload"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn mounting_takes_a_selector_refuses_what_cannot_hold_a_widget_and_dispose_unmounts() {
+    let (_, browser) = page(100).await;
+    let result = browser
+        .run_async(&format!(
+            "const refused = (call) => {{ try {{ call(); return null; }} catch (e) {{ return [e.kind, e.field]; }} }};
+             const input = document.createElement('input');
+             document.body.append(input);
+             const options = {{ ...{conn}, kind: 'image_generate' }};
+             const intoInput = refused(() => widgets.mountSubmitWidget(input, options));
+             const nowhere = refused(() => widgets.mountSubmitWidget('#no-such-element', options));
+             window.bySelector = widgets.mountSubmitWidget('#submit-a', options);
+             await bySelector.ready;
+             const twice = refused(() => widgets.mountSubmitWidget('#submit-a', options));
+             return {{ intoInput, nowhere, twice }};",
+            conn = connection()
+        ))
+        .await;
+    assert_eq!(
+        result["intoInput"],
+        serde_json::json!(["options", "element"])
+    );
+    assert_eq!(result["nowhere"], serde_json::json!(["options", "element"]));
+    assert_eq!(result["twice"], serde_json::json!(["options", "element"]));
+    assert_ne!(
+        browser.eval("inWidget('#submit-a', '#prompt')").await,
+        Value::Null,
+        "mounted through its selector"
+    );
+    // Disposing the handle unmounts the widget; the element takes a new one.
+    browser
+        .run_async(
+            "bySelector[Symbol.dispose]();
+             window.again = widgets.mountStatusWidget('#submit-a',
+               { baseUrl: location.origin, kind: 'image_generate', taskId: 'ig-x' });
+             await again.ready;
+             again.free();",
+        )
+        .await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#submit-a').shadowRoot.childNodes.length")
+            .await,
+        0,
+        "nothing left after dispose and free"
+    );
+    browser.close().await;
+}

@@ -1,6 +1,52 @@
-export * from "./media_gen.js";
-export { default } from "./media_gen.js";
-import type { ClientOptions, AnyRequest, SubmittedDetail, StatusDetail, ErrorDetail, TaskKind } from "./media_gen.js";
+export * from "./client.js";
+export { default } from "./client.js";
+export type {
+  ErrorDetail,
+  StatusDetail,
+  StatusWidgetOptions,
+  SubmitWidgetOptions,
+  SubmittedDetail,
+} from "./media_gen_widgets.js";
+import type { AnyRequest, ClientOptions, TaskKind } from "./client.js";
+import type {
+  ErrorDetail,
+  StatusDetail,
+  StatusWidgetOptions,
+  SubmitWidgetOptions,
+  SubmittedDetail,
+} from "./media_gen_widgets.js";
+
+/** A mounted widget. */
+export interface WidgetHandle<Options> {
+  /** Settles when the widget is on the page (its module loaded). */
+  readonly ready: Promise<void>;
+  /** Change some options; the others stay. Wrong options throw
+   * (`kind: "options"`) and leave the widget as it was. */
+  update(options: Partial<Options>): void;
+  /** Remove the widget: nothing of it is left running. Again: nothing. */
+  unmount(): void;
+  /** Same as `unmount()`. */
+  free(): void;
+  /** `using handle = mount...(...)` unmounts at the end of the block. */
+  [Symbol.dispose](): void;
+}
+
+/** Mount the submit form for `options.kind` into `element` (or the element
+ * a selector names). Wrong options throw an `Error` with `kind: "options"`. */
+export declare function mountSubmitWidget(
+  element: Element | string,
+  options: SubmitWidgetOptions,
+): WidgetHandle<SubmitWidgetOptions>;
+
+/** Mount the status view of `options.taskId` (or `taskIds`) into `element`
+ * and follow the tasks until they end. */
+export declare function mountStatusWidget(
+  element: Element | string,
+  options: StatusWidgetOptions,
+): WidgetHandle<StatusWidgetOptions>;
+
+/** Fetch and start the widgets' module now rather than on the first mount. */
+export declare function preload(): Promise<unknown>;
 
 export declare const EVENT_SUBMITTED: "media-gen-submitted";
 export declare const EVENT_STATUS: "media-gen-status";

@@ -10,10 +10,10 @@ use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
-use super::connection::{has, property, Connection};
-use super::js_client::parse_kind;
 use super::mounted::Mounted;
 use super::{status, submit};
+use media_gen_js::connection::{has, property, Connection};
+use media_gen_js::read::parse_kind;
 
 /// Which widget a handle drives.
 enum Widget {
@@ -108,7 +108,7 @@ impl WidgetHandle {
     ) -> Result<(), JsValue> {
         let mut entry = WIDGETS
             .with(|widgets| widgets.borrow_mut().remove(&self.id))
-            .ok_or_else(|| super::bridge::options_error("widget", "is unmounted"))?;
+            .ok_or_else(|| media_gen_js::bridge::options_error("widget", "is unmounted"))?;
         let result = update_entry(&mut entry, &options);
         WIDGETS.with(|widgets| widgets.borrow_mut().insert(self.id, entry));
         result

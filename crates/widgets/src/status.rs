@@ -8,44 +8,15 @@ use media_gen_api::TaskKind;
 use wasm_bindgen::JsValue;
 use web_sys::Element;
 
-use super::bridge::{client_error_detail, options_error, task_json, to_js};
-use super::connection::{property, Connection};
 use super::events::{dispatch, COMPLETE, ERROR, STATUS};
-use super::js_client::parse_kind;
 use super::mounted::Mounted;
 use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
+use media_gen_js::bridge::{client_error_detail, task_json, to_js};
+use media_gen_js::connection::{property, Connection};
+use media_gen_js::read::{parse_kind, task_ids};
 use media_gen_ui::components::{TaskProgress, TaskResult};
 use media_gen_ui::hooks::use_now;
 use media_gen_ui::store::record::TaskRecord;
-
-/// `taskId` or `taskIds` from the options: at least one, all non-empty strings.
-fn task_ids(options: &JsValue) -> Result<Vec<String>, JsValue> {
-    let one = property(options, "taskId");
-    let many = property(options, "taskIds");
-    let ids: Vec<String> = if let Some(id) = one.as_string() {
-        vec![id]
-    } else if js_sys::Array::is_array(&many) {
-        js_sys::Array::from(&many)
-            .iter()
-            .map(|id| {
-                id.as_string()
-                    .ok_or_else(|| options_error("taskIds", "must hold strings"))
-            })
-            .collect::<Result<_, _>>()?
-    } else {
-        return Err(options_error(
-            "taskId",
-            "give taskId (a string) or taskIds (an array of strings)",
-        ));
-    };
-    if ids.is_empty() || ids.iter().any(|id| id.trim().is_empty()) {
-        return Err(options_error(
-            "taskIds",
-            "must hold at least one id, none empty",
-        ));
-    }
-    Ok(ids)
-}
 
 /// Take in one read and tell the page.
 fn apply(update: &TaskUpdate, tasks: RwSignal<Vec<TaskRecord>>, target: &Element) {

@@ -9,11 +9,11 @@ use media_gen_api::{Request, TaskKind};
 use wasm_bindgen::JsValue;
 use web_sys::Element;
 
-use super::bridge::{client_error_detail, to_js};
-use super::connection::{has, property, Connection, SharedConnection};
 use super::events::{dispatch, ERROR, SUBMITTED};
-use super::js_client::{parse_kind, request_from_js};
 use super::mounted::Mounted;
+use media_gen_js::bridge::{client_error_detail, to_js};
+use media_gen_js::connection::{has, property, Connection, SharedConnection};
+use media_gen_js::read::{parse_kind, request_from_js};
 use media_gen_ui::forms::{form_for, FormHost};
 
 /// What an `update()` can change without a new form: the connection.

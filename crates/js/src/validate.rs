@@ -8,7 +8,7 @@ use media_gen_api::{
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{from_js, to_js};
-use super::js_client::{parse_kind, request_from_js};
+use super::read::{parse_kind, request_from_js};
 
 /// Every problem of an image-to-video request.
 #[wasm_bindgen(js_name = validateImageToVideo, unchecked_return_type = "Problem[]")]

@@ -4,22 +4,23 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use media_gen_api::{
-    ImageGenerateRequest, ImageToVideoRequest, Request, TaskKind, VideoTranslateRequest,
-};
+use media_gen_api::{ImageGenerateRequest, ImageToVideoRequest, VideoTranslateRequest};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
-use super::bridge::{client_error, from_js, options_error, task_json, to_js};
+use super::bridge::{client_error, from_js, task_json, to_js};
 use super::connection::Connection;
+use super::read::{parse_kind, request_from_js};
 use media_gen_client::{Client, ClientError};
 
 /// A client of the Media Generation Service.
 #[wasm_bindgen(js_name = MediaGenClient)]
 pub struct JsClient {
-    client: Client,
+    pub(crate) client: Client,
+    /// The tasks `watch` follows, with one polling engine for all of them.
+    pub(crate) watches: crate::watch::Watches,
 }
 
 /// A client for `{ baseUrl, token?, getToken? }`. Throws an `Error` with
@@ -30,6 +31,7 @@ pub fn create_client(
 ) -> Result<JsClient, JsValue> {
     Ok(JsClient {
         client: Connection::from_js(&options)?.client(),
+        watches: crate::watch::Watches::default(),
     })
 }
 
@@ -48,29 +50,6 @@ where
             .map_err(|error| client_error(&error))
     });
     future_to_promise(call)
-}
-
-/// A kind's wire name read from JavaScript; the error names the allowed
-/// values, as the contract's own parse error does.
-pub fn parse_kind(kind: &JsValue, field: &str) -> Result<TaskKind, JsValue> {
-    let text = kind.as_string().unwrap_or_default();
-    text.parse().map_err(|error: media_gen_api::UnknownValue| {
-        let rule = format!(
-            "`{}` is not one of {}",
-            error.value,
-            error.allowed.join(", ")
-        );
-        options_error(field, &rule)
-    })
-}
-
-/// A request of `kind` read from JavaScript; errors name the field.
-pub fn request_from_js(kind: TaskKind, request: &JsValue) -> Result<Request, JsValue> {
-    Ok(match kind {
-        TaskKind::ImageToVideo => Request::ImageToVideo(from_js(request, "request")?),
-        TaskKind::VideoTranslate => Request::VideoTranslate(from_js(request, "request")?),
-        TaskKind::ImageGenerate => Request::ImageGenerate(from_js(request, "request")?),
-    })
 }
 
 #[wasm_bindgen(js_class = MediaGenClient)]

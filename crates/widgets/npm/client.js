@@ -1,0 +1,24 @@
+// The client entry (`@media-gen/widgets/client`): the typed client, the
+// validation rules, `watch` and the errors, from the small client module.
+// No views: a page that only calls the service loads only this.
+import init from "./media_gen_client.js";
+
+export {
+  createClient,
+  MediaGenClient,
+  TaskWatch,
+  validate,
+  validateImageGenerate,
+  validateImageToVideo,
+  validateVideoTranslate,
+} from "./media_gen_client.js";
+
+/** Load the client module; call (and await) once before anything else. */
+export default init;
+
+const ERROR_KINDS = ["network", "timeout", "http", "business", "shape", "aborted", "options"];
+
+/** Whether `value` is an error this package threw or rejected with. */
+export function isMediaGenError(value) {
+  return value instanceof Error && ERROR_KINDS.includes(value.kind) && typeof value.retryable === "boolean";
+}
