@@ -76,9 +76,16 @@ fn files(dir: &Path, extensions: &[&str]) -> Result<Vec<PathBuf>, String> {
     Ok(found)
 }
 
-/// The files a page of each kind loads, from the workspace root `root`:
-/// (label, files, budget, ceiling).
-fn measured_sets(root: &Path) -> Result<Vec<(&'static str, Vec<PathBuf>, f64, f64)>, String> {
+/// What a page of one kind downloads.
+struct Download {
+    label: &'static str,
+    files: Vec<PathBuf>,
+    budget_kb: f64,
+    ceiling_kb: f64,
+}
+
+/// The files a page of each kind loads, from the workspace root `root`.
+fn measured_sets(root: &Path) -> Result<Vec<Download>, String> {
     let package = root.join("target").join("npm").join("package");
     let client: Vec<PathBuf> = CLIENT_ENTRY_FILES
         .iter()
@@ -160,8 +167,13 @@ fn measure_files(
 /// Measure the app and the package, from the workspace root `root`.
 pub fn measure(report: &mut Report, root: &Path) -> Result<(), String> {
     println!("Transfer sizes");
-    for (label, paths, budget, ceiling) in measured_sets(root)? {
-        measure_files(report, label, &paths, (budget, ceiling))?;
+    for set in measured_sets(root)? {
+        measure_files(
+            report,
+            set.label,
+            &set.files,
+            (set.budget_kb, set.ceiling_kb),
+        )?;
     }
     Ok(())
 }
@@ -177,9 +189,14 @@ mod tests {
     /// The set `label` is under its ceiling.
     fn assert_within(label: &str) {
         let sets = measured_sets(&root()).expect("the builds to measure");
-        let (_, paths, budget, ceiling) = sets
+        let Download {
+            files: paths,
+            budget_kb: budget,
+            ceiling_kb: ceiling,
+            ..
+        } = sets
             .into_iter()
-            .find(|set| set.0 == label)
+            .find(|set| set.label == label)
             .expect("a measured set of that name");
         let mut total = 0;
         for path in &paths {
