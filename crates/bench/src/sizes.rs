@@ -92,24 +92,24 @@ fn measured_sets(root: &Path) -> Result<Vec<Download>, String> {
         .map(|file| package.join(file))
         .collect();
     Ok(vec![
-        (
-            "app",
-            files(&root.join("dist"), &["wasm", "js", "css"])?,
-            APP_BUDGET_KB,
-            APP_CEILING_KB,
-        ),
-        (
-            "npm client entry",
-            client,
-            CLIENT_BUDGET_KB,
-            CLIENT_CEILING_KB,
-        ),
-        (
-            "npm page with widgets",
-            files(&package, &["wasm", "js"])?,
-            WIDGETS_PAGE_BUDGET_KB,
-            WIDGETS_PAGE_CEILING_KB,
-        ),
+        Download {
+            label: "app",
+            files: files(&root.join("dist"), &["wasm", "js", "css"])?,
+            budget_kb: APP_BUDGET_KB,
+            ceiling_kb: APP_CEILING_KB,
+        },
+        Download {
+            label: "npm client entry",
+            files: client,
+            budget_kb: CLIENT_BUDGET_KB,
+            ceiling_kb: CLIENT_CEILING_KB,
+        },
+        Download {
+            label: "npm page with widgets",
+            files: files(&package, &["wasm", "js"])?,
+            budget_kb: WIDGETS_PAGE_BUDGET_KB,
+            ceiling_kb: WIDGETS_PAGE_CEILING_KB,
+        },
     ])
 }
 
