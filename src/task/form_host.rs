@@ -30,5 +30,6 @@ pub fn app_form_host() -> FormHost {
         base_url: settings.base_url.into(),
         token: settings.curl_token(),
         connection_version: settings.connection_version(),
+        on_change: None,
     }
 }

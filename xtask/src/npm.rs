@@ -99,6 +99,7 @@ pub fn build_package() -> Result<PathBuf> {
         "index.d.ts",
         "client.js",
         "client.d.ts",
+        "custom-elements.json",
         "README.md",
     ] {
         std::fs::copy(files.join(file), package.join(file))
@@ -184,6 +185,18 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
                 "--lib",
                 "es2022,dom,esnext.disposable",
                 "usage.ts",
+            ])
+            .current_dir(&scratch),
+    )?;
+    // Both entries import where there is no DOM (server-side rendering,
+    // tests in Node): nothing runs at import that needs a browser.
+    cmd::run(
+        command("node")
+            .args([
+                "--input-type=module",
+                "--eval",
+                "await import('@media-gen/widgets'); await import('@media-gen/widgets/client'); \
+                 console.log('both entries import without a DOM');",
             ])
             .current_dir(&scratch),
     )?;

@@ -81,6 +81,32 @@ impl Request {
         u64::try_from(count).unwrap_or(0).max(1)
     }
 
+    /// Whether nothing a person types is filled in: no prompt, image or
+    /// video address, name or callback URL (choices such as the model,
+    /// which always hold a value, do not count). What a form reports as
+    /// `empty`.
+    pub fn is_blank(&self) -> bool {
+        let blank = |text: &str| text.trim().is_empty();
+        let unset = |text: &Option<String>| text.as_deref().is_none_or(blank);
+        match self {
+            Request::ImageToVideo(request) => {
+                blank(&request.prompt)
+                    && unset(&request.image_url)
+                    && unset(&request.end_image_url)
+                    && request.reference_images.iter().all(|url| blank(url))
+                    && unset(&request.callback_url)
+            }
+            Request::VideoTranslate(request) => {
+                blank(&request.video_url) && unset(&request.name) && unset(&request.callback_url)
+            }
+            Request::ImageGenerate(request) => {
+                blank(&request.prompt)
+                    && request.reference_images.iter().all(|url| blank(url))
+                    && unset(&request.callback_url)
+            }
+        }
+    }
+
     /// The callback URL, when one is set.
     pub fn callback_url(&self) -> Option<&str> {
         match self {
@@ -95,6 +121,40 @@ impl Request {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_request_is_blank_until_something_is_typed() {
+        let mut image = ImageGenerateRequest {
+            generate_count: Some(2),
+            ..Default::default()
+        };
+        assert!(
+            Request::ImageGenerate(image.clone()).is_blank(),
+            "choices do not count"
+        );
+        image.prompt = "  ".into();
+        assert!(
+            Request::ImageGenerate(image.clone()).is_blank(),
+            "spaces do not count"
+        );
+        image.prompt = "a fox".into();
+        assert!(!Request::ImageGenerate(image).is_blank());
+        let translation = VideoTranslateRequest {
+            target_languages: vec!["English".into()],
+            ..Default::default()
+        };
+        assert!(Request::VideoTranslate(translation.clone()).is_blank());
+        let named = VideoTranslateRequest {
+            name: Some("talk".into()),
+            ..translation
+        };
+        assert!(!Request::VideoTranslate(named).is_blank());
+        let video = ImageToVideoRequest {
+            image_url: Some("https://x.io/a.png".into()),
+            ..Default::default()
+        };
+        assert!(!Request::ImageToVideo(video).is_blank());
+    }
 
     #[test]
     fn tasks_created_per_kind() {

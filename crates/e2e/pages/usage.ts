@@ -1,5 +1,6 @@
 // Compiled with `tsc --noEmit --strict`: the package's declarations must
 // describe what these uses need, with real types.
+import initClient, { createClient as createOnlyClient, isMediaGenError, type TaskUpdate } from "@media-gen/widgets/client";
 import init, {
   createClient,
   defineElements,
@@ -12,6 +13,7 @@ import init, {
   type ImageToVideoRequest,
   type MediaGenError,
   type Problem,
+  type SubmitWidgetHandle,
   type TaskIds,
 } from "@media-gen/widgets";
 
@@ -27,8 +29,15 @@ export async function main(element: HTMLDivElement): Promise<string> {
   const problems: Problem[] = validateImageToVideo(request);
   const fields: string[] = problems.filter((p) => p.severity === "error").map((p) => p.field);
 
-  const form = mountSubmitWidget(element, { kind: "image_to_video", baseUrl: "/api", initial: request });
+  const form: SubmitWidgetHandle = mountSubmitWidget(element, { kind: "image_to_video", baseUrl: "/api", initial: request });
   form.update({ baseUrl: "/other" });
+  await form.ready;
+  form.focus();
+  form.submit();
+  form.reset();
+  // The events are typed on the document and the window too.
+  document.addEventListener("media-gen-complete", (event) => console.log(event.detail.task.status));
+  window.addEventListener("media-gen-ready", (event) => console.log(event.detail.kind));
   const statusHost = document.createElement("section");
   element.after(statusHost);
   const status = mountStatusWidget(statusHost, { kind: "image_generate", taskIds: ids.task_ids, baseUrl: "/api" });
@@ -42,6 +51,9 @@ export async function main(element: HTMLDivElement): Promise<string> {
   });
   const custom = document.createElement("media-gen-task");
   custom.taskId = ids.task_ids[0];
+  custom.taskIds = ids.task_ids;
+  const listed: string[] | null = custom.taskIds;
+  custom.kind = null;
   custom.options = { token: undefined };
   try {
     await client.videoTranslate("vt-unknown");
@@ -49,7 +61,15 @@ export async function main(element: HTMLDivElement): Promise<string> {
     const failure = error as MediaGenError;
     const again: boolean = failure.retryable;
     console.log(failure.kind, failure.status, again);
+    if (isMediaGenError(error)) console.log(error.kind);
   }
+  // The client entry alone.
+  await initClient();
+  const only = createOnlyClient({ baseUrl: "/api" });
+  const watch = only.watch("image_generate", ids.task_ids[0], (update: TaskUpdate) => {
+    if (update.done) console.log(update.task, listed);
+  });
+  watch.stop();
   form.unmount();
   status.unmount();
   return `${url} ${fields.join(",")}`;

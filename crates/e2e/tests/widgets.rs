@@ -629,6 +629,166 @@ async fn the_widgets_module_loads_on_the_first_mount_once() {
         serde_json::json!(["media_gen_client_bg.wasm", "media_gen_widgets_bg.wasm"]),
         "one fetch of the widgets' module for two widgets and a preload"
     );
+    // One stylesheet, adopted by both shadow roots; no <style> copies.
+    let sheets = browser
+        .eval(
+            "(() => {
+               const [a, b] = ['#submit-a', '#submit-b'].map((id) => document.querySelector(id).shadowRoot);
+               return [a.adoptedStyleSheets.length, a.adoptedStyleSheets[0] === b.adoptedStyleSheets[0],
+                       a.querySelectorAll('style').length + b.querySelectorAll('style').length];
+             })()",
+        )
+        .await;
+    assert_eq!(sheets, serde_json::json!([1, true, 0]));
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn a_submit_handle_says_when_it_is_ready_and_changes_and_can_send_reset_and_focus() {
+    let (_, browser) = page(100).await;
+    browser
+        .run_async(&format!(
+            "window.heard = [];
+             for (const name of [widgets.EVENT_READY, widgets.EVENT_CHANGE]) {{
+               document.addEventListener(name, (event) => heard.push({{ type: event.type, target: event.target.id, detail: event.detail }}));
+             }}
+             window.form = widgets.mountSubmitWidget('#submit-a', {{ ...{conn}, kind: 'image_generate' }});
+             await form.ready;",
+            conn = connection()
+        ))
+        .await;
+    let ready = browser
+        .eval("heard.filter((e) => e.type === 'media-gen-ready')")
+        .await;
+    assert_eq!(
+        ready,
+        serde_json::json!([{ "type": "media-gen-ready", "target": "submit-a", "detail": { "kind": "image_generate" } }])
+    );
+    let last_change = "heard.filter((e) => e.type === 'media-gen-change').at(-1)?.detail ?? null";
+    browser
+        .run_async("typeInto('#submit-a', '#prompt', 'a fox');")
+        .await;
+    browser
+        .wait_until("a change", &format!("{last_change} !== null"))
+        .await;
+    let change = browser.eval(last_change).await;
+    assert_eq!(
+        (&change["kind"], &change["complete"], &change["empty"]),
+        (
+            &Value::from("image_generate"),
+            &Value::from(true),
+            &Value::from(false)
+        ),
+        "{change}"
+    );
+    browser
+        .run_async("typeInto('#submit-a', '#prompt', '');")
+        .await;
+    browser
+        .wait_until(
+            "the form empty again",
+            &format!("{last_change}.empty === true"),
+        )
+        .await;
+    let change = browser.eval(last_change).await;
+    assert_eq!(change["complete"], false, "{change}");
+    let fields: Vec<&str> = change["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .filter_map(|problem| problem["field"].as_str())
+        .collect();
+    assert!(fields.contains(&"prompt"), "{change}");
+
+    // focus(), submit() and reset() act on the form in the shadow root.
+    browser.run_async("form.focus();").await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#submit-a').shadowRoot.activeElement?.id ?? null")
+            .await,
+        "prompt"
+    );
+    browser
+        .run_async("typeInto('#submit-a', '#prompt', 'sent by submit()');")
+        .await;
+    browser
+        .wait_until(
+            "submit enabled",
+            "!inWidget('#submit-a', '#submit').disabled",
+        )
+        .await;
+    browser.run_async("form.submit();").await;
+    browser
+        .wait_until(
+            "the submitted event",
+            "events.some((e) => e.type === 'media-gen-submitted' && e.detail.request.prompt === 'sent by submit()')",
+        )
+        .await;
+    browser.run_async("form.reset();").await;
+    browser
+        .wait_until(
+            "an empty form",
+            "inWidget('#submit-a', '#prompt')?.value === ''",
+        )
+        .await;
+
+    // A disposed handle refuses, with the options error.
+    let refused = browser
+        .run_async(
+            "form.unmount();
+             const refused = (call) => { try { call(); return null; } catch (e) { return [e.kind, e.field]; } };
+             return [refused(() => form.update({ baseUrl: '/x' })), refused(() => form.submit()), refused(() => form.focus())];",
+        )
+        .await;
+    assert_eq!(
+        refused,
+        serde_json::json!([
+            ["options", "widget"],
+            ["options", "widget"],
+            ["options", "widget"]
+        ])
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn elements_reflect_their_properties_and_keep_those_set_before_they_were_defined() {
+    let site = start_site_serving(npm_scratch_dir(), 100).await;
+    let browser = Browser::start().await;
+    browser
+        .open(&format!("{}/client.html", site.base_url))
+        .await;
+    browser
+        .wait_until("the client entry to load", "window.ready === true")
+        .await;
+    let result = browser
+        .run_async(
+            "const early = document.createElement('media-gen-task');
+             early.kind = 'image_generate';
+             early.taskIds = ['ig-a', 'ig-b'];
+             early.baseUrl = location.origin;
+             document.body.append(early);
+             const widgets = await import('./node_modules/@media-gen/widgets/index.js');
+             widgets.defineElements();
+             const upgraded = [early instanceof widgets.MediaGenTaskElement, early.getAttribute('kind'),
+                               early.getAttribute('task-ids'), early.taskIds];
+             early.taskIds = null;
+             early.taskId = 'ig-c';
+             early.kind = null;
+             return { upgraded, cleared: [early.hasAttribute('task-ids'), early.getAttribute('task-id'),
+                                          early.hasAttribute('kind'), early.taskIds] };",
+        )
+        .await;
+    assert_eq!(
+        result["upgraded"],
+        serde_json::json!([true, "image_generate", "ig-a ig-b", ["ig-a", "ig-b"]])
+    );
+    assert_eq!(
+        result["cleared"],
+        serde_json::json!([false, "ig-c", false, null])
+    );
     browser.close().await;
 }
 

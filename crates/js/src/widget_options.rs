@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::connection::{has, property, Connection};
+use super::connection::{property, Connection};
 use super::read::{parse_kind, request_from_js, task_ids};
 
 /// Throw the `kind: "options"` error mounting a submit widget with
@@ -14,8 +14,9 @@ use super::read::{parse_kind, request_from_js, task_ids};
 pub fn check_submit_widget_options(options: JsValue) -> Result<(), JsValue> {
     let kind = parse_kind(&property(&options, "kind"), "kind")?;
     Connection::from_js(&options)?;
-    if has(&options, "initial") {
-        request_from_js(kind, &property(&options, "initial"))?;
+    let initial = property(&options, "initial");
+    if !(initial.is_undefined() || initial.is_null()) {
+        request_from_js(kind, &initial)?;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ export type {
   SubmitWidgetOptions,
   SubmittedDetail,
 } from "./media_gen_widgets.js";
-import type { AnyRequest, ClientOptions, TaskKind } from "./client.js";
+import type { AnyRequest, ClientOptions, Problem, TaskKind } from "./client.js";
 import type {
   ErrorDetail,
   StatusDetail,
@@ -18,8 +18,11 @@ import type {
 
 /** A mounted widget. */
 export interface WidgetHandle<Options> {
-  /** Settles when the widget is on the page (its module loaded). */
+  /** Settles when the widget is on the page (its module loaded); the
+   * element sends `media-gen-ready` then. */
   readonly ready: Promise<void>;
+  /** The element the widget is mounted in. */
+  readonly element: Element;
   /** Change some options; the others stay. Wrong options throw
    * (`kind: "options"`) and leave the widget as it was. */
   update(options: Partial<Options>): void;
@@ -31,19 +34,49 @@ export interface WidgetHandle<Options> {
   [Symbol.dispose](): void;
 }
 
+/** A mounted submit widget: its form can also be sent, emptied and focused.
+ * Each throws a `kind: "options"` error once the widget is unmounted. */
+export interface SubmitWidgetHandle extends WidgetHandle<SubmitWidgetOptions> {
+  /** Send the form as its submit button would (nothing while it has errors). */
+  submit(): void;
+  /** Start the form again, empty. */
+  reset(): void;
+  /** Put the focus in the form's first field. */
+  focus(): void;
+}
+
+/** A mounted status widget. */
+export type StatusWidgetHandle = WidgetHandle<StatusWidgetOptions>;
+
+/** `detail` of `media-gen-ready`. */
+export interface ReadyDetail {
+  kind: TaskKind;
+}
+
+/** `detail` of `media-gen-change`: the submit form's state after a change. */
+export interface ChangeDetail {
+  kind: TaskKind;
+  /** No errors: the form can be sent. */
+  complete: boolean;
+  /** Nothing typed yet (choices such as the model do not count). */
+  empty: boolean;
+  /** Every problem, errors and warnings, as the form shows them. */
+  problems: Problem[];
+}
+
 /** Mount the submit form for `options.kind` into `element` (or the element
  * a selector names). Wrong options throw an `Error` with `kind: "options"`. */
 export declare function mountSubmitWidget(
   element: Element | string,
   options: SubmitWidgetOptions,
-): WidgetHandle<SubmitWidgetOptions>;
+): SubmitWidgetHandle;
 
 /** Mount the status view of `options.taskId` (or `taskIds`) into `element`
  * and follow the tasks until they end. */
 export declare function mountStatusWidget(
   element: Element | string,
   options: StatusWidgetOptions,
-): WidgetHandle<StatusWidgetOptions>;
+): StatusWidgetHandle;
 
 /** Fetch and start the widgets' module now rather than on the first mount. */
 export declare function preload(): Promise<unknown>;
@@ -52,6 +85,8 @@ export declare const EVENT_SUBMITTED: "media-gen-submitted";
 export declare const EVENT_STATUS: "media-gen-status";
 export declare const EVENT_COMPLETE: "media-gen-complete";
 export declare const EVENT_ERROR: "media-gen-error";
+export declare const EVENT_READY: "media-gen-ready";
+export declare const EVENT_CHANGE: "media-gen-change";
 
 /** Options an attribute cannot carry: set as the `options` property. */
 export interface ElementOptions extends Partial<ClientOptions> {
@@ -60,9 +95,14 @@ export interface ElementOptions extends Partial<ClientOptions> {
 }
 
 declare abstract class MediaGenElement extends HTMLElement {
+  /** Options an attribute cannot carry. */
   options: ElementOptions;
-  kind: TaskKind | null;
-  baseUrl: string;
+  /** The `kind` attribute; `null` removes it. */
+  get kind(): TaskKind | null;
+  set kind(value: TaskKind | null | undefined);
+  /** The `base-url` attribute (`""` when absent); `null` removes it. */
+  get baseUrl(): string;
+  set baseUrl(value: string | null | undefined);
 }
 
 /** `<media-gen-submit kind="..." base-url="...">` */
@@ -70,7 +110,12 @@ export declare class MediaGenSubmitElement extends MediaGenElement {}
 
 /** `<media-gen-task kind="..." task-id="..." base-url="...">` */
 export declare class MediaGenTaskElement extends MediaGenElement {
-  taskId: string | null;
+  /** The `task-id` attribute; `null` removes it. */
+  get taskId(): string | null;
+  set taskId(value: string | null | undefined);
+  /** The `task-ids` attribute as a list; `null` removes it. */
+  get taskIds(): string[] | null;
+  set taskIds(value: readonly string[] | null | undefined);
 }
 
 /** Register `<media-gen-submit>` and `<media-gen-task>` (after `init()`). */
@@ -81,10 +126,17 @@ declare global {
     "media-gen-submit": MediaGenSubmitElement;
     "media-gen-task": MediaGenTaskElement;
   }
-  interface HTMLElementEventMap {
+  /** The widgets' events bubble out of shadow roots: an element, the
+   * document and the window all hear them. */
+  interface MediaGenEventMap {
     "media-gen-submitted": CustomEvent<SubmittedDetail>;
     "media-gen-status": CustomEvent<StatusDetail>;
     "media-gen-complete": CustomEvent<StatusDetail>;
     "media-gen-error": CustomEvent<ErrorDetail>;
+    "media-gen-ready": CustomEvent<ReadyDetail>;
+    "media-gen-change": CustomEvent<ChangeDetail>;
   }
+  interface HTMLElementEventMap extends MediaGenEventMap {}
+  interface DocumentEventMap extends MediaGenEventMap {}
+  interface WindowEventMap extends MediaGenEventMap {}
 }

@@ -7,6 +7,19 @@ import { checkStatusWidgetOptions, checkSubmitWidgetOptions } from "./media_gen_
 export * from "./client.js";
 export { default } from "./client.js";
 
+/** A submit created tasks: `detail` is `{ kind, taskIds, request }`. */
+export const EVENT_SUBMITTED = "media-gen-submitted";
+/** A task changed: `detail` is `{ kind, taskId, status, task }`. */
+export const EVENT_STATUS = "media-gen-status";
+/** A task ended (SUCCEEDED or FAILED): `detail` is `{ kind, taskId, status, task }`. */
+export const EVENT_COMPLETE = "media-gen-complete";
+/** A submit or read failed for good: `detail` is `{ kind, taskId?, error }`. */
+export const EVENT_ERROR = "media-gen-error";
+/** A widget is on the page (its module loaded): `detail` is `{ kind }`. */
+export const EVENT_READY = "media-gen-ready";
+/** A submit form's request changed: `detail` is `{ kind, complete, empty, problems }`. */
+export const EVENT_CHANGE = "media-gen-change";
+
 /** The widgets' module, loaded and initialised; `null` until asked for. */
 let widgetsModule = null;
 
@@ -65,16 +78,32 @@ class WidgetHandle {
     this.#element = element;
     this.#options = { ...options };
     mounted.set(element, this);
-    /** Settles when the widget is on the page (or was unmounted first). */
+    /** Settles when the widget is on the page (or was unmounted first);
+     * `media-gen-ready` goes out from the element then. */
     this.ready = preload().then((module) => {
       if (this.#gone) return;
       this.#inner = module[mount](element, this.#options);
+      element.dispatchEvent(
+        new CustomEvent(EVENT_READY, { bubbles: true, composed: true, detail: { kind: this.#options.kind } }),
+      );
     });
+  }
+
+  /** The element the widget is mounted in. */
+  get element() {
+    return this.#element;
+  }
+
+  /** Throw when the widget was unmounted: a disposed handle does nothing. */
+  live() {
+    if (this.#gone) throw optionsError("widget", "is unmounted: mount a new one");
+    return this.#element;
   }
 
   /** Change some options; the others stay. Wrong options throw (`kind:
    * "options"`) and leave the widget as it was. */
   update(options) {
+    this.live();
     const next = { ...this.#options, ...options };
     this.#check(next);
     if (this.#inner) this.#inner.update(options);
@@ -102,13 +131,37 @@ if (typeof Symbol.dispose === "symbol") {
   WidgetHandle.prototype[Symbol.dispose] = WidgetHandle.prototype.unmount;
 }
 
+/** A submit widget: the form can also be sent, emptied and focused. */
+class SubmitWidgetHandle extends WidgetHandle {
+  /** The form in the shadow root, once on the page. */
+  #form() {
+    return this.live().shadowRoot?.querySelector("form") ?? null;
+  }
+
+  /** Send the form as its submit button would (nothing while it has
+   * errors or a submit is out). */
+  submit() {
+    this.#form()?.requestSubmit();
+  }
+
+  /** Start the form again, empty (`initial: null` is an empty request). */
+  reset() {
+    this.update({ initial: null });
+  }
+
+  /** Put the focus in the form's first field. */
+  focus() {
+    this.#form()?.querySelector("input, textarea, select")?.focus();
+  }
+}
+
 /** Mount the submit form for `options.kind` into `element` (or the element
  * a selector names). Wrong options throw an `Error` with `kind: "options"`
  * and the `field`. */
 export function mountSubmitWidget(element, options) {
   const target = host(element);
   checkSubmitWidgetOptions(options);
-  return new WidgetHandle("mountSubmitWidget", checkSubmitWidgetOptions, target, options);
+  return new SubmitWidgetHandle("mountSubmitWidget", checkSubmitWidgetOptions, target, options);
 }
 
 /** Mount the status view of `options.taskId` (or `taskIds`) into `element`
@@ -119,14 +172,7 @@ export function mountStatusWidget(element, options) {
   return new WidgetHandle("mountStatusWidget", checkStatusWidgetOptions, target, options);
 }
 
-/** A submit created tasks: `detail` is `{ kind, taskIds, request }`. */
-export const EVENT_SUBMITTED = "media-gen-submitted";
-/** A task changed: `detail` is `{ kind, taskId, status, task }`. */
-export const EVENT_STATUS = "media-gen-status";
-/** A task ended (SUCCEEDED or FAILED): `detail` is `{ kind, taskId, status, task }`. */
-export const EVENT_COMPLETE = "media-gen-complete";
-/** A submit or read failed for good: `detail` is `{ kind, taskId?, error }`. */
-export const EVENT_ERROR = "media-gen-error";
+
 
 /** Attributes both elements read, and the option each one sets. */
 const CONNECTION_ATTRIBUTES = { kind: "kind", "base-url": "baseUrl" };
@@ -141,6 +187,28 @@ class MediaGenElement extends ElementBase {
   #handle = null;
   #extra = {};
 
+  constructor() {
+    super();
+    // Properties a page set before the element was defined sit on the
+    // instance and hide the class's setters: take them through the setters.
+    for (const property of this.constructor.properties) {
+      if (Object.prototype.hasOwnProperty.call(this, property)) {
+        const value = this[property];
+        delete this[property];
+        this[property] = value;
+      }
+    }
+  }
+
+  /** The properties of the element, each a setter (see the constructor). */
+  static properties = ["options", "kind", "baseUrl"];
+
+  /** Set attribute `name` to `value`; `null` or `undefined` removes it. */
+  reflect(name, value) {
+    if (value === null || value === undefined) this.removeAttribute(name);
+    else this.setAttribute(name, String(value));
+  }
+
   /** Options an attribute cannot carry (token, getToken, initial): set as properties. */
   get options() {
     return this.#extra;
@@ -154,13 +222,13 @@ class MediaGenElement extends ElementBase {
     return this.getAttribute("kind");
   }
   set kind(value) {
-    this.setAttribute("kind", value);
+    this.reflect("kind", value);
   }
   get baseUrl() {
     return this.getAttribute("base-url") ?? "";
   }
   set baseUrl(value) {
-    this.setAttribute("base-url", value);
+    this.reflect("base-url", value);
   }
 
   connectedCallback() {
@@ -216,11 +284,20 @@ export class MediaGenTaskElement extends MediaGenElement {
   static observedAttributes = [...Object.keys(CONNECTION_ATTRIBUTES), "task-id", "task-ids"];
   static mount = mountStatusWidget;
 
+  static properties = [...MediaGenElement.properties, "taskId", "taskIds"];
+
   get taskId() {
     return this.getAttribute("task-id");
   }
   set taskId(value) {
-    this.setAttribute("task-id", value);
+    this.reflect("task-id", value);
+  }
+  /** `task-ids` as a list; `null` removes the attribute. */
+  get taskIds() {
+    return this.getAttribute("task-ids")?.split(/\s+/).filter(Boolean) ?? null;
+  }
+  set taskIds(value) {
+    this.reflect("task-ids", value === null || value === undefined ? value : [...value].join(" "));
   }
 
   collect() {

@@ -13,9 +13,15 @@ pub const COMPLETE: &str = "media-gen-complete";
 /// A submit or a read failed for good: `detail` is `{ kind, taskId?, error }`
 /// with `error` as `{ message, kind, status, code, retryable }`.
 pub const ERROR: &str = "media-gen-error";
+/// A submit form's request changed: `detail` is `{ kind, complete, empty,
+/// problems }` (`complete`: no errors; `empty`: nothing typed yet).
+pub const CHANGE: &str = "media-gen-change";
+/// A widget is on the page (sent by the package's JavaScript once the
+/// widgets' module has mounted it): `detail` is `{ kind }`.
+pub const READY: &str = "media-gen-ready";
 
 /// Every event name, for the package's exported constants.
-pub const ALL: [&str; 4] = [SUBMITTED, STATUS, COMPLETE, ERROR];
+pub const ALL: [&str; 6] = [SUBMITTED, STATUS, COMPLETE, ERROR, CHANGE, READY];
 
 /// Send event `name` with `detail` from `target`.
 pub fn dispatch(target: &Element, name: &str, detail: &JsValue) {
@@ -41,6 +47,8 @@ mod tests {
             ("EVENT_STATUS", STATUS),
             ("EVENT_COMPLETE", COMPLETE),
             ("EVENT_ERROR", ERROR),
+            ("EVENT_CHANGE", CHANGE),
+            ("EVENT_READY", READY),
         ] {
             let line = format!("export const {constant} = \"{name}\";");
             assert!(index.contains(&line), "npm/index.js lacks `{line}`");

@@ -10,6 +10,8 @@
 
 pub mod events;
 pub mod handle;
+#[cfg(test)]
+mod manifest;
 pub mod mounted;
 pub mod status;
 pub mod submit;

@@ -1,5 +1,6 @@
 //! A widget's place in the page: a shadow root on the host element (so the
-//! page's styles and the widget's stay apart), the widget's stylesheet, and
+//! page's styles and the widget's stay apart), the widgets' stylesheet (one
+//! constructed sheet every widget's shadow root adopts), and
 //! a Leptos view under its own owner, so unmounting removes every node,
 //! effect, timer and listener it made.
 
@@ -17,6 +18,55 @@ const STYLES: &str = concat!(
     include_str!("../style/widget.css"),
     include_str!("../../ui/style/ui.css")
 );
+
+thread_local! {
+    /// The one stylesheet every widget adopts, made on the first mount;
+    /// `None` where the browser cannot construct stylesheets.
+    static SHEET: Option<JsValue> = constructed_sheet();
+}
+
+/// `new CSSStyleSheet()` holding [`STYLES`].
+fn constructed_sheet() -> Option<JsValue> {
+    let global = js_sys::global();
+    let constructor: js_sys::Function =
+        js_sys::Reflect::get(&global, &JsValue::from_str("CSSStyleSheet"))
+            .ok()?
+            .dyn_into()
+            .ok()?;
+    let sheet = js_sys::Reflect::construct(&constructor, &js_sys::Array::new()).ok()?;
+    let replace: js_sys::Function = js_sys::Reflect::get(&sheet, &JsValue::from_str("replaceSync"))
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    replace.call1(&sheet, &JsValue::from_str(STYLES)).ok()?;
+    Some(sheet)
+}
+
+/// Give `root` the widgets' styles: the shared sheet where the browser
+/// adopts sheets, else a `<style>` of its own (returned, to remove it with
+/// the widget).
+fn style(root: &ShadowRoot) -> Result<Option<Element>, JsValue> {
+    let adopted = SHEET.with(|sheet| {
+        sheet.as_ref().is_some_and(|sheet| {
+            js_sys::Reflect::set(
+                root,
+                &JsValue::from_str("adoptedStyleSheets"),
+                &js_sys::Array::of1(sheet),
+            )
+            .unwrap_or(false)
+        })
+    });
+    if adopted {
+        return Ok(None);
+    }
+    let document = window()
+        .document()
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let style = document.create_element("style")?;
+    style.set_text_content(Some(STYLES));
+    root.append_child(&style)?;
+    Ok(Some(style))
+}
 
 /// The element's open shadow root, made when it has none.
 fn shadow_root(element: &Element) -> Result<ShadowRoot, JsValue> {
@@ -41,21 +91,20 @@ impl Mounted {
     pub fn new(element: &Element) -> Result<Mounted, JsValue> {
         let root = shadow_root(element)?;
         root.set_inner_html("");
+        let mut nodes: Vec<Element> = style(&root)?.into_iter().collect();
         let document = window()
             .document()
             .ok_or_else(|| JsValue::from_str("no document"))?;
-        let style = document.create_element("style")?;
-        style.set_text_content(Some(STYLES));
         let container: HtmlElement = document.create_element("div")?.unchecked_into();
         container.set_class_name("media-gen");
         container.set_attribute("part", "root")?;
-        root.append_child(&style)?;
         root.append_child(&container)?;
+        nodes.push(container.clone().unchecked_into());
         Ok(Mounted {
             owner: Owner::new(),
-            container: container.clone(),
+            container,
             view: None,
-            nodes: vec![style, container.unchecked_into()],
+            nodes,
             poller: None,
         })
     }

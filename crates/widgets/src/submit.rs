@@ -5,14 +5,14 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use media_gen_api::{Request, TaskKind};
+use media_gen_api::{Problems, Request, TaskKind};
 use wasm_bindgen::JsValue;
 use web_sys::Element;
 
-use super::events::{dispatch, ERROR, SUBMITTED};
+use super::events::{dispatch, CHANGE, ERROR, SUBMITTED};
 use super::mounted::Mounted;
 use media_gen_js::bridge::{client_error_detail, to_js};
-use media_gen_js::connection::{has, property, Connection, SharedConnection};
+use media_gen_js::connection::{property, Connection, SharedConnection};
 use media_gen_js::read::{parse_kind, request_from_js};
 use media_gen_ui::forms::{form_for, FormHost};
 
@@ -42,6 +42,16 @@ impl Live {
 fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
     let connection = live.connection.clone();
     let reads = live.connection.clone();
+    let changed = element.clone();
+    let on_change = move |request: &Request, problems: &Problems| {
+        let detail = serde_json::json!({
+            "kind": kind,
+            "complete": !problems.has_errors(),
+            "empty": request.is_blank(),
+            "problems": problems,
+        });
+        dispatch(&changed, CHANGE, &to_js(&detail));
+    };
     FormHost {
         submit: Rc::new(move |request: Request| {
             let client = connection.borrow().client();
@@ -69,6 +79,7 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
         base_url: live.base_url.into(),
         token: live.token.into(),
         connection_version: live.version.into(),
+        on_change: Some(Rc::new(on_change)),
     }
 }
 
@@ -76,10 +87,12 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
 pub fn mount(element: &Element, options: &JsValue) -> Result<(Mounted, Live), JsValue> {
     let kind = parse_kind(&property(options, "kind"), "kind")?;
     let connection = Connection::from_js(options)?;
-    let initial = if has(options, "initial") {
-        Some(request_from_js(kind, &property(options, "initial"))?)
-    } else {
+    // `initial: null` is an empty form (what `reset()` asks for).
+    let initial = property(options, "initial");
+    let initial = if initial.is_undefined() || initial.is_null() {
         None
+    } else {
+        Some(request_from_js(kind, &initial)?)
     };
     let mut mounted = Mounted::new(element)?;
     let live = mounted.with(|| Live {

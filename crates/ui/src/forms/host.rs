@@ -4,13 +4,16 @@ use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
-use media_gen_api::Request;
+use media_gen_api::{Problems, Request};
 
 use media_gen_client::Client;
 
 /// Sends a valid request. `Err` carries the message shown on the form; the
 /// fields keep their values, so nothing typed is lost.
 pub type SubmitHandler = Rc<dyn Fn(Request) -> LocalBoxFuture<'static, Result<(), String>>>;
+
+/// Hears of every change of the request a form makes, with its problems.
+pub type ChangeHandler = Rc<dyn Fn(&Request, &Problems)>;
 
 /// The host's side of a form.
 #[derive(Clone)]
@@ -30,4 +33,8 @@ pub struct FormHost {
     /// anything: the app derives it from its settings, a widget counts its
     /// `update()`s.
     pub connection_version: Signal<u64>,
+    /// Told of each change of the request after the form is shown (the
+    /// submit widget's `media-gen-change`); `None` for a host that does not
+    /// ask.
+    pub on_change: Option<ChangeHandler>,
 }

@@ -21,7 +21,7 @@ pub mod shell;
 pub mod video_translate;
 
 pub use for_kind::form_for;
-pub use host::{FormHost, SubmitHandler};
+pub use host::{ChangeHandler, FormHost, SubmitHandler};
 pub use image_generate::ImageGenerateForm;
 pub use image_to_video::ImageToVideoForm;
 pub use shell::FormShell;

@@ -72,8 +72,20 @@ pub fn FormShell(
         submit,
         base_url,
         token,
+        on_change,
         ..
     } = host;
+    if let Some(on_change) = on_change {
+        // Not on the first run: that is the form as it opened.
+        Effect::new(move |opened: Option<()>| {
+            let request = request.get();
+            problems.with(|problems| {
+                if opened.is_some() {
+                    on_change(&request, problems);
+                }
+            });
+        });
+    }
     // Before the fields are made: their problem lists read it.
     let touched = Touched::provide(prefilled);
     let form_ref = NodeRef::<leptos::html::Form>::new();
