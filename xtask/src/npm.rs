@@ -161,6 +161,19 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
     std::fs::copy(pages.join("widgets.html"), scratch.join("index.html"))?;
     std::fs::copy(pages.join("client.html"), scratch.join("client.html"))?;
     std::fs::copy(pages.join("usage.ts"), scratch.join("usage.ts"))?;
+    // The README's TypeScript examples, each a file, compiled as written.
+    let readme = std::fs::read_to_string(root.join("crates/widgets/npm/README.md"))
+        .context("read the package's README")?;
+    let examples = typescript_blocks(&readme);
+    if examples.is_empty() {
+        bail!("the package's README has no ```ts example to check");
+    }
+    let mut checked = vec!["usage.ts".to_owned()];
+    for (index, example) in examples.iter().enumerate() {
+        let name = format!("readme-example-{}.ts", index + 1);
+        std::fs::write(scratch.join(&name), example)?;
+        checked.push(name);
+    }
     place_example(&scratch)?;
     cmd::run(
         command("npm")
@@ -184,8 +197,8 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
                 "bundler",
                 "--lib",
                 "es2022,dom,esnext.disposable",
-                "usage.ts",
             ])
+            .args(&checked)
             .current_dir(&scratch),
     )?;
     // Both entries import where there is no DOM (server-side rendering,
@@ -201,6 +214,27 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             .current_dir(&scratch),
     )?;
     Ok(scratch)
+}
+
+/// The bodies of the ```` ```ts ```` blocks of a Markdown text, in order.
+fn typescript_blocks(markdown: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut open: Option<String> = None;
+    for line in markdown.lines() {
+        match open.as_mut() {
+            None if line.trim_end() == "```ts" => open = Some(String::new()),
+            None => {}
+            Some(block) if line.trim_end() == "```" => {
+                blocks.push(std::mem::take(block));
+                open = None;
+            }
+            Some(block) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+        }
+    }
+    blocks
 }
 
 /// Put the widgets example (`examples/embed/`) and the package it imports
@@ -224,4 +258,17 @@ pub fn place_example(dir: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn typescript_examples_are_read_out_of_markdown() {
+        let markdown =
+            "text\n```ts\nconst a = 1;\n```\n```js\nno\n```\n```ts\nlet b;\nb = 2;\n```\n";
+        assert_eq!(
+            super::typescript_blocks(markdown),
+            ["const a = 1;\n", "let b;\nb = 2;\n"]
+        );
+    }
 }

@@ -31,8 +31,10 @@ pub const APP_CEILING_KB: f64 = 368.0;
 pub const CLIENT_CEILING_KB: f64 = 163.0;
 /// A page with widgets, as [`APP_CEILING_KB`]: 495.0 KB when the widgets'
 /// module began to load on the first mount (it carries the client's code
-/// again: two modules cannot share it).
-pub const WIDGETS_PAGE_CEILING_KB: f64 = 496.0;
+/// again: two modules cannot share it); 498.2 with the `ready` and `change`
+/// events, the submit handle's methods, the elements' reflected properties
+/// and one shared stylesheet (+3.2 KB).
+pub const WIDGETS_PAGE_CEILING_KB: f64 = 499.0;
 
 /// The client entry's files in the package.
 pub const CLIENT_ENTRY_FILES: &[&str] = &[

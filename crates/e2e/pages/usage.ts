@@ -31,12 +31,20 @@ export async function main(element: HTMLDivElement): Promise<string> {
 
   const form: SubmitWidgetHandle = mountSubmitWidget(element, { kind: "image_to_video", baseUrl: "/api", initial: request });
   form.update({ baseUrl: "/other" });
+  // @ts-expect-error a submit widget follows no task
+  form.update({ taskId: "i2v-1" });
   await form.ready;
   form.focus();
   form.submit();
   form.reset();
   // The events are typed on the document and the window too.
-  document.addEventListener("media-gen-complete", (event) => console.log(event.detail.task.status));
+  document.addEventListener("media-gen-complete", (event) => {
+    // `kind` narrows the task object.
+    if (event.detail.kind === "image_generate") console.log(event.detail.task.image_url);
+    if (event.detail.kind === "video_translate") console.log(event.detail.task.caption_url);
+    // @ts-expect-error only an image task has an image_url
+    console.log(event.detail.task.image_url);
+  });
   window.addEventListener("media-gen-ready", (event) => console.log(event.detail.kind));
   const statusHost = document.createElement("section");
   element.after(statusHost);

@@ -136,6 +136,7 @@ declare global {
     "media-gen-ready": CustomEvent<ReadyDetail>;
     "media-gen-change": CustomEvent<ChangeDetail>;
   }
+  interface ElementEventMap extends MediaGenEventMap {}
   interface HTMLElementEventMap extends MediaGenEventMap {}
   interface DocumentEventMap extends MediaGenEventMap {}
   interface WindowEventMap extends MediaGenEventMap {}

@@ -1,11 +1,30 @@
 import type {
   AnyRequest,
-  AnyTask,
   ClientOptions,
+  ImageGenerateRequest,
+  ImageGenerateTask,
+  ImageToVideoRequest,
+  ImageToVideoTask,
   MediaGenErrorInfo,
   TaskKind,
   TaskStatus,
+  VideoTranslateRequest,
+  VideoTranslateTask,
 } from "./media_gen_client.js";
+
+/** Each kind's request. */
+export interface RequestOfKind {
+  image_to_video: ImageToVideoRequest;
+  video_translate: VideoTranslateRequest;
+  image_generate: ImageGenerateRequest;
+}
+
+/** Each kind's task object. */
+export interface TaskOfKind {
+  image_to_video: ImageToVideoTask;
+  video_translate: VideoTranslateTask;
+  image_generate: ImageGenerateTask;
+}
 
 export interface SubmitWidgetOptions extends ClientOptions {
   kind: TaskKind;
@@ -19,18 +38,16 @@ export interface StatusWidgetOptions extends ClientOptions {
   taskIds?: string[];
 }
 
-export interface SubmittedDetail {
-  kind: TaskKind;
-  taskIds: string[];
-  request: AnyRequest;
-}
+/** `detail` of `media-gen-submitted`; `kind` narrows `request`. */
+export type SubmittedDetail = {
+  [K in TaskKind]: { kind: K; taskIds: string[]; request: RequestOfKind[K] };
+}[TaskKind];
 
-export interface StatusDetail {
-  kind: TaskKind;
-  taskId: string;
-  status: TaskStatus;
-  task: AnyTask;
-}
+/** `detail` of `media-gen-status` and `media-gen-complete`; `kind` narrows
+ * `task` (`if (detail.kind === "image_generate") detail.task.image_url`). */
+export type StatusDetail = {
+  [K in TaskKind]: { kind: K; taskId: string; status: TaskStatus; task: TaskOfKind[K] };
+}[TaskKind];
 
 export interface ErrorDetail {
   kind: TaskKind;
