@@ -138,6 +138,10 @@ pub fn run() -> Result<ExitCode> {
 /// The TypeScript compiler the declarations are checked with.
 const TYPESCRIPT: &str = "typescript@5.6.3";
 
+/// The bundler the client entry's size is measured with: a production
+/// build of `crates/e2e/pages/vite-client/` with the default configuration.
+const VITE: &str = "vite@8.3.8";
+
 /// The accessibility checker the end-to-end tests run over every page
 /// (`node_modules/axe-core/axe.min.js`, read by `crates/e2e`).
 const AXE_CORE: &str = "axe-core@4.14.1";
@@ -181,6 +185,7 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             .arg(tarball)
             .arg(TYPESCRIPT)
             .arg(AXE_CORE)
+            .arg(VITE)
             .current_dir(&scratch),
     )?;
     cmd::run(
@@ -200,6 +205,20 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             ])
             .args(&checked)
             .current_dir(&scratch),
+    )?;
+    // A production Vite build of a page that uses all of the client entry:
+    // what it ships is what the client entry's size budget counts.
+    let vite_page = scratch.join("vite-client");
+    std::fs::create_dir_all(&vite_page)?;
+    for file in ["index.html", "main.ts"] {
+        std::fs::copy(pages.join("vite-client").join(file), vite_page.join(file))
+            .with_context(|| format!("copy vite-client/{file}"))?;
+    }
+    cmd::run(
+        command("node")
+            .arg(scratch.join("node_modules/vite/bin/vite.js"))
+            .args(["build", "--logLevel", "warn"])
+            .current_dir(&vite_page),
     )?;
     // Both entries import where there is no DOM (server-side rendering,
     // tests in Node): nothing runs at import that needs a browser.
