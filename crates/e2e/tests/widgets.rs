@@ -19,6 +19,19 @@ async fn page(task_ms: u64) -> (Site, Browser) {
     (site, browser)
 }
 
+/// The page that imports only the client entry (`window.client`).
+async fn client_page() -> (Site, Browser) {
+    let site = start_site_serving(npm_scratch_dir(), 100).await;
+    let browser = Browser::start().await;
+    browser
+        .open(&format!("{}/client.html", site.base_url))
+        .await;
+    browser
+        .wait_until("the client entry to load", "window.ready === true")
+        .await;
+    (site, browser)
+}
+
 /// `{ baseUrl }` for the page's own site (its gateway adds the token), as JavaScript.
 fn connection() -> String {
     "{ baseUrl: location.origin }".to_owned()
@@ -561,14 +574,7 @@ const FETCHED_MODULES: &str = "performance.getEntriesByType('resource')
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn the_client_entry_alone_calls_watches_and_loads_no_views() {
-    let site = start_site_serving(npm_scratch_dir(), 100).await;
-    let browser = Browser::start().await;
-    browser
-        .open(&format!("{}/client.html", site.base_url))
-        .await;
-    browser
-        .wait_until("the client entry to load", "window.ready === true")
-        .await;
+    let (_site, browser) = client_page().await;
     let result = browser
         .run_async(&format!(
             "const api = client.createClient({conn});
@@ -755,14 +761,7 @@ async fn a_submit_handle_says_when_it_is_ready_and_changes_and_can_send_reset_an
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn elements_reflect_their_properties_and_keep_those_set_before_they_were_defined() {
-    let site = start_site_serving(npm_scratch_dir(), 100).await;
-    let browser = Browser::start().await;
-    browser
-        .open(&format!("{}/client.html", site.base_url))
-        .await;
-    browser
-        .wait_until("the client entry to load", "window.ready === true")
-        .await;
+    let (_site, browser) = client_page().await;
     let result = browser
         .run_async(
             "const early = document.createElement('media-gen-task');
