@@ -29,11 +29,12 @@ const TYPES: &str = include_str!("types.d.ts");
 mod tests {
     use media_gen_api::*;
 
-    /// Every field the wire types serialize is declared in `types.d.ts`, in
-    /// the interface of the same name: the declarations cannot drift from
-    /// the contract unnoticed.
+    /// `types.d.ts` declares, in the interface of the same name, exactly the
+    /// fields the wire types serialize, and a request's field as optional
+    /// exactly when Rust leaves it out unset: the declarations cannot drift
+    /// from the contract unnoticed.
     #[test]
-    fn declarations_name_every_field_of_the_wire_types() {
+    fn declarations_match_the_wire_types_field_by_field() {
         let declarations = include_str!("types.d.ts");
         let interface = |name: &str| -> &str {
             let start = declarations
@@ -44,12 +45,46 @@ mod tests {
                 .map_or(declarations.len(), |end| start + end);
             &declarations[start..end]
         };
+        // The fields an interface declares, each with whether it is optional.
+        let declared = |name: &str| -> Vec<(String, bool)> {
+            interface(name)
+                .lines()
+                .filter_map(|line| line.strip_prefix("  "))
+                .filter(|line| {
+                    !line.starts_with(' ') && !line.starts_with("/**") && !line.starts_with('*')
+                })
+                .filter_map(|line| line.split_once(':').map(|(field, _)| field))
+                .map(|field| match field.strip_suffix('?') {
+                    Some(field) => (field.to_owned(), true),
+                    None => (field.to_owned(), false),
+                })
+                .collect()
+        };
+        // Both ways: every serialized field declared, every declared field serialized.
         let check = |name: &str, value: serde_json::Value| {
-            let body = interface(name);
-            for field in value.as_object().expect("an object").keys() {
+            let object = value.as_object().expect("an object");
+            let fields = declared(name);
+            for field in object.keys() {
                 assert!(
-                    body.contains(&format!("  {field}:")) || body.contains(&format!("  {field}?:")),
+                    fields.iter().any(|(declared, _)| declared == field),
                     "interface {name} lacks {field}"
+                );
+            }
+            for (field, _) in &fields {
+                assert!(
+                    object.contains_key(field),
+                    "interface {name} declares {field}, which Rust never writes"
+                );
+            }
+        };
+        // A request field is optional exactly when Rust leaves it out unset.
+        let optional_as_in_rust = |name: &str, unset: serde_json::Value| {
+            let written = unset.as_object().expect("an object");
+            for (field, optional) in declared(name) {
+                assert_eq!(
+                    optional,
+                    !written.contains_key(&field),
+                    "{name}.{field}: optional in types.d.ts must match Rust"
                 );
             }
         };
@@ -86,6 +121,15 @@ mod tests {
         };
         let json = |value: &dyn erased::Json| value.json();
         check("ImageToVideoRequest", json(&full_video));
+        optional_as_in_rust("ImageToVideoRequest", json(&ImageToVideoRequest::default()));
+        optional_as_in_rust(
+            "VideoTranslateRequest",
+            json(&VideoTranslateRequest::default()),
+        );
+        optional_as_in_rust(
+            "ImageGenerateRequest",
+            json(&ImageGenerateRequest::default()),
+        );
         check("VideoTranslateRequest", json(&full_translation));
         check("ImageGenerateRequest", json(&full_image));
         check("TaskIds", json(&TaskIds::default()));
@@ -113,6 +157,33 @@ mod tests {
             validate_image_generate(&ImageGenerateRequest::default(), &Context::default());
         let first = problems.iter().next().expect("a problem");
         check("Problem", json(first));
+    }
+
+    /// The closed value sets are declared as exactly the values Rust has.
+    #[test]
+    fn value_types_list_exactly_the_values_of_the_contract() {
+        let declarations = include_str!("types.d.ts");
+        fn union<T: Copy>(all: &[T], wire: impl Fn(T) -> &'static str) -> String {
+            all.iter()
+                .map(|value| format!("\"{}\"", wire(*value)))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        }
+        for (name, values) in [
+            ("TaskKind", union(TaskKind::ALL, TaskKind::as_str)),
+            ("Model", union(Model::ALL, Model::as_str)),
+            ("AspectRatio", union(AspectRatio::ALL, AspectRatio::as_str)),
+            ("Resolution", union(Resolution::ALL, Resolution::as_str)),
+            ("Module", union(Module::ALL, Module::as_str)),
+            (
+                "ImageQuality",
+                union(ImageQuality::ALL, ImageQuality::as_str),
+            ),
+            ("ImageRatio", union(ImageRatio::ALL, ImageRatio::as_str)),
+        ] {
+            let line = format!("export type {name} = {values};");
+            assert!(declarations.contains(&line), "types.d.ts lacks `{line}`");
+        }
     }
 
     /// Serialize to JSON through one signature for every wire type.
