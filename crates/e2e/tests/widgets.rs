@@ -19,6 +19,14 @@ async fn page(task_ms: u64) -> (Site, Browser) {
     (site, browser)
 }
 
+/// How many nodes the shadow root of the element `element` (a JavaScript
+/// expression) still holds: none once its widget is unmounted.
+async fn nodes_left(browser: &Browser, element: &str) -> Value {
+    browser
+        .eval(&format!("{element}.shadowRoot.childNodes.length"))
+        .await
+}
+
 /// The page that imports only the client entry (`window.client`).
 async fn client_page() -> (Site, Browser) {
     let site = start_site_serving(npm_scratch_dir(), 100).await;
@@ -276,9 +284,7 @@ async fn update_keeps_input_and_unmount_leaves_nothing_running() {
         .await;
     browser.run_async("form.unmount(); form.unmount();").await;
     assert_eq!(
-        browser
-            .eval("document.querySelector('#submit-a').shadowRoot.childNodes.length")
-            .await,
+        nodes_left(&browser, "document.querySelector('#submit-a')").await,
         0
     );
 
@@ -318,9 +324,7 @@ async fn update_keeps_input_and_unmount_leaves_nothing_running() {
     tokio::time::sleep(Duration::from_secs(4)).await;
     assert_eq!(reads().await, before, "nothing polls after unmount");
     assert_eq!(
-        browser
-            .eval("document.querySelector('#status').shadowRoot.childNodes.length")
-            .await,
+        nodes_left(&browser, "document.querySelector('#status')").await,
         0
     );
     browser.close().await;
@@ -425,12 +429,7 @@ async fn custom_elements_work_from_plain_html() {
             "const el = document.querySelector('#el-submit'); el.remove(); window.removed = el;",
         )
         .await;
-    assert_eq!(
-        browser
-            .eval("window.removed.shadowRoot.childNodes.length")
-            .await,
-        0
-    );
+    assert_eq!(nodes_left(&browser, "window.removed").await, 0);
     browser.close().await;
 }
 
@@ -832,9 +831,7 @@ async fn mounting_takes_a_selector_refuses_what_cannot_hold_a_widget_and_dispose
         )
         .await;
     assert_eq!(
-        browser
-            .eval("document.querySelector('#submit-a').shadowRoot.childNodes.length")
-            .await,
+        nodes_left(&browser, "document.querySelector('#submit-a')").await,
         0,
         "nothing left after dispose and free"
     );
