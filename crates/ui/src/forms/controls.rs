@@ -62,25 +62,6 @@ pub fn number(
     }
 }
 
-/// A `<textarea id=id>` of `rows` lines bound to `value`, described by the
-/// elements `described_by` names (its problems, a counter).
-pub fn text_area(
-    id: &'static str,
-    rows: &'static str,
-    described_by: &'static str,
-    value: RwSignal<String>,
-) -> impl IntoView {
-    view! {
-        <textarea
-            id=id
-            rows=rows
-            aria-describedby=described_by
-            prop:value=move || value.get()
-            on:input=move |ev| value.set(event_target_value(&ev))
-        ></textarea>
-    }
-}
-
 /// A checkbox `id` labelled `label`, with `about` (what it does) below it.
 #[component]
 pub fn Switch(

@@ -4,7 +4,6 @@ use leptos::prelude::*;
 use media_gen_api::validate::char_count;
 use media_gen_api::Problems;
 
-use super::controls::text_area;
 use crate::components::{Field, FieldProblems};
 
 /// `prompt`: a text area, "20 / 1000 characters" below it, and its problems.
@@ -20,7 +19,13 @@ pub fn PromptField(
     let count = move || value.with(|text| char_count(text));
     view! {
         <Field id="prompt" label="Prompt">
-            {text_area("prompt", "4", "prompt-problems prompt-count", value)}
+            <textarea
+                id="prompt"
+                rows="4"
+                aria-describedby="prompt-problems prompt-count"
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            ></textarea>
             <p class="hint" class:hint--over={move || count() > limit} id="prompt-count">
                 {count}" / "{limit}" characters"
             </p>

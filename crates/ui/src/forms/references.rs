@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 use media_gen_api::Problems;
 
-use super::controls::text_area;
 use super::image_previews::{ImagePreviews, Measured};
 use super::lines;
 use crate::components::{Field, FieldProblems};
@@ -25,7 +24,13 @@ pub fn ReferenceImagesField(
     let urls = Signal::derive(move || lines(&value.get()));
     view! {
         <Field id="references" label>
-            {text_area("references", "3", "reference_images-problems", value)}
+            <textarea
+                id="references"
+                rows="3"
+                aria-describedby="reference_images-problems"
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            ></textarea>
             <FieldProblems problems field="reference_images"/>
             <ImagePreviews urls measured/>
         </Field>
