@@ -11,7 +11,7 @@ import init, {
   EVENT_SUBMITTED,
   type ImageGenerateTask,
   type ImageToVideoRequest,
-  type MediaGenError,
+  MediaGenError,
   type Problem,
   type SubmitWidgetHandle,
   type TaskIds,
@@ -70,6 +70,7 @@ export async function main(element: HTMLDivElement): Promise<string> {
     const again: boolean = failure.retryable;
     console.log(failure.kind, failure.status, again);
     if (isMediaGenError(error)) console.log(error.kind);
+    if (error instanceof MediaGenError) console.log(error.retryable, error.field);
   }
   // The client entry alone.
   await initClient();

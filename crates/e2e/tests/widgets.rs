@@ -592,8 +592,13 @@ async fn the_client_entry_alone_calls_watches_and_loads_no_views() {
              await new Promise((r) => setTimeout(r, 300));
              let bad;
              try {{ api.watch('audio', 'x', () => {{}}); }} catch (error) {{ bad = [error.kind, error.field, client.isMediaGenError(error)]; }}
-             return {{ updates, stopped: stopped.length, bad, modules: {FETCHED_MODULES},
-                       guard: [client.isMediaGenError(new Error('x')), client.isMediaGenError(null)] }};",
+             let rejected;
+             try {{ await api.task('video_translate', 'vt-unknown'); }} catch (error) {{
+               rejected = [error instanceof client.MediaGenError, error instanceof Error, error.status];
+             }}
+             return {{ updates, stopped: stopped.length, bad, modules: {FETCHED_MODULES}, rejected,
+                       guard: [client.isMediaGenError(new Error('x')), client.isMediaGenError(null),
+                               new Error('x') instanceof client.MediaGenError] }};",
             conn = connection()
         ))
         .await;
@@ -608,7 +613,8 @@ async fn the_client_entry_alone_calls_watches_and_loads_no_views() {
     );
     assert_eq!(result["stopped"], 0, "{result}");
     assert_eq!(result["bad"], serde_json::json!(["options", "kind", true]));
-    assert_eq!(result["guard"], serde_json::json!([false, false]));
+    assert_eq!(result["guard"], serde_json::json!([false, false, false]));
+    assert_eq!(result["rejected"], serde_json::json!([true, true, 404]));
     assert_eq!(
         result["modules"],
         serde_json::json!(["media_gen_client_bg.wasm"]),

@@ -18,7 +18,6 @@ export type {
   ImageRatio,
   ImageToVideoRequest,
   ImageToVideoTask,
-  MediaGenError,
   MediaGenErrorInfo,
   Model,
   Module,
@@ -39,4 +38,18 @@ import type { InitInput } from "./media_gen_client.js";
 export default function init(input?: { module_or_path: InitInput | Promise<InitInput> }): Promise<unknown>;
 
 /** Whether `value` is an error this package threw or rejected with. */
-export declare function isMediaGenError(value: unknown): value is import("./media_gen_client.js").MediaGenError;
+export declare function isMediaGenError(value: unknown): value is MediaGenError;
+
+/** The errors this package throws and rejects with; `instanceof` works for
+ * every one of them, whichever of the package's modules made it. */
+export declare class MediaGenError extends Error {
+  /** `network`, `timeout`, `http`, `business`, `shape`, `aborted`; `options` for bad input. */
+  readonly kind: import("./media_gen_client.js").MediaGenErrorInfo["kind"];
+  readonly status?: number | null;
+  readonly code?: number | null;
+  readonly retryable: boolean;
+  /** For `kind: "options"`: the option or request field at fault. */
+  readonly field?: string;
+  private constructor();
+  static [Symbol.hasInstance](value: unknown): value is MediaGenError;
+}

@@ -22,3 +22,12 @@ const ERROR_KINDS = ["network", "timeout", "http", "business", "shape", "aborted
 export function isMediaGenError(value) {
   return value instanceof Error && ERROR_KINDS.includes(value.kind) && typeof value.retryable === "boolean";
 }
+
+/** The errors this package throws and rejects with, for `instanceof`:
+ * `error instanceof MediaGenError` is `isMediaGenError(error)`, whichever
+ * of the package's modules made the error. */
+export class MediaGenError extends Error {
+  static [Symbol.hasInstance](value) {
+    return isMediaGenError(value);
+  }
+}
