@@ -17,8 +17,7 @@ pub mod read;
 mod validate;
 #[cfg(feature = "exports")]
 mod watch;
-#[cfg(feature = "exports")]
-mod widget_options;
+pub mod widget_options;
 
 /// The TypeScript types of requests, tasks, problems, options and errors.
 #[cfg(feature = "exports")]

@@ -49,11 +49,21 @@ pub fn task_ids(options: &JsValue) -> Result<Vec<String>, JsValue> {
             "give taskId (a string) or taskIds (an array of strings)",
         ));
     };
-    if ids.is_empty() || ids.iter().any(|id| id.trim().is_empty()) {
-        return Err(options_error(
-            "taskIds",
-            "must hold at least one id, none empty",
-        ));
+    if ids.is_empty() {
+        return Err(options_error("taskIds", "must hold at least one id"));
+    }
+    for id in &ids {
+        check_task_id(id, "taskIds")?;
     }
     Ok(ids)
+}
+
+/// A task id given as `field`: refused when blank, as the service would
+/// find no task by it.
+pub fn check_task_id(id: &str, field: &str) -> Result<(), JsValue> {
+    if id.trim().is_empty() {
+        Err(options_error(field, "must not be empty"))
+    } else {
+        Ok(())
+    }
 }

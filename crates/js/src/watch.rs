@@ -3,7 +3,7 @@
 //! capped in flight, a hidden page keeps reading), and hear of each change
 //! until the task ends.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge::{client_error_detail, task_json, to_js};
 use super::js_client::JsClient;
-use super::read::parse_kind;
+use super::read::{check_task_id, parse_kind};
 
 /// The listeners of each task followed, by task.
 type Listeners = HashMap<(TaskKind, String), Vec<(u32, Function)>>;
@@ -26,7 +26,7 @@ type Listeners = HashMap<(TaskKind, String), Vec<(u32, Function)>>;
 pub struct Watches {
     poller: Rc<RefCell<Option<Poller>>>,
     listeners: Rc<RefCell<Listeners>>,
-    next_id: Rc<RefCell<u32>>,
+    next_id: Rc<Cell<u32>>,
 }
 
 impl Watches {
@@ -120,14 +120,9 @@ impl JsClient {
         on_update: Function,
     ) -> Result<TaskWatch, JsValue> {
         let kind = parse_kind(&kind, "kind")?;
-        if task_id.trim().is_empty() {
-            return Err(super::bridge::options_error("taskId", "must not be empty"));
-        }
-        let id = {
-            let mut next = self.watches.next_id.borrow_mut();
-            *next = next.wrapping_add(1);
-            *next
-        };
+        check_task_id(&task_id, "taskId")?;
+        let id = self.watches.next_id.get().wrapping_add(1);
+        self.watches.next_id.set(id);
         let key = (kind, task_id);
         self.watches
             .listeners

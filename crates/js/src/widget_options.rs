@@ -1,32 +1,83 @@
-//! The widgets' options checked in the client module, before the widgets'
-//! own module has loaded: the package's `mountSubmitWidget`,
-//! `mountStatusWidget` and a handle's `update` throw at once for wrong
-//! options, as they did when everything was one module.
+//! A widget's options read from JavaScript, in one place for both modules:
+//! the widgets' module mounts with them, and the client module checks them
+//! before the widgets' module has loaded, so the package's
+//! `mountSubmitWidget`, `mountStatusWidget` and a handle's `update` throw at
+//! once for wrong options.
 
+use media_gen_api::{Request, TaskKind};
 use wasm_bindgen::prelude::*;
 
 use super::connection::{property, Connection};
 use super::read::{parse_kind, request_from_js, task_ids};
 
+/// A submit widget's options.
+pub struct SubmitOptions {
+    /// The kind of form.
+    pub kind: TaskKind,
+    /// Where requests go.
+    pub connection: Connection,
+    /// The request to start from; `initial: null` (what `reset()` asks for)
+    /// or none is an empty form.
+    pub initial: Option<Request>,
+}
+
+/// Read a submit widget's `options`; errors name the option.
+pub fn submit_options(options: &JsValue) -> Result<SubmitOptions, JsValue> {
+    let kind = parse_kind(&property(options, "kind"), "kind")?;
+    let connection = Connection::from_js(options)?;
+    let initial = property(options, "initial");
+    let initial = if initial.is_undefined() || initial.is_null() {
+        None
+    } else {
+        Some(request_from_js(kind, &initial)?)
+    };
+    Ok(SubmitOptions {
+        kind,
+        connection,
+        initial,
+    })
+}
+
+/// A status widget's options.
+pub struct StatusOptions {
+    /// The tasks' kind.
+    pub kind: TaskKind,
+    /// The tasks followed: `taskId`, or `taskIds`.
+    pub task_ids: Vec<String>,
+    /// Where reads go.
+    pub connection: Connection,
+}
+
+/// Read a status widget's `options`; errors name the option.
+pub fn status_options(options: &JsValue) -> Result<StatusOptions, JsValue> {
+    Ok(StatusOptions {
+        kind: parse_kind(&property(options, "kind"), "kind")?,
+        task_ids: task_ids(options)?,
+        connection: Connection::from_js(options)?,
+    })
+}
+
+/// The `kind: "options"` error naming `field` and its `rule`, as every
+/// part of the package makes it (for the package's JavaScript: an element
+/// a widget cannot mount in, a handle used after unmount).
+#[cfg(feature = "exports")]
+#[wasm_bindgen(js_name = optionsError, skip_typescript)]
+pub fn options_error_js(field: &str, rule: &str) -> JsValue {
+    super::bridge::options_error(field, rule)
+}
+
 /// Throw the `kind: "options"` error mounting a submit widget with
 /// `options` would throw; nothing when they are right.
+#[cfg(feature = "exports")]
 #[wasm_bindgen(js_name = checkSubmitWidgetOptions, skip_typescript)]
 pub fn check_submit_widget_options(options: JsValue) -> Result<(), JsValue> {
-    let kind = parse_kind(&property(&options, "kind"), "kind")?;
-    Connection::from_js(&options)?;
-    let initial = property(&options, "initial");
-    if !(initial.is_undefined() || initial.is_null()) {
-        request_from_js(kind, &initial)?;
-    }
-    Ok(())
+    submit_options(&options).map(drop)
 }
 
 /// Throw the `kind: "options"` error mounting a status widget with
 /// `options` would throw; nothing when they are right.
+#[cfg(feature = "exports")]
 #[wasm_bindgen(js_name = checkStatusWidgetOptions, skip_typescript)]
 pub fn check_status_widget_options(options: JsValue) -> Result<(), JsValue> {
-    parse_kind(&property(&options, "kind"), "kind")?;
-    task_ids(&options)?;
-    Connection::from_js(&options)?;
-    Ok(())
+    status_options(&options).map(drop)
 }

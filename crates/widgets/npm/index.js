@@ -2,7 +2,7 @@
 // widgets, the event names and the custom elements. The widgets' module (the
 // forms and views, most of the package's weight) is fetched on the first
 // mount, or by `preload()`, once however many widgets mount.
-import { checkStatusWidgetOptions, checkSubmitWidgetOptions } from "./media_gen_client.js";
+import { checkStatusWidgetOptions, checkSubmitWidgetOptions, optionsError } from "./media_gen_client.js";
 
 export * from "./client.js";
 export { default } from "./client.js";
@@ -30,13 +30,6 @@ export function preload() {
     return module;
   });
   return widgetsModule;
-}
-
-/** An options error, as the modules throw them. */
-function optionsError(field, rule) {
-  const error = new Error(`${field}: ${rule}`);
-  Object.assign(error, { kind: "options", field, retryable: false });
-  return error;
 }
 
 /** The elements that can hold a shadow root (besides custom elements). */

@@ -2,7 +2,8 @@
 //!
 //! A mounted widget lives in a registry until `unmount()`, not in its handle:
 //! a page that drops the handle (garbage collection frees it) keeps a working
-//! widget, as it would keep any element it added.
+//! widget, as it would keep any element it added. The package's JavaScript
+//! handle (`npm/index.js`) unmounts when the page frees or disposes it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -12,8 +13,8 @@ use web_sys::Element;
 
 use super::mounted::Mounted;
 use super::{status, submit};
-use media_gen_js::connection::{has, property, Connection};
-use media_gen_js::read::parse_kind;
+use media_gen_js::connection::has;
+use media_gen_js::widget_options::submit_options;
 
 /// Which widget a handle drives.
 enum Widget {
@@ -127,17 +128,18 @@ impl WidgetHandle {
 /// Apply `options` over the entry's; on error the entry is unchanged.
 fn update_entry(entry: &mut Entry, options: &JsValue) -> Result<(), JsValue> {
     let next = merged(&entry.options, options);
-    // Check first: wrong options leave the widget as it was.
-    let kind = parse_kind(&property(&next, "kind"), "kind")?;
-    let connection = Connection::from_js(&next)?;
+    // Each branch reads all of `next` before it changes anything: wrong
+    // options leave the widget as it was.
     match &entry.widget {
-        Widget::Submit(live) if !has(options, "initial") && kind == live.kind => {
-            live.reconnect(connection);
-        }
-        Widget::Submit(_) => {
-            let (mounted, live) = submit::mount(&entry.element, &next)?;
-            std::mem::replace(&mut entry.mounted, mounted).unmount();
-            entry.widget = Widget::Submit(live);
+        Widget::Submit(live) => {
+            let read = submit_options(&next)?;
+            if !has(options, "initial") && read.kind == live.kind {
+                live.reconnect(read.connection);
+            } else {
+                let (mounted, live) = submit::mount(&entry.element, &next)?;
+                std::mem::replace(&mut entry.mounted, mounted).unmount();
+                entry.widget = Widget::Submit(live);
+            }
         }
         Widget::Status => {
             let mounted = status::mount(&entry.element, &next)?;

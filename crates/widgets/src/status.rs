@@ -4,7 +4,6 @@
 //! cannot be read.
 
 use leptos::prelude::*;
-use media_gen_api::TaskKind;
 use wasm_bindgen::JsValue;
 use web_sys::Element;
 
@@ -12,8 +11,7 @@ use super::events::{dispatch, COMPLETE, ERROR, STATUS};
 use super::mounted::Mounted;
 use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
 use media_gen_js::bridge::{client_error_detail, task_json, to_js};
-use media_gen_js::connection::{property, Connection};
-use media_gen_js::read::{parse_kind, task_ids};
+use media_gen_js::widget_options::{status_options, StatusOptions};
 use media_gen_ui::components::{TaskProgress, TaskResult};
 use media_gen_ui::hooks::use_now;
 use media_gen_ui::store::record::TaskRecord;
@@ -69,9 +67,11 @@ fn card(task: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
 
 /// Mount the status view for `options` in `element`; its poller starts at once.
 pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
-    let kind: TaskKind = parse_kind(&property(options, "kind"), "kind")?;
-    let ids = task_ids(options)?;
-    let connection = Connection::from_js(options)?;
+    let StatusOptions {
+        kind,
+        task_ids: ids,
+        connection,
+    } = status_options(options)?;
     let mut mounted = Mounted::new(element)?;
     let started = now_ms();
     let tasks = mounted.with(|| {

@@ -12,8 +12,8 @@ use web_sys::Element;
 use super::events::{dispatch, CHANGE, ERROR, SUBMITTED};
 use super::mounted::Mounted;
 use media_gen_js::bridge::{client_error_detail, to_js};
-use media_gen_js::connection::{property, Connection, SharedConnection};
-use media_gen_js::read::{parse_kind, request_from_js};
+use media_gen_js::connection::{Connection, SharedConnection};
+use media_gen_js::widget_options::{submit_options, SubmitOptions};
 use media_gen_ui::forms::{form_for, FormHost};
 
 /// What an `update()` can change without a new form: the connection.
@@ -85,15 +85,11 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
 
 /// Mount the form for `options.kind` in `element`.
 pub fn mount(element: &Element, options: &JsValue) -> Result<(Mounted, Live), JsValue> {
-    let kind = parse_kind(&property(options, "kind"), "kind")?;
-    let connection = Connection::from_js(options)?;
-    // `initial: null` is an empty form (what `reset()` asks for).
-    let initial = property(options, "initial");
-    let initial = if initial.is_undefined() || initial.is_null() {
-        None
-    } else {
-        Some(request_from_js(kind, &initial)?)
-    };
+    let SubmitOptions {
+        kind,
+        connection,
+        initial,
+    } = submit_options(options)?;
     let mut mounted = Mounted::new(element)?;
     let live = mounted.with(|| Live {
         kind,
