@@ -843,3 +843,44 @@ async fn mounting_takes_a_selector_refuses_what_cannot_hold_a_widget_and_dispose
     );
     browser.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
+    // The production build `cargo xtask npm` makes and the size budget
+    // counts, served as a site of its own by the gateway.
+    let dist = npm_scratch_dir().join("vite-client").join("dist");
+    let site = start_site_serving(dist, 100).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{}/index.html", site.base_url)).await;
+    browser
+        .wait_until(
+            "the page's calls to finish",
+            "window.viteClient !== undefined",
+        )
+        .await;
+    let result = browser.eval("window.viteClient").await;
+    assert!(result["languages"].as_u64().unwrap() > 3, "{result}");
+    assert!(
+        result["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|count| count.as_u64().unwrap() > 0),
+        "every validator finds the blank request's problems: {result}"
+    );
+    assert_eq!(result["read"].as_array().unwrap().len(), 3, "{result}");
+    assert_eq!(result["again"], 1, "{result}");
+    assert_eq!(result["done"], "SUCCEEDED", "{result}");
+    assert_eq!(
+        result["failure"],
+        serde_json::json!([true, true]),
+        "{result}"
+    );
+    assert_eq!(
+        browser.eval(FETCHED_MODULES).await.as_array().map(Vec::len),
+        Some(1),
+        "one wasm module, the client's"
+    );
+    browser.close().await;
+}

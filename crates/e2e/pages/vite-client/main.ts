@@ -1,32 +1,52 @@
 // A page that uses all of the client entry, built by Vite for production
 // with its default configuration: what it ships is what the size budget of
-// the client entry counts (`cargo xtask bench sizes`).
+// the client entry counts (`cargo xtask bench sizes`), and an end-to-end test
+// runs it, served by the gateway (`baseUrl: ""`: this page's own site).
 import init, {
   createClient,
   isMediaGenError,
+  MediaGenError,
   validate,
   validateImageGenerate,
   validateImageToVideo,
   validateVideoTranslate,
+  type TaskUpdate,
 } from "@media-gen/widgets/client";
 
 await init();
-const client = createClient({ baseUrl: "/api" });
+const client = createClient({ baseUrl: "" });
 const languages = await client.targetLanguages();
-console.log(
+const problems = [
   validate("image_generate", { prompt: "" }),
   validateImageGenerate({ prompt: "" }),
   validateImageToVideo({ prompt: "" }),
   validateVideoTranslate({ video_url: "", target_languages: [] }, languages),
-);
-const ids = await client.submitImageGenerate({ prompt: "A lighthouse" });
-const video = await client.submitImageToVideo({ prompt: "Waves", model: "S" });
-const translations = await client.submitVideoTranslate({ video_url: "https://x.test/v.mp4", target_languages: ["English"] });
-console.log(await client.imageToVideo(video.task_ids[0]), await client.videoTranslate(translations[0].task_id));
-console.log(await client.submit("image_generate", { prompt: "again" }));
-client.watch("image_generate", ids.task_ids[0], (update) => console.log(update));
+].map((found) => found.length);
+const ids = await client.submitImageGenerate({ prompt: "A lighthouse", image_quality: "1K" });
+const video = await client.submitImageToVideo({ prompt: "Waves", model: "S", aspect_resolution: "720p", duration: 4, image_url: "https://example.com/a.png" });
+const translations = await client.submitVideoTranslate({ video_url: "https://example.com/v.mp4", target_languages: [languages[0]] });
+const read = [
+  (await client.imageToVideo(video.task_ids[0])).task_id,
+  (await client.videoTranslate(translations[0].task_id)).task_id,
+  (await client.task("image_generate", ids.task_ids[0])).task_id,
+];
+const again = await client.submit("image_generate", { prompt: "again", image_quality: "1K" });
+const last = await new Promise<TaskUpdate>((resolve) => {
+  client.watch("image_generate", ids.task_ids[0], (update) => {
+    if (update.done) resolve(update);
+  });
+});
+let failure: unknown = null;
 try {
   await client.task("video_translate", "vt-unknown");
 } catch (error) {
-  console.log(isMediaGenError(error));
+  failure = [isMediaGenError(error), error instanceof MediaGenError];
 }
+(window as unknown as { viteClient: unknown }).viteClient = {
+  languages: languages.length,
+  problems,
+  read,
+  again: again.length,
+  done: last.task?.status,
+  failure,
+};
