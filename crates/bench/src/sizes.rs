@@ -110,14 +110,32 @@ fn measured_sets(root: &Path) -> Result<Vec<Download>, String> {
 
 /// `path`'s name without the content hash Trunk or Vite gives it
 /// (`ui-28793656f44d3f23.css` is `ui.css`, `index-B4EsS_ah.js` is
-/// `index.js`); the names measured otherwise have no `-`.
+/// `index.js`): Trunk writes up to 16 hex digits after the last `-`, Vite 8
+/// characters (which may hold a `-` themselves).
 fn plain_name(path: &Path) -> String {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    match (name.rsplit_once('-'), path.extension()) {
-        (Some((stem, hashed)), Some(extension)) if hashed.len() >= 8 => {
-            format!("{stem}.{}", extension.to_string_lossy())
-        }
-        _ => name.to_owned(),
+    let (Some(stem), Some(extension)) = (
+        path.file_stem().and_then(|s| s.to_str()),
+        path.extension().and_then(|e| e.to_str()),
+    ) else {
+        return name.to_owned();
+    };
+    let trunk = stem.rsplit_once('-').filter(|(_, hash)| {
+        let digits = hash.chars().take_while(char::is_ascii_hexdigit).count();
+        digits >= 12
+            && hash[digits..]
+                .chars()
+                .all(|c| c == '_' || c.is_ascii_alphabetic())
+    });
+    let vite = stem
+        .len()
+        .checked_sub(9)
+        .filter(|&cut| stem.is_char_boundary(cut) && stem[cut..].starts_with('-'))
+        .map(|cut| &stem[..cut]);
+    match (trunk, vite) {
+        (Some((plain, _)), _) => format!("{plain}.{extension}"),
+        (None, Some(plain)) => format!("{plain}.{extension}"),
+        (None, None) => name.to_owned(),
     }
 }
 
@@ -182,11 +200,13 @@ mod tests {
     fn names_are_shown_without_their_content_hash() {
         for (file, plain) in [
             ("dist/ui-28793656f44d3f23.css", "ui.css"),
+            ("dist/app-8cc51f1d39235db.css", "app.css"),
             (
                 "dist/media-gen-app-e9780e6dbab1e741_bg.wasm",
                 "media-gen-app.wasm",
             ),
             ("assets/index-B4EsS_ah.js", "index.js"),
+            ("assets/index-CjykMj-u.js", "index.js"),
             (
                 "assets/media_gen_client_bg-DzGxNgBP.wasm",
                 "media_gen_client_bg.wasm",
