@@ -884,3 +884,35 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
     );
     browser.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_widgets_wear_the_pages_theme_and_pass_the_accessibility_check() {
+    let (_, browser) = page(100).await;
+    mount_form(&browser, "#submit-a", "form").await;
+    browser
+        .run_async(&format!(
+            "const ids = await widgets.createClient({conn}).submitImageGenerate({{ prompt: 'styled', image_quality: '1K' }});
+             window.follow = widgets.mountStatusWidget('#status', {{ ...{conn}, kind: 'image_generate', taskIds: ids.task_ids }});",
+            conn = connection()
+        ))
+        .await;
+    browser
+        .wait_until(
+            "the finished image",
+            "document.querySelector('#status').shadowRoot.querySelectorAll('.gallery img').length === 1",
+        )
+        .await;
+    // The page sets --media-gen-accent on the widgets' parent (#b0207a): the
+    // shared stylesheet paints the submit button with it, in both widgets'
+    // shadow roots alike.
+    let painted = browser
+        .eval(
+            "[getComputedStyle(inWidget('#submit-a', '#submit')).backgroundColor,
+              getComputedStyle(inWidget('#submit-a', '#prompt')).borderTopStyle]",
+        )
+        .await;
+    assert_eq!(painted, serde_json::json!(["rgb(176, 32, 122)", "solid"]));
+    browser.check_accessibility("the widgets").await;
+    browser.close().await;
+}
