@@ -23,9 +23,11 @@ use shell::announcer::LiveRegion;
 use shell::header::Header;
 use shell::shortcuts::Shortcuts;
 
-/// The whole app: settings context, header with navigation, and the routed page.
+/// The whole app: the browser's URL parser for the rules, settings context,
+/// header with navigation, and the routed page.
 #[component]
 pub fn App() -> impl IntoView {
+    media_gen_client::use_browser_urls();
     let settings = settings::provide_settings();
     let announcer = shell::announcer::provide_announcer();
     let notifier = shell::notifications::provide_notifier();

@@ -54,8 +54,8 @@ const RULES: &[Rule] = &[
         package: "media-gen-js",
         target: Some(WASM_TARGET),
         forbidden: VIEWS,
-        forbidden_exactly: &["media-gen", "media-gen-ui", "media-gen-widgets"],
-        why: "the client module a page loads without widgets carries no view code",
+        forbidden_exactly: &["media-gen", "media-gen-ui", "media-gen-widgets", "url"],
+        why: "the client module a page loads without widgets carries no view code, and reads URLs with the browser's parser",
     },
     Rule {
         package: "media-gen-ui",

@@ -27,6 +27,7 @@ pub mod retry;
 pub mod status;
 pub mod subtitles;
 pub mod task_key;
+pub mod url_parts;
 pub mod validate;
 pub mod values;
 pub mod video_translate;

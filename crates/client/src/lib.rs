@@ -13,6 +13,7 @@ pub mod media;
 mod options;
 mod poller;
 mod service;
+pub mod urls;
 pub mod visibility;
 pub mod web_lock;
 
@@ -20,6 +21,7 @@ pub use error::ClientError;
 pub use options::{Auth, ClientOptions, TokenProvider};
 pub use poller::{Poller, PollerOptions, TaskUpdate, WhileHidden};
 pub use service::Client;
+pub use urls::use_browser_urls;
 
 /// Now, in `Date.now()` milliseconds: the one clock the client and the app use.
 pub fn now_ms() -> f64 {

@@ -19,6 +19,13 @@ mod validate;
 mod watch;
 pub mod widget_options;
 
+/// As the module loads (the client module and the widgets' module alike):
+/// the rules read URLs with the browser's `URL`.
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn start() {
+    media_gen_client::use_browser_urls();
+}
+
 /// The TypeScript types of requests, tasks, problems, options and errors.
 #[cfg(feature = "exports")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]

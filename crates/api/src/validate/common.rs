@@ -1,6 +1,7 @@
 //! Rules shared by several requests: prompt, URLs, counts, image files.
 
 use super::{Context, Problems, Rule};
+use crate::url_parts::url_parts;
 
 /// The longest prompt, in characters (interface document, Limits).
 pub const MAX_PROMPT_CHARS: usize = 1000;
@@ -32,13 +33,16 @@ pub fn check_prompt(problems: &mut Problems, prompt: &str) {
     }
 }
 
-/// `text` parsed as a URL, or `None`.
+/// `text` parsed as a URL by the `url` crate, or `None` (native builds:
+/// the servers' flags and callbacks; the rules read URLs through
+/// [`crate::url_parts::url_parts`]).
 ///
 /// The ASCII-only host handling (see [`ascii_host_form`]) expects host names
 /// already lower-cased, and asserts it in debug builds: a host mixing capitals
 /// with other letters ("Bücher") would panic there. A lower-cased copy is
 /// parsed first; case does not change whether a URL is valid, and when the
 /// copy parses, the original's host is ASCII and safe to parse as written.
+#[cfg(feature = "url")]
 pub fn parse_url(text: &str) -> Option<url::Url> {
     let text = text.trim();
     url::Url::parse(&text.to_ascii_lowercase()).ok()?;
@@ -48,6 +52,7 @@ pub fn parse_url(text: &str) -> Option<url::Url> {
 /// An origin as a flag gives it (`https://app.example.com`, a port if
 /// any), written as browsers send it; `*` stands for any origin. Anything
 /// else is refused with a message, not dropped in silence.
+#[cfg(feature = "url")]
 pub fn parse_origin(text: &str) -> Result<String, String> {
     if text == "*" {
         return Ok(text.to_owned());
@@ -71,6 +76,7 @@ pub fn parse_origin(text: &str) -> Result<String, String> {
 /// A base URL as a flag gives it (a service, a server's public address):
 /// http(s) with a host, maybe a path prefix, no query or fragment; written
 /// without a trailing slash, so paths like `/v1/…` can be appended.
+#[cfg(feature = "url")]
 pub fn parse_base_url(text: &str) -> Result<String, String> {
     let url = parse_url(text).ok_or_else(|| format!("`{text}` is not a URL"))?;
     if !matches!(url.scheme(), "http" | "https") || !url.has_host() || text.contains(['?', '#']) {
@@ -83,7 +89,7 @@ pub fn parse_base_url(text: &str) -> Result<String, String> {
 
 /// Whether `text` is an absolute `http` or `https` URL with a host.
 pub fn is_http_url(text: &str) -> bool {
-    parse_url(text).is_some_and(|url| matches!(url.scheme(), "http" | "https") && url.has_host())
+    url_parts(text).is_some_and(|url| url.is_http())
 }
 
 /// A URL field: absolute `http`/`https` only, host names in ASCII.
@@ -213,9 +219,8 @@ pub fn check_image_bytes(
 
 /// The lower-case extension of the URL's last path segment, if it shows one.
 pub fn url_extension(text: &str) -> Option<String> {
-    let url = parse_url(text)?;
-    let segment = url.path_segments()?.next_back()?;
-    let (stem, extension) = segment.rsplit_once('.')?;
+    let url = url_parts(text)?;
+    let (stem, extension) = url.last_segment().rsplit_once('.')?;
     (!stem.is_empty() && !extension.is_empty()).then(|| extension.to_ascii_lowercase())
 }
 
@@ -233,6 +238,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "url")]
     fn base_urls_are_http_without_a_trailing_slash() {
         assert_eq!(
             parse_base_url("http://127.0.0.1:9000/"),
@@ -253,6 +259,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "url")]
     fn origins_are_written_as_browsers_send_them() {
         assert_eq!(
             parse_origin("https://app.example.com"),
@@ -270,6 +277,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "url")]
     fn other_text_is_refused_with_a_message() {
         for text in [
             "app.example.com",
@@ -315,7 +323,7 @@ mod tests {
             "http://A%C3%A4.com/x",
         ] {
             assert!(!is_http_url(text), "{text}");
-            assert!(parse_url(text).is_none(), "{text}");
+            assert!(url_parts(text).is_none(), "{text}");
         }
         let mut problems = Problems::default();
         check_url(&mut problems, "image_url", "https://Bücher.example/a.png");
@@ -329,7 +337,7 @@ mod tests {
             "{message}"
         );
         assert_eq!(
-            parse_url(" https://X.test/Path/A.PNG ").map(|url| url.path().to_owned()),
+            url_parts(" https://X.test/Path/A.PNG ").map(|url| url.path),
             Some("/Path/A.PNG".to_owned()),
             "the original case is kept"
         );

@@ -20,9 +20,10 @@ use serde::Serialize;
 use crate::model_rules::Mode;
 
 pub use common::{
-    ascii_host_form, char_count, is_http_url, parse_base_url, parse_origin, parse_url,
-    url_extension, MAX_IMAGE_BYTES, MAX_PROMPT_CHARS,
+    ascii_host_form, char_count, is_http_url, url_extension, MAX_IMAGE_BYTES, MAX_PROMPT_CHARS,
 };
+#[cfg(feature = "url")]
+pub use common::{parse_base_url, parse_origin, parse_url};
 pub use image_generate::validate_image_generate;
 pub use image_generate::{MAX_IMAGES, MAX_REFERENCE_IMAGES};
 pub use image_to_video::validate_image_to_video;

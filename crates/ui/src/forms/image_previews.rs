@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
-use media_gen_api::validate::parse_url;
+use media_gen_api::url_parts::url_parts;
 use media_gen_api::ImageInfo;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlImageElement;
@@ -26,17 +26,11 @@ pub const SETTLE_MS: u32 = 600;
 /// `0.0.0.1`, a host nobody meant) and whose path names something (a last
 /// segment that is not empty), as a file's address does.
 pub fn previewable(text: &str) -> bool {
-    let Some(url) = parse_url(text) else {
+    let Some(url) = url_parts(text) else {
         return false;
     };
-    let host_as_typed = url
-        .host_str()
-        .is_some_and(|host| text.to_ascii_lowercase().contains(host));
-    let names_a_file = url
-        .path_segments()
-        .and_then(|mut segments| segments.next_back())
-        .is_some_and(|last| !last.is_empty());
-    matches!(url.scheme(), "http" | "https") && host_as_typed && names_a_file
+    let host_as_typed = text.to_ascii_lowercase().contains(&url.host);
+    url.is_http() && host_as_typed && !url.last_segment().is_empty()
 }
 
 /// Each previewable URL of `urls` once, in order.
