@@ -8,12 +8,14 @@ use crate::values::{ImageQuality, ImageRatio, Module};
 
 /// The submit request body. Unset optional fields are left out of the JSON.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(optional_fields))]
 pub struct ImageGenerateRequest {
     /// Required; at most 1000 characters.
     #[serde(default)]
     pub prompt: String,
     /// Up to 5 image URLs, each under 20MB; items past the fifth are dropped by the service.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>", optional))]
     pub reference_images: Vec<String>,
     /// `std` (default) or `pro`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -34,6 +36,7 @@ pub struct ImageGenerateRequest {
 
 /// One image generation task (status response `data`; also the callback's `data`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ImageGenerateTask {
     /// One element of the submit response's `task_ids`.
     pub task_id: String,

@@ -12,6 +12,7 @@ use crate::values::{AspectRatio, Model, Resolution};
 /// reaches validation and gets a message naming the rule, rather than failing
 /// to decode.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(optional_fields))]
 pub struct ImageToVideoRequest {
     /// `V`, `KL` or `S`. Required here (see the crate README).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -36,6 +37,7 @@ pub struct ImageToVideoRequest {
     pub end_image_url: Option<String>,
     /// Reference image URLs; at most 20MB each; the count limit depends on the model.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>", optional))]
     pub reference_images: Vec<String>,
     /// Generate a sound track; model `V` only. Default false.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -50,6 +52,7 @@ pub struct ImageToVideoRequest {
 
 /// The submit response `data` of image_to_video and image_generate: one id per task.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct TaskIds {
     /// Task identifiers, opaque strings.
     pub task_ids: Vec<String>,
@@ -58,6 +61,7 @@ pub struct TaskIds {
 /// An image-to-video task (status response `data`; also the callback's `data`,
 /// which leaves out `duration`, `width` and `height`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(optional_fields))]
 pub struct ImageToVideoTask {
     /// Task identifier.
     pub task_id: String,

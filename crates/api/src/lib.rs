@@ -27,6 +27,8 @@ pub mod retry;
 pub mod status;
 pub mod subtitles;
 pub mod task_key;
+#[cfg(feature = "typescript")]
+pub mod typescript;
 pub mod url_parts;
 pub mod validate;
 pub mod values;

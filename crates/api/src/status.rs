@@ -61,6 +61,29 @@ impl fmt::Display for TaskStatus {
     }
 }
 
+/// In TypeScript: the document's values, and any other string.
+#[cfg(feature = "typescript")]
+impl ts_rs::TS for TaskStatus {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+
+    fn name(_: &ts_rs::Config) -> String {
+        "TaskStatus".to_owned()
+    }
+
+    fn inline(_: &ts_rs::Config) -> String {
+        r#""PENDING" | "GENERATING" | "SUCCEEDED" | "FAILED" | (string & {})"#.to_owned()
+    }
+
+    fn decl(config: &ts_rs::Config) -> String {
+        format!("type {} = {};", Self::name(config), Self::inline(config))
+    }
+
+    fn decl_concrete(config: &ts_rs::Config) -> String {
+        Self::decl(config)
+    }
+}
+
 impl Serialize for TaskStatus {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())

@@ -8,6 +8,7 @@ use crate::status::TaskStatus;
 
 /// The submit request body. Unset optional fields are left out of the JSON.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(optional_fields))]
 pub struct VideoTranslateRequest {
     /// Language names from the language list; one task per language. Required.
     #[serde(default)]
@@ -37,6 +38,7 @@ pub struct VideoTranslateRequest {
 
 /// One element of the submit response `data`: the task made for one language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct TranslationTaskRef {
     /// Task identifier.
     pub task_id: String,
@@ -46,6 +48,7 @@ pub struct TranslationTaskRef {
 
 /// A video translation task (status response `data`; also the callback's `data`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct VideoTranslateTask {
     /// Task identifier.
     pub task_id: String,

@@ -77,6 +77,29 @@ macro_rules! wire_enum {
             }
         }
 
+        /// In TypeScript: the union of the wire spellings.
+        #[cfg(feature = "typescript")]
+        impl ::ts_rs::TS for $name {
+            type WithoutGenerics = Self;
+            type OptionInnerType = Self;
+
+            fn name(_: &::ts_rs::Config) -> String {
+                stringify!($name).to_owned()
+            }
+
+            fn inline(_: &::ts_rs::Config) -> String {
+                [$(concat!("\"", $wire, "\"")),+].join(" | ")
+            }
+
+            fn decl(config: &::ts_rs::Config) -> String {
+                format!("type {} = {};", Self::name(config), Self::inline(config))
+            }
+
+            fn decl_concrete(config: &::ts_rs::Config) -> String {
+                Self::decl(config)
+            }
+        }
+
         impl ::serde::Serialize for $name {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())

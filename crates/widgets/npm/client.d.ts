@@ -23,6 +23,8 @@ export type {
   Module,
   Problem,
   Resolution,
+  Rule,
+  Severity,
   TaskIds,
   TaskKind,
   TaskStatus,

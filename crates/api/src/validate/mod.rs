@@ -34,6 +34,7 @@ pub use video_translate::{MAX_TARGET_LANGUAGES, NAME_CHAR_LIMIT};
 
 /// How serious a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The service would refuse the request, or the document forbids it.
@@ -44,6 +45,7 @@ pub enum Severity {
 
 /// Which rule a problem breaks; serialized as a stable snake_case code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Rule {
     /// A required field is missing or blank.
@@ -103,6 +105,7 @@ impl Rule {
 
 /// One problem with a request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Problem {
     /// Path of the field: `prompt`, `reference_images[3]`.
     pub field: String,
