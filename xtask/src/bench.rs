@@ -14,7 +14,12 @@ pub fn run(parts: &[String]) -> Result<ExitCode> {
     phases.run("tools", crate::tools::ensure_build_tools)?;
     // What people download: the app and the npm package, as released.
     phases.run("build the app (release)", crate::dist::build_release_app)?;
-    phases.run("npm package", crate::npm::build_package)?;
+    let tarball = phases.run("npm package", crate::npm::build_package)?;
+    // Installed as a developer would, and the Vite pages the sizes count
+    // (the client entry, the widgets, `@fal-ai/client` beside them) built.
+    phases.run("install and build the Vite pages", || {
+        crate::npm::install_and_check_types(&tarball)
+    })?;
     phases.run("build (release)", || {
         cmd::build_release(&["media-gen-sandbox", "media-gen-gateway", "media-gen-bench"])
     })?;

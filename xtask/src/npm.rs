@@ -142,6 +142,10 @@ const TYPESCRIPT: &str = "typescript@5.6.3";
 /// build of `crates/e2e/pages/vite-client/` with the default configuration.
 const VITE: &str = "vite@8.3.8";
 
+/// The client the client entry's size is compared with
+/// (`crates/e2e/pages/vite-fal/`, built as the others are, never run).
+const FAL_CLIENT: &str = "@fal-ai/client@1.10.1";
+
 /// The accessibility checker the end-to-end tests run over every page
 /// (`node_modules/axe-core/axe.min.js`, read by `crates/e2e`).
 const AXE_CORE: &str = "axe-core@4.14.1";
@@ -186,6 +190,7 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             .arg(TYPESCRIPT)
             .arg(AXE_CORE)
             .arg(VITE)
+            .arg(FAL_CLIENT)
             .current_dir(&scratch),
     )?;
     cmd::run(
@@ -206,20 +211,13 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             .args(&checked)
             .current_dir(&scratch),
     )?;
-    // A production Vite build of a page that uses all of the client entry:
-    // what it ships is what the client entry's size budget counts.
-    let vite_page = scratch.join("vite-client");
-    std::fs::create_dir_all(&vite_page)?;
-    for file in ["index.html", "main.ts"] {
-        std::fs::copy(pages.join("vite-client").join(file), vite_page.join(file))
-            .with_context(|| format!("copy vite-client/{file}"))?;
+    // Production Vite builds (default configuration) of a page that uses
+    // all of the client entry, of a page with both widgets, and of the
+    // same jobs done with `@fal-ai/client`: what they ship is what the size
+    // budgets count and compare.
+    for page in VITE_PAGES {
+        vite_build(&scratch, &pages, page)?;
     }
-    cmd::run(
-        command("node")
-            .arg(scratch.join("node_modules/vite/bin/vite.js"))
-            .args(["build", "--logLevel", "warn"])
-            .current_dir(&vite_page),
-    )?;
     // Both entries import where there is no DOM (server-side rendering,
     // tests in Node): nothing runs at import that needs a browser.
     cmd::run(
@@ -233,6 +231,26 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             .current_dir(&scratch),
     )?;
     Ok(scratch)
+}
+
+/// The pages under `crates/e2e/pages/` built by Vite for production.
+const VITE_PAGES: [&str; 3] = ["vite-client", "vite-widgets", "vite-fal"];
+
+/// Copy `pages/<page>/` (its `index.html` and `main.ts`) into `scratch`,
+/// where the package is installed, and build it with Vite.
+fn vite_build(scratch: &Path, pages: &Path, page: &str) -> Result<()> {
+    let dir = scratch.join(page);
+    std::fs::create_dir_all(&dir)?;
+    for file in ["index.html", "main.ts"] {
+        std::fs::copy(pages.join(page).join(file), dir.join(file))
+            .with_context(|| format!("copy {page}/{file}"))?;
+    }
+    cmd::run(
+        command("node")
+            .arg(scratch.join("node_modules/vite/bin/vite.js"))
+            .args(["build", "--logLevel", "warn"])
+            .current_dir(&dir),
+    )
 }
 
 /// The bodies of the ```` ```ts ```` blocks of a Markdown text, in order.
