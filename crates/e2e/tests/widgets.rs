@@ -887,6 +887,50 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
 
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn what_vite_ships_of_the_widgets_works_in_the_browser() {
+    // The production build of a page mounting both widgets and a custom
+    // element (what the widgets page's size counts), served by the gateway.
+    let dist = npm_scratch_dir().join("vite-widgets").join("dist");
+    let site = start_site_serving(dist, 100).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{}/index.html", site.base_url)).await;
+    browser
+        .wait_until(
+            "the page's widgets to finish",
+            "window.viteWidgets !== undefined",
+        )
+        .await;
+    let result = browser.eval("window.viteWidgets").await;
+    let heard = &result["heard"];
+    assert_eq!(heard["media-gen-ready"], 3, "two widgets and the element: {result}");
+    assert!(heard["media-gen-change"].as_u64() > Some(0), "{result}");
+    assert_eq!(heard["media-gen-submitted"], 1, "{result}");
+    assert_eq!(heard["media-gen-complete"], 2, "the widget and the element: {result}");
+    assert_eq!(result["ids"], 1, "{result}");
+    assert_eq!(
+        result["left"],
+        serde_json::json!([0, 0]),
+        "disposed handles leave nothing: {result}"
+    );
+    let mut modules: Vec<String> = browser
+        .eval(FETCHED_MODULES)
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|name| name.as_str().unwrap().split('-').next().unwrap().to_owned())
+        .collect();
+    modules.sort();
+    assert_eq!(
+        modules,
+        ["media_gen_client_bg", "media_gen_widgets_bg"],
+        "each module fetched once"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn the_widgets_wear_the_pages_theme_and_pass_the_accessibility_check() {
     let (_, browser) = page(100).await;
     mount_form(&browser, "#submit-a", "form").await;
