@@ -148,6 +148,42 @@ pub async fn start_site_configured(
     }
 }
 
+/// A sandbox (tasks of about `task_ms`) that calls back, and a gateway in
+/// front of it relaying the callbacks (`--public-url` is its own loopback
+/// address, a heartbeat every `heartbeat`), serving no pages.
+pub async fn start_relay_site(task_ms: u64, heartbeat: Duration) -> Site {
+    let sandbox_url = media_gen_sandbox::spawn_local(Config {
+        tokens: vec![GATEWAY_TOKEN.to_owned()],
+        task_ms,
+        ..Config::for_tests()
+    })
+    .await
+    .expect("bind a free loopback port");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free loopback port");
+    let base_url = format!(
+        "http://{}",
+        listener.local_addr().expect("a bound listener's address")
+    );
+    let mut settings = media_gen_gateway::Settings::for_tests(&sandbox_url, GATEWAY_TOKEN, None);
+    settings.relay = Some(media_gen_gateway::relay::RelaySettings {
+        public_url: base_url.clone(),
+        trust_callbacks: false,
+        heartbeat,
+    });
+    tokio::spawn(async move {
+        let serving = media_gen_gateway::serve(listener, &settings, std::future::pending());
+        if let Err(error) = serving.await {
+            eprintln!("the relaying gateway stopped: {error}");
+        }
+    });
+    Site {
+        base_url,
+        sandbox_url,
+    }
+}
+
 /// The release build of the app through a gateway in front of a sandbox.
 pub async fn start_site() -> Site {
     start_site_with_task_ms(Config::for_tests().task_ms).await

@@ -902,10 +902,16 @@ async fn what_vite_ships_of_the_widgets_works_in_the_browser() {
         .await;
     let result = browser.eval("window.viteWidgets").await;
     let heard = &result["heard"];
-    assert_eq!(heard["media-gen-ready"], 3, "two widgets and the element: {result}");
+    assert_eq!(
+        heard["media-gen-ready"], 3,
+        "two widgets and the element: {result}"
+    );
     assert!(heard["media-gen-change"].as_u64() > Some(0), "{result}");
     assert_eq!(heard["media-gen-submitted"], 1, "{result}");
-    assert_eq!(heard["media-gen-complete"], 2, "the widget and the element: {result}");
+    assert_eq!(
+        heard["media-gen-complete"], 2,
+        "the widget and the element: {result}"
+    );
     assert_eq!(result["ids"], 1, "{result}");
     assert_eq!(
         result["left"],

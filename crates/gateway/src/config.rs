@@ -78,6 +78,20 @@ pub struct Config {
     /// How log lines are written.
     #[arg(long, env = "MEDIA_GEN_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
+    /// This gateway's address as the service reaches it (`https://gw.example`).
+    /// With it, a submit without a `callback_url` gets one of the gateway's
+    /// own, and the task's end reaches the browser over `GET /events`
+    /// instead of status reads (docs/deploy.md, "The relay").
+    #[arg(long, env = "MEDIA_GEN_PUBLIC_URL", value_parser = media_gen_api::validate::parse_base_url)]
+    pub public_url: Option<String>,
+    /// Announce callbacks as they come, without confirming each with one
+    /// status read (the interface document gives callbacks no signature:
+    /// only for a service reached over a private network).
+    #[arg(long, env = "MEDIA_GEN_TRUST_CALLBACKS")]
+    pub trust_callbacks: bool,
+    /// How often an idle event stream gets a comment line, so proxies keep it open.
+    #[arg(long, default_value = "15s", value_parser = humantime::parse_duration)]
+    pub relay_heartbeat: Duration,
     /// Threads serving requests (default: one per core). On a machine the
     /// gateway shares with other busy processes, fewer threads wake each
     /// other less and answer sooner; with 1, one thread does everything
@@ -171,6 +185,17 @@ impl Upstream {
 }
 
 impl Config {
+    /// The relay's settings, when `--public-url` is given.
+    pub fn relay(&self) -> Option<crate::relay::RelaySettings> {
+        self.public_url
+            .as_ref()
+            .map(|public_url| crate::relay::RelaySettings {
+                public_url: public_url.clone(),
+                trust_callbacks: self.trust_callbacks,
+                heartbeat: self.relay_heartbeat,
+            })
+    }
+
     /// The upstream with its token, if one is set: the token from
     /// `--token-file`, else from `token_var` (the environment's
     /// `MEDIA_GEN_TOKEN`). Refuses an upstream without a token.

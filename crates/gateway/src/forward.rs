@@ -21,6 +21,7 @@ use media_gen_api::{Endpoint, TaskKind};
 use crate::client_address::client_address;
 use crate::observe::{REFUSED, UPSTREAM_SECONDS};
 use crate::refusal::Refusal;
+use crate::relay::RELAY_HEADER;
 use crate::upstream::{Answer, CallError};
 use crate::Gateway;
 
@@ -83,6 +84,15 @@ pub async fn handle(
             return Refusal::TooManyTasks(wait).into_response();
         }
     }
+    // A submit the relay takes goes out with the relay's callback address.
+    let relayed = match (&endpoint, &gateway.relay) {
+        (Endpoint::Submit(kind), Some(relay)) => relay.take_submit(*kind, &body),
+        _ => None,
+    };
+    let body = match &relayed {
+        Some((_, relayed_body)) => relayed_body.clone(),
+        None => body,
+    };
 
     let url = format!("{}{}", upstream.base, endpoint.path());
     let (method, body) = match endpoint {
@@ -106,8 +116,24 @@ pub async fn handle(
         .await;
     metrics::histogram!(UPSTREAM_SECONDS, "route" => endpoint.route())
         .record(started.elapsed().as_secs_f64());
+    if let (Some((capability, _)), Some(relay), Endpoint::Submit(kind)) =
+        (&relayed, &gateway.relay, &endpoint)
+    {
+        let (status, body) = match &answer {
+            Ok(answer) => (answer.status.as_u16(), &answer.body[..]),
+            Err(_) => (502, &b""[..]),
+        };
+        relay.submit_answered(capability, *kind, status, body);
+    }
     let answer = match answer {
-        Ok(answer) => passed_on(answer),
+        Ok(answer) => passed_on(answer).map(|mut response| {
+            if let Some((capability, _)) = &relayed {
+                if let Ok(value) = HeaderValue::from_str(capability) {
+                    response.headers_mut().insert(RELAY_HEADER, value);
+                }
+            }
+            response
+        }),
         Err(CallError::Timeout) => Err(Refusal::GatewayTimeout),
         Err(CallError::Failed) => Err(Refusal::BadGateway),
     };

@@ -12,6 +12,7 @@ pub mod forward;
 pub mod health;
 pub mod observe;
 pub mod refusal;
+pub mod relay;
 pub mod server;
 pub mod static_files;
 pub mod upstream;
@@ -21,7 +22,7 @@ use std::time::Duration;
 
 use axum::http::{header, HeaderName, HeaderValue};
 use axum::response::IntoResponse;
-use axum::routing::{any, get};
+use axum::routing::{any, get, post};
 use axum::Router;
 use ipnet::IpNet;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
@@ -51,6 +52,8 @@ pub struct Shared {
     pub http: upstream::UpstreamClient,
     /// Time the service has to answer a call, whole.
     pub upstream_timeout: Duration,
+    /// The callback relay, with `--public-url`.
+    pub relay: Option<relay::Relay>,
 }
 
 impl std::ops::Deref for Gateway {
@@ -81,6 +84,8 @@ pub struct Settings {
     pub static_dir: Option<std::path::PathBuf>,
     /// Other origins the served pages may call.
     pub connect_src: Vec<String>,
+    /// The callback relay, when the gateway has a public address.
+    pub relay: Option<relay::RelaySettings>,
 }
 
 impl Settings {
@@ -114,6 +119,7 @@ impl Settings {
             },
             static_dir,
             connect_src,
+            relay: None,
         }
     }
 
@@ -136,6 +142,7 @@ impl Settings {
             },
             static_dir: config.static_dir.clone(),
             connect_src: config.connect_src.clone(),
+            relay: config.relay(),
         })
     }
 }
@@ -149,6 +156,7 @@ impl Gateway {
             budgets: Budgets::new(settings.requests_per_minute, settings.tasks_per_hour),
             http: upstream::UpstreamClient::new(),
             upstream_timeout: settings.upstream_timeout,
+            relay: settings.relay.clone().map(relay::Relay::new),
         }))
     }
 }
@@ -180,6 +188,9 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
         .route("/metrics", get(observe::render))
         .route("/v1", any(forward::handle))
         .route("/v1/{*rest}", any(forward::handle))
+        .route("/capabilities", get(relay::capabilities))
+        .route("/events", get(relay::events::stream))
+        .route("/callbacks/{capability}", post(relay::callbacks::receive))
         .with_state(gateway);
     let routes = match &settings.static_dir {
         Some(dir) => routes.merge(static_files::router(dir, &settings.connect_src)?),

@@ -1,0 +1,269 @@
+//! The callback relay over real HTTP: the sandbox calls the gateway back,
+//! the gateway confirms with one status read and announces the task on the
+//! stream that names the submission's capability.
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
+
+use std::time::Duration;
+
+use media_gen_e2e::{start_relay_site, Site};
+use serde_json::{json, Value};
+
+/// One `task` event of a stream: its id and the task it carries.
+#[derive(Debug, Clone)]
+struct TaskEvent {
+    id: u64,
+    task: Value,
+}
+
+/// An open `GET /events` stream, read as its text arrives.
+struct Stream {
+    response: reqwest::Response,
+    text: String,
+}
+
+impl Stream {
+    async fn open(site: &Site, relays: &str, last_event_id: Option<u64>) -> Stream {
+        let mut request =
+            reqwest::Client::new().get(format!("{}/events?relays={relays}", site.base_url));
+        if let Some(id) = last_event_id {
+            request = request.header("Last-Event-ID", id.to_string());
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 200);
+        assert_eq!(
+            response.headers()["content-type"],
+            "text/event-stream",
+            "an event stream"
+        );
+        Stream {
+            response,
+            text: String::new(),
+        }
+    }
+
+    /// Read until `done` holds for the text so far, or `within` passes.
+    async fn read_until(&mut self, within: Duration, done: impl Fn(&str) -> bool) {
+        let deadline = tokio::time::Instant::now() + within;
+        while !done(&self.text) {
+            let chunk = tokio::time::timeout_at(deadline, self.response.chunk())
+                .await
+                .unwrap_or_else(|_| {
+                    panic!("nothing more within {within:?}; so far:\n{}", self.text)
+                })
+                .unwrap()
+                .expect("the stream stays open");
+            self.text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+
+    /// The `task` events read so far.
+    fn tasks(&self) -> Vec<TaskEvent> {
+        task_events(&self.text)
+    }
+}
+
+/// The `task` events in an event stream's text.
+fn task_events(text: &str) -> Vec<TaskEvent> {
+    text.split("\n\n")
+        .filter(|block| block.lines().any(|line| line == "event: task"))
+        .map(|block| {
+            let field = |name: &str| {
+                block
+                    .lines()
+                    .find_map(|line| line.strip_prefix(name))
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            TaskEvent {
+                id: field("id: ").parse().unwrap(),
+                task: serde_json::from_str(&field("data: ")).unwrap(),
+            }
+        })
+        .collect()
+}
+
+/// Submit two images through the gateway; the answer's ids and relay capability.
+async fn submit_two_images(
+    site: &Site,
+    callback_url: Option<&str>,
+) -> (Vec<String>, Option<String>) {
+    let mut request =
+        json!({ "prompt": "A lighthouse", "image_quality": "1K", "generate_count": 2 });
+    if let Some(url) = callback_url {
+        request["callback_url"] = url.into();
+    }
+    let answer = reqwest::Client::new()
+        .post(format!("{}/v1/image_generate", site.base_url))
+        .json(&request)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    let relay = answer
+        .headers()
+        .get("media-gen-relay")
+        .map(|value| value.to_str().unwrap().to_owned());
+    let body: Value = answer.json().await.unwrap();
+    let ids = body["data"]["task_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| id.as_str().unwrap().to_owned())
+        .collect();
+    (ids, relay)
+}
+
+async fn status_reads(site: &Site) -> u64 {
+    let stats: Value = reqwest::get(format!("{}/sandbox/stats", site.sandbox_url))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    stats["data"]["status_reads"].as_u64().unwrap()
+}
+
+#[tokio::test]
+#[ignore = "part of the end-to-end suite: run through `cargo xtask test`"]
+async fn completions_reach_the_stream_once_each_confirmed_by_one_read() {
+    let site = start_relay_site(300, Duration::from_secs(15)).await;
+    let capabilities: Value = reqwest::get(format!("{}/capabilities", site.base_url))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(capabilities["relay"]["events"], "/events");
+
+    let (ids, relay) = submit_two_images(&site, None).await;
+    let relay = relay.expect("a relayed submit names its capability");
+    assert!(
+        relay.len() == 32 && relay.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{relay}"
+    );
+    let mut stream = Stream::open(&site, &relay, None).await;
+    stream
+        .read_until(Duration::from_secs(10), |text| task_events(text).len() == 2)
+        .await;
+    let mut announced: Vec<String> = stream
+        .tasks()
+        .iter()
+        .map(|event| {
+            assert_eq!(event.task["task_type"], "image_generate");
+            assert_eq!(event.task["data"]["status"], "SUCCEEDED");
+            event.task["data"]["task_id"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    announced.sort();
+    let mut expected = ids.clone();
+    expected.sort();
+    assert_eq!(announced, expected);
+    assert_eq!(
+        status_reads(&site).await,
+        2,
+        "one confirming read per task, no polling"
+    );
+
+    // The capability is used up: a repeated callback finds nothing.
+    let again = reqwest::Client::new()
+        .post(format!("{}/callbacks/{relay}", site.base_url))
+        .json(
+            &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
+                       "data": { "task_id": ids[0], "status": "SUCCEEDED" } }),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 404);
+
+    // A stream that comes back with Last-Event-ID 0 gets both again; with
+    // the first's id, only the second.
+    let first = stream.tasks()[0].id;
+    let mut replay = Stream::open(&site, &relay, Some(0)).await;
+    replay
+        .read_until(Duration::from_secs(5), |text| task_events(text).len() == 2)
+        .await;
+    let mut rest = Stream::open(&site, &relay, Some(first)).await;
+    rest.read_until(Duration::from_secs(5), |text| task_events(text).len() == 1)
+        .await;
+    assert!(rest.tasks()[0].id > first);
+}
+
+#[tokio::test]
+#[ignore = "part of the end-to-end suite: run through `cargo xtask test`"]
+async fn callbacks_that_do_not_fit_are_refused_and_a_given_callback_url_is_kept() {
+    let site = start_relay_site(2_000, Duration::from_millis(200)).await;
+    let client = reqwest::Client::new();
+    let unknown = client
+        .post(format!("{}/callbacks/{}", site.base_url, "0".repeat(32)))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404);
+
+    let (ids, relay) = submit_two_images(&site, None).await;
+    let relay = relay.unwrap();
+    let callback = |body: Value| {
+        client
+            .post(format!("{}/callbacks/{relay}", site.base_url))
+            .json(&body)
+            .send()
+    };
+    let not_a_callback = callback(json!({ "hello": "world" })).await.unwrap();
+    assert_eq!(not_a_callback.status(), 400);
+    let envelope: Value = not_a_callback.json().await.unwrap();
+    assert!(
+        envelope["msg"]
+            .as_str()
+            .unwrap()
+            .starts_with("callback body:"),
+        "{envelope}"
+    );
+    let other_kind = callback(
+        json!({ "code": 0, "msg": "ok", "task_type": "video_translate",
+        "data": { "task_id": ids[0], "status": "SUCCEEDED" } }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(other_kind.status(), 400);
+    let too_large = client
+        .post(format!("{}/callbacks/{relay}", site.base_url))
+        .body(vec![b' '; 65 * 1024])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(too_large.status(), 413);
+    // A forged "succeeded" before the task has ended: the confirming read
+    // says otherwise, and nothing is announced.
+    let forged = callback(json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
+        "data": { "task_id": ids[0], "status": "SUCCEEDED", "image_url": "https://evil.example/x.png" } }))
+    .await
+    .unwrap();
+    assert_eq!(forged.status(), 200);
+    let mut stream = Stream::open(&site, &relay, Some(0)).await;
+    // Idle, the stream still gets heartbeats; the real completions follow.
+    stream
+        .read_until(Duration::from_secs(2), |text| text.contains(":\n"))
+        .await;
+    stream
+        .read_until(Duration::from_secs(10), |text| task_events(text).len() == 2)
+        .await;
+    for event in stream.tasks() {
+        assert_ne!(
+            event.task["data"]["image_url"],
+            "https://evil.example/x.png"
+        );
+    }
+
+    // The user's own callback_url goes to the service unchanged: no relay.
+    let (_, relay) = submit_two_images(&site, Some("http://127.0.0.1:9/mine")).await;
+    assert_eq!(relay, None);
+    let bad = client
+        .get(format!("{}/events?relays=nope", site.base_url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 400);
+}

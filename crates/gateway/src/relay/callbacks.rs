@@ -1,0 +1,148 @@
+//! `POST /callbacks/{capability}`: the service's completion callback for a
+//! relayed submission.
+//!
+//! Unknown and used-up capabilities get 404. The body, at most
+//! [`MAX_CALLBACK_BYTES`], must read as the contract's `Callback`, of the
+//! submission's kind and one of its tasks; anything else is refused with
+//! the error envelope. The interface document gives callbacks no
+//! signature, so by default the task is read once from the service and the
+//! read, not the callback, is announced; a read that fails answers 502 so
+//! the service tries the callback again. A task is announced once however
+//! many callbacks name it.
+
+use axum::body::{to_bytes, Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use media_gen_api::{decode_data, AnyTask, Callback, ErrorEnvelope, TaskKind};
+
+use super::capability::is_capability;
+use super::submissions::Arrival;
+use crate::forward::MAX_ANSWER_BYTES;
+use crate::refusal::Refusal;
+use crate::Gateway;
+
+/// The largest callback body taken.
+pub const MAX_CALLBACK_BYTES: usize = 64 * 1024;
+
+/// Callbacks received, by outcome (`announced`, `duplicate`, `refused`, ...).
+pub const CALLBACKS: &str = "gateway_relay_callbacks_total";
+
+/// A callback, announced or acknowledged.
+pub async fn receive(
+    State(gateway): State<Gateway>,
+    Path(capability): Path<String>,
+    body: Body,
+) -> Response {
+    let outcome = take(&gateway, &capability, body).await;
+    let label = match &outcome {
+        Ok(Taken::Announced) => "announced",
+        Ok(Taken::Duplicate) => "duplicate",
+        Ok(Taken::NotEnded) => "not_ended",
+        Err(_) => "refused",
+    };
+    metrics::counter!(CALLBACKS, "outcome" => label).increment(1);
+    match outcome {
+        Ok(_) => Json(ErrorEnvelope::new(0, "ok")).into_response(),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// What became of a callback that was taken.
+enum Taken {
+    Announced,
+    Duplicate,
+    /// The status read says the task has not ended: nothing announced.
+    NotEnded,
+}
+
+/// Why a callback was not taken.
+enum Refused {
+    Relay(Refusal),
+    /// The body is not a callback of this submission: what is wrong.
+    Body(String),
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        match self {
+            Refused::Relay(refusal) => refusal.into_response(),
+            Refused::Body(rule) => (
+                StatusCode::BAD_REQUEST,
+                Json(ErrorEnvelope::new(
+                    media_gen_api::error_codes::INVALID_PARAMETER,
+                    format!("callback body: {rule}"),
+                )),
+            )
+                .into_response(),
+        }
+    }
+}
+
+async fn take(gateway: &Gateway, capability: &str, body: Body) -> Result<Taken, Refused> {
+    let not_found = || Refused::Relay(Refusal::NotFound);
+    let relay = gateway.relay.as_ref().ok_or_else(not_found)?;
+    if !is_capability(capability) || relay.submissions().kind(capability).is_none() {
+        return Err(not_found());
+    }
+    let body: Bytes = to_bytes(body, MAX_CALLBACK_BYTES)
+        .await
+        .map_err(|_| Refused::Relay(Refusal::BodyTooLarge))?;
+    let callback: Callback =
+        serde_json::from_slice(&body).map_err(|error| Refused::Body(error.to_string()))?;
+    let kind = callback.task.kind();
+    let task_id = callback.task.task_id().to_owned();
+    match relay.submissions().arrival(capability, kind, &task_id) {
+        Arrival::Unknown => return Err(not_found()),
+        Arrival::Foreign => {
+            return Err(Refused::Body(format!(
+                "task {task_id} of {kind} is not one of this submission's"
+            )))
+        }
+        Arrival::Duplicate => return Ok(Taken::Duplicate),
+        Arrival::New => {}
+    }
+    let task = if relay.settings().trust_callbacks {
+        callback.task
+    } else {
+        read(gateway, kind, &task_id).await?
+    };
+    if !task.status().is_terminal() {
+        tracing::warn!(%kind, "a callback for a task the service says has not ended");
+        return Ok(Taken::NotEnded);
+    }
+    if !relay.submissions().announced(capability, &task_id) {
+        return Ok(Taken::Duplicate);
+    }
+    relay.log().announce(capability, task);
+    Ok(Taken::Announced)
+}
+
+/// The task as the service reads it now.
+async fn read(gateway: &Gateway, kind: TaskKind, task_id: &str) -> Result<AnyTask, Refused> {
+    let upstream = gateway
+        .upstream
+        .as_ref()
+        .ok_or(Refused::Relay(Refusal::NoUpstream))?;
+    let url = format!("{}{}", upstream.base, kind.status_path(task_id));
+    let answer = gateway
+        .http
+        .call(
+            Method::GET,
+            &url,
+            &upstream.authorization,
+            None,
+            gateway.upstream_timeout,
+            MAX_ANSWER_BYTES,
+        )
+        .await
+        .map_err(|_| Refused::Relay(Refusal::BadGateway))?;
+    let status = answer.status.as_u16();
+    let task = match kind {
+        TaskKind::ImageToVideo => decode_data(status, &answer.body).map(AnyTask::ImageToVideo),
+        TaskKind::VideoTranslate => decode_data(status, &answer.body).map(AnyTask::VideoTranslate),
+        TaskKind::ImageGenerate => decode_data(status, &answer.body).map(AnyTask::ImageGenerate),
+    };
+    task.map_err(|_| Refused::Relay(Refusal::BadGateway))
+}

@@ -1,0 +1,146 @@
+//! `GET /events?relays=c1,c2`: one Server-Sent Events stream for every
+//! relayed submission a page follows, named by their capabilities (at most
+//! [`MAX_RELAYS`]). Each event is `task`, its id the announcement's number
+//! and its data the task as the callback carries it (`{"task_type": …,
+//! "data": {…}}`). A stream that reconnects with `Last-Event-ID` (or opens
+//! with `?after=`) first gets what it missed, of the last
+//! [`super::log::KEPT`]; a comment line every heartbeat keeps proxies from
+//! closing an idle stream.
+
+use std::collections::HashSet;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use futures_util::stream::{self, Stream, StreamExt};
+use media_gen_api::ErrorEnvelope;
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::capability::is_capability;
+use super::log::Announcement;
+use crate::client_address::client_address;
+use crate::observe::REFUSED;
+use crate::refusal::Refusal;
+use crate::Gateway;
+
+/// The most submissions one stream follows.
+pub const MAX_RELAYS: usize = 200;
+
+/// Streams open now.
+pub const STREAMS_OPEN: &str = "gateway_relay_streams_open";
+
+/// The stream's query.
+#[derive(Debug, Deserialize)]
+pub struct EventsQuery {
+    /// The capabilities, comma-separated.
+    #[serde(default)]
+    relays: String,
+    /// Replay what came after this event id (as `Last-Event-ID` does).
+    after: Option<u64>,
+}
+
+/// The stream, or why there is none.
+pub async fn stream(
+    State(gateway): State<Gateway>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Query(query): Query<EventsQuery>,
+) -> Response {
+    let Some(relay) = gateway.relay.as_ref() else {
+        return Refusal::NotFound.into_response();
+    };
+    let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
+    if let Err(wait) = gateway.budgets.request(client) {
+        metrics::counter!(REFUSED, "budget" => "requests").increment(1);
+        return Refusal::TooManyRequests(wait).into_response();
+    }
+    let relays: HashSet<String> = query
+        .relays
+        .split(',')
+        .filter(|relay| !relay.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if relays.is_empty() || relays.len() > MAX_RELAYS || !relays.iter().all(|r| is_capability(r)) {
+        let message = format!(
+            "relays: 1 to {MAX_RELAYS} capabilities from the media-gen-relay header, comma-separated"
+        );
+        return (
+            StatusCode::BAD_REQUEST,
+            Json(ErrorEnvelope::new(
+                media_gen_api::error_codes::INVALID_PARAMETER,
+                message,
+            )),
+        )
+            .into_response();
+    }
+    let after = headers
+        .get("last-event-id")
+        .and_then(|id| id.to_str().ok())
+        .and_then(|id| id.trim().parse().ok())
+        .or(query.after)
+        .unwrap_or(0);
+    let (missed, live) = relay.log().subscribe(after);
+    let heartbeat = relay.settings().heartbeat;
+    Sse::new(events(relays, after, missed, live))
+        .keep_alive(KeepAlive::new().interval(heartbeat))
+        .into_response()
+}
+
+/// The events of `relays` after `after`: the missed ones, then the live.
+fn events(
+    relays: HashSet<String>,
+    after: u64,
+    missed: Vec<Arc<Announcement>>,
+    live: tokio::sync::broadcast::Receiver<Arc<Announcement>>,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    let open = StreamOpen::new();
+    let live = stream::unfold((live, open), |(mut live, open)| async move {
+        match live.recv().await {
+            Ok(announcement) => Some((announcement, (live, open))),
+            // A stream too slow to keep up ends; the browser reconnects
+            // with its Last-Event-ID and gets the rest from the log.
+            Err(RecvError::Lagged(_) | RecvError::Closed) => None,
+        }
+    });
+    let mut last = after;
+    stream::iter(missed)
+        .chain(live)
+        .filter_map(move |announcement| {
+            let wanted = announcement.id > last && relays.contains(&announcement.capability);
+            if wanted {
+                last = announcement.id;
+            }
+            std::future::ready(wanted.then(|| Ok(event(&announcement))))
+        })
+}
+
+/// An announcement as an SSE event.
+fn event(announcement: &Announcement) -> Event {
+    let data = serde_json::to_string(&announcement.task).unwrap_or_default();
+    Event::default()
+        .id(announcement.id.to_string())
+        .event("task")
+        .data(data)
+}
+
+/// Counts the stream in [`STREAMS_OPEN`] while it lives.
+struct StreamOpen;
+
+impl StreamOpen {
+    fn new() -> StreamOpen {
+        metrics::gauge!(STREAMS_OPEN).increment(1.0);
+        StreamOpen
+    }
+}
+
+impl Drop for StreamOpen {
+    fn drop(&mut self) {
+        metrics::gauge!(STREAMS_OPEN).decrement(1.0);
+    }
+}

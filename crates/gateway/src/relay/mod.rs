@@ -1,0 +1,111 @@
+//! The relay: completions the service POSTs to a callback address reach
+//! the browser over Server-Sent Events.
+//!
+//! With `--public-url`, a submit forwarded without a `callback_url` gets
+//! one of the gateway's own, `{public-url}/callbacks/{capability}`, with a
+//! capability made for that submission alone ([`capability`]); the submit's
+//! answer carries it back to the browser in the `media-gen-relay` header.
+//! A callback to that address ([`callbacks`]) is read with the contract's
+//! callback type, confirmed with one status read (unless
+//! `--trust-callbacks`), and announced once ([`log`]) to the streams of
+//! `GET /events?relays=…` ([`events`]) that name its capability.
+
+pub mod callbacks;
+pub mod capability;
+pub mod events;
+pub mod log;
+pub mod submissions;
+mod submit;
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::Json;
+use media_gen_api::TaskKind;
+
+use crate::Gateway;
+use log::Log;
+use submissions::Submissions;
+
+/// The header a relayed submit's answer carries its capability in.
+pub const RELAY_HEADER: &str = "media-gen-relay";
+
+/// How the relay runs, from the flags.
+#[derive(Debug, Clone)]
+pub struct RelaySettings {
+    /// The gateway's address as the service reaches it (no trailing slash).
+    pub public_url: String,
+    /// Announce callbacks without confirming them with a status read.
+    pub trust_callbacks: bool,
+    /// How often an idle stream gets a comment, so proxies keep it open.
+    pub heartbeat: Duration,
+}
+
+/// The relay's state: the submissions it follows and its announcements.
+#[derive(Debug)]
+pub struct Relay {
+    settings: RelaySettings,
+    submissions: Mutex<Submissions>,
+    log: Mutex<Log>,
+}
+
+impl Relay {
+    /// A relay with `settings`.
+    pub fn new(settings: RelaySettings) -> Relay {
+        Relay {
+            settings,
+            submissions: Mutex::default(),
+            log: Mutex::default(),
+        }
+    }
+
+    /// The settings it runs with.
+    pub fn settings(&self) -> &RelaySettings {
+        &self.settings
+    }
+
+    fn submissions(&self) -> std::sync::MutexGuard<'_, Submissions> {
+        self.submissions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn log(&self) -> std::sync::MutexGuard<'_, Log> {
+        self.log
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A submit of `kind` about to be forwarded: when its body leaves
+    /// `callback_url` empty, the body with the relay's callback address in
+    /// it, and the capability made for it. A `callback_url` the user gave
+    /// is left as it is (those tasks are polled), and so is a body that is
+    /// not a JSON object (the service refuses it).
+    pub fn take_submit(&self, kind: TaskKind, body: &Bytes) -> Option<(String, Bytes)> {
+        let capability = capability::new_capability()?;
+        let url = format!("{}/callbacks/{capability}", self.settings.public_url);
+        let body = submit::with_callback_url(body, &url)?;
+        self.submissions().open(&capability, kind, Instant::now());
+        Some((capability, body))
+    }
+
+    /// The service answered the submit under `capability` with `status` and
+    /// `body`: its task ids are followed, or, when it created none, the
+    /// capability is closed.
+    pub fn submit_answered(&self, capability: &str, kind: TaskKind, status: u16, body: &[u8]) {
+        let ids = submit::created_ids(kind, status, body);
+        self.submissions().created(capability, ids);
+    }
+}
+
+/// `GET /capabilities`: what this gateway offers beyond the documented
+/// calls, so a page knows whether to listen or to poll.
+pub async fn capabilities(State(gateway): State<Gateway>) -> Json<serde_json::Value> {
+    let relay = gateway
+        .relay
+        .as_ref()
+        .map(|_| serde_json::json!({ "events": "/events", "header": RELAY_HEADER }));
+    Json(serde_json::json!({ "relay": relay }))
+}

@@ -1,0 +1,197 @@
+//! The submissions the relay follows: each capability with its kind, the
+//! task ids its submit created (once the service has answered) and the
+//! tasks already announced. Bounded in number and in age.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use media_gen_api::TaskKind;
+
+/// How long a submission's capability stays valid.
+pub const LIFETIME: Duration = Duration::from_secs(24 * 60 * 60);
+/// The most submissions followed at once; the oldest is forgotten first.
+pub const MAX_OPEN: usize = 100_000;
+
+/// One relayed submission.
+#[derive(Debug)]
+struct Submission {
+    kind: TaskKind,
+    /// The ids the submit answered with; `None` until it has.
+    created: Option<HashSet<String>>,
+    announced: HashSet<String>,
+    opened: Instant,
+}
+
+/// What to do with a callback for a task of a capability.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arrival {
+    /// No such capability (never made, used up, expired).
+    Unknown,
+    /// The callback's task is not of the submission's kind, or not one of its tasks.
+    Foreign,
+    /// Already announced: acknowledge, announce nothing.
+    Duplicate,
+    /// New: confirm it if need be, then [`Submissions::announced`].
+    New,
+}
+
+/// Every open submission, by capability.
+#[derive(Debug, Default)]
+pub struct Submissions {
+    open: HashMap<String, Submission>,
+}
+
+impl Submissions {
+    /// Follow a submission of `kind` under `capability`.
+    pub fn open(&mut self, capability: &str, kind: TaskKind, now: Instant) {
+        self.forget_expired(now);
+        if self.open.len() >= MAX_OPEN {
+            let oldest = self
+                .open
+                .iter()
+                .min_by_key(|(_, submission)| submission.opened)
+                .map(|(capability, _)| capability.clone());
+            if let Some(oldest) = oldest {
+                self.open.remove(&oldest);
+            }
+        }
+        self.open.insert(
+            capability.to_owned(),
+            Submission {
+                kind,
+                created: None,
+                announced: HashSet::new(),
+                opened: now,
+            },
+        );
+    }
+
+    /// The submit answered with `ids`; a submit that created nothing
+    /// (refused, failed) closes its capability.
+    pub fn created(&mut self, capability: &str, ids: Vec<String>) {
+        if ids.is_empty() {
+            self.open.remove(capability);
+            return;
+        }
+        if let Some(submission) = self.open.get_mut(capability) {
+            submission.created = Some(ids.into_iter().collect());
+        }
+        self.close_if_done(capability);
+    }
+
+    /// The kind of the submission under `capability`, if it is open.
+    pub fn kind(&self, capability: &str) -> Option<TaskKind> {
+        self.open.get(capability).map(|submission| submission.kind)
+    }
+
+    /// What a callback about task `task_id` of `kind` to `capability` is.
+    /// A callback may come before the submit's answer: its task is then
+    /// taken on the submission's word (the status read confirms it).
+    pub fn arrival(&self, capability: &str, kind: TaskKind, task_id: &str) -> Arrival {
+        let Some(submission) = self.open.get(capability) else {
+            return Arrival::Unknown;
+        };
+        let ours = submission
+            .created
+            .as_ref()
+            .is_none_or(|ids| ids.contains(task_id));
+        if submission.kind != kind || !ours {
+            Arrival::Foreign
+        } else if submission.announced.contains(task_id) {
+            Arrival::Duplicate
+        } else {
+            Arrival::New
+        }
+    }
+
+    /// Task `task_id` of `capability` was announced; the capability is used
+    /// up once every task it created has been. Returns whether this was the
+    /// first announcement of the task (two callbacks confirmed at once
+    /// announce it once).
+    pub fn announced(&mut self, capability: &str, task_id: &str) -> bool {
+        let first = self
+            .open
+            .get_mut(capability)
+            .is_some_and(|submission| submission.announced.insert(task_id.to_owned()));
+        self.close_if_done(capability);
+        first
+    }
+
+    fn close_if_done(&mut self, capability: &str) {
+        let done = self.open.get(capability).is_some_and(|submission| {
+            submission
+                .created
+                .as_ref()
+                .is_some_and(|ids| ids.is_subset(&submission.announced))
+        });
+        if done {
+            self.open.remove(capability);
+        }
+    }
+
+    fn forget_expired(&mut self, now: Instant) {
+        self.open
+            .retain(|_, submission| now.duration_since(submission.opened) < LIFETIME);
+    }
+
+    /// How many submissions are followed.
+    pub fn len(&self) -> usize {
+        self.open.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.open.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capability_is_used_up_once_every_task_is_announced() {
+        let mut open = Submissions::default();
+        let now = Instant::now();
+        open.open("c", TaskKind::ImageGenerate, now);
+        // A callback before the submit's answer is taken on the submission's word.
+        assert_eq!(
+            open.arrival("c", TaskKind::ImageGenerate, "a"),
+            Arrival::New
+        );
+        assert!(open.announced("c", "a"));
+        open.created("c", vec!["a".into(), "b".into()]);
+        assert_eq!(
+            open.arrival("c", TaskKind::ImageGenerate, "a"),
+            Arrival::Duplicate
+        );
+        assert_eq!(
+            open.arrival("c", TaskKind::ImageGenerate, "z"),
+            Arrival::Foreign
+        );
+        assert_eq!(
+            open.arrival("c", TaskKind::ImageToVideo, "b"),
+            Arrival::Foreign
+        );
+        assert!(open.announced("c", "b"));
+        assert_eq!(
+            open.arrival("c", TaskKind::ImageGenerate, "b"),
+            Arrival::Unknown
+        );
+        assert!(open.is_empty());
+    }
+
+    #[test]
+    fn failed_submits_and_old_capabilities_are_forgotten() {
+        let mut open = Submissions::default();
+        let start = Instant::now();
+        open.open("failed", TaskKind::ImageGenerate, start);
+        open.created("failed", Vec::new());
+        assert_eq!(open.kind("failed"), None);
+        open.open("old", TaskKind::ImageGenerate, start);
+        open.open("new", TaskKind::ImageGenerate, start + LIFETIME);
+        assert_eq!(open.kind("old"), None);
+        assert_eq!(open.kind("new"), Some(TaskKind::ImageGenerate));
+        assert_eq!(open.len(), 1);
+    }
+}
