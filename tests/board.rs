@@ -13,6 +13,7 @@ use media_gen::settings::provide_settings;
 use media_gen::shell::announcer::provide_announcer;
 use media_gen::shell::notifications::provide_notifier;
 use media_gen_api::*;
+use media_gen_client::Submitted;
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::store::tasks;
 use mount::{elements, mount_app, wait_for};
@@ -44,7 +45,13 @@ async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
         let settings = provide_settings();
         provide_board(settings, provide_announcer(), provide_notifier())
     });
-    board.add_submitted(&request, std::slice::from_ref(&id));
+    board.add_submitted(
+        &request,
+        &Submitted {
+            task_ids: vec![id.clone()],
+            relay: None,
+        },
+    );
     // Stored before anything else happened, with what was submitted.
     let record = stored(&id).expect("stored synchronously");
     assert_eq!(
@@ -119,7 +126,13 @@ async fn removing_a_task_forgets_it() {
     let owner = Owner::new();
     let board =
         owner.with(|| provide_board(provide_settings(), provide_announcer(), provide_notifier()));
-    board.add_submitted(&request, std::slice::from_ref(&id));
+    board.add_submitted(
+        &request,
+        &Submitted {
+            task_ids: vec![id.clone()],
+            relay: None,
+        },
+    );
     board.remove(TaskKind::ImageGenerate, &id);
     assert!(stored(&id).is_none());
     assert!(board.records.get_untracked().is_empty());

@@ -89,6 +89,18 @@ fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
     });
     let note = row_note(&record);
     let usual = board.usual_duration(record.kind);
+    // Heard of through the site's relay, not read: said on the row (once
+    // the site is known to relay).
+    let (kind, id, active) = (record.kind, record.task_id.clone(), record.is_active());
+    let live = move || {
+        (active && board.is_relayed(kind, &id)).then(|| {
+            view! {
+                <span class="task-row__live" title="The site tells this page when the task ends: it is not polled">
+                    "Live"
+                </span>
+            }
+        })
+    };
     let compare = media_of(&record).is_some().then(|| {
         let picks = expect_context::<Picks>();
         let (kind, id) = (record.kind, record.task_id.clone());
@@ -110,6 +122,7 @@ fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
                     <A href=detail.clone() attr:class="task-row__kind">{kind_text::title(record.kind)}</A>
                     <code class="task-row__id">{record.task_id.clone()}</code>
                     <CopyButton text=record.task_id.clone() detail=format!("of task {}", record.task_id)/>
+                    {live}
                 </div>
                 {summary}
                 <div class="task-row__progress">

@@ -8,7 +8,9 @@ use crate::kind_text;
 use crate::settings::Settings;
 use crate::shell::announcer::Announcer;
 use crate::shell::notifications::Notifier;
-use media_gen_client::{now_ms, web_lock, ClientError, Poller, PollerOptions, TaskUpdate};
+use media_gen_client::{
+    now_ms, web_lock, ClientError, Poller, PollerOptions, Submitted, TaskUpdate,
+};
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::store::sync::{self, TaskChange};
 use media_gen_ui::store::tasks;
@@ -29,9 +31,22 @@ pub struct Board {
     /// Whether this tab follows the tasks; otherwise another tab of the app
     /// does, and this one shows what it stores.
     pub leading: RwSignal<bool>,
+    /// Whether the site's gateway relays callbacks (once asked).
+    pub relaying: RwSignal<bool>,
     poller: StoredValue<Poller, LocalStorage>,
     settings: Settings,
     notifier: Notifier,
+}
+
+/// Follow `record` with `poller`: through the gateway's relay when its
+/// submit was relayed, by reads otherwise.
+fn follow(poller: &Poller, record: &TaskRecord) {
+    match &record.relay {
+        Some(relay) => {
+            poller.watch_relayed(record.kind, &record.task_id, record.submitted_at, relay)
+        }
+        None => poller.watch(record.kind, &record.task_id, record.submitted_at),
+    }
 }
 
 /// Store `record`; a failure becomes the notice the board shows.
@@ -89,11 +104,15 @@ impl Board {
     /// Record the tasks a submit just created. Each is stored before anything
     /// else happens, so a reload or a closed tab right after loses nothing;
     /// then it is shown and followed.
-    pub fn add_submitted(&self, request: &Request, task_ids: &[String]) {
-        let (kind, at) = (request.kind(), now_ms());
-        let new: Vec<TaskRecord> = task_ids
+    pub fn add_submitted(&self, request: &Request, submitted: &Submitted) {
+        let at = now_ms();
+        let new: Vec<TaskRecord> = submitted
+            .task_ids
             .iter()
-            .map(|id| TaskRecord::submitted(request, id, at))
+            .map(|id| TaskRecord {
+                relay: submitted.relay.clone(),
+                ..TaskRecord::submitted(request, id, at)
+            })
             .collect();
         for record in &new {
             store(record, self.storage_problem);
@@ -101,7 +120,7 @@ impl Board {
         if self.leading.get_untracked() {
             self.poller.with_value(|poller| {
                 for record in &new {
-                    poller.watch(kind, &record.task_id, record.submitted_at);
+                    follow(poller, record);
                 }
             });
         }
@@ -111,9 +130,19 @@ impl Board {
     /// Submit `request` and record the tasks it made (see
     /// [`Board::add_submitted`]); returns their ids.
     pub async fn submit(&self, request: &Request) -> Result<Vec<String>, ClientError> {
-        let ids = self.settings.client().submit_request(request, None).await?;
-        self.add_submitted(request, &ids);
-        Ok(ids)
+        let submitted = self.settings.client().submit_any(request, None).await?;
+        self.add_submitted(request, &submitted);
+        Ok(submitted.task_ids)
+    }
+
+    /// Whether the task is heard of through the gateway's relay now,
+    /// rather than read (tracked: true once the site is known to relay).
+    pub fn is_relayed(&self, kind: TaskKind, task_id: &str) -> bool {
+        self.relaying.get()
+            && self
+                .poller
+                .try_with_value(|poller| poller.is_relayed(kind, task_id))
+                .unwrap_or(false)
     }
 
     /// Submit a stored task's request again, unchanged; returns the new ids.
@@ -160,16 +189,12 @@ impl Board {
 
     /// Follow every active task (this tab just became the one that follows).
     fn follow_active(&self) {
-        let active: Vec<(TaskKind, String, f64)> = self.records.with_untracked(|records| {
-            records
-                .iter()
-                .filter(|r| r.is_active())
-                .map(|r| (r.kind, r.task_id.clone(), r.submitted_at))
-                .collect()
-        });
+        let active: Vec<TaskRecord> = self
+            .records
+            .with_untracked(|records| records.iter().filter(|r| r.is_active()).cloned().collect());
         self.poller.with_value(|poller| {
-            for (kind, id, submitted_at) in &active {
-                poller.watch(*kind, id, *submitted_at);
+            for record in &active {
+                follow(poller, record);
             }
         });
     }
@@ -191,6 +216,7 @@ impl Board {
         match change {
             TaskChange::Saved(record) => {
                 let (kind, id) = (record.kind, record.task_id.clone());
+                let relay = record.relay.clone();
                 let follow = record.is_active() && self.leading.get_untracked();
                 let ended = !record.is_active();
                 let mut newly_ended = None;
@@ -211,7 +237,10 @@ impl Board {
                 }
                 self.poller.with_value(|poller| {
                     if follow {
-                        poller.watch(kind, &id, now_ms());
+                        match &relay {
+                            Some(relay) => poller.watch_relayed(kind, &id, now_ms(), relay),
+                            None => poller.watch(kind, &id, now_ms()),
+                        }
                     } else if ended {
                         poller.unwatch(kind, &id);
                     }
@@ -262,10 +291,21 @@ pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifie
         storage_problem,
         notice: RwSignal::new(None),
         leading: RwSignal::new(false),
+        relaying: RwSignal::new(false),
         poller: StoredValue::new_local(poller),
         settings,
         notifier,
     };
+    // Through a gateway that relays callbacks, relayed tasks are heard of
+    // rather than read; anything else (the service itself, an error) polls.
+    let client = settings.client();
+    wasm_bindgen_futures::spawn_local(async move {
+        let relay = client.capabilities(None).await.ok().and_then(|c| c.relay);
+        board.relaying.try_set(relay.is_some());
+        board
+            .poller
+            .try_with_value(|poller| poller.use_relay(relay));
+    });
     // Follow the active tasks once this tab is the one that follows them. A
     // tab that goes to the background hands the job on (a visible tab waiting
     // for it takes over) and queues up again.

@@ -34,7 +34,45 @@ pub enum AnyTask {
     ImageGenerate(ImageGenerateTask),
 }
 
+/// A task as a callback, a stored record or the relay's stream writes it,
+/// `{"task_type": …, "data": {…}}`, before its data is read as its kind's.
+#[derive(Debug, Clone, Deserialize)]
+pub struct TaggedTask {
+    /// The kind.
+    pub task_type: TaskKind,
+    /// The task object, unread.
+    pub data: serde_json::Value,
+}
+
+impl TaggedTask {
+    /// The task, read with the decoders of the service's answers (bytes,
+    /// one per task type) rather than serde's adjacently tagged path, which
+    /// adds a buffering decoder for every task type to a browser's wasm.
+    pub fn read(&self) -> serde_json::Result<AnyTask> {
+        AnyTask::from_json(self.task_type, self.data.to_string().as_bytes())
+    }
+}
+
 impl AnyTask {
+    /// A task object of `kind` (`{"task_id": …, "status": …}`) read from
+    /// JSON with the decoders of the service's answers.
+    pub fn from_json(kind: TaskKind, json: &[u8]) -> serde_json::Result<AnyTask> {
+        match kind {
+            TaskKind::ImageToVideo => serde_json::from_slice(json).map(AnyTask::ImageToVideo),
+            TaskKind::VideoTranslate => serde_json::from_slice(json).map(AnyTask::VideoTranslate),
+            TaskKind::ImageGenerate => serde_json::from_slice(json).map(AnyTask::ImageGenerate),
+        }
+    }
+
+    /// The task object alone, as a status read answers it (no `task_type`).
+    pub fn to_json(&self) -> serde_json::Result<String> {
+        match self {
+            AnyTask::ImageToVideo(task) => serde_json::to_string(task),
+            AnyTask::VideoTranslate(task) => serde_json::to_string(task),
+            AnyTask::ImageGenerate(task) => serde_json::to_string(task),
+        }
+    }
+
     /// Which kind of task this is about.
     pub fn kind(&self) -> TaskKind {
         match self {

@@ -22,6 +22,7 @@ mod lenient;
 pub mod model_rules;
 pub mod path;
 pub mod poll;
+pub mod relay;
 pub mod request;
 pub mod retry;
 pub mod status;
@@ -35,7 +36,7 @@ pub mod values;
 pub mod video_translate;
 mod wire_enum;
 
-pub use callback::{AnyTask, Callback};
+pub use callback::{AnyTask, Callback, TaggedTask};
 pub use curl::{curl_command, shell_quote, CurlToken, TOKEN_VARIABLE};
 pub use decode::{decode_data, decode_envelope, ResponseError};
 pub use endpoint::{Endpoint, NotDocumented};

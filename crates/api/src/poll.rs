@@ -63,6 +63,24 @@ impl PollSchedule {
     }
 }
 
+/// The wait before the one safety read of a task the gateway's relay
+/// follows (its end arrives as an event, not by reading): twice the usual
+/// length of its kind, or [`RELAYED_UNKNOWN_WAIT`] before one is known,
+/// counted from submit. Should the read find it still running, it is
+/// polled from then on as an overdue task.
+pub fn relayed_delay(elapsed: Duration, expected: Option<Duration>) -> Duration {
+    let safety = expected.map_or(RELAYED_UNKNOWN_WAIT, |expected| expected * 2);
+    safety.saturating_sub(elapsed)
+}
+
+/// The safety read's wait when no task of the kind was seen to end yet.
+pub const RELAYED_UNKNOWN_WAIT: Duration = Duration::from_secs(10 * 60);
+
+/// After the browser gives a relay's stream up, the wait before its tasks
+/// are read: a page being left closes its streams as it goes, and must not
+/// read every task on its way out.
+pub const RELAY_FAILED_WAIT: Duration = Duration::from_secs(3);
+
 /// The typical length of a kind's tasks: the median of the last 20 seen.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DurationEstimate {
@@ -128,6 +146,7 @@ pub fn simulate(
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
 
     fn secs(s: f64) -> Duration {

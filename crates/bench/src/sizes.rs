@@ -23,18 +23,21 @@ pub const WIDGETS_PAGE_BUDGET_KB: f64 = 200.0;
 /// room, so a heavy dependency or a copy-pasted view cannot slip in
 /// unnoticed. Checked by `cargo xtask test`; lowered as the app shrinks
 /// towards [`APP_BUDGET_KB`]. 350 since the rules read URLs with the
-/// browser's own parser instead of the `url` crate (367.7 → 348.3 KB); see
-/// `docs/performance.md`.
-pub const APP_CEILING_KB: f64 = 350.0;
+/// browser's own parser instead of the `url` crate (367.7 → 348.3 KB); 356
+/// since tasks submitted through a relaying gateway are heard of on an
+/// event stream instead of read (+6.2 KB: the stream, the poller's relay
+/// states, the submit's capability); see `docs/performance.md`.
+pub const APP_CEILING_KB: f64 = 356.0;
 /// The client entry's ceiling, as [`APP_CEILING_KB`]: 159.5 KB in a Vite
 /// build as a module of its own; 134.0 with the browser's URL parser and
-/// without a second, path-tracking JSON reader.
-pub const CLIENT_CEILING_KB: f64 = 135.0;
+/// without a second, path-tracking JSON reader; 138.5 with the poller's
+/// relay (shared with the app; the module does not listen yet).
+pub const CLIENT_CEILING_KB: f64 = 139.0;
 /// A page with widgets, as [`APP_CEILING_KB`]: a production Vite build of
 /// a page that mounts both (`vite-widgets/`): 441.8 KB when it was first
 /// measured so (the widgets' module carries the client's code again: two
-/// modules cannot share it).
-pub const WIDGETS_PAGE_CEILING_KB: f64 = 443.0;
+/// modules cannot share it); 449.6 with the poller's relay in both modules.
+pub const WIDGETS_PAGE_CEILING_KB: f64 = 451.0;
 
 fn gzip(bytes: &[u8]) -> usize {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());

@@ -13,6 +13,8 @@ pub struct Answer {
     pub retry_after: Option<String>,
     /// The whole body.
     pub body: Vec<u8>,
+    /// The relay's capability, when a gateway relays this submit's callbacks.
+    pub relay: Option<String>,
 }
 
 /// Why an attempt got no answer.
@@ -76,11 +78,13 @@ impl Attempt<'_> {
         .map_err(|_| NoAnswer::Network)?;
         let response = request.send().await.map_err(|_| why())?;
         let retry_after = response.headers().get("retry-after");
+        let relay = response.headers().get(media_gen_api::relay::RELAY_HEADER);
         let body = response.binary().await.map_err(|_| why())?;
         Ok(Answer {
             status: response.status(),
             retry_after,
             body,
+            relay,
         })
     }
 }

@@ -12,6 +12,7 @@ mod error;
 pub mod media;
 mod options;
 mod poller;
+mod relay_stream;
 mod service;
 pub mod urls;
 pub mod visibility;
@@ -20,7 +21,7 @@ pub mod web_lock;
 pub use error::ClientError;
 pub use options::{Auth, ClientOptions, TokenProvider};
 pub use poller::{Poller, PollerOptions, TaskUpdate, WhileHidden};
-pub use service::Client;
+pub use service::{Client, Submitted};
 pub use urls::use_browser_urls;
 
 /// Now, in `Date.now()` milliseconds: the one clock the client and the app use.

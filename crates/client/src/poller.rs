@@ -7,6 +7,12 @@
 //! hidden and reads every task at once when it becomes visible again.
 //! [`Poller::stop`] (also on drop) aborts reads in flight and removes every
 //! timer and listener.
+//!
+//! A task whose callbacks a gateway relays ([`Poller::watch_relayed`]) is
+//! not read: its end arrives on one event stream for all such tasks
+//! ([`Poller::use_relay`] says where), with one safety read after twice the
+//! usual length. Without a relay, or once the stream fails, or when the
+//! safety read finds the task still running, it is read as any other.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -17,11 +23,13 @@ use futures::channel::mpsc;
 use futures::future::{select, Either};
 use futures::StreamExt;
 use gloo_events::EventListener;
-use media_gen_api::poll::{DurationEstimate, PollSchedule};
+use media_gen_api::poll::{relayed_delay, DurationEstimate, PollSchedule, RELAY_FAILED_WAIT};
+use media_gen_api::relay::RelayInfo;
 use media_gen_api::{AnyTask, TaskKind};
 use wasm_bindgen_futures::spawn_local;
 use web_sys::AbortController;
 
+use crate::relay_stream::RelayStream;
 use crate::visibility::{on_visibility_change, page_hidden};
 use crate::{now_ms, Client, ClientError};
 
@@ -87,6 +95,10 @@ const MAX_SHAPE_ERRORS_IN_A_ROW: u32 = 5;
 
 struct Watch {
     submitted_ms: f64,
+    /// The relay's capability for the task's submission, when one relays it.
+    capability: Option<String>,
+    /// Followed through the relay's stream now, not by reads.
+    listening: bool,
     shape_errors: u32,
     last_status: Option<media_gen_api::TaskStatus>,
     reads: u32,
@@ -103,6 +115,16 @@ struct State {
     peak_in_flight: usize,
     stopped: bool,
     on_update: Rc<dyn Fn(&TaskUpdate)>,
+    /// The gateway's relay, once known; `None` also after its stream failed.
+    relay: Option<RelayInfo>,
+    /// Whether [`Poller::use_relay`] has said: until then, tasks watched
+    /// with a capability wait (a page that just reloaded reads none of
+    /// them before it knows whether it can listen instead).
+    relay_known: bool,
+    /// The stream open now, and the capabilities it names.
+    stream: Option<(RelayStream, Vec<String>)>,
+    /// Wakes the driver (the stream's news comes outside it).
+    wake: mpsc::UnboundedSender<()>,
 }
 
 /// Follows tasks until they end; see the module docs.
@@ -120,6 +142,7 @@ impl Poller {
         options: PollerOptions,
         on_update: impl Fn(&TaskUpdate) + 'static,
     ) -> Self {
+        let (wake, woken) = mpsc::unbounded();
         let state = Rc::new(RefCell::new(State {
             client,
             options,
@@ -129,17 +152,23 @@ impl Poller {
             peak_in_flight: 0,
             stopped: false,
             on_update: Rc::new(on_update),
+            relay: None,
+            relay_known: false,
+            stream: None,
+            wake: wake.clone(),
         }));
-        let (wake, woken) = mpsc::unbounded();
         let abort = AbortController::new().ok();
         let visibility = {
             let (state, wake) = (Rc::clone(&state), wake.clone());
             on_visibility_change(move |hidden| {
                 if !hidden {
-                    // Back in view: read every task now.
+                    // Back in view: read every task now (those the relay
+                    // follows hear of their end without a read).
                     let now = now_ms();
                     for watch in state.borrow_mut().watches.values_mut() {
-                        watch.next_ms = watch.next_ms.min(now);
+                        if !watch.listening {
+                            watch.next_ms = watch.next_ms.min(now);
+                        }
                     }
                 }
                 let _ = wake.unbounded_send(());
@@ -158,21 +187,94 @@ impl Poller {
     /// Follow `task_id` of `kind`, submitted at `submitted_ms` (`Date.now()`
     /// milliseconds; a stored value when resuming after a reload).
     pub fn watch(&self, kind: TaskKind, task_id: &str, submitted_ms: f64) {
+        self.watch_with(kind, task_id, submitted_ms, None);
+    }
+
+    /// Follow `task_id` of `kind`, whose callbacks a gateway relays under
+    /// `capability` (the submit answer's `media-gen-relay`): through the
+    /// relay's stream once [`Poller::use_relay`] has said where it is, by
+    /// reads until then and should it fail.
+    pub fn watch_relayed(
+        &self,
+        kind: TaskKind,
+        task_id: &str,
+        submitted_ms: f64,
+        capability: &str,
+    ) {
+        self.watch_with(kind, task_id, submitted_ms, Some(capability.to_owned()));
+    }
+
+    fn watch_with(
+        &self,
+        kind: TaskKind,
+        task_id: &str,
+        submitted_ms: f64,
+        capability: Option<String>,
+    ) {
         let mut state = self.state.borrow_mut();
         let first = state.options.schedule.first.as_secs_f64() * 1000.0;
+        let listening = capability.is_some() && state.relay.is_some();
+        let expected = state
+            .estimates
+            .get(&kind)
+            .and_then(DurationEstimate::median);
         state
             .watches
             .entry((kind, task_id.to_owned()))
-            .or_insert(Watch {
-                submitted_ms,
-                shape_errors: 0,
-                last_status: None,
-                reads: 0,
-                next_ms: (submitted_ms + first).min(now_ms() + first),
-                in_flight: false,
+            .or_insert_with(|| {
+                let mut watch = Watch {
+                    submitted_ms,
+                    capability,
+                    listening: false,
+                    shape_errors: 0,
+                    last_status: None,
+                    reads: 0,
+                    next_ms: (submitted_ms + first).min(now_ms() + first),
+                    in_flight: false,
+                };
+                if listening {
+                    listen(&mut watch, expected);
+                }
+                watch
             });
         drop(state);
+        sync_stream(&self.state);
         let _ = self.wake.unbounded_send(());
+    }
+
+    /// Where the gateway's relay is (`None`: no relay, poll everything).
+    /// Tasks watched with a capability are followed through it from now on.
+    pub fn use_relay(&self, relay: Option<RelayInfo>) {
+        let mut borrowed = self.state.borrow_mut();
+        borrowed.relay = relay;
+        borrowed.relay_known = true;
+        let on = borrowed.relay.is_some();
+        let State {
+            watches, estimates, ..
+        } = &mut *borrowed;
+        for ((kind, _), watch) in watches.iter_mut() {
+            if on && watch.capability.is_some() && !watch.listening {
+                listen(
+                    watch,
+                    estimates.get(kind).and_then(DurationEstimate::median),
+                );
+            } else if !on && watch.listening {
+                watch.listening = false;
+                watch.next_ms = now_ms();
+            }
+        }
+        drop(borrowed);
+        sync_stream(&self.state);
+        let _ = self.wake.unbounded_send(());
+    }
+
+    /// Whether `task_id` of `kind` is followed through the relay now.
+    pub fn is_relayed(&self, kind: TaskKind, task_id: &str) -> bool {
+        self.state
+            .borrow()
+            .watches
+            .get(&(kind, task_id.to_owned()))
+            .is_some_and(|watch| watch.listening)
     }
 
     /// Stop following one task.
@@ -181,6 +283,7 @@ impl Poller {
             .borrow_mut()
             .watches
             .remove(&(kind, task_id.to_owned()));
+        sync_stream(&self.state);
     }
 
     /// How many tasks are being followed.
@@ -207,8 +310,11 @@ impl Poller {
     pub fn stop(&self) {
         let mut state = self.state.borrow_mut();
         state.stopped = true;
+        state.relay_known = true;
         state.watches.clear();
+        let stream = state.stream.take();
         drop(state);
+        drop(stream);
         if let Some(abort) = &self.abort {
             abort.abort();
         }
@@ -267,10 +373,12 @@ fn start_due_reads(
 ) -> Option<f64> {
     let now = now_ms();
     let mut borrowed = state.borrow_mut();
+    let relay_known = borrowed.relay_known;
+    let waits = |watch: &Watch| watch.in_flight || (watch.capability.is_some() && !relay_known);
     let mut due: Vec<(TaskKind, String, f64)> = borrowed
         .watches
         .iter()
-        .filter(|(_, watch)| !watch.in_flight && watch.next_ms <= now)
+        .filter(|(_, watch)| !waits(watch) && watch.next_ms <= now)
         .map(|((kind, id), watch)| (*kind, id.clone(), watch.next_ms))
         .collect();
     let room = borrowed
@@ -304,7 +412,7 @@ fn start_due_reads(
     borrowed
         .watches
         .values()
-        .filter(|watch| !watch.in_flight)
+        .filter(|watch| !waits(watch))
         .map(|watch| (watch.next_ms - now).max(0.0))
         .reduce(f64::min)
 }
@@ -361,6 +469,11 @@ async fn read(
             borrowed.estimates.entry(kind).or_default().record(elapsed);
         }
     } else {
+        // The safety read of a task the relay follows found it running:
+        // it is read from now on.
+        if let Some(watch) = borrowed.watches.get_mut(&key) {
+            watch.listening = false;
+        }
         let expected = borrowed
             .estimates
             .get(&kind)
@@ -375,6 +488,7 @@ async fn read(
     }
     let on_update = Rc::clone(&borrowed.on_update);
     drop(borrowed);
+    sync_stream(&state);
     on_update(&TaskUpdate {
         kind,
         task_id,
@@ -384,5 +498,119 @@ async fn read(
         elapsed,
         done,
     });
+    let _ = wake.unbounded_send(());
+}
+
+/// Follow `watch` through the relay: no read until the safety read.
+fn listen(watch: &mut Watch, expected: Option<Duration>) {
+    let now = now_ms();
+    let elapsed = Duration::from_secs_f64(((now - watch.submitted_ms) / 1000.0).max(0.0));
+    watch.listening = true;
+    watch.next_ms = now + relayed_delay(elapsed, expected).as_secs_f64() * 1000.0;
+}
+
+/// Keep one stream open on the capabilities of the tasks the relay
+/// follows: reopened when they change, closed when there are none. A
+/// (re)opened stream replays what the gateway kept for them; events of
+/// tasks no longer watched are ignored.
+fn sync_stream(state: &Rc<RefCell<State>>) {
+    let mut borrowed = state.borrow_mut();
+    // Each capability once; a handful, so no sort (its code is large in wasm).
+    let mut wanted: Vec<String> = Vec::new();
+    for watch in borrowed.watches.values().filter(|watch| watch.listening) {
+        if let Some(capability) = &watch.capability {
+            if !wanted.contains(capability) {
+                wanted.push(capability.clone());
+            }
+        }
+    }
+    let same = |open: &Vec<String>| {
+        open.len() == wanted.len() && wanted.iter().all(|capability| open.contains(capability))
+    };
+    if borrowed.stream.as_ref().is_some_and(|(_, open)| same(open)) {
+        return;
+    }
+    let old = borrowed.stream.take();
+    let url = borrowed
+        .relay
+        .as_ref()
+        .filter(|_| !wanted.is_empty())
+        .map(|relay| {
+            let base = borrowed.client.base_url().to_owned();
+            format!(
+                "{base}{}",
+                relay.stream_path(wanted.iter().map(String::as_str), 0)
+            )
+        });
+    drop(borrowed);
+    drop(old);
+    let Some(url) = url else {
+        return;
+    };
+    let (on_task, on_closed) = (Rc::downgrade(state), Rc::downgrade(state));
+    let stream = RelayStream::open(
+        &url,
+        move |_, task| {
+            if let Some(state) = on_task.upgrade() {
+                relayed_end(&state, task);
+            }
+        },
+        move || {
+            if let Some(state) = on_closed.upgrade() {
+                relay_failed(&state);
+            }
+        },
+    );
+    match stream {
+        Some(stream) => state.borrow_mut().stream = Some((stream, wanted)),
+        None => relay_failed(state),
+    }
+}
+
+/// The relay announced `task`'s end: the watch ends as a read would end it.
+fn relayed_end(state: &Rc<RefCell<State>>, task: AnyTask) {
+    let now = now_ms();
+    let mut borrowed = state.borrow_mut();
+    let key = (task.kind(), task.task_id().to_owned());
+    let Some(watch) = borrowed.watches.remove(&key) else {
+        return;
+    };
+    let elapsed = Duration::from_secs_f64(((now - watch.submitted_ms) / 1000.0).max(0.0));
+    let changed = watch.last_status.as_ref() != Some(task.status());
+    let done = task.status().is_terminal();
+    if done {
+        borrowed.estimates.entry(key.0).or_default().record(elapsed);
+    }
+    let on_update = Rc::clone(&borrowed.on_update);
+    drop(borrowed);
+    sync_stream(state);
+    on_update(&TaskUpdate {
+        kind: key.0,
+        task_id: key.1,
+        task: Some(task),
+        error: None,
+        changed,
+        elapsed,
+        done,
+    });
+}
+
+/// The browser gave the relay's stream up: every task it followed is read
+/// from now on (the first read after [`RELAY_FAILED_WAIT`]), and no stream
+/// is opened again.
+fn relay_failed(state: &Rc<RefCell<State>>) {
+    let mut borrowed = state.borrow_mut();
+    borrowed.relay = None;
+    let first = now_ms() + RELAY_FAILED_WAIT.as_secs_f64() * 1000.0;
+    for watch in borrowed.watches.values_mut() {
+        if watch.listening {
+            watch.listening = false;
+            watch.next_ms = first;
+        }
+    }
+    let stream = borrowed.stream.take();
+    let wake = borrowed.wake.clone();
+    drop(borrowed);
+    drop(stream);
     let _ = wake.unbounded_send(());
 }

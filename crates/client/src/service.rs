@@ -5,6 +5,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 
 use gloo_net::http::Method;
+use media_gen_api::relay::{Capabilities, CAPABILITIES_PATH};
 use media_gen_api::retry::{is_retryable, parse_retry_after, AttemptFailure, RequestKind};
 use media_gen_api::{
     decode_data, AnyTask, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest,
@@ -22,8 +23,19 @@ use crate::{abort, now_ms};
 /// Takes an answer's status and body; its error decides whether to retry.
 type Decode<'a> = dyn FnMut(u16, &[u8]) -> Result<(), ResponseError> + 'a;
 
-/// The future of [`Client::retrying`].
-type Retrying<'a> = Pin<Box<dyn Future<Output = Result<(), ClientError>> + 'a>>;
+/// The future of [`Client::retrying`]: the relay's capability of the
+/// answer that decoded, if it named one.
+type Retrying<'a> = Pin<Box<dyn Future<Output = Result<Option<String>, ClientError>> + 'a>>;
+
+/// What a submit made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Submitted {
+    /// The new tasks' ids, in the service's order.
+    pub task_ids: Vec<String>,
+    /// The capability under which a gateway relays their callbacks
+    /// (`media-gen-relay`), when it does.
+    pub relay: Option<String>,
+}
 
 /// A client of the Media Generation Service. Cheap to clone.
 ///
@@ -45,6 +57,11 @@ impl Client {
         }
     }
 
+    /// The base URL requests go to (without a trailing slash).
+    pub fn base_url(&self) -> &str {
+        &self.options.base_url
+    }
+
     async fn token(&self) -> Option<String> {
         match &self.options.auth {
             Auth::None => None,
@@ -53,20 +70,21 @@ impl Client {
         }
     }
 
-    /// Send one call with the retry policy, and decode its `data`.
+    /// Send one call with the retry policy, and decode its `data`; with
+    /// the relay's capability the answer named, if any.
     async fn call<T: DeserializeOwned>(
         &self,
         kind: RequestKind,
         path: &str,
         body: Option<String>,
         cancel: Option<&AbortSignal>,
-    ) -> Result<T, ClientError> {
+    ) -> Result<(T, Option<String>), ClientError> {
         let mut data = None;
         let mut decode = |status: u16, body: &[u8]| {
             decode_data::<T>(status, body).map(|decoded| data = Some(decoded))
         };
-        self.retrying(kind, path, body, cancel, &mut decode).await?;
-        data.ok_or(ClientError::Aborted)
+        let relay = self.retrying(kind, path, body, cancel, &mut decode).await?;
+        data.map(|data| (data, relay)).ok_or(ClientError::Aborted)
     }
 
     /// The retry loop of [`Client::call`], apart from the payload's type: one
@@ -103,7 +121,7 @@ impl Client {
                 };
                 let (error, failure, retry_after) = match attempt.send(cancel).await {
                     Ok(answer) => match decode(answer.status, &answer.body) {
-                        Ok(()) => return Ok(()),
+                        Ok(()) => return Ok(answer.relay),
                         Err(error) => {
                             let failure = if (200..300).contains(&answer.status) {
                                 AttemptFailure::BadAnswer
@@ -158,7 +176,7 @@ impl Client {
         path: &str,
         cancel: Option<&AbortSignal>,
     ) -> Result<T, ClientError> {
-        self.call(RequestKind::Read, path, None, cancel).await
+        Ok(self.call(RequestKind::Read, path, None, cancel).await?.0)
     }
 
     async fn submit<T: DeserializeOwned>(
@@ -167,6 +185,16 @@ impl Client {
         request: &impl serde::Serialize,
         cancel: Option<&AbortSignal>,
     ) -> Result<T, ClientError> {
+        Ok(self.submit_relayed(path, request, cancel).await?.0)
+    }
+
+    /// [`Client::submit`], with the relay's capability.
+    async fn submit_relayed<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        request: &impl serde::Serialize,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<(T, Option<String>), ClientError> {
         // Through `Value`, as `Request::to_json` writes requests for the
         // preview and the board: one serializer per request type in the wasm.
         let body = serde_json::to_value(request)
@@ -253,20 +281,51 @@ impl Client {
         request: &Request,
         cancel: Option<&AbortSignal>,
     ) -> Result<Vec<String>, ClientError> {
-        Ok(match request {
+        Ok(self.submit_any(request, cancel).await?.task_ids)
+    }
+
+    /// Submit a request of any kind; returns the new task ids and, through
+    /// a gateway that relays callbacks, the capability to listen with.
+    pub async fn submit_any(
+        &self,
+        request: &Request,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<Submitted, ClientError> {
+        let path = request.kind().submit_path();
+        let (task_ids, relay) = match request {
             Request::ImageToVideo(request) => {
-                self.submit_image_to_video(request, cancel).await?.task_ids
+                let (ids, relay) = self
+                    .submit_relayed::<TaskIds>(&path, request, cancel)
+                    .await?;
+                (ids.task_ids, relay)
             }
-            Request::VideoTranslate(request) => self
-                .submit_video_translate(request, cancel)
-                .await?
-                .into_iter()
-                .map(|task| task.task_id)
-                .collect(),
+            Request::VideoTranslate(request) => {
+                let (tasks, relay) = self
+                    .submit_relayed::<Vec<TranslationTaskRef>>(&path, request, cancel)
+                    .await?;
+                (tasks.into_iter().map(|task| task.task_id).collect(), relay)
+            }
             Request::ImageGenerate(request) => {
-                self.submit_image_generate(request, cancel).await?.task_ids
+                let (ids, relay) = self
+                    .submit_relayed::<TaskIds>(&path, request, cancel)
+                    .await?;
+                (ids.task_ids, relay)
             }
-        })
+        };
+        Ok(Submitted { task_ids, relay })
+    }
+
+    /// What the base URL's server offers beyond the documented calls: a
+    /// gateway's relay, if any. A server without `/capabilities` (the
+    /// service itself, an older gateway) offers nothing.
+    pub async fn capabilities(
+        &self,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<Capabilities, ClientError> {
+        match self.read(CAPABILITIES_PATH, cancel).await {
+            Err(ClientError::Http { status: 404, .. }) => Ok(Capabilities::default()),
+            other => other,
+        }
     }
 
     /// The status of any task, as its kind's task object.

@@ -150,8 +150,12 @@ pub async fn start_site_configured(
 
 /// A sandbox (tasks of about `task_ms`) that calls back, and a gateway in
 /// front of it relaying the callbacks (`--public-url` is its own loopback
-/// address, a heartbeat every `heartbeat`), serving no pages.
-pub async fn start_relay_site(task_ms: u64, heartbeat: Duration) -> Site {
+/// address, a heartbeat every `heartbeat`), serving `static_dir` if given.
+pub async fn start_relay_site(
+    static_dir: Option<PathBuf>,
+    task_ms: u64,
+    heartbeat: Duration,
+) -> Site {
     let sandbox_url = media_gen_sandbox::spawn_local(Config {
         tokens: vec![GATEWAY_TOKEN.to_owned()],
         task_ms,
@@ -166,7 +170,8 @@ pub async fn start_relay_site(task_ms: u64, heartbeat: Duration) -> Site {
         "http://{}",
         listener.local_addr().expect("a bound listener's address")
     );
-    let mut settings = media_gen_gateway::Settings::for_tests(&sandbox_url, GATEWAY_TOKEN, None);
+    let mut settings =
+        media_gen_gateway::Settings::for_tests(&sandbox_url, GATEWAY_TOKEN, static_dir);
     settings.relay = Some(media_gen_gateway::relay::RelaySettings {
         public_url: base_url.clone(),
         trust_callbacks: false,

@@ -6,13 +6,15 @@
 
 use std::time::Duration;
 
-use media_gen_e2e::{start_relay_site, Site};
+use media_gen_e2e::{dist_dir, start_relay_site, Browser, Site};
 use serde_json::{json, Value};
 
-/// One `task` event of a stream: its id and the task it carries.
+/// One event of a stream: its id, its name (the task's kind) and the task
+/// it carries.
 #[derive(Debug, Clone)]
 struct TaskEvent {
     id: u64,
+    kind: String,
     task: Value,
 }
 
@@ -63,10 +65,11 @@ impl Stream {
     }
 }
 
-/// The `task` events in an event stream's text.
+/// The events that carry a task in an event stream's text (comments,
+/// the heartbeats, left out).
 fn task_events(text: &str) -> Vec<TaskEvent> {
     text.split("\n\n")
-        .filter(|block| block.lines().any(|line| line == "event: task"))
+        .filter(|block| block.lines().any(|line| line.starts_with("event: ")))
         .map(|block| {
             let field = |name: &str| {
                 block
@@ -77,6 +80,7 @@ fn task_events(text: &str) -> Vec<TaskEvent> {
             };
             TaskEvent {
                 id: field("id: ").parse().unwrap(),
+                kind: field("event: "),
                 task: serde_json::from_str(&field("data: ")).unwrap(),
             }
         })
@@ -127,14 +131,14 @@ async fn status_reads(site: &Site) -> u64 {
 #[tokio::test]
 #[ignore = "part of the end-to-end suite: run through `cargo xtask test`"]
 async fn completions_reach_the_stream_once_each_confirmed_by_one_read() {
-    let site = start_relay_site(300, Duration::from_secs(15)).await;
+    let site = start_relay_site(None, 300, Duration::from_secs(15)).await;
     let capabilities: Value = reqwest::get(format!("{}/capabilities", site.base_url))
         .await
         .unwrap()
         .json()
         .await
         .unwrap();
-    assert_eq!(capabilities["relay"]["events"], "/events");
+    assert_eq!(capabilities["data"]["relay"]["events"], "/events");
 
     let (ids, relay) = submit_two_images(&site, None).await;
     let relay = relay.expect("a relayed submit names its capability");
@@ -150,9 +154,9 @@ async fn completions_reach_the_stream_once_each_confirmed_by_one_read() {
         .tasks()
         .iter()
         .map(|event| {
-            assert_eq!(event.task["task_type"], "image_generate");
-            assert_eq!(event.task["data"]["status"], "SUCCEEDED");
-            event.task["data"]["task_id"].as_str().unwrap().to_owned()
+            assert_eq!(event.kind, "image_generate");
+            assert_eq!(event.task["status"], "SUCCEEDED");
+            event.task["task_id"].as_str().unwrap().to_owned()
         })
         .collect();
     announced.sort();
@@ -193,7 +197,7 @@ async fn completions_reach_the_stream_once_each_confirmed_by_one_read() {
 #[tokio::test]
 #[ignore = "part of the end-to-end suite: run through `cargo xtask test`"]
 async fn callbacks_that_do_not_fit_are_refused_and_a_given_callback_url_is_kept() {
-    let site = start_relay_site(2_000, Duration::from_millis(200)).await;
+    let site = start_relay_site(None, 2_000, Duration::from_millis(200)).await;
     let client = reqwest::Client::new();
     let unknown = client
         .post(format!("{}/callbacks/{}", site.base_url, "0".repeat(32)))
@@ -266,4 +270,64 @@ async fn callbacks_that_do_not_fit_are_refused_and_a_given_callback_url_is_kept(
         .await
         .unwrap();
     assert_eq!(bad.status(), 400);
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn the_app_hears_of_relayed_tasks_and_reads_none() {
+    // Tasks of about four seconds leave time to reload in the middle.
+    let site = start_relay_site(Some(dist_dir()), 4_000, Duration::from_secs(15)).await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
+        .await;
+    browser.type_into("#prompt", "A lighthouse at dawn").await;
+    browser.type_into("#count", "2").await;
+    browser
+        .wait_until(
+            "a valid form",
+            "!document.querySelector('#submit').disabled",
+        )
+        .await;
+    browser.click("#submit").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    let live_rows = "document.querySelectorAll('li.task-row .task-row__live').length === 2";
+    browser.wait_until("both rows live", live_rows).await;
+    browser.screenshot("board-live").await;
+    assert_eq!(status_reads(&site).await, 0, "no read while they run");
+    // A reload in the middle: the page listens again, and reads nothing.
+    browser.reload().await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser.wait_until("both rows live again", live_rows).await;
+    assert_eq!(
+        status_reads(&site).await,
+        0,
+        "no read as the page leaves or comes back"
+    );
+    browser
+        .wait_until(
+            "both tasks ended",
+            "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length === 2",
+        )
+        .await;
+    assert_eq!(
+        browser
+            .eval("document.querySelectorAll('.task-row__live').length")
+            .await,
+        0,
+        "ended tasks are no longer live"
+    );
+    let page_reads = browser
+        .eval(
+            "performance.getEntriesByType('resource')
+               .filter((entry) => /\\/v1\\/image_generate\\/./.test(new URL(entry.name).pathname)).length",
+        )
+        .await;
+    assert_eq!(page_reads, 0, "no status read from the page");
+    assert_eq!(
+        status_reads(&site).await,
+        2,
+        "the service was read once per task: the gateway's confirmation"
+    );
+    browser.close().await;
 }

@@ -188,8 +188,11 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
         .route("/metrics", get(observe::render))
         .route("/v1", any(forward::handle))
         .route("/v1/{*rest}", any(forward::handle))
-        .route("/capabilities", get(relay::capabilities))
-        .route("/events", get(relay::events::stream))
+        .route(
+            media_gen_api::relay::CAPABILITIES_PATH,
+            get(relay::capabilities),
+        )
+        .route(relay::EVENTS_PATH, get(relay::events::stream))
         .route("/callbacks/{capability}", post(relay::callbacks::receive))
         .with_state(gateway);
     let routes = match &settings.static_dir {

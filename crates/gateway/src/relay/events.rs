@@ -1,8 +1,8 @@
 //! `GET /events?relays=c1,c2`: one Server-Sent Events stream for every
 //! relayed submission a page follows, named by their capabilities (at most
-//! [`MAX_RELAYS`]). Each event is `task`, its id the announcement's number
-//! and its data the task as the callback carries it (`{"task_type": …,
-//! "data": {…}}`). A stream that reconnects with `Last-Event-ID` (or opens
+//! [`MAX_RELAYS`]). Each event is named by its task's kind
+//! (`image_generate`, ...), its id is the announcement's number and its data
+//! the task object as a status read answers it. A stream that reconnects with `Last-Event-ID` (or opens
 //! with `?after=`) first gets what it missed, of the last
 //! [`super::log::KEPT`]; a comment line every heartbeat keeps proxies from
 //! closing an idle stream.
@@ -120,13 +120,14 @@ fn events(
         })
 }
 
-/// An announcement as an SSE event.
+/// An announcement as an SSE event: named by the task's kind, the task
+/// object (as a status read answers it) as its data.
 fn event(announcement: &Announcement) -> Event {
-    let data = serde_json::to_string(&announcement.task).unwrap_or_default();
+    let task = &announcement.task;
     Event::default()
         .id(announcement.id.to_string())
-        .event("task")
-        .data(data)
+        .event(task.kind().as_str())
+        .data(task.to_json().unwrap_or_default())
 }
 
 /// Counts the stream in [`STREAMS_OPEN`] while it lives.

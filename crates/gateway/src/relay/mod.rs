@@ -23,14 +23,15 @@ use std::time::{Duration, Instant};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::Json;
-use media_gen_api::TaskKind;
+use media_gen_api::envelope::MSG_OK;
+use media_gen_api::relay::{Capabilities, RelayInfo};
+use media_gen_api::{Envelope, TaskKind};
 
 use crate::Gateway;
 use log::Log;
 use submissions::Submissions;
 
-/// The header a relayed submit's answer carries its capability in.
-pub const RELAY_HEADER: &str = "media-gen-relay";
+pub use media_gen_api::relay::RELAY_HEADER;
 
 /// How the relay runs, from the flags.
 #[derive(Debug, Clone)]
@@ -101,11 +102,14 @@ impl Relay {
 }
 
 /// `GET /capabilities`: what this gateway offers beyond the documented
-/// calls, so a page knows whether to listen or to poll.
-pub async fn capabilities(State(gateway): State<Gateway>) -> Json<serde_json::Value> {
-    let relay = gateway
-        .relay
-        .as_ref()
-        .map(|_| serde_json::json!({ "events": "/events", "header": RELAY_HEADER }));
-    Json(serde_json::json!({ "relay": relay }))
+/// calls (in the success envelope), so a page knows whether to listen or
+/// to poll.
+pub async fn capabilities(State(gateway): State<Gateway>) -> Json<Envelope<Capabilities>> {
+    let relay = gateway.relay.as_ref().map(|_| RelayInfo {
+        events: EVENTS_PATH.to_owned(),
+    });
+    Json(Envelope::success(MSG_OK, Capabilities { relay }))
 }
+
+/// Where the event stream is served.
+pub const EVENTS_PATH: &str = "/events";

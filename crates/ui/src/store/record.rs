@@ -1,6 +1,6 @@
 //! What the browser keeps about one task.
 
-use media_gen_api::{AnyTask, Request, TaskKey, TaskKind, TaskStatus};
+use media_gen_api::{AnyTask, Request, TaggedTask, TaskKey, TaskKind, TaskStatus};
 use media_gen_client::TaskUpdate;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -31,6 +31,10 @@ pub struct TaskRecord {
     /// Why following it stopped, when a read failed for good (an unknown id, say).
     #[serde(default)]
     pub error: Option<String>,
+    /// The capability under which the site's gateway relays the task's
+    /// callbacks, when it does: the task is then heard of, not read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relay: Option<String>,
 }
 
 /// A record as stored, before its request is read as its kind's.
@@ -47,6 +51,8 @@ struct StoredRecord {
     task: Option<AnyTask>,
     #[serde(default)]
     error: Option<String>,
+    #[serde(default)]
+    relay: Option<String>,
 }
 
 impl From<StoredRecord> for TaskRecord {
@@ -66,6 +72,7 @@ impl From<StoredRecord> for TaskRecord {
             updated_at: stored.updated_at,
             task: stored.task,
             error: stored.error,
+            relay: stored.relay,
         }
     }
 }
@@ -79,30 +86,13 @@ fn request_body<S: Serializer>(
     request.as_ref().map(Request::to_json).serialize(serializer)
 }
 
-/// A stored task: the callback's `{"task_type": …, "data": {…}}`.
-#[derive(Deserialize)]
-struct TaggedTask {
-    task_type: TaskKind,
-    data: serde_json::Value,
-}
-
-/// Read a stored task with the decoders of the service's answers (bytes, one
-/// per task type) rather than serde's adjacently tagged path, which would add
-/// a buffering decoder for every task type to the app's wasm. The data is
-/// written back to bytes first: a `RawValue` would need serde_json's
-/// `raw_value`, and with it a second JSON reader (for `&str`) in the wasm.
+/// A stored task: the callback's `{"task_type": …, "data": {…}}`, read as
+/// the service's answers are ([`TaggedTask::read`]).
 fn stored_task<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<AnyTask>, D::Error> {
     let Some(tagged) = Option::<TaggedTask>::deserialize(deserializer)? else {
         return Ok(None);
     };
-    let data = tagged.data.to_string();
-    let data = data.as_bytes();
-    let task = match tagged.task_type {
-        TaskKind::ImageToVideo => serde_json::from_slice(data).map(AnyTask::ImageToVideo),
-        TaskKind::VideoTranslate => serde_json::from_slice(data).map(AnyTask::VideoTranslate),
-        TaskKind::ImageGenerate => serde_json::from_slice(data).map(AnyTask::ImageGenerate),
-    };
-    task.map(Some).map_err(D::Error::custom)
+    tagged.read().map(Some).map_err(D::Error::custom)
 }
 
 /// The storage key of every task record starts with this.
@@ -140,6 +130,7 @@ impl TaskRecord {
             updated_at: now,
             task: None,
             error: None,
+            relay: None,
         }
     }
 

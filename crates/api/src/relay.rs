@@ -1,0 +1,66 @@
+//! The gateway's callback relay as its clients see it: where to ask
+//! whether a gateway relays, the header a relayed submit's answer names
+//! its capability in, and the stream the completions arrive on (see
+//! `docs/deploy.md`, "The relay"). Not part of the service's interface:
+//! the gateway adds it in front of the service.
+
+use serde::{Deserialize, Serialize};
+
+/// `GET` this path on a gateway: its [`Capabilities`], in the usual
+/// success envelope. A service answers it 404: no relay.
+pub const CAPABILITIES_PATH: &str = "/capabilities";
+
+/// The header a relayed submit's answer carries the submission's
+/// capability in.
+pub const RELAY_HEADER: &str = "media-gen-relay";
+
+// Each event of the stream carries one ended task: its name is the task's
+// kind (`image_generate`, ...), its data the task object as a status read
+// answers it, its id the announcement's number.
+
+/// What a gateway offers beyond the documented calls.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capabilities {
+    /// The callback relay, when the gateway has one.
+    #[serde(default)]
+    pub relay: Option<RelayInfo>,
+}
+
+/// Where a gateway's relay is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RelayInfo {
+    /// The path of the event stream: `/events`, to which
+    /// `?relays=c1,c2` (the capabilities followed) is added.
+    pub events: String,
+}
+
+impl RelayInfo {
+    /// The stream's path and query for `capabilities`, replaying what came
+    /// after event `after` (0: everything kept).
+    pub fn stream_path<'a>(
+        &self,
+        capabilities: impl IntoIterator<Item = &'a str>,
+        after: u64,
+    ) -> String {
+        let relays: Vec<&str> = capabilities.into_iter().collect();
+        format!("{}?relays={}&after={after}", self.events, relays.join(","))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stream_names_every_capability_and_where_to_resume() {
+        let relay = RelayInfo {
+            events: "/events".into(),
+        };
+        assert_eq!(
+            relay.stream_path(["a1", "b2"], 7),
+            "/events?relays=a1,b2&after=7"
+        );
+        let none: Capabilities = serde_json::from_str("{}").unwrap();
+        assert_eq!(none.relay, None);
+    }
+}

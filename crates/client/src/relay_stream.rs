@@ -1,0 +1,69 @@
+//! One `EventSource` on a gateway's relay: every ended task of the
+//! submissions it names, as the gateway announces them.
+//!
+//! The browser reconnects a dropped stream by itself, with the last event
+//! id, and the gateway replays what was missed. A stream the browser gives
+//! up on (the gateway refused it, or answered no event stream) is closed;
+//! the poller then reads those tasks again.
+
+use std::rc::Rc;
+
+use gloo_events::EventListener;
+use media_gen_api::{AnyTask, TaskKind};
+use wasm_bindgen::JsCast;
+use web_sys::{EventSource, MessageEvent};
+
+/// An open stream; closed when dropped.
+pub struct RelayStream {
+    source: EventSource,
+    _listeners: Vec<EventListener>,
+}
+
+impl RelayStream {
+    /// Open `url`: `on_task` hears each announced task with its event id;
+    /// `on_closed` hears once that the browser gave the stream up.
+    pub fn open(
+        url: &str,
+        on_task: impl Fn(u64, AnyTask) + 'static,
+        on_closed: impl Fn() + 'static,
+    ) -> Option<RelayStream> {
+        let source = EventSource::new(url).ok()?;
+        // One listener per kind: an event is named by its task's kind.
+        let on_task = Rc::new(on_task);
+        let mut listeners: Vec<EventListener> = TaskKind::ALL
+            .iter()
+            .map(|&kind| {
+                let on_task = Rc::clone(&on_task);
+                EventListener::new(&source, kind.as_str(), move |event| {
+                    let Some(message) = event.dyn_ref::<MessageEvent>() else {
+                        return;
+                    };
+                    let id = message.last_event_id().parse().unwrap_or_default();
+                    let task = message
+                        .data()
+                        .as_string()
+                        .and_then(|data| AnyTask::from_json(kind, data.as_bytes()).ok());
+                    if let Some(task) = task {
+                        on_task(id, task);
+                    }
+                })
+            })
+            .collect();
+        let closed = source.clone();
+        listeners.push(EventListener::new(&source, "error", move |_| {
+            if closed.ready_state() == EventSource::CLOSED {
+                on_closed();
+            }
+        }));
+        Some(RelayStream {
+            source,
+            _listeners: listeners,
+        })
+    }
+}
+
+impl Drop for RelayStream {
+    fn drop(&mut self) {
+        self.source.close();
+    }
+}
