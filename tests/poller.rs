@@ -264,3 +264,46 @@ async fn resumes_tasks_submitted_before_a_reload() {
         "elapsed counts from the submit"
     );
 }
+
+#[wasm_bindgen_test]
+async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_stream_fails() {
+    sandbox::set_faults(json!({})).await;
+    let ids = submit_images(2, "relayed").await;
+    let (poller, updates) = poller(fast(4));
+    let capability = "0123456789abcdef0123456789abcdef";
+    for id in &ids {
+        poller.watch_relayed(TaskKind::ImageGenerate, id, sandbox::now(), capability);
+    }
+    // Until the poller knows whether there is a relay, it reads none of them.
+    let before = sandbox::counter("status_reads").await;
+    sleep(600).await;
+    assert_eq!(sandbox::counter("status_reads").await, before, "no read yet");
+    assert!(updates.borrow().is_empty());
+    // A relay whose stream the browser gives up on (the sandbox has no
+    // event stream: 404): the tasks are read after all, and end.
+    poller.use_relay(Some(relay::RelayInfo {
+        events: "/no-event-stream".into(),
+    }));
+    assert!(poller.is_relayed(TaskKind::ImageGenerate, &ids[0]));
+    let done = wait_done(&updates, 2, 10).await;
+    assert!(done.iter().all(|u| u.task.as_ref().unwrap().status().is_terminal()));
+    assert!(!poller.is_relayed(TaskKind::ImageGenerate, &ids[0]));
+    assert!(sandbox::counter("status_reads").await > before);
+}
+
+#[wasm_bindgen_test]
+async fn without_a_relay_relayed_tasks_are_read_as_any_other() {
+    sandbox::set_faults(json!({})).await;
+    let ids = submit_images(1, "no relay").await;
+    let (poller, updates) = poller(fast(4));
+    poller.watch_relayed(
+        TaskKind::ImageGenerate,
+        &ids[0],
+        sandbox::now(),
+        "0123456789abcdef0123456789abcdef",
+    );
+    poller.use_relay(None);
+    assert!(!poller.is_relayed(TaskKind::ImageGenerate, &ids[0]));
+    let done = wait_done(&updates, 1, 10).await;
+    assert_eq!(done[0].task_id, ids[0]);
+}
