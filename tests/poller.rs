@@ -277,7 +277,11 @@ async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_strea
     // Until the poller knows whether there is a relay, it reads none of them.
     let before = sandbox::counter("status_reads").await;
     sleep(600).await;
-    assert_eq!(sandbox::counter("status_reads").await, before, "no read yet");
+    assert_eq!(
+        sandbox::counter("status_reads").await,
+        before,
+        "no read yet"
+    );
     assert!(updates.borrow().is_empty());
     // A relay whose stream the browser gives up on (the sandbox has no
     // event stream: 404): the tasks are read after all, and end.
@@ -286,7 +290,9 @@ async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_strea
     }));
     assert!(poller.is_relayed(TaskKind::ImageGenerate, &ids[0]));
     let done = wait_done(&updates, 2, 10).await;
-    assert!(done.iter().all(|u| u.task.as_ref().unwrap().status().is_terminal()));
+    assert!(done
+        .iter()
+        .all(|u| u.task.as_ref().unwrap().status().is_terminal()));
     assert!(!poller.is_relayed(TaskKind::ImageGenerate, &ids[0]));
     assert!(sandbox::counter("status_reads").await > before);
 }

@@ -8,6 +8,7 @@ mod board_scale;
 mod gateway_cost;
 mod load;
 mod polling;
+mod relay;
 mod report;
 mod sandbox;
 mod sizes;
@@ -29,7 +30,15 @@ async fn main() -> ExitCode {
 }
 
 /// The parts, in the order they run.
-const PARTS: [&str; 6] = ["sizes", "load", "board", "polling", "throughput", "gateway"];
+const PARTS: [&str; 7] = [
+    "sizes",
+    "load",
+    "board",
+    "polling",
+    "relay",
+    "throughput",
+    "gateway",
+];
 
 async fn run() -> Result<(), String> {
     // Parts named on the command line, or all of them.
@@ -59,6 +68,9 @@ async fn run() -> Result<(), String> {
     }
     if runs("polling") {
         polling::measure(&mut report).await?;
+    }
+    if runs("relay") {
+        relay::measure(&mut report).await?;
     }
     if runs("throughput") {
         throughput::measure(&mut report).await?;

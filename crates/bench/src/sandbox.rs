@@ -77,6 +77,36 @@ impl Server {
         .await
     }
 
+    /// Start the release gateway in front of `upstream` relaying its
+    /// callbacks: `--public-url` is its own loopback address (a port found
+    /// free just before), budgets out of the way.
+    pub async fn relaying_gateway(upstream: &str) -> Result<Server, String> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .map_err(|e| e.to_string())?
+            .port();
+        let listen = format!("127.0.0.1:{port}");
+        let public_url = format!("http://{listen}");
+        let args = [
+            "--listen",
+            &listen,
+            "--upstream",
+            upstream,
+            "--public-url",
+            &public_url,
+            "--requests-per-minute",
+            "4000000000",
+            "--tasks-per-hour",
+            "4000000000",
+        ];
+        Server::launch(
+            "media-gen-gateway",
+            &args,
+            &[("MEDIA_GEN_TOKEN", DEMO_TOKEN)],
+        )
+        .await
+    }
+
     /// One counter of `/sandbox/stats` (`status_reads`, `tasks_created`, ...).
     pub async fn counter(&self, client: &reqwest::Client, name: &str) -> Result<u64, String> {
         counter(client, &self.base_url, name).await

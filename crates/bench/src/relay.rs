@@ -1,0 +1,134 @@
+//! The callback relay next to polling: status reads per task and the delay
+//! from a task's end to the event that announces it, for tasks of 10 s,
+//! 60 s and 300 s, through a gateway started with `--public-url` in front
+//! of the sandbox (which calls it back).
+//!
+//! The tasks run [`SCALE`] times shorter than they report, as in
+//! `polling.rs`; the delays are not scaled: the callback, the gateway's
+//! confirming read and the stream take the time they take.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::report::{median, Report};
+use crate::sandbox::{Sandbox, Server};
+
+/// How much shorter the tasks run than they report.
+const SCALE: u32 = 50;
+/// Tasks per length (the median is reported).
+const TASKS: usize = 5;
+
+/// Submit `TASKS` tasks of `length` through `gateway`; each task's id,
+/// capability and end (submit time plus its scaled length).
+async fn submit(
+    client: &reqwest::Client,
+    gateway: &str,
+    length: Duration,
+) -> Result<Vec<(String, String, Instant)>, String> {
+    let mut submitted = Vec::new();
+    for _ in 0..TASKS {
+        let sent = Instant::now();
+        let answer = client
+            .post(format!("{gateway}/v1/image_generate"))
+            .json(&json!({ "prompt": "relayed", "image_quality": "1K" }))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        let capability = answer
+            .headers()
+            .get("media-gen-relay")
+            .and_then(|value| value.to_str().ok())
+            .ok_or("the gateway did not relay the submit")?
+            .to_owned();
+        let body: Value = answer.json().await.map_err(|e| e.to_string())?;
+        let id = body["data"]["task_ids"][0]
+            .as_str()
+            .ok_or("no task id")?
+            .to_owned();
+        let ends = sent + (Instant::now() - sent) / 2 + length / SCALE;
+        submitted.push((id, capability, ends));
+    }
+    Ok(submitted)
+}
+
+/// Listen on one stream for every capability until each task's event has
+/// come; when each arrived, by task id.
+async fn listen(
+    client: &reqwest::Client,
+    gateway: &str,
+    capabilities: &[&str],
+    within: Duration,
+) -> Result<HashMap<String, Instant>, String> {
+    let url = format!("{gateway}/events?relays={}", capabilities.join(","));
+    let mut stream = client.get(url).send().await.map_err(|e| e.to_string())?;
+    let deadline = tokio::time::Instant::now() + within;
+    let mut text = String::new();
+    let mut arrived = HashMap::new();
+    while arrived.len() < capabilities.len() {
+        let chunk = tokio::time::timeout_at(deadline, stream.chunk())
+            .await
+            .map_err(|_| "not every task was announced in time")?
+            .map_err(|e| e.to_string())?
+            .ok_or("the stream ended")?;
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        let now = Instant::now();
+        for line in text.lines().filter_map(|line| line.strip_prefix("data: ")) {
+            if let Some(id) = serde_json::from_str::<Value>(line)
+                .ok()
+                .and_then(|task| task["task_id"].as_str().map(str::to_owned))
+            {
+                arrived.entry(id).or_insert(now);
+            }
+        }
+    }
+    Ok(arrived)
+}
+
+/// Run the relay's comparison into `report`.
+pub async fn measure(report: &mut Report) -> Result<(), String> {
+    println!("The relay (sandbox tasks scaled down {SCALE}x, delays as measured, median of {TASKS} tasks)");
+    let client = reqwest::Client::new();
+    for seconds in [10u64, 60, 300] {
+        let length = Duration::from_secs(seconds);
+        let task_ms = (length / SCALE).as_millis().to_string();
+        let sandbox = Sandbox::start(&["--task-ms", &task_ms, "--task-spread", "0"]).await?;
+        let gateway = Server::relaying_gateway(&sandbox.base_url).await?;
+        let reads_before = sandbox.counter(&client, "status_reads").await?;
+        let submitted = submit(&client, &gateway.base_url, length).await?;
+        let capabilities: Vec<&str> = submitted.iter().map(|(_, c, _)| c.as_str()).collect();
+        let arrived = listen(
+            &client,
+            &gateway.base_url,
+            &capabilities,
+            length / SCALE + Duration::from_secs(30),
+        )
+        .await?;
+        let reads = sandbox.counter(&client, "status_reads").await? - reads_before;
+        let delays: Vec<f64> = submitted
+            .iter()
+            .filter_map(|(id, _, ends)| {
+                arrived
+                    .get(id)
+                    .map(|at| at.saturating_duration_since(*ends))
+            })
+            .map(|delay| delay.as_secs_f64())
+            .collect();
+        let name = format!("{seconds} s task, relay");
+        let per_task = reads as f64 / TASKS as f64;
+        let delay = median(delays);
+        report.add(format!("{name}: reads"), per_task, "reads");
+        report.add(
+            format!("{name}: delay from the task's end to the event"),
+            delay * 1000.0,
+            "ms",
+        );
+        let met = per_task <= 1.0 && delay <= 1.0;
+        println!(
+            "    goal (<= 1 read, <= 1 s): {}",
+            if met { "met" } else { "NOT met" }
+        );
+    }
+    Ok(())
+}
