@@ -116,6 +116,18 @@ impl Site {
 /// The gateway's token for the sandbox in these tests.
 const GATEWAY_TOKEN: &str = "e2e-gateway-only-token";
 
+/// A sandbox in this process (tasks of about `task_ms`) that takes only the
+/// gateways' token; its base URL.
+async fn start_sandbox(task_ms: u64) -> String {
+    media_gen_sandbox::spawn_local(Config {
+        tokens: vec![GATEWAY_TOKEN.to_owned()],
+        task_ms,
+        ..Config::for_tests()
+    })
+    .await
+    .expect("bind a free loopback port")
+}
+
 /// Start a sandbox (tasks of about `task_ms`) and a gateway in front of it
 /// serving `static_dir`; the pages may read the sandbox's address too.
 pub async fn start_site_serving(static_dir: PathBuf, task_ms: u64) -> Site {
@@ -129,13 +141,7 @@ pub async fn start_site_configured(
     task_ms: u64,
     configure: impl FnOnce(&mut media_gen_gateway::Settings),
 ) -> Site {
-    let sandbox_url = media_gen_sandbox::spawn_local(Config {
-        tokens: vec![GATEWAY_TOKEN.to_owned()],
-        task_ms,
-        ..Config::for_tests()
-    })
-    .await
-    .expect("bind a free loopback port");
+    let sandbox_url = start_sandbox(task_ms).await;
     let mut settings =
         media_gen_gateway::Settings::for_tests(&sandbox_url, GATEWAY_TOKEN, Some(static_dir));
     configure(&mut settings);
@@ -156,13 +162,7 @@ pub async fn start_relay_site(
     task_ms: u64,
     heartbeat: Duration,
 ) -> Site {
-    let sandbox_url = media_gen_sandbox::spawn_local(Config {
-        tokens: vec![GATEWAY_TOKEN.to_owned()],
-        task_ms,
-        ..Config::for_tests()
-    })
-    .await
-    .expect("bind a free loopback port");
+    let sandbox_url = start_sandbox(task_ms).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind a free loopback port");
