@@ -36,8 +36,9 @@ pub const CLIENT_CEILING_KB: f64 = 139.0;
 /// A page with widgets, as [`APP_CEILING_KB`]: a production Vite build of
 /// a page that mounts both (`vite-widgets/`): 441.8 KB when it was first
 /// measured so (the widgets' module carries the client's code again: two
-/// modules cannot share it); 449.6 with the poller's relay in both modules.
-pub const WIDGETS_PAGE_CEILING_KB: f64 = 451.0;
+/// modules cannot share it); 449.6 with the poller's relay in both modules;
+/// 451.6 once the status widget listens through it (`relay`).
+pub const WIDGETS_PAGE_CEILING_KB: f64 = 453.0;
 
 fn gzip(bytes: &[u8]) -> usize {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());

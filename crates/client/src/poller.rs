@@ -245,27 +245,13 @@ impl Poller {
     /// Where the gateway's relay is (`None`: no relay, poll everything).
     /// Tasks watched with a capability are followed through it from now on.
     pub fn use_relay(&self, relay: Option<RelayInfo>) {
-        let mut borrowed = self.state.borrow_mut();
-        borrowed.relay = relay;
-        borrowed.relay_known = true;
-        let on = borrowed.relay.is_some();
-        let State {
-            watches, estimates, ..
-        } = &mut *borrowed;
-        for ((kind, _), watch) in watches.iter_mut() {
-            if on && watch.capability.is_some() && !watch.listening {
-                listen(
-                    watch,
-                    estimates.get(kind).and_then(DurationEstimate::median),
-                );
-            } else if !on && watch.listening {
-                watch.listening = false;
-                watch.next_ms = now_ms();
-            }
-        }
-        drop(borrowed);
-        sync_stream(&self.state);
-        let _ = self.wake.unbounded_send(());
+        set_relay(&self.state, relay);
+    }
+
+    /// A handle that can say where the relay is once it is known, without
+    /// keeping the poller alive (a widget asks the site as it mounts).
+    pub fn relay_handle(&self) -> RelayHandle {
+        RelayHandle(Rc::downgrade(&self.state))
     }
 
     /// Whether `task_id` of `kind` is followed through the relay now.
@@ -498,6 +484,45 @@ async fn read(
         elapsed,
         done,
     });
+    let _ = wake.unbounded_send(());
+}
+
+/// Says where the relay is to a poller that may be gone by then.
+pub struct RelayHandle(std::rc::Weak<RefCell<State>>);
+
+impl RelayHandle {
+    /// [`Poller::use_relay`], when the poller still runs.
+    pub fn use_relay(&self, relay: Option<RelayInfo>) {
+        if let Some(state) = self.0.upgrade() {
+            set_relay(&state, relay);
+        }
+    }
+}
+
+/// Where the relay is: tasks watched with a capability listen from now on
+/// (or, without a relay, are read).
+fn set_relay(state: &Rc<RefCell<State>>, relay: Option<RelayInfo>) {
+    let mut borrowed = state.borrow_mut();
+    borrowed.relay = relay;
+    borrowed.relay_known = true;
+    let on = borrowed.relay.is_some();
+    let State {
+        watches, estimates, ..
+    } = &mut *borrowed;
+    for ((kind, _), watch) in watches.iter_mut() {
+        if on && watch.capability.is_some() && !watch.listening {
+            listen(
+                watch,
+                estimates.get(kind).and_then(DurationEstimate::median),
+            );
+        } else if !on && watch.listening {
+            watch.listening = false;
+            watch.next_ms = now_ms();
+        }
+    }
+    let wake = borrowed.wake.clone();
+    drop(borrowed);
+    sync_stream(state);
     let _ = wake.unbounded_send(());
 }
 

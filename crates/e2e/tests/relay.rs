@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use media_gen_e2e::{dist_dir, start_relay_site, Browser, Site};
+use media_gen_e2e::{dist_dir, npm_scratch_dir, start_relay_site, Browser, Site};
 use serde_json::{json, Value};
 
 /// One event of a stream: its id, its name (the task's kind) and the task
@@ -328,6 +328,53 @@ async fn the_app_hears_of_relayed_tasks_and_reads_none() {
         status_reads(&site).await,
         2,
         "the service was read once per task: the gateway's confirmation"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_status_widget_hears_of_relayed_tasks_and_reads_none() {
+    let site = start_relay_site(Some(npm_scratch_dir()), 1_500, Duration::from_secs(15)).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{}/index.html", site.base_url)).await;
+    browser
+        .wait_until("the widgets page", "window.ready === true")
+        .await;
+    let result = browser
+        .run_async(
+            "const form = widgets.mountSubmitWidget('#submit-a', { kind: 'image_generate',
+               baseUrl: location.origin, initial: { prompt: 'relayed', image_quality: '1K' } });
+             await form.ready;
+             const submitted = new Promise((resolve) => document.addEventListener(
+               widgets.EVENT_SUBMITTED, (event) => resolve(event.detail), { once: true }));
+             form.submit();
+             const detail = await submitted;
+             const completed = new Promise((resolve) => document.addEventListener(
+               widgets.EVENT_COMPLETE, (event) => resolve(event.detail), { once: true }));
+             widgets.mountStatusWidget('#status', { kind: 'image_generate',
+               taskIds: detail.taskIds, relay: detail.relay, baseUrl: location.origin });
+             const complete = await completed;
+             return { relay: detail.relay, status: complete.status };",
+        )
+        .await;
+    let relay = result["relay"].as_str().unwrap_or_default();
+    assert!(
+        relay.len() == 32,
+        "the submitted event names the capability: {result}"
+    );
+    assert_eq!(result["status"], "SUCCEEDED", "{result}");
+    let page_reads = browser
+        .eval(
+            "performance.getEntriesByType('resource')
+               .filter((entry) => /\\/v1\\/image_generate\\/./.test(new URL(entry.name).pathname)).length",
+        )
+        .await;
+    assert_eq!(page_reads, 0, "no status read from the widget");
+    assert_eq!(
+        status_reads(&site).await,
+        1,
+        "the gateway's confirmation only"
     );
     browser.close().await;
 }

@@ -7,7 +7,7 @@
 use media_gen_api::{Request, TaskKind};
 use wasm_bindgen::prelude::*;
 
-use super::connection::{property, Connection};
+use super::connection::{optional_string, property, Connection};
 use super::read::{parse_kind, request_from_js, task_ids};
 
 /// A submit widget's options.
@@ -46,6 +46,10 @@ pub struct StatusOptions {
     pub task_ids: Vec<String>,
     /// Where reads go.
     pub connection: Connection,
+    /// The capability the site's gateway relays these tasks' callbacks
+    /// under (`relay` of the submit widget's `media-gen-submitted`): they
+    /// are then heard of, not read.
+    pub relay: Option<String>,
 }
 
 /// Read a status widget's `options`; errors name the option.
@@ -54,6 +58,7 @@ pub fn status_options(options: &JsValue) -> Result<StatusOptions, JsValue> {
         kind: parse_kind(&property(options, "kind"), "kind")?,
         task_ids: task_ids(options)?,
         connection: Connection::from_js(options)?,
+        relay: optional_string(options, "relay")?.filter(|relay| !relay.is_empty()),
     })
 }
 

@@ -71,6 +71,7 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
         kind,
         task_ids: ids,
         connection,
+        relay,
     } = status_options(options)?;
     let mut mounted = Mounted::new(element)?;
     let started = now_ms();
@@ -88,7 +89,19 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
         move |update| apply(update, tasks, &target),
     );
     for id in &ids {
-        poller.watch(kind, id, started);
+        match &relay {
+            Some(relay) => poller.watch_relayed(kind, id, started, relay),
+            None => poller.watch(kind, id, started),
+        }
+    }
+    if relay.is_some() {
+        // Heard of through the site's relay when it has one; read otherwise.
+        let client = connection.client();
+        let relaying = poller.relay_handle();
+        wasm_bindgen_futures::spawn_local(async move {
+            let relay = client.capabilities(None).await.ok().and_then(|c| c.relay);
+            relaying.use_relay(relay);
+        });
     }
     mounted.poller = Some(poller);
     mounted.show(move || {

@@ -57,10 +57,11 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
             let client = connection.borrow().client();
             let target = element.clone();
             Box::pin(async move {
-                match client.submit_request(&request, None).await {
-                    Ok(ids) => {
+                match client.submit_any(&request, None).await {
+                    Ok(submitted) => {
                         let detail = serde_json::json!({
-                            "kind": kind, "taskIds": ids, "request": request.to_json(),
+                            "kind": kind, "taskIds": submitted.task_ids,
+                            "relay": submitted.relay, "request": request.to_json(),
                         });
                         dispatch(&target, SUBMITTED, &to_js(&detail));
                         Ok(())

@@ -36,11 +36,21 @@ export interface StatusWidgetOptions extends ClientOptions {
   kind: TaskKind;
   taskId?: string;
   taskIds?: string[];
+  /** `relay` of the submit widget's `media-gen-submitted`: through a gateway
+   * that relays callbacks, the tasks' ends are heard of instead of read. */
+  relay?: string | null;
 }
 
 /** `detail` of `media-gen-submitted`; `kind` narrows `request`. */
 export type SubmittedDetail = {
-  [K in TaskKind]: { kind: K; taskIds: string[]; request: RequestOfKind[K] };
+  [K in TaskKind]: {
+    kind: K;
+    taskIds: string[];
+    /** The capability a relaying gateway named for this submit (give it to
+     * the status widget as `relay`); `null` without one. */
+    relay: string | null;
+    request: RequestOfKind[K];
+  };
 }[TaskKind];
 
 /** `detail` of `media-gen-status` and `media-gen-complete`; `kind` narrows
