@@ -86,6 +86,66 @@ async fn listen(
     Ok(arrived)
 }
 
+/// Event streams held open at once to measure the gateway's memory per
+/// stream (a bounded count, scaled to [`PER_STREAMS`] for the report).
+const STREAMS: usize = 4_000;
+/// The report's unit of open streams.
+const PER_STREAMS: usize = 10_000;
+
+/// Open `STREAMS` idle event streams on `gateway` (its address without the
+/// scheme) and keep them until dropped.
+async fn open_streams(address: &str) -> Result<Vec<tokio::net::TcpStream>, String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let request = format!(
+        "GET /events?relays={} HTTP/1.1\r\nHost: {address}\r\n\r\n",
+        "0".repeat(32)
+    );
+    let mut streams = Vec::with_capacity(STREAMS);
+    for _ in 0..STREAMS {
+        let mut stream = tokio::net::TcpStream::connect(address)
+            .await
+            .map_err(|e| format!("stream {}: {e}", streams.len()))?;
+        stream
+            .write_all(request.as_bytes())
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut head = [0u8; 512];
+        let read = stream.read(&mut head).await.map_err(|e| e.to_string())?;
+        if !head[..read].starts_with(b"HTTP/1.1 200") {
+            return Err(format!(
+                "stream {} refused: {}",
+                streams.len(),
+                String::from_utf8_lossy(&head[..read])
+            ));
+        }
+        streams.push(stream);
+    }
+    Ok(streams)
+}
+
+/// The gateway's resident memory for `PER_STREAMS` open streams.
+async fn stream_memory(report: &mut Report) -> Result<(), String> {
+    let sandbox = Sandbox::start(&[]).await?;
+    let gateway = Server::relaying_gateway(&sandbox.base_url).await?;
+    let address = gateway.base_url.trim_start_matches("http://").to_owned();
+    let before = gateway
+        .resident_mib()
+        .ok_or("the gateway's memory is unknown")?;
+    let streams = open_streams(&address).await?;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = gateway
+        .resident_mib()
+        .ok_or("the gateway's memory is unknown")?;
+    drop(streams);
+    let per = (after - before) / STREAMS as f64 * PER_STREAMS as f64;
+    report.add(
+        format!("gateway memory per {PER_STREAMS} open event streams ({STREAMS} held)"),
+        per,
+        "MiB",
+    );
+    Ok(())
+}
+
 /// Run the relay's comparison into `report`.
 pub async fn measure(report: &mut Report) -> Result<(), String> {
     println!("The relay (sandbox tasks scaled down {SCALE}x, delays as measured, median of {TASKS} tasks)");
@@ -130,5 +190,5 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
             if met { "met" } else { "NOT met" }
         );
     }
-    Ok(())
+    stream_memory(report).await
 }

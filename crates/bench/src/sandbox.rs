@@ -98,6 +98,8 @@ impl Server {
             "4000000000",
             "--tasks-per-hour",
             "4000000000",
+            "--max-connections",
+            "20000",
         ];
         Server::launch(
             "media-gen-gateway",
