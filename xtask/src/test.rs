@@ -1,6 +1,6 @@
 //! `cargo xtask test`: install what is missing, lint, run every suite, summarise.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
@@ -40,7 +40,13 @@ fn cargo_test(args: &[&str]) -> Command {
     test
 }
 
-fn suites(chromedriver: &Path, nginx: &Path, sandbox_url: &str) -> Vec<Suite> {
+/// What the end-to-end tests run besides the browser: Debian's nginx and redis-server.
+struct Servers {
+    nginx: PathBuf,
+    redis: PathBuf,
+}
+
+fn suites(chromedriver: &Path, servers: &Servers, sandbox_url: &str) -> Vec<Suite> {
     let mut browser = cargo_test(&["--package", "media-gen", "--target", WASM_TARGET, "--tests"]);
     // Read at compile time by the browser tests (they cannot read the environment).
     browser
@@ -57,7 +63,8 @@ fn suites(chromedriver: &Path, nginx: &Path, sandbox_url: &str) -> Vec<Suite> {
         "--test-threads=2",
     ]);
     e2e.env("CHROMEDRIVER", chromedriver)
-        .env("NGINX", nginx)
+        .env("NGINX", &servers.nginx)
+        .env("REDIS_SERVER", &servers.redis)
         .env(
             "MEDIA_GEN_NPM_SCRATCH",
             npm::npm_dir(&crate::project::root()).join("scratch"),
@@ -190,6 +197,8 @@ pub fn run() -> Result<ExitCode> {
     phases.run("tools for the app", tools::ensure_build_tools)?;
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
     let nginx = phases.run("nginx for the deployment test", tools::ensure_nginx)?;
+    let redis = phases.run("redis for the shared relay's test", tools::ensure_redis)?;
+    let servers = Servers { nginx, redis };
 
     let lint = phases.run("lint", lint);
     let release_build = phases.run("build the app (release)", dist::build_release_app);
@@ -216,7 +225,7 @@ pub fn run() -> Result<ExitCode> {
         .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
     })?;
     let mut reports = Vec::new();
-    for mut suite in suites(&chromedriver, &nginx, &sandbox.base_url) {
+    for mut suite in suites(&chromedriver, &servers, &sandbox.base_url) {
         match &release_build {
             Err(error) if suite.needs_release_build => reports.push(Report {
                 name: suite.name,

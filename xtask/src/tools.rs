@@ -219,18 +219,38 @@ fn ensure_chromium() -> Result<PathBuf> {
 /// Debian's nginx, for the end-to-end test of the deployment's topology
 /// (nginx in front of the gateway). Returns its path.
 pub fn ensure_nginx() -> Result<PathBuf> {
+    ensure_debian_program(
+        "nginx",
+        "/usr/sbin/nginx",
+        "the end-to-end test behind nginx",
+    )
+}
+
+/// `program` on PATH or at `debian` (where Debian's package puts it), else
+/// the Debian package of the same name installed for `purpose`.
+fn ensure_debian_program(program: &str, debian: &str, purpose: &str) -> Result<PathBuf> {
     let found = || {
-        find_on_path("nginx").or_else(|| {
-            let debian = PathBuf::from("/usr/sbin/nginx");
+        find_on_path(program).or_else(|| {
+            let debian = PathBuf::from(debian);
             debian.is_file().then_some(debian)
         })
     };
-    if let Some(nginx) = found() {
-        println!("ok: nginx at {}", nginx.display());
-        return Ok(nginx);
+    if let Some(path) = found() {
+        println!("ok: {program} at {}", path.display());
+        return Ok(path);
     }
-    apt_install(&["nginx"], "the end-to-end test behind nginx")?;
-    found().context("nginx was installed but is not found")
+    apt_install(&[program], purpose)?;
+    found().with_context(|| format!("{program} was installed but is not found"))
+}
+
+/// Debian's redis-server, for the end-to-end tests of gateways that share
+/// the relay through Redis (installed with apt when missing). Returns its path.
+pub fn ensure_redis() -> Result<PathBuf> {
+    ensure_debian_program(
+        "redis-server",
+        "/usr/bin/redis-server",
+        "the end-to-end tests of the shared relay",
+    )
 }
 
 fn is_root() -> bool {

@@ -163,6 +163,28 @@ pub async fn start_relay_site(
     heartbeat: Duration,
 ) -> Site {
     let sandbox_url = start_sandbox(task_ms).await;
+    let base_url = start_relay_gateway(&sandbox_url, static_dir, None, heartbeat).await;
+    Site {
+        base_url,
+        sandbox_url,
+    }
+}
+
+/// A sandbox that calls back (tasks of about `task_ms`), for gateways
+/// started with [`start_relay_gateway`]; its base URL.
+pub async fn start_callback_sandbox(task_ms: u64) -> String {
+    start_sandbox(task_ms).await
+}
+
+/// A gateway in front of `sandbox_url` relaying its callbacks, its
+/// `--public-url` its own loopback address, its store `redis` when given
+/// (else memory), serving `static_dir` if given; its base URL.
+pub async fn start_relay_gateway(
+    sandbox_url: &str,
+    static_dir: Option<PathBuf>,
+    redis: Option<&str>,
+    heartbeat: Duration,
+) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind a free loopback port");
@@ -171,11 +193,12 @@ pub async fn start_relay_site(
         listener.local_addr().expect("a bound listener's address")
     );
     let mut settings =
-        media_gen_gateway::Settings::for_tests(&sandbox_url, GATEWAY_TOKEN, static_dir);
+        media_gen_gateway::Settings::for_tests(sandbox_url, GATEWAY_TOKEN, static_dir);
     settings.relay = Some(media_gen_gateway::relay::RelaySettings {
         public_url: base_url.clone(),
         trust_callbacks: false,
         heartbeat,
+        redis: redis.map(str::to_owned),
     });
     tokio::spawn(async move {
         let serving = media_gen_gateway::serve(listener, &settings, std::future::pending());
@@ -183,9 +206,41 @@ pub async fn start_relay_site(
             eprintln!("the relaying gateway stopped: {error}");
         }
     });
-    Site {
-        base_url,
-        sandbox_url,
+    base_url
+}
+
+/// Debian's redis-server (`REDIS_SERVER`, else `redis-server` on PATH) on a
+/// free loopback port, keeping nothing on disk; stopped when dropped.
+pub struct Redis {
+    _process: Child,
+    /// `redis://127.0.0.1:<port>/`.
+    pub url: String,
+}
+
+impl Redis {
+    /// Start it; waits until it listens.
+    pub async fn start() -> Redis {
+        let program = std::env::var("REDIS_SERVER").unwrap_or_else(|_| "redis-server".to_owned());
+        let port = free_port();
+        let process = Command::new(&program)
+            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start redis `{program}`: {error}"));
+        let address = format!("127.0.0.1:{port}");
+        for _ in 0..100 {
+            if tokio::net::TcpStream::connect(&address).await.is_ok() {
+                return Redis {
+                    _process: process,
+                    url: format!("redis://{address}/"),
+                };
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("redis-server did not listen on {address}");
     }
 }
 

@@ -6,14 +6,18 @@
 
 use std::time::Duration;
 
-use media_gen_e2e::{dist_dir, npm_scratch_dir, start_relay_site, Browser, Site};
+use media_gen_e2e::{
+    dist_dir, npm_scratch_dir, start_callback_sandbox, start_relay_gateway, start_relay_site,
+    Browser, Redis,
+};
 use serde_json::{json, Value};
 
 /// One event of a stream: its id, its name (the task's kind) and the task
 /// it carries.
 #[derive(Debug, Clone)]
 struct TaskEvent {
-    id: u64,
+    /// `major-minor`: an announcement's number (or Redis stream id).
+    id: String,
     kind: String,
     task: Value,
 }
@@ -25,11 +29,10 @@ struct Stream {
 }
 
 impl Stream {
-    async fn open(site: &Site, relays: &str, last_event_id: Option<u64>) -> Stream {
-        let mut request =
-            reqwest::Client::new().get(format!("{}/events?relays={relays}", site.base_url));
+    async fn open(base: &str, relays: &str, last_event_id: Option<&str>) -> Stream {
+        let mut request = reqwest::Client::new().get(format!("{base}/events?relays={relays}"));
         if let Some(id) = last_event_id {
-            request = request.header("Last-Event-ID", id.to_string());
+            request = request.header("Last-Event-ID", id);
         }
         let response = request.send().await.unwrap();
         assert_eq!(response.status(), 200);
@@ -79,7 +82,7 @@ fn task_events(text: &str) -> Vec<TaskEvent> {
                     .to_owned()
             };
             TaskEvent {
-                id: field("id: ").parse().unwrap(),
+                id: field("id: "),
                 kind: field("event: "),
                 task: serde_json::from_str(&field("data: ")).unwrap(),
             }
@@ -89,7 +92,7 @@ fn task_events(text: &str) -> Vec<TaskEvent> {
 
 /// Submit two images through the gateway; the answer's ids and relay capability.
 async fn submit_two_images(
-    site: &Site,
+    base: &str,
     callback_url: Option<&str>,
 ) -> (Vec<String>, Option<String>) {
     let mut request =
@@ -98,7 +101,7 @@ async fn submit_two_images(
         request["callback_url"] = url.into();
     }
     let answer = reqwest::Client::new()
-        .post(format!("{}/v1/image_generate", site.base_url))
+        .post(format!("{base}/v1/image_generate"))
         .json(&request)
         .send()
         .await
@@ -118,8 +121,23 @@ async fn submit_two_images(
     (ids, relay)
 }
 
-async fn status_reads(site: &Site) -> u64 {
-    let stats: Value = reqwest::get(format!("{}/sandbox/stats", site.sandbox_url))
+/// The status of a callback to `base` under `relay` saying task `id` succeeded.
+async fn succeeded_again(base: &str, relay: &str, id: &str) -> u16 {
+    reqwest::Client::new()
+        .post(format!("{base}/callbacks/{relay}"))
+        .json(
+            &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
+                       "data": { "task_id": id, "status": "SUCCEEDED" } }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+async fn status_reads(sandbox_url: &str) -> u64 {
+    let stats: Value = reqwest::get(format!("{sandbox_url}/sandbox/stats"))
         .await
         .unwrap()
         .json()
@@ -140,13 +158,13 @@ async fn completions_reach_the_stream_once_each_confirmed_by_one_read() {
         .unwrap();
     assert_eq!(capabilities["data"]["relay"]["events"], "/events");
 
-    let (ids, relay) = submit_two_images(&site, None).await;
+    let (ids, relay) = submit_two_images(&site.base_url, None).await;
     let relay = relay.expect("a relayed submit names its capability");
     assert!(
         relay.len() == 32 && relay.bytes().all(|b| b.is_ascii_hexdigit()),
         "{relay}"
     );
-    let mut stream = Stream::open(&site, &relay, None).await;
+    let mut stream = Stream::open(&site.base_url, &relay, None).await;
     stream
         .read_until(Duration::from_secs(10), |text| task_events(text).len() == 2)
         .await;
@@ -164,34 +182,25 @@ async fn completions_reach_the_stream_once_each_confirmed_by_one_read() {
     expected.sort();
     assert_eq!(announced, expected);
     assert_eq!(
-        status_reads(&site).await,
+        status_reads(&site.sandbox_url).await,
         2,
         "one confirming read per task, no polling"
     );
 
     // The capability is used up: a repeated callback finds nothing.
-    let again = reqwest::Client::new()
-        .post(format!("{}/callbacks/{relay}", site.base_url))
-        .json(
-            &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
-                       "data": { "task_id": ids[0], "status": "SUCCEEDED" } }),
-        )
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(again.status(), 404);
+    assert_eq!(succeeded_again(&site.base_url, &relay, &ids[0]).await, 404);
 
     // A stream that comes back with Last-Event-ID 0 gets both again; with
     // the first's id, only the second.
-    let first = stream.tasks()[0].id;
-    let mut replay = Stream::open(&site, &relay, Some(0)).await;
+    let first = stream.tasks()[0].id.clone();
+    let mut replay = Stream::open(&site.base_url, &relay, Some("0")).await;
     replay
         .read_until(Duration::from_secs(5), |text| task_events(text).len() == 2)
         .await;
-    let mut rest = Stream::open(&site, &relay, Some(first)).await;
+    let mut rest = Stream::open(&site.base_url, &relay, Some(&first)).await;
     rest.read_until(Duration::from_secs(5), |text| task_events(text).len() == 1)
         .await;
-    assert!(rest.tasks()[0].id > first);
+    assert_ne!(rest.tasks()[0].id, first);
 }
 
 #[tokio::test]
@@ -207,7 +216,7 @@ async fn callbacks_that_do_not_fit_are_refused_and_a_given_callback_url_is_kept(
         .unwrap();
     assert_eq!(unknown.status(), 404);
 
-    let (ids, relay) = submit_two_images(&site, None).await;
+    let (ids, relay) = submit_two_images(&site.base_url, None).await;
     let relay = relay.unwrap();
     let callback = |body: Value| {
         client
@@ -246,7 +255,7 @@ async fn callbacks_that_do_not_fit_are_refused_and_a_given_callback_url_is_kept(
     .await
     .unwrap();
     assert_eq!(forged.status(), 200);
-    let mut stream = Stream::open(&site, &relay, Some(0)).await;
+    let mut stream = Stream::open(&site.base_url, &relay, Some("0")).await;
     // Idle, the stream still gets heartbeats; the real completions follow.
     stream
         .read_until(Duration::from_secs(2), |text| text.contains(":\n"))
@@ -262,7 +271,7 @@ async fn callbacks_that_do_not_fit_are_refused_and_a_given_callback_url_is_kept(
     }
 
     // The user's own callback_url goes to the service unchanged: no relay.
-    let (_, relay) = submit_two_images(&site, Some("http://127.0.0.1:9/mine")).await;
+    let (_, relay) = submit_two_images(&site.base_url, Some("http://127.0.0.1:9/mine")).await;
     assert_eq!(relay, None);
     let bad = client
         .get(format!("{}/events?relays=nope", site.base_url))
@@ -294,13 +303,17 @@ async fn the_app_hears_of_relayed_tasks_and_reads_none() {
     let live_rows = "document.querySelectorAll('li.task-row .task-row__live').length === 2";
     browser.wait_until("both rows live", live_rows).await;
     browser.screenshot("board-live").await;
-    assert_eq!(status_reads(&site).await, 0, "no read while they run");
+    assert_eq!(
+        status_reads(&site.sandbox_url).await,
+        0,
+        "no read while they run"
+    );
     // A reload in the middle: the page listens again, and reads nothing.
     browser.reload().await;
     browser.wait_for_text("main h1", "Tasks").await;
     browser.wait_until("both rows live again", live_rows).await;
     assert_eq!(
-        status_reads(&site).await,
+        status_reads(&site.sandbox_url).await,
         0,
         "no read as the page leaves or comes back"
     );
@@ -325,7 +338,7 @@ async fn the_app_hears_of_relayed_tasks_and_reads_none() {
         .await;
     assert_eq!(page_reads, 0, "no status read from the page");
     assert_eq!(
-        status_reads(&site).await,
+        status_reads(&site.sandbox_url).await,
         2,
         "the service was read once per task: the gateway's confirmation"
     );
@@ -372,9 +385,56 @@ async fn the_status_widget_hears_of_relayed_tasks_and_reads_none() {
         .await;
     assert_eq!(page_reads, 0, "no status read from the widget");
     assert_eq!(
-        status_reads(&site).await,
+        status_reads(&site.sandbox_url).await,
         1,
         "the gateway's confirmation only"
     );
     browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs redis-server: run through `cargo xtask test`"]
+async fn gateways_sharing_redis_announce_each_task_once_to_streams_on_any_of_them() {
+    let redis = Redis::start().await;
+    let sandbox = start_callback_sandbox(300).await;
+    let heartbeat = Duration::from_secs(15);
+    let a = start_relay_gateway(&sandbox, None, Some(&redis.url), heartbeat).await;
+    let b = start_relay_gateway(&sandbox, None, Some(&redis.url), heartbeat).await;
+
+    // Submitted through A, called back at A, heard on B.
+    let (ids, relay) = submit_two_images(&a, None).await;
+    let relay = relay.expect("a relayed submit");
+    let mut on_b = Stream::open(&b, &relay, None).await;
+    on_b.read_until(Duration::from_secs(10), |text| task_events(text).len() == 2)
+        .await;
+    let mut heard: Vec<String> = on_b
+        .tasks()
+        .iter()
+        .map(|event| event.task["task_id"].as_str().unwrap().to_owned())
+        .collect();
+    heard.sort();
+    let mut expected = ids.clone();
+    expected.sort();
+    assert_eq!(heard, expected, "each task once, on the other gateway");
+    assert_eq!(
+        status_reads(&sandbox).await,
+        2,
+        "one confirming read per task"
+    );
+
+    // The capability is used up on both gateways.
+    for gateway in [&a, &b] {
+        assert_eq!(succeeded_again(gateway, &relay, &ids[0]).await, 404);
+    }
+
+    // A stream that moves to A resumes after the last event B gave it.
+    let first = on_b.tasks()[0].id.clone();
+    let mut on_a = Stream::open(&a, &relay, Some(&first)).await;
+    on_a.read_until(Duration::from_secs(5), |text| task_events(text).len() == 1)
+        .await;
+    assert_eq!(
+        on_a.tasks()[0].id,
+        on_b.tasks()[1].id,
+        "the same event ids everywhere"
+    );
 }

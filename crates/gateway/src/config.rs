@@ -89,6 +89,11 @@ pub struct Config {
     /// only for a service reached over a private network).
     #[arg(long, env = "MEDIA_GEN_TRUST_CALLBACKS")]
     pub trust_callbacks: bool,
+    /// A Redis (`redis://host:6379/`) several gateways share the relay
+    /// through: a callback any of them takes reaches the streams open on
+    /// every other, and a stream resumes on another gateway where it was.
+    #[arg(long, env = "MEDIA_GEN_REDIS")]
+    pub redis: Option<String>,
     /// How often an idle event stream gets a comment line, so proxies keep it open.
     #[arg(long, default_value = "15s", value_parser = humantime::parse_duration)]
     pub relay_heartbeat: Duration,
@@ -193,6 +198,7 @@ impl Config {
                 public_url: public_url.clone(),
                 trust_callbacks: self.trust_callbacks,
                 heartbeat: self.relay_heartbeat,
+                redis: self.redis.clone(),
             })
     }
 

@@ -86,7 +86,7 @@ pub async fn handle(
     }
     // A submit the relay takes goes out with the relay's callback address.
     let relayed = match (&endpoint, &gateway.relay) {
-        (Endpoint::Submit(kind), Some(relay)) => relay.take_submit(*kind, &body),
+        (Endpoint::Submit(kind), Some(relay)) => relay.take_submit(*kind, &body).await,
         _ => None,
     };
     let body = match &relayed {
@@ -123,7 +123,7 @@ pub async fn handle(
             Ok(answer) => (answer.status.as_u16(), &answer.body[..]),
             Err(_) => (502, &b""[..]),
         };
-        relay.submit_answered(capability, *kind, status, body);
+        relay.submit_answered(capability, *kind, status, body).await;
     }
     let answer = match answer {
         Ok(answer) => passed_on(answer).map(|mut response| {

@@ -148,15 +148,15 @@ impl Settings {
 }
 
 impl Gateway {
-    /// A gateway with `settings`.
-    pub fn new(settings: &Settings) -> Gateway {
+    /// A gateway with `settings` and the relay started for them.
+    pub fn new(settings: &Settings, relay: Option<relay::Relay>) -> Gateway {
         Gateway(Arc::new(Shared {
             upstream: settings.upstream.clone(),
             trusted_proxies: settings.trusted_proxies.clone(),
             budgets: Budgets::new(settings.requests_per_minute, settings.tasks_per_hour),
             http: upstream::UpstreamClient::new(),
             upstream_timeout: settings.upstream_timeout,
-            relay: settings.relay.clone().map(relay::Relay::new),
+            relay,
         }))
     }
 }
@@ -228,7 +228,7 @@ pub async fn spawn_local(settings: Settings) -> std::io::Result<String> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let base_url = format!("http://{}", listener.local_addr()?);
     // Read the app's folder now, so a bad one fails here and not in the task.
-    drop(router(Gateway::new(&settings), &settings)?);
+    drop(router(Gateway::new(&settings, None), &settings)?);
     tokio::spawn(async move {
         if let Err(error) = serve(listener, &settings, std::future::pending()).await {
             tracing::error!(%error, "the gateway stopped");
@@ -247,7 +247,15 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     observe::metrics();
-    let gateway = Gateway::new(settings);
+    let relay = match settings.relay.clone() {
+        Some(relay) => Some(
+            relay::Relay::start(relay)
+                .await
+                .map_err(|error| std::io::Error::other(format!("the relay: {error}")))?,
+        ),
+        None => None,
+    };
+    let gateway = Gateway::new(settings, relay);
     let app = router(gateway.clone(), settings)?;
     let forgetting = {
         let gateway = gateway.clone();

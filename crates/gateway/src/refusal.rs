@@ -27,6 +27,9 @@ pub enum Refusal {
     BadGateway,
     /// The service did not answer in time.
     GatewayTimeout,
+    /// Something the gateway itself relies on (the relay's Redis) did not
+    /// answer: try again.
+    Unavailable,
 }
 
 impl Refusal {
@@ -71,6 +74,11 @@ impl Refusal {
                 StatusCode::GATEWAY_TIMEOUT,
                 error_codes::UPSTREAM,
                 "The service did not answer in time",
+            ),
+            Refusal::Unavailable => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                error_codes::UNAVAILABLE,
+                "This gateway cannot take it now; try again",
             ),
         }
     }

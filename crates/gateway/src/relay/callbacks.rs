@@ -18,6 +18,7 @@ use axum::Json;
 use media_gen_api::{decode_data, AnyTask, Callback, ErrorEnvelope, TaskKind};
 
 use super::capability::is_capability;
+use super::store::StoreError;
 use super::submissions::Arrival;
 use crate::forward::MAX_ANSWER_BYTES;
 use crate::refusal::Refusal;
@@ -83,7 +84,12 @@ impl IntoResponse for Refused {
 async fn take(gateway: &Gateway, capability: &str, body: Body) -> Result<Taken, Refused> {
     let not_found = || Refused::Relay(Refusal::NotFound);
     let relay = gateway.relay.as_ref().ok_or_else(not_found)?;
-    if !is_capability(capability) || relay.submissions().kind(capability).is_none() {
+    let store = relay.store();
+    let unavailable = |error: StoreError| {
+        tracing::warn!(%error, "the relay's store did not answer");
+        Refused::Relay(Refusal::Unavailable)
+    };
+    if !is_capability(capability) || store.kind(capability).await.map_err(unavailable)?.is_none() {
         return Err(not_found());
     }
     let body: Bytes = to_bytes(body, MAX_CALLBACK_BYTES)
@@ -93,7 +99,11 @@ async fn take(gateway: &Gateway, capability: &str, body: Body) -> Result<Taken, 
         serde_json::from_slice(&body).map_err(|error| Refused::Body(error.to_string()))?;
     let kind = callback.task.kind();
     let task_id = callback.task.task_id().to_owned();
-    match relay.submissions().arrival(capability, kind, &task_id) {
+    match store
+        .arrival(capability, kind, &task_id)
+        .await
+        .map_err(unavailable)?
+    {
         Arrival::Unknown => return Err(not_found()),
         Arrival::Foreign => {
             return Err(Refused::Body(format!(
@@ -112,11 +122,15 @@ async fn take(gateway: &Gateway, capability: &str, body: Body) -> Result<Taken, 
         tracing::warn!(%kind, "a callback for a task the service says has not ended");
         return Ok(Taken::NotEnded);
     }
-    if !relay.submissions().announced(capability, &task_id) {
-        return Ok(Taken::Duplicate);
+    if store
+        .announce(capability, task)
+        .await
+        .map_err(unavailable)?
+    {
+        Ok(Taken::Announced)
+    } else {
+        Ok(Taken::Duplicate)
     }
-    relay.log().announce(capability, task);
-    Ok(Taken::Announced)
 }
 
 /// The task as the service reads it now.

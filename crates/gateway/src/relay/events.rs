@@ -23,7 +23,7 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::capability::is_capability;
-use super::log::Announcement;
+use super::log::{Announcement, EventId};
 use crate::client_address::client_address;
 use crate::observe::REFUSED;
 use crate::refusal::Refusal;
@@ -42,7 +42,7 @@ pub struct EventsQuery {
     #[serde(default)]
     relays: String,
     /// Replay what came after this event id (as `Last-Event-ID` does).
-    after: Option<u64>,
+    after: Option<String>,
 }
 
 /// The stream, or why there is none.
@@ -82,10 +82,16 @@ pub async fn stream(
     let after = headers
         .get("last-event-id")
         .and_then(|id| id.to_str().ok())
-        .and_then(|id| id.trim().parse().ok())
-        .or(query.after)
-        .unwrap_or(0);
-    let (missed, live) = relay.log().subscribe(after);
+        .or(query.after.as_deref())
+        .and_then(EventId::parse)
+        .unwrap_or_default();
+    let (missed, live) = match relay.store().subscribe(after).await {
+        Ok(subscription) => subscription,
+        Err(error) => {
+            tracing::warn!(%error, "the relay's store did not answer");
+            return Refusal::Unavailable.into_response();
+        }
+    };
     let heartbeat = relay.settings().heartbeat;
     Sse::new(events(relays, after, missed, live))
         .keep_alive(KeepAlive::new().interval(heartbeat))
@@ -95,7 +101,7 @@ pub async fn stream(
 /// The events of `relays` after `after`: the missed ones, then the live.
 fn events(
     relays: HashSet<String>,
-    after: u64,
+    after: EventId,
     missed: Vec<Arc<Announcement>>,
     live: tokio::sync::broadcast::Receiver<Arc<Announcement>>,
 ) -> impl Stream<Item = Result<Event, Infallible>> {

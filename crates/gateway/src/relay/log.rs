@@ -11,11 +11,40 @@ use tokio::sync::broadcast;
 /// How many announcements are kept for replay.
 pub const KEPT: usize = 10_000;
 
+/// An announcement's place in the order of all announcements: the event
+/// id a stream gives it and a browser reconnects with. Written `major-minor`
+/// (a Redis stream's entry id); in memory, the count from 1 and 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventId {
+    /// Milliseconds (Redis) or the count (memory).
+    pub major: u64,
+    /// The order within the same `major`.
+    pub minor: u64,
+}
+
+impl EventId {
+    /// `12-0`, or `12` alone.
+    pub fn parse(text: &str) -> Option<EventId> {
+        let text = text.trim();
+        let (major, minor) = text.split_once('-').unwrap_or((text, "0"));
+        Some(EventId {
+            major: major.parse().ok()?,
+            minor: minor.parse().ok()?,
+        })
+    }
+}
+
+impl std::fmt::Display for EventId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.major, self.minor)
+    }
+}
+
 /// One announcement: a task of a relayed submission has ended.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Announcement {
-    /// Its number, counted from 1; the stream's event id.
-    pub id: u64,
+    /// Its place: the stream's event id.
+    pub id: EventId,
     /// The submission's capability: which streams hear it.
     pub capability: String,
     /// The task as it ended.
@@ -44,7 +73,10 @@ impl Log {
     /// Announce `task` of `capability` to the streams, and keep it.
     pub fn announce(&mut self, capability: &str, task: AnyTask) -> Arc<Announcement> {
         let announcement = Arc::new(Announcement {
-            id: self.next,
+            id: EventId {
+                major: self.next,
+                minor: 0,
+            },
             capability: capability.to_owned(),
             task,
         });
@@ -60,13 +92,7 @@ impl Log {
 
     /// The kept announcements after `id`, oldest first, and a receiver of
     /// those that follow: taken together, so none falls between them.
-    pub fn subscribe(
-        &self,
-        after: u64,
-    ) -> (
-        Vec<Arc<Announcement>>,
-        broadcast::Receiver<Arc<Announcement>>,
-    ) {
+    pub fn subscribe(&self, after: EventId) -> super::store::Subscription {
         let missed = self
             .kept
             .iter()
@@ -74,11 +100,6 @@ impl Log {
             .cloned()
             .collect();
         (missed, self.live.subscribe())
-    }
-
-    /// The id of the last announcement (0 before the first).
-    pub fn last_id(&self) -> u64 {
-        self.next - 1
     }
 }
 
@@ -102,12 +123,25 @@ mod tests {
         let mut log = Log::default();
         log.announce("c", task("a"));
         log.announce("c", task("b"));
-        let (missed, mut live) = log.subscribe(1);
+        let (missed, mut live) = log.subscribe(EventId::parse("1").unwrap_or_default());
         assert_eq!(missed.len(), 1);
         assert_eq!(missed[0].task.task_id(), "b");
         log.announce("c", task("c"));
-        assert_eq!(live.try_recv().map(|a| a.id).ok(), Some(3));
-        assert_eq!(log.last_id(), 3);
+        let id = live.try_recv().map(|a| a.id.to_string()).ok();
+        assert_eq!(id.as_deref(), Some("3-0"));
+    }
+
+    #[test]
+    fn event_ids_read_back_in_both_forms() {
+        let id = EventId::parse("1732450000000-3").unwrap_or_default();
+        assert_eq!((id.major, id.minor), (1_732_450_000_000, 3));
+        assert_eq!(EventId::parse(&id.to_string()), Some(id));
+        assert_eq!(
+            EventId::parse("7").map(|id| id.to_string()).as_deref(),
+            Some("7-0")
+        );
+        assert_eq!(EventId::parse("x"), None);
+        assert!(EventId::parse("2-0") > EventId::parse("1-9"));
     }
 
     #[test]
@@ -116,8 +150,8 @@ mod tests {
         for n in 0..KEPT + 5 {
             log.announce("c", task(&n.to_string()));
         }
-        let (missed, _) = log.subscribe(0);
+        let (missed, _) = log.subscribe(EventId::default());
         assert_eq!(missed.len(), KEPT);
-        assert_eq!(missed[0].id, 6);
+        assert_eq!(missed[0].id.major, 6);
     }
 }

@@ -14,11 +14,12 @@ pub mod callbacks;
 pub mod capability;
 pub mod events;
 pub mod log;
+pub mod redis_store;
+pub mod store;
 pub mod submissions;
 mod submit;
 
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -28,8 +29,7 @@ use media_gen_api::relay::{Capabilities, RelayInfo};
 use media_gen_api::{Envelope, TaskKind};
 
 use crate::Gateway;
-use log::Log;
-use submissions::Submissions;
+use store::{Store, StoreError};
 
 pub use media_gen_api::relay::RELAY_HEADER;
 
@@ -42,24 +42,25 @@ pub struct RelaySettings {
     pub trust_callbacks: bool,
     /// How often an idle stream gets a comment, so proxies keep it open.
     pub heartbeat: Duration,
+    /// The Redis that several gateways share the relay through; `None`:
+    /// this process alone.
+    pub redis: Option<String>,
 }
 
-/// The relay's state: the submissions it follows and its announcements.
-#[derive(Debug)]
+/// The relay's state: its settings and its store.
 pub struct Relay {
     settings: RelaySettings,
-    submissions: Mutex<Submissions>,
-    log: Mutex<Log>,
+    store: Store,
 }
 
 impl Relay {
-    /// A relay with `settings`.
-    pub fn new(settings: RelaySettings) -> Relay {
-        Relay {
-            settings,
-            submissions: Mutex::default(),
-            log: Mutex::default(),
-        }
+    /// A relay with `settings`, its store connected (Redis, when set).
+    pub async fn start(settings: RelaySettings) -> Result<Relay, StoreError> {
+        let store = match &settings.redis {
+            Some(url) => Store::Redis(redis_store::RedisStore::connect(url).await?),
+            None => Store::memory(),
+        };
+        Ok(Relay { settings, store })
     }
 
     /// The settings it runs with.
@@ -67,16 +68,9 @@ impl Relay {
         &self.settings
     }
 
-    fn submissions(&self) -> std::sync::MutexGuard<'_, Submissions> {
-        self.submissions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn log(&self) -> std::sync::MutexGuard<'_, Log> {
-        self.log
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// Where it keeps what it knows.
+    pub fn store(&self) -> &Store {
+        &self.store
     }
 
     /// A submit of `kind` about to be forwarded: when its body leaves
@@ -84,20 +78,33 @@ impl Relay {
     /// it, and the capability made for it. A `callback_url` the user gave
     /// is left as it is (those tasks are polled), and so is a body that is
     /// not a JSON object (the service refuses it).
-    pub fn take_submit(&self, kind: TaskKind, body: &Bytes) -> Option<(String, Bytes)> {
+    /// (The submit goes out unrelayed, and is read as before, when the
+    /// store cannot take it.)
+    pub async fn take_submit(&self, kind: TaskKind, body: &Bytes) -> Option<(String, Bytes)> {
         let capability = capability::new_capability()?;
         let url = format!("{}/callbacks/{capability}", self.settings.public_url);
         let body = submit::with_callback_url(body, &url)?;
-        self.submissions().open(&capability, kind, Instant::now());
+        if let Err(error) = self.store.open(&capability, kind).await {
+            tracing::warn!(%error, "the relay could not take a submit");
+            return None;
+        }
         Some((capability, body))
     }
 
     /// The service answered the submit under `capability` with `status` and
     /// `body`: its task ids are followed, or, when it created none, the
     /// capability is closed.
-    pub fn submit_answered(&self, capability: &str, kind: TaskKind, status: u16, body: &[u8]) {
+    pub async fn submit_answered(
+        &self,
+        capability: &str,
+        kind: TaskKind,
+        status: u16,
+        body: &[u8],
+    ) {
         let ids = submit::created_ids(kind, status, body);
-        self.submissions().created(capability, ids);
+        if let Err(error) = self.store.created(capability, ids).await {
+            tracing::warn!(%error, "the relay could not note a submit's tasks");
+        }
     }
 }
 

@@ -1,0 +1,278 @@
+//! The relay's store in Redis, shared by several gateways.
+//!
+//! A submission is a hash (`kind`) with two sets (the ids its submit
+//! created, the ids announced), all expiring with the capability; a task is
+//! announced by the gateway whose `SADD` to the announced set adds it, so
+//! each is announced once however many gateways receive its callbacks. The
+//! announcements are one Redis stream, trimmed to the last
+//! [`super::log::KEPT`]: its entry ids are the streams' event ids, so a
+//! browser that reconnects to another gateway resumes where it was. Each
+//! gateway reads the stream's new entries on a connection of its own and
+//! hands them to the streams open on it.
+
+use std::sync::Arc;
+
+use media_gen_api::{AnyTask, TaskKind};
+use redis::aio::{ConnectionManager, MultiplexedConnection};
+use redis::streams::{StreamId, StreamRangeReply, StreamReadReply};
+use redis::AsyncCommands;
+use tokio::sync::broadcast;
+
+use super::log::{Announcement, EventId, KEPT};
+use super::store::{StoreError, Subscription};
+use super::submissions::{Arrival, LIFETIME};
+
+/// The keys' common prefix.
+const PREFIX: &str = "media-gen:relay";
+/// The stream of announcements.
+const EVENTS: &str = "media-gen:relay:events";
+
+fn error(error: redis::RedisError) -> StoreError {
+    StoreError(format!("redis: {error}"))
+}
+
+fn submission_key(capability: &str) -> String {
+    format!("{PREFIX}:submission:{capability}")
+}
+
+fn created_key(capability: &str) -> String {
+    format!("{PREFIX}:created:{capability}")
+}
+
+fn announced_key(capability: &str) -> String {
+    format!("{PREFIX}:announced:{capability}")
+}
+
+/// The relay's store in Redis.
+pub struct RedisStore {
+    connection: ConnectionManager,
+    live: broadcast::Sender<Arc<Announcement>>,
+    reader: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for RedisStore {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
+impl RedisStore {
+    /// Connect to the Redis at `url` (`redis://127.0.0.1:6379/`), and start
+    /// reading the announcements the gateways add from now on.
+    pub async fn connect(url: &str) -> Result<RedisStore, StoreError> {
+        let client = redis::Client::open(url).map_err(error)?;
+        let connection = ConnectionManager::new(client.clone())
+            .await
+            .map_err(error)?;
+        let reading = client
+            .get_multiplexed_async_connection()
+            .await
+            .map_err(error)?;
+        let live = broadcast::channel(1024).0;
+        let reader = tokio::spawn(read_new(reading, live.clone()));
+        Ok(RedisStore {
+            connection,
+            live,
+            reader,
+        })
+    }
+
+    fn connection(&self) -> ConnectionManager {
+        self.connection.clone()
+    }
+
+    /// See [`super::store::Store::open`].
+    pub async fn open(&self, capability: &str, kind: TaskKind) -> Result<(), StoreError> {
+        let key = submission_key(capability);
+        redis::pipe()
+            .hset(&key, "kind", kind.as_str())
+            .ignore()
+            .expire(&key, LIFETIME.as_secs() as i64)
+            .ignore()
+            .query_async::<()>(&mut self.connection())
+            .await
+            .map_err(error)
+    }
+
+    /// See [`super::store::Store::created`].
+    pub async fn created(&self, capability: &str, ids: Vec<String>) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return self.close(capability).await;
+        }
+        let key = created_key(capability);
+        redis::pipe()
+            .sadd(&key, ids)
+            .ignore()
+            .expire(&key, LIFETIME.as_secs() as i64)
+            .ignore()
+            .query_async::<()>(&mut self.connection())
+            .await
+            .map_err(error)?;
+        self.close_if_done(capability).await
+    }
+
+    /// See [`super::store::Store::kind`].
+    pub async fn kind(&self, capability: &str) -> Result<Option<TaskKind>, StoreError> {
+        let kind: Option<String> = self
+            .connection()
+            .hget(submission_key(capability), "kind")
+            .await
+            .map_err(error)?;
+        Ok(kind.and_then(|kind| kind.parse().ok()))
+    }
+
+    /// See [`super::store::Store::arrival`].
+    pub async fn arrival(
+        &self,
+        capability: &str,
+        kind: TaskKind,
+        task_id: &str,
+    ) -> Result<Arrival, StoreError> {
+        let (open_kind, created, ours, announced): (Option<String>, bool, bool, bool) =
+            redis::pipe()
+                .hget(submission_key(capability), "kind")
+                .exists(created_key(capability))
+                .sismember(created_key(capability), task_id)
+                .sismember(announced_key(capability), task_id)
+                .query_async(&mut self.connection())
+                .await
+                .map_err(error)?;
+        let Some(open_kind) = open_kind else {
+            return Ok(Arrival::Unknown);
+        };
+        // Before the submit's answer, a task is taken on the submission's word.
+        if open_kind != kind.as_str() || (created && !ours) {
+            Ok(Arrival::Foreign)
+        } else if announced {
+            Ok(Arrival::Duplicate)
+        } else {
+            Ok(Arrival::New)
+        }
+    }
+
+    /// See [`super::store::Store::announce`].
+    pub async fn announce(&self, capability: &str, task: AnyTask) -> Result<bool, StoreError> {
+        let mut connection = self.connection();
+        let key = announced_key(capability);
+        let (added,): (u32,) = redis::pipe()
+            .sadd(&key, task.task_id())
+            .expire(&key, LIFETIME.as_secs() as i64)
+            .ignore()
+            .query_async(&mut connection)
+            .await
+            .map_err(error)?;
+        if added == 0 {
+            return Ok(false);
+        }
+        let json = task.to_json().map_err(|e| StoreError(e.to_string()))?;
+        redis::cmd("XADD")
+            .arg(EVENTS)
+            .arg("MAXLEN")
+            .arg("~")
+            .arg(KEPT)
+            .arg("*")
+            .arg("capability")
+            .arg(capability)
+            .arg("kind")
+            .arg(task.kind().as_str())
+            .arg("task")
+            .arg(json)
+            .query_async::<String>(&mut connection)
+            .await
+            .map_err(error)?;
+        self.close_if_done(capability).await?;
+        Ok(true)
+    }
+
+    /// See [`super::store::Store::subscribe`].
+    pub async fn subscribe(&self, after: EventId) -> Result<Subscription, StoreError> {
+        // Subscribed first, so nothing falls between the two.
+        let live = self.live.subscribe();
+        let reply: StreamRangeReply = redis::cmd("XRANGE")
+            .arg(EVENTS)
+            .arg(format!("({after}"))
+            .arg("+")
+            .arg("COUNT")
+            .arg(KEPT)
+            .query_async(&mut self.connection())
+            .await
+            .map_err(error)?;
+        let missed = reply.ids.iter().filter_map(announcement).collect();
+        Ok((missed, live))
+    }
+
+    /// Close the capability once every task it created was announced.
+    async fn close_if_done(&self, capability: &str) -> Result<(), StoreError> {
+        let (created, left): (u32, Vec<String>) = redis::pipe()
+            .scard(created_key(capability))
+            .sdiff(&[created_key(capability), announced_key(capability)])
+            .query_async(&mut self.connection())
+            .await
+            .map_err(error)?;
+        if created > 0 && left.is_empty() {
+            self.close(capability).await?;
+        }
+        Ok(())
+    }
+
+    async fn close(&self, capability: &str) -> Result<(), StoreError> {
+        self.connection()
+            .del::<_, ()>(&[
+                submission_key(capability),
+                created_key(capability),
+                announced_key(capability),
+            ])
+            .await
+            .map_err(error)
+    }
+}
+
+/// A stream entry as an announcement (`None` for one that does not read).
+fn announcement(entry: &StreamId) -> Option<Arc<Announcement>> {
+    let id = EventId::parse(&entry.id)?;
+    let capability: String = entry.get("capability")?;
+    let kind: TaskKind = entry.get::<String>("kind")?.parse().ok()?;
+    let task: String = entry.get("task")?;
+    let task = AnyTask::from_json(kind, task.as_bytes()).ok()?;
+    Some(Arc::new(Announcement {
+        id,
+        capability,
+        task,
+    }))
+}
+
+/// Hand every entry added to the stream from now on to `live`; reconnects
+/// after an error, from the last entry read.
+async fn read_new(
+    mut connection: MultiplexedConnection,
+    live: broadcast::Sender<Arc<Announcement>>,
+) {
+    let mut last = "$".to_owned();
+    loop {
+        let reply: Result<Option<StreamReadReply>, _> = redis::cmd("XREAD")
+            .arg("BLOCK")
+            .arg(5_000)
+            .arg("COUNT")
+            .arg(100)
+            .arg("STREAMS")
+            .arg(EVENTS)
+            .arg(&last)
+            .query_async(&mut connection)
+            .await;
+        match reply {
+            Ok(Some(reply)) => {
+                for entry in reply.keys.iter().flat_map(|key| &key.ids) {
+                    last = entry.id.clone();
+                    if let Some(announcement) = announcement(entry) {
+                        let _ = live.send(announcement);
+                    }
+                }
+            }
+            Ok(None) => {}
+            Err(error) => {
+                tracing::warn!(%error, "reading the relay's announcements from redis");
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Where the relay keeps what it knows: in this process (one gateway), or
+//! in Redis (`--redis`), shared by every gateway behind a balancer, so a
+//! callback any of them takes reaches a stream open on any other.
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+use media_gen_api::{AnyTask, TaskKind};
+use tokio::sync::broadcast;
+
+use super::log::{Announcement, EventId, Log};
+use super::redis_store::RedisStore;
+use super::submissions::{Arrival, Submissions};
+
+/// Why the store could not answer (Redis unreachable, say).
+#[derive(Debug, Clone)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What a stream starts from: the kept announcements after its last event
+/// id, and a receiver of those that follow.
+pub type Subscription = (
+    Vec<Arc<Announcement>>,
+    broadcast::Receiver<Arc<Announcement>>,
+);
+
+/// The relay's store.
+pub enum Store {
+    /// This process alone.
+    Memory {
+        /// The submissions followed.
+        submissions: Mutex<Submissions>,
+        /// The announcements.
+        log: Mutex<Log>,
+    },
+    /// Shared through Redis.
+    Redis(RedisStore),
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Store {
+    /// A store in this process.
+    pub fn memory() -> Store {
+        Store::Memory {
+            submissions: Mutex::default(),
+            log: Mutex::default(),
+        }
+    }
+
+    /// Follow a submission of `kind` under `capability`.
+    pub async fn open(&self, capability: &str, kind: TaskKind) -> Result<(), StoreError> {
+        match self {
+            Store::Memory { submissions, .. } => {
+                locked(submissions).open(capability, kind, Instant::now());
+                Ok(())
+            }
+            Store::Redis(redis) => redis.open(capability, kind).await,
+        }
+    }
+
+    /// The submit under `capability` created `ids` (none: it is closed).
+    pub async fn created(&self, capability: &str, ids: Vec<String>) -> Result<(), StoreError> {
+        match self {
+            Store::Memory { submissions, .. } => {
+                locked(submissions).created(capability, ids);
+                Ok(())
+            }
+            Store::Redis(redis) => redis.created(capability, ids).await,
+        }
+    }
+
+    /// The kind of the open submission under `capability`.
+    pub async fn kind(&self, capability: &str) -> Result<Option<TaskKind>, StoreError> {
+        match self {
+            Store::Memory { submissions, .. } => Ok(locked(submissions).kind(capability)),
+            Store::Redis(redis) => redis.kind(capability).await,
+        }
+    }
+
+    /// What a callback about task `task_id` of `kind` to `capability` is.
+    pub async fn arrival(
+        &self,
+        capability: &str,
+        kind: TaskKind,
+        task_id: &str,
+    ) -> Result<Arrival, StoreError> {
+        match self {
+            Store::Memory { submissions, .. } => {
+                Ok(locked(submissions).arrival(capability, kind, task_id))
+            }
+            Store::Redis(redis) => redis.arrival(capability, kind, task_id).await,
+        }
+    }
+
+    /// Announce `task` of `capability` to the streams, unless it already
+    /// was (by any gateway); returns whether this call announced it.
+    pub async fn announce(&self, capability: &str, task: AnyTask) -> Result<bool, StoreError> {
+        match self {
+            Store::Memory { submissions, log } => {
+                if !locked(submissions).announced(capability, task.task_id()) {
+                    return Ok(false);
+                }
+                locked(log).announce(capability, task);
+                Ok(true)
+            }
+            Store::Redis(redis) => redis.announce(capability, task).await,
+        }
+    }
+
+    /// The announcements after `after`, and those that follow.
+    pub async fn subscribe(&self, after: EventId) -> Result<Subscription, StoreError> {
+        match self {
+            Store::Memory { log, .. } => Ok(locked(log).subscribe(after)),
+            Store::Redis(redis) => redis.subscribe(after).await,
+        }
+    }
+}
