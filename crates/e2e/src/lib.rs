@@ -176,37 +176,128 @@ pub async fn start_callback_sandbox(task_ms: u64) -> String {
     start_sandbox(task_ms).await
 }
 
+/// How a relaying gateway of these tests runs.
+#[derive(Debug, Clone)]
+pub struct RelayOptions {
+    /// The sandbox it forwards to.
+    pub sandbox_url: String,
+    /// The built app it serves, if any.
+    pub static_dir: Option<PathBuf>,
+    /// The Redis it shares the relay through (else memory).
+    pub redis: Option<String>,
+    /// Its `--public-url` (else its own address).
+    pub public_url: Option<String>,
+    /// Its heartbeat.
+    pub heartbeat: Duration,
+}
+
+/// A relaying gateway in this process, on its own loopback address; it can
+/// be stopped (its connections closed, as a process that ends closes them)
+/// and started again on the same address.
+pub struct RelayGateway {
+    /// `http://127.0.0.1:<port>`.
+    pub base_url: String,
+    address: std::net::SocketAddr,
+    options: RelayOptions,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    serving: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl RelayGateway {
+    /// Start one with `options` on a free loopback port.
+    pub async fn start(options: RelayOptions) -> RelayGateway {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind a free loopback port");
+        RelayGateway::start_on(listener, options)
+    }
+
+    /// Start one with `options` on `listener` (bound ahead, when another
+    /// server must know the address first).
+    pub fn start_on(listener: tokio::net::TcpListener, options: RelayOptions) -> RelayGateway {
+        let address = listener.local_addr().expect("a bound listener's address");
+        let mut gateway = RelayGateway {
+            base_url: format!("http://{address}"),
+            address,
+            options,
+            stop: None,
+            serving: None,
+        };
+        gateway.serve(listener);
+        gateway
+    }
+
+    fn serve(&mut self, listener: tokio::net::TcpListener) {
+        let options = &self.options;
+        let mut settings = media_gen_gateway::Settings::for_tests(
+            &options.sandbox_url,
+            GATEWAY_TOKEN,
+            options.static_dir.clone(),
+        );
+        settings.relay = Some(media_gen_gateway::relay::RelaySettings {
+            public_url: options
+                .public_url
+                .clone()
+                .unwrap_or_else(|| self.base_url.clone()),
+            trust_callbacks: false,
+            heartbeat: options.heartbeat,
+            redis: options.redis.clone(),
+        });
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        self.stop = Some(stop);
+        self.serving = Some(tokio::spawn(async move {
+            // Only `stop()` stops it: dropping the handle leaves it running.
+            let shutdown = async {
+                if stopped.await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+            };
+            if let Err(error) = media_gen_gateway::serve(listener, &settings, shutdown).await {
+                eprintln!("the relaying gateway stopped: {error}");
+            }
+        }));
+    }
+
+    /// Stop it: it takes nothing more, and its open connections (event
+    /// streams among them) close after the grace period.
+    pub async fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(serving) = self.serving.take() {
+            let _ = serving.await;
+        }
+    }
+
+    /// Start it again on the same address.
+    pub async fn restart(&mut self) {
+        self.stop().await;
+        let listener = tokio::net::TcpListener::bind(self.address)
+            .await
+            .expect("bind the gateway's address again");
+        self.serve(listener);
+    }
+}
+
 /// A gateway in front of `sandbox_url` relaying its callbacks, its
 /// `--public-url` its own loopback address, its store `redis` when given
-/// (else memory), serving `static_dir` if given; its base URL.
+/// (else memory), serving `static_dir` if given; its base URL. It runs
+/// until the test ends (its handle dropped).
 pub async fn start_relay_gateway(
     sandbox_url: &str,
     static_dir: Option<PathBuf>,
     redis: Option<&str>,
     heartbeat: Duration,
 ) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a free loopback port");
-    let base_url = format!(
-        "http://{}",
-        listener.local_addr().expect("a bound listener's address")
-    );
-    let mut settings =
-        media_gen_gateway::Settings::for_tests(sandbox_url, GATEWAY_TOKEN, static_dir);
-    settings.relay = Some(media_gen_gateway::relay::RelaySettings {
-        public_url: base_url.clone(),
-        trust_callbacks: false,
-        heartbeat,
+    let gateway = RelayGateway::start(RelayOptions {
+        sandbox_url: sandbox_url.to_owned(),
+        static_dir,
         redis: redis.map(str::to_owned),
-    });
-    tokio::spawn(async move {
-        let serving = media_gen_gateway::serve(listener, &settings, std::future::pending());
-        if let Err(error) = serving.await {
-            eprintln!("the relaying gateway stopped: {error}");
-        }
-    });
-    base_url
+        public_url: None,
+        heartbeat,
+    })
+    .await;
+    gateway.base_url
 }
 
 /// Debian's redis-server (`REDIS_SERVER`, else `redis-server` on PATH) on a

@@ -2,11 +2,20 @@
 //! the server block of `docs/deploy/nginx.conf`, the sandbox behind. The
 //! gateway's per-visitor budgets see each visitor's own address (nginx
 //! passes it; the gateway believes only nginx), not nginx's, and a visitor
-//! cannot forge another's.
+//! cannot forge another's. Two gateways on one Redis behind the same
+//! block: a page follows relayed tasks while each gateway stops in turn,
+//! and sees every completion once, none read.
+
+mod common;
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
-use media_gen_e2e::{dist_dir, start_site_configured, workspace_root, Browser, Nginx};
+use common::{page_status_reads, status_reads};
+use media_gen_e2e::{
+    dist_dir, start_callback_sandbox, start_site_configured, workspace_root, Browser, Nginx, Redis,
+    RelayGateway, RelayOptions,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpSocket;
 
@@ -116,4 +125,103 @@ async fn a_stopped_nginx_leaves_no_worker_listening() {
         tokio::net::TcpStream::connect(address).await.is_err(),
         "something still listens on {address} after nginx was stopped"
     );
+}
+
+#[tokio::test]
+#[ignore = "needs nginx, redis-server, the release build and ChromeDriver: run through `cargo xtask test`"]
+async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stops() {
+    let redis = Redis::start().await;
+    // Tasks of three seconds end while the page's stream is between
+    // gateways: what it missed comes back through Redis when it reconnects.
+    let sandbox = start_callback_sandbox(3_000).await;
+    // The gateways' addresses first: nginx's block names them, and their
+    // public URL (where the sandbox calls back) is nginx's.
+    let listeners = [
+        tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port"),
+        tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port"),
+    ];
+    let addresses: Vec<String> = listeners
+        .iter()
+        .map(|listener| listener.local_addr().expect("an address").to_string())
+        .collect();
+    let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
+        .expect("docs/deploy/nginx.conf");
+    let nginx = Nginx::start(|port| {
+        server_block(&guide, &addresses[0], port).replace(
+            &format!("    server {};", addresses[0]),
+            &format!("    server {};\n    server {};", addresses[0], addresses[1]),
+        )
+    })
+    .await;
+    let public_url = format!("http://{}", nginx.address);
+    let [first, second] = listeners;
+    let options = RelayOptions {
+        sandbox_url: sandbox.clone(),
+        static_dir: Some(dist_dir()),
+        redis: Some(redis.url.clone()),
+        public_url: Some(public_url.clone()),
+        heartbeat: Duration::from_secs(15),
+    };
+    let mut a = RelayGateway::start_on(first, options.clone());
+    let mut b = RelayGateway::start_on(second, options);
+
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&public_url, "/new/image-generate", "Image generation")
+        .await;
+    browser
+        .type_into("#prompt", "A lighthouse in a storm")
+        .await;
+    browser.type_into("#count", "4").await;
+    browser
+        .wait_until(
+            "a valid form",
+            "!document.querySelector('#submit').disabled",
+        )
+        .await;
+    browser.click("#submit").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser
+        .wait_until(
+            "four rows live",
+            "document.querySelectorAll('li.task-row .task-row__live').length === 4",
+        )
+        .await;
+
+    // Each gateway stops in turn while the tasks run, so the page's stream
+    // loses its gateway at least once and reconnects through nginx.
+    a.stop().await;
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    a.restart().await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    b.stop().await;
+
+    browser
+        .wait_until(
+            "all four ended",
+            "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length === 4",
+        )
+        .await;
+    assert_eq!(
+        browser
+            .eval("document.querySelectorAll('li.task-row').length")
+            .await,
+        4,
+        "each task shown once"
+    );
+    assert_eq!(
+        page_status_reads(&browser).await,
+        0,
+        "heard of, not read: the stream came back"
+    );
+    assert_eq!(
+        status_reads(&sandbox).await,
+        4,
+        "the service read once per task: the confirmations"
+    );
+    browser.close().await;
 }

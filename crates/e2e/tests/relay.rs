@@ -4,7 +4,11 @@
 // Test-only crate: a failed unwrap is a failed test, with its location.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::time::Duration;
+
+use common::{page_status_reads, status_reads};
 
 use media_gen_e2e::{
     dist_dir, npm_scratch_dir, start_callback_sandbox, start_relay_gateway, start_relay_site,
@@ -134,16 +138,6 @@ async fn succeeded_again(base: &str, relay: &str, id: &str) -> u16 {
         .unwrap()
         .status()
         .as_u16()
-}
-
-async fn status_reads(sandbox_url: &str) -> u64 {
-    let stats: Value = reqwest::get(format!("{sandbox_url}/sandbox/stats"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    stats["data"]["status_reads"].as_u64().unwrap()
 }
 
 #[tokio::test]
@@ -330,12 +324,7 @@ async fn the_app_hears_of_relayed_tasks_and_reads_none() {
         0,
         "ended tasks are no longer live"
     );
-    let page_reads = browser
-        .eval(
-            "performance.getEntriesByType('resource')
-               .filter((entry) => /\\/v1\\/image_generate\\/./.test(new URL(entry.name).pathname)).length",
-        )
-        .await;
+    let page_reads = page_status_reads(&browser).await;
     assert_eq!(page_reads, 0, "no status read from the page");
     assert_eq!(
         status_reads(&site.sandbox_url).await,
@@ -377,12 +366,7 @@ async fn the_status_widget_hears_of_relayed_tasks_and_reads_none() {
         "the submitted event names the capability: {result}"
     );
     assert_eq!(result["status"], "SUCCEEDED", "{result}");
-    let page_reads = browser
-        .eval(
-            "performance.getEntriesByType('resource')
-               .filter((entry) => /\\/v1\\/image_generate\\/./.test(new URL(entry.name).pathname)).length",
-        )
-        .await;
+    let page_reads = page_status_reads(&browser).await;
     assert_eq!(page_reads, 0, "no status read from the widget");
     assert_eq!(
         status_reads(&site.sandbox_url).await,

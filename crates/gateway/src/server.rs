@@ -32,7 +32,8 @@ pub struct ConnectionLimits {
 }
 
 /// Serve `app` on `listener` until `shutdown` completes, then let requests
-/// in flight finish (up to the grace period).
+/// in flight finish (up to the grace period) and close what is left open
+/// (event streams), so a stopped server holds no connection.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
@@ -46,7 +47,11 @@ pub async fn serve(
         .header_read_timeout(limits.header_timeout)
         .keep_alive(true);
     tokio::pin!(shutdown);
+    // Every connection's task, so those still open at the end of the grace
+    // period (an event stream never ends by itself) end with the server.
+    let mut connections = tokio::task::JoinSet::new();
     loop {
+        while connections.try_join_next().is_some() {}
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = &mut shutdown => break,
@@ -79,7 +84,7 @@ pub async fn serve(
             http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
         let connection = graceful.watch(connection);
         metrics::gauge!(CONNECTIONS_OPEN).increment(1.0);
-        tokio::spawn(async move {
+        connections.spawn(async move {
             let _ = connection.await;
             metrics::gauge!(CONNECTIONS_OPEN).decrement(1.0);
             drop(slot);
@@ -90,6 +95,13 @@ pub async fn serve(
         () = graceful.shutdown() => {}
         () = tokio::time::sleep(limits.shutdown_grace) => {
             tracing::warn!("requests still in flight at the end of the grace period");
+        }
+    }
+    // What is still open is closed now, as when the process ends.
+    connections.abort_all();
+    while let Some(ended) = connections.join_next().await {
+        if ended.is_err() {
+            metrics::gauge!(CONNECTIONS_OPEN).decrement(1.0);
         }
     }
 }
