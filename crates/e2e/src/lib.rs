@@ -142,16 +142,26 @@ pub async fn start_site_configured(
     configure: impl FnOnce(&mut media_gen_gateway::Settings),
 ) -> Site {
     let sandbox_url = start_sandbox(task_ms).await;
-    let mut settings =
-        media_gen_gateway::Settings::for_tests(&sandbox_url, GATEWAY_TOKEN, Some(static_dir));
-    configure(&mut settings);
-    let base_url = media_gen_gateway::spawn_local(settings)
-        .await
-        .expect("the gateway serves the folder");
+    let base_url = start_gateway(&sandbox_url, Some(static_dir), configure).await;
     Site {
         base_url,
         sandbox_url,
     }
+}
+
+/// A gateway in front of `sandbox_url` (a sandbox of these tests), serving
+/// `static_dir` if given, its settings changed by `configure`; its base URL.
+pub async fn start_gateway(
+    sandbox_url: &str,
+    static_dir: Option<PathBuf>,
+    configure: impl FnOnce(&mut media_gen_gateway::Settings),
+) -> String {
+    let mut settings =
+        media_gen_gateway::Settings::for_tests(sandbox_url, GATEWAY_TOKEN, static_dir);
+    configure(&mut settings);
+    media_gen_gateway::spawn_local(settings)
+        .await
+        .expect("the gateway serves the folder")
 }
 
 /// A sandbox (tasks of about `task_ms`) that calls back, and a gateway in

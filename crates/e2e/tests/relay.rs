@@ -11,8 +11,8 @@ use std::time::Duration;
 use common::{page_status_reads, status_reads};
 
 use media_gen_e2e::{
-    dist_dir, npm_scratch_dir, start_callback_sandbox, start_relay_gateway, start_relay_site,
-    Browser, Redis,
+    dist_dir, npm_scratch_dir, start_callback_sandbox, start_gateway, start_relay_gateway,
+    start_relay_site, Browser, Redis,
 };
 use serde_json::{json, Value};
 
@@ -421,4 +421,41 @@ async fn gateways_sharing_redis_announce_each_task_once_to_streams_on_any_of_the
         on_b.tasks()[1].id,
         "the same event ids everywhere"
     );
+}
+
+#[tokio::test]
+#[ignore = "needs redis-server: run through `cargo xtask test`"]
+async fn gateways_sharing_redis_give_a_visitor_one_budget_between_them() {
+    let redis = Redis::start().await;
+    let sandbox = start_callback_sandbox(300).await;
+    let budget = |settings: &mut media_gen_gateway::Settings| {
+        settings.requests_per_minute = std::num::NonZeroU32::new(4).unwrap();
+        settings.tasks_per_hour = std::num::NonZeroU32::new(3).unwrap();
+        settings.redis = Some(redis.url.clone());
+    };
+    let a = start_gateway(&sandbox, None, budget).await;
+    let b = start_gateway(&sandbox, None, budget).await;
+    let client = reqwest::Client::new();
+    let languages = |gateway: &str| {
+        client
+            .get(format!("{gateway}/v1/video_translate/target_languages"))
+            .send()
+    };
+    let submit = |gateway: &str, count: u32| {
+        client
+            .post(format!("{gateway}/v1/image_generate"))
+            .json(&json!({ "prompt": "budget", "image_quality": "1K", "generate_count": count }))
+            .send()
+    };
+    // Tasks: two made at B leave one for the same visitor at A.
+    assert_eq!(submit(&b, 2).await.unwrap().status(), 200);
+    assert_eq!(submit(&a, 2).await.unwrap().status(), 429, "2 + 2 > 3");
+    assert_eq!(submit(&a, 1).await.unwrap().status(), 200);
+    // Requests: those were three of the four, at both gateways; one more
+    // passes, then either gateway refuses.
+    assert_eq!(languages(&b).await.unwrap().status(), 200);
+    let refused = languages(&a).await.unwrap();
+    assert_eq!(refused.status(), 429);
+    assert!(refused.headers().contains_key("retry-after"));
+    assert_eq!(languages(&b).await.unwrap().status(), 429);
 }

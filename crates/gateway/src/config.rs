@@ -89,9 +89,10 @@ pub struct Config {
     /// only for a service reached over a private network).
     #[arg(long, env = "MEDIA_GEN_TRUST_CALLBACKS")]
     pub trust_callbacks: bool,
-    /// A Redis (`redis://host:6379/`) several gateways share the relay
-    /// through: a callback any of them takes reaches the streams open on
-    /// every other, and a stream resumes on another gateway where it was.
+    /// A Redis (`redis://host:6379/`) the gateways behind one balancer
+    /// share: the per-visitor budgets are counted there, and with the relay
+    /// a callback any of them takes reaches the streams open on every
+    /// other, and a stream resumes on another gateway where it was.
     #[arg(long, env = "MEDIA_GEN_REDIS")]
     pub redis: Option<String>,
     /// How often an idle event stream gets a comment line, so proxies keep it open.

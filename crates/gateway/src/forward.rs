@@ -67,7 +67,7 @@ pub async fn handle(
         return Refusal::NotFound.into_response();
     };
     let client = client_address(peer.ip(), &parts.headers, &gateway.trusted_proxies);
-    if let Err(wait) = gateway.budgets.request(client) {
+    if let Err(wait) = gateway.count_request(client).await {
         metrics::counter!(REFUSED, "budget" => "requests").increment(1);
         return Refusal::TooManyRequests(wait).into_response();
     }
@@ -79,7 +79,10 @@ pub async fn handle(
         Err(error) => return body_refusal(&error).into_response(),
     };
     if let Endpoint::Submit(kind) = endpoint {
-        if let Err(wait) = gateway.budgets.submit(client, tasks_created(kind, &body)) {
+        if let Err(wait) = gateway
+            .count_submit(client, tasks_created(kind, &body))
+            .await
+        {
             metrics::counter!(REFUSED, "budget" => "tasks").increment(1);
             return Refusal::TooManyTasks(wait).into_response();
         }

@@ -14,6 +14,7 @@ pub mod observe;
 pub mod refusal;
 pub mod relay;
 pub mod server;
+pub mod shared_budgets;
 pub mod static_files;
 pub mod upstream;
 
@@ -54,6 +55,8 @@ pub struct Shared {
     pub upstream_timeout: Duration,
     /// The callback relay, with `--public-url`.
     pub relay: Option<relay::Relay>,
+    /// The budgets counted in Redis with the other gateways, with `--redis`.
+    pub shared_budgets: Option<shared_budgets::SharedBudgets>,
 }
 
 impl std::ops::Deref for Gateway {
@@ -86,6 +89,9 @@ pub struct Settings {
     pub connect_src: Vec<String>,
     /// The callback relay, when the gateway has a public address.
     pub relay: Option<relay::RelaySettings>,
+    /// The Redis the gateways behind one balancer share: the per-visitor
+    /// budgets are counted there (and the relay kept, with `relay`).
+    pub redis: Option<String>,
 }
 
 impl Settings {
@@ -120,6 +126,7 @@ impl Settings {
             static_dir,
             connect_src,
             relay: None,
+            redis: None,
         }
     }
 
@@ -143,13 +150,44 @@ impl Settings {
             static_dir: config.static_dir.clone(),
             connect_src: config.connect_src.clone(),
             relay: config.relay(),
+            redis: config.redis.clone(),
         })
     }
 }
 
 impl Gateway {
-    /// A gateway with `settings` and the relay started for them.
-    pub fn new(settings: &Settings, relay: Option<relay::Relay>) -> Gateway {
+    /// Count one request from `client` against its budget: the one the
+    /// gateways share in Redis (`--redis`), else this gateway's own (also
+    /// when Redis does not answer). `Err(wait)` when over budget.
+    pub async fn count_request(&self, client: std::net::IpAddr) -> Result<(), Duration> {
+        if let Some(shared) = &self.shared_budgets {
+            match shared.request(client).await {
+                Ok(verdict) => return verdict,
+                Err(error) => tracing::warn!(%error, "shared budgets unreachable; counted here"),
+            }
+        }
+        self.budgets.request(client)
+    }
+
+    /// Count the `tasks` a submit from `client` would create, as
+    /// [`Gateway::count_request`] counts requests.
+    pub async fn count_submit(&self, client: std::net::IpAddr, tasks: u64) -> Result<(), Duration> {
+        if let Some(shared) = &self.shared_budgets {
+            match shared.submit(client, tasks).await {
+                Ok(verdict) => return verdict,
+                Err(error) => tracing::warn!(%error, "shared budgets unreachable; counted here"),
+            }
+        }
+        self.budgets.submit(client, tasks)
+    }
+
+    /// A gateway with `settings`, the relay started for them and the
+    /// shared budgets connected.
+    pub fn new(
+        settings: &Settings,
+        relay: Option<relay::Relay>,
+        shared_budgets: Option<shared_budgets::SharedBudgets>,
+    ) -> Gateway {
         Gateway(Arc::new(Shared {
             upstream: settings.upstream.clone(),
             trusted_proxies: settings.trusted_proxies.clone(),
@@ -157,6 +195,7 @@ impl Gateway {
             http: upstream::UpstreamClient::new(),
             upstream_timeout: settings.upstream_timeout,
             relay,
+            shared_budgets,
         }))
     }
 }
@@ -228,7 +267,7 @@ pub async fn spawn_local(settings: Settings) -> std::io::Result<String> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let base_url = format!("http://{}", listener.local_addr()?);
     // Read the app's folder now, so a bad one fails here and not in the task.
-    drop(router(Gateway::new(&settings, None), &settings)?);
+    drop(router(Gateway::new(&settings, None, None), &settings)?);
     tokio::spawn(async move {
         if let Err(error) = serve(listener, &settings, std::future::pending()).await {
             tracing::error!(%error, "the gateway stopped");
@@ -255,7 +294,19 @@ pub async fn serve(
         ),
         None => None,
     };
-    let gateway = Gateway::new(settings, relay);
+    let shared_budgets = match &settings.redis {
+        Some(url) => Some(
+            shared_budgets::SharedBudgets::connect(
+                url,
+                settings.requests_per_minute,
+                settings.tasks_per_hour,
+            )
+            .await
+            .map_err(|error| std::io::Error::other(format!("the shared budgets: {error}")))?,
+        ),
+        None => None,
+    };
+    let gateway = Gateway::new(settings, relay, shared_budgets);
     let app = router(gateway.clone(), settings)?;
     let forgetting = {
         let gateway = gateway.clone();

@@ -56,7 +56,7 @@ pub async fn stream(
         return Refusal::NotFound.into_response();
     };
     let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
-    if let Err(wait) = gateway.budgets.request(client) {
+    if let Err(wait) = gateway.count_request(client).await {
         metrics::counter!(REFUSED, "budget" => "requests").increment(1);
         return Refusal::TooManyRequests(wait).into_response();
     }
