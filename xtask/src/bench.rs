@@ -31,11 +31,16 @@ pub fn run(parts: &[String]) -> Result<ExitCode> {
         "nginx (the gateway's comparison)",
         crate::tools::ensure_nginx,
     )?;
+    let redis = phases.run(
+        "redis (the relay shared by two gateways)",
+        crate::tools::ensure_redis,
+    )?;
     phases.run("measure", || {
         cmd::run(
             command("cargo")
                 .env("CHROMEDRIVER", &chromedriver)
                 .env("NGINX", &nginx)
+                .env("REDIS_SERVER", &redis)
                 .args([
                     "run",
                     "--quiet",

@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use futures::StreamExt;
 use serde_json::{json, Value};
 
 use crate::report::{median, Report};
@@ -53,28 +54,36 @@ async fn submit(
     Ok(submitted)
 }
 
-/// Listen on one stream for every capability until each task's event has
-/// come; when each arrived, by task id.
+/// Listen on one stream for every capability until `expected` tasks have
+/// been announced; when each arrived, by task id.
 async fn listen(
     client: &reqwest::Client,
     gateway: &str,
     capabilities: &[&str],
+    expected: usize,
     within: Duration,
 ) -> Result<HashMap<String, Instant>, String> {
     let url = format!("{gateway}/events?relays={}", capabilities.join(","));
     let mut stream = client.get(url).send().await.map_err(|e| e.to_string())?;
     let deadline = tokio::time::Instant::now() + within;
-    let mut text = String::new();
+    // What came after the last whole event, kept for the next chunk.
+    let mut rest = String::new();
     let mut arrived = HashMap::new();
-    while arrived.len() < capabilities.len() {
+    while arrived.len() < expected {
         let chunk = tokio::time::timeout_at(deadline, stream.chunk())
             .await
             .map_err(|_| "not every task was announced in time")?
             .map_err(|e| e.to_string())?
             .ok_or("the stream ended")?;
-        text.push_str(&String::from_utf8_lossy(&chunk));
+        rest.push_str(&String::from_utf8_lossy(&chunk));
+        let Some(end) = rest.rfind("\n\n") else {
+            continue;
+        };
         let now = Instant::now();
-        for line in text.lines().filter_map(|line| line.strip_prefix("data: ")) {
+        for line in rest[..end]
+            .lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+        {
             if let Some(id) = serde_json::from_str::<Value>(line)
                 .ok()
                 .and_then(|task| task["task_id"].as_str().map(str::to_owned))
@@ -82,6 +91,7 @@ async fn listen(
                 arrived.entry(id).or_insert(now);
             }
         }
+        rest.drain(..end + 2);
     }
     Ok(arrived)
 }
@@ -146,6 +156,127 @@ async fn stream_memory(report: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
+/// Callbacks taken by one gateway and heard on another's stream through
+/// Redis (a bounded count: tasks made by [`SUBMITS`] submits of 8).
+const SUBMITS: usize = 125;
+
+/// A redis-server on a free loopback port for the bench's run; killed
+/// when dropped.
+struct RedisServer(std::process::Child, String);
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl RedisServer {
+    async fn start() -> Result<RedisServer, String> {
+        let program = std::env::var("REDIS_SERVER").unwrap_or_else(|_| "redis-server".into());
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .map_err(|e| e.to_string())?
+            .port();
+        let child = std::process::Command::new(&program)
+            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{program}: {e}"))?;
+        let server = RedisServer(child, format!("redis://127.0.0.1:{port}/"));
+        for _ in 0..100 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
+                return Ok(server);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Err("redis-server did not listen".into())
+    }
+}
+
+/// Callbacks per second that one gateway takes and another's stream hears,
+/// the two sharing one Redis (`--trust-callbacks`: the relay's own cost,
+/// no confirming reads).
+async fn through_redis(report: &mut Report) -> Result<(), String> {
+    let redis = RedisServer::start().await?;
+    // Tasks that do not end during the run: only the bench's callbacks count.
+    let sandbox = Sandbox::start(&["--task-ms", "600000"]).await?;
+    let flags = ["--redis", redis.1.as_str(), "--trust-callbacks"];
+    let taker = Server::relaying_gateway_with(&sandbox.base_url, &flags).await?;
+    let listener = Server::relaying_gateway_with(&sandbox.base_url, &flags).await?;
+    let client = reqwest::Client::new();
+    let mut tasks = Vec::new();
+    for _ in 0..SUBMITS {
+        let answer = client
+            .post(format!("{}/v1/image_generate", taker.base_url))
+            .json(&json!({ "prompt": "throughput", "image_quality": "1K", "generate_count": 8 }))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        let capability = answer
+            .headers()
+            .get("media-gen-relay")
+            .and_then(|value| value.to_str().ok())
+            .ok_or("the gateway did not relay the submit")?
+            .to_owned();
+        let body: Value = answer.json().await.map_err(|e| e.to_string())?;
+        for id in body["data"]["task_ids"].as_array().into_iter().flatten() {
+            tasks.push((
+                capability.clone(),
+                id.as_str().unwrap_or_default().to_owned(),
+            ));
+        }
+    }
+    let mut capabilities: Vec<&str> = tasks.iter().map(|(c, _)| c.as_str()).collect();
+    capabilities.dedup();
+    let started = Instant::now();
+    let hearing = listen(
+        &client,
+        &listener.base_url,
+        &capabilities,
+        tasks.len(),
+        Duration::from_secs(60),
+    );
+    let posting = async {
+        let calls = tasks.iter().map(|(capability, id)| {
+            client
+                .post(format!("{}/callbacks/{capability}", taker.base_url))
+                .json(
+                    &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
+                               "data": { "task_id": id, "status": "SUCCEEDED" } }),
+                )
+                .send()
+        });
+        futures::stream::iter(calls)
+            .buffer_unordered(8)
+            .collect::<Vec<_>>()
+            .await
+    };
+    let (heard, _) = tokio::join!(hearing, posting);
+    let heard = heard?;
+    let seconds = started.elapsed().as_secs_f64();
+    if heard.len() < tasks.len() {
+        return Err(format!(
+            "{} of {} callbacks heard",
+            heard.len(),
+            tasks.len()
+        ));
+    }
+    report.add(
+        format!(
+            "callbacks per second through Redis, two gateways ({} callbacks)",
+            tasks.len()
+        ),
+        tasks.len() as f64 / seconds,
+        "/s",
+    );
+    Ok(())
+}
+
 /// Run the relay's comparison into `report`.
 pub async fn measure(report: &mut Report) -> Result<(), String> {
     println!("The relay (sandbox tasks scaled down {SCALE}x, delays as measured, median of {TASKS} tasks)");
@@ -162,6 +293,7 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
             &client,
             &gateway.base_url,
             &capabilities,
+            capabilities.len(),
             length / SCALE + Duration::from_secs(30),
         )
         .await?;
@@ -190,5 +322,6 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
             if met { "met" } else { "NOT met" }
         );
     }
-    stream_memory(report).await
+    stream_memory(report).await?;
+    through_redis(report).await
 }

@@ -81,6 +81,11 @@ impl Server {
     /// callbacks: `--public-url` is its own loopback address (a port found
     /// free just before), budgets out of the way.
     pub async fn relaying_gateway(upstream: &str) -> Result<Server, String> {
+        Server::relaying_gateway_with(upstream, &[]).await
+    }
+
+    /// [`Server::relaying_gateway`] with `more` flags.
+    pub async fn relaying_gateway_with(upstream: &str, more: &[&str]) -> Result<Server, String> {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .map_err(|e| e.to_string())?
@@ -101,9 +106,11 @@ impl Server {
             "--max-connections",
             "20000",
         ];
+        let mut all = args.to_vec();
+        all.extend_from_slice(more);
         Server::launch(
             "media-gen-gateway",
-            &args,
+            &all,
             &[("MEDIA_GEN_TOKEN", DEMO_TOKEN)],
         )
         .await
