@@ -31,27 +31,41 @@ async fn submit(
     let mut submitted = Vec::new();
     for _ in 0..TASKS {
         let sent = Instant::now();
-        let answer = client
-            .post(format!("{gateway}/v1/image_generate"))
-            .json(&json!({ "prompt": "relayed", "image_quality": "1K" }))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?;
-        let capability = answer
-            .headers()
-            .get("media-gen-relay")
-            .and_then(|value| value.to_str().ok())
-            .ok_or("the gateway did not relay the submit")?
-            .to_owned();
-        let body: Value = answer.json().await.map_err(|e| e.to_string())?;
-        let id = body["data"]["task_ids"][0]
-            .as_str()
-            .ok_or("no task id")?
-            .to_owned();
+        let (capability, ids) = submit_relayed(client, gateway, 1).await?;
+        let id = ids.into_iter().next().ok_or("no task id")?;
         let ends = sent + (Instant::now() - sent) / 2 + length / SCALE;
         submitted.push((id, capability, ends));
     }
     Ok(submitted)
+}
+
+/// Submit `count` images through the relaying `gateway`: the submission's
+/// capability and its task ids.
+async fn submit_relayed(
+    client: &reqwest::Client,
+    gateway: &str,
+    count: u32,
+) -> Result<(String, Vec<String>), String> {
+    let answer = client
+        .post(format!("{gateway}/v1/image_generate"))
+        .json(&json!({ "prompt": "relayed", "image_quality": "1K", "generate_count": count }))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let capability = answer
+        .headers()
+        .get("media-gen-relay")
+        .and_then(|value| value.to_str().ok())
+        .ok_or("the gateway did not relay the submit")?
+        .to_owned();
+    let body: Value = answer.json().await.map_err(|e| e.to_string())?;
+    let ids = body["data"]["task_ids"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|id| id.as_str().map(str::to_owned))
+        .collect();
+    Ok((capability, ids))
 }
 
 /// Listen on one stream for every capability until `expected` tasks have
@@ -211,25 +225,8 @@ async fn through_redis(report: &mut Report) -> Result<(), String> {
     let client = reqwest::Client::new();
     let mut tasks = Vec::new();
     for _ in 0..SUBMITS {
-        let answer = client
-            .post(format!("{}/v1/image_generate", taker.base_url))
-            .json(&json!({ "prompt": "throughput", "image_quality": "1K", "generate_count": 8 }))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?;
-        let capability = answer
-            .headers()
-            .get("media-gen-relay")
-            .and_then(|value| value.to_str().ok())
-            .ok_or("the gateway did not relay the submit")?
-            .to_owned();
-        let body: Value = answer.json().await.map_err(|e| e.to_string())?;
-        for id in body["data"]["task_ids"].as_array().into_iter().flatten() {
-            tasks.push((
-                capability.clone(),
-                id.as_str().unwrap_or_default().to_owned(),
-            ));
-        }
+        let (capability, ids) = submit_relayed(&client, &taker.base_url, 8).await?;
+        tasks.extend(ids.into_iter().map(|id| (capability.clone(), id)));
     }
     let mut capabilities: Vec<&str> = tasks.iter().map(|(c, _)| c.as_str()).collect();
     capabilities.dedup();

@@ -627,6 +627,13 @@ impl Browser {
     /// Submit the form on the page once it is valid, and wait for the board
     /// to show the first task with `status`.
     pub async fn submit_and_wait(&self, status: &str) {
+        self.submit_form().await;
+        self.find(&format!("li.task-row[data-status='{status}']"))
+            .await;
+    }
+
+    /// Submit the form once it is valid, and wait for the board.
+    pub async fn submit_form(&self) {
         self.wait_until(
             "a valid form",
             "!document.querySelector('#submit').disabled",
@@ -634,8 +641,6 @@ impl Browser {
         .await;
         self.click("#submit").await;
         self.wait_for_text("main h1", "Tasks").await;
-        self.find(&format!("li.task-row[data-status='{status}']"))
-            .await;
     }
 
     /// axe-core's serious and critical violations on the page as it is now,

@@ -177,14 +177,7 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
         .type_into("#prompt", "A lighthouse in a storm")
         .await;
     browser.type_into("#count", "4").await;
-    browser
-        .wait_until(
-            "a valid form",
-            "!document.querySelector('#submit').disabled",
-        )
-        .await;
-    browser.click("#submit").await;
-    browser.wait_for_text("main h1", "Tasks").await;
+    browser.submit_form().await;
     browser
         .wait_until(
             "four rows live",

@@ -198,14 +198,7 @@ async fn a_reload_during_generation_resumes_polling() {
     // Tasks of about four seconds leave time to reload in the middle.
     let (_, browser) = session(Some(4_000), "/new/image-generate", "Image generation").await;
     browser.type_into("#prompt", "Slow sunrise").await;
-    browser
-        .wait_until(
-            "a valid form",
-            "!document.querySelector('#submit').disabled",
-        )
-        .await;
-    browser.click("#submit").await;
-    browser.wait_for_text("main h1", "Tasks").await;
+    browser.submit_form().await;
     browser
         .wait_until(
             "the task running",
@@ -282,14 +275,7 @@ async fn two_tabs_show_the_same_tasks_and_one_follows_them() {
         .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
         .await;
     browser.type_into("#prompt", "Seen in both tabs").await;
-    browser
-        .wait_until(
-            "a valid form",
-            "!document.querySelector('#submit').disabled",
-        )
-        .await;
-    browser.click("#submit").await;
-    browser.wait_for_text("main h1", "Tasks").await;
+    browser.submit_form().await;
     browser.find("#follower-note").await;
     let id = browser
         .eval("document.querySelector('li.task-row').dataset.taskId")

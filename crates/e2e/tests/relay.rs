@@ -286,14 +286,7 @@ async fn the_app_hears_of_relayed_tasks_and_reads_none() {
         .await;
     browser.type_into("#prompt", "A lighthouse at dawn").await;
     browser.type_into("#count", "2").await;
-    browser
-        .wait_until(
-            "a valid form",
-            "!document.querySelector('#submit').disabled",
-        )
-        .await;
-    browser.click("#submit").await;
-    browser.wait_for_text("main h1", "Tasks").await;
+    browser.submit_form().await;
     let live_rows = "document.querySelectorAll('li.task-row .task-row__live').length === 2";
     browser.wait_until("both rows live", live_rows).await;
     browser.screenshot("board-live").await;
