@@ -77,10 +77,13 @@ pub fn run(options: &Options) -> Result<ExitCode> {
                 &binary("release", "media-gen-sandbox"),
                 &["--private", "--token", &token],
             )?;
-            // The pages may read the sandbox's media (captions) too.
+            // The pages may read the sandbox's media (captions) too. The
+            // sandbox reaches the gateway on loopback: it relays the
+            // callbacks, so the app listens instead of polling.
             gateway
                 .args(["--upstream", &sandbox.base_url])
                 .args(["--connect-src", &sandbox.base_url])
+                .args(["--public-url", &format!("http://127.0.0.1:{port}")])
                 .env(TOKEN_VAR, token);
             println!(
                 "sandbox (the service, on a private port): {}",

@@ -116,6 +116,20 @@ pub fn decode_data<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, R
         .map_err(shape_error)
 }
 
+/// Decode a status read of a task of `kind` to its task object.
+pub fn decode_task(
+    kind: crate::TaskKind,
+    status: u16,
+    body: &[u8],
+) -> Result<crate::AnyTask, ResponseError> {
+    use crate::{AnyTask, TaskKind};
+    match kind {
+        TaskKind::ImageToVideo => decode_data(status, body).map(AnyTask::ImageToVideo),
+        TaskKind::VideoTranslate => decode_data(status, body).map(AnyTask::VideoTranslate),
+        TaskKind::ImageGenerate => decode_data(status, body).map(AnyTask::ImageGenerate),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,7 +38,7 @@ mod wire_enum;
 
 pub use callback::{AnyTask, Callback, TaggedTask};
 pub use curl::{curl_command, shell_quote, CurlToken, TOKEN_VARIABLE};
-pub use decode::{decode_data, decode_envelope, ResponseError};
+pub use decode::{decode_data, decode_envelope, decode_task, ResponseError};
 pub use endpoint::{Endpoint, NotDocumented};
 pub use envelope::{Envelope, ErrorEnvelope, SUCCESS_CODE};
 pub use image_generate::{ImageGenerateRequest, ImageGenerateTask};

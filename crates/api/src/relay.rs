@@ -35,15 +35,12 @@ pub struct RelayInfo {
 }
 
 impl RelayInfo {
-    /// The stream's path and query for `capabilities`, replaying what came
-    /// after event `after` (0: everything kept).
-    pub fn stream_path<'a>(
-        &self,
-        capabilities: impl IntoIterator<Item = &'a str>,
-        after: u64,
-    ) -> String {
+    /// The stream's path and query for `capabilities`. A stream opened on
+    /// it replays everything the gateway kept for them; on reconnecting,
+    /// the browser's `Last-Event-ID` resumes where it was.
+    pub fn stream_path<'a>(&self, capabilities: impl IntoIterator<Item = &'a str>) -> String {
         let relays: Vec<&str> = capabilities.into_iter().collect();
-        format!("{}?relays={}&after={after}", self.events, relays.join(","))
+        format!("{}?relays={}", self.events, relays.join(","))
     }
 }
 
@@ -56,10 +53,7 @@ mod tests {
         let relay = RelayInfo {
             events: "/events".into(),
         };
-        assert_eq!(
-            relay.stream_path(["a1", "b2"], 7),
-            "/events?relays=a1,b2&after=7"
-        );
+        assert_eq!(relay.stream_path(["a1", "b2"]), "/events?relays=a1,b2");
         let none: Capabilities = serde_json::from_str("{}").unwrap();
         assert_eq!(none.relay, None);
     }

@@ -425,7 +425,7 @@ async fn read(
     };
     watch.in_flight = false;
     watch.reads += 1;
-    let elapsed = Duration::from_secs_f64(((now - watch.submitted_ms) / 1000.0).max(0.0));
+    let elapsed = since(watch.submitted_ms, now);
     let reads = watch.reads;
     let (task, error) = match result {
         Ok(task) => (Some(task), None),
@@ -487,6 +487,11 @@ async fn read(
     let _ = wake.unbounded_send(());
 }
 
+/// The time from `submitted_ms` to `now` (milliseconds), never negative.
+fn since(submitted_ms: f64, now: f64) -> Duration {
+    Duration::from_secs_f64(((now - submitted_ms) / 1000.0).max(0.0))
+}
+
 /// Says where the relay is to a poller that may be gone by then.
 pub struct RelayHandle(std::rc::Weak<RefCell<State>>);
 
@@ -529,7 +534,7 @@ fn set_relay(state: &Rc<RefCell<State>>, relay: Option<RelayInfo>) {
 /// Follow `watch` through the relay: no read until the safety read.
 fn listen(watch: &mut Watch, expected: Option<Duration>) {
     let now = now_ms();
-    let elapsed = Duration::from_secs_f64(((now - watch.submitted_ms) / 1000.0).max(0.0));
+    let elapsed = since(watch.submitted_ms, now);
     watch.listening = true;
     watch.next_ms = now + relayed_delay(elapsed, expected).as_secs_f64() * 1000.0;
 }
@@ -564,7 +569,7 @@ fn sync_stream(state: &Rc<RefCell<State>>) {
             let base = borrowed.client.base_url().to_owned();
             format!(
                 "{base}{}",
-                relay.stream_path(wanted.iter().map(String::as_str), 0)
+                relay.stream_path(wanted.iter().map(String::as_str))
             )
         });
     drop(borrowed);
@@ -575,7 +580,7 @@ fn sync_stream(state: &Rc<RefCell<State>>) {
     let (on_task, on_closed) = (Rc::downgrade(state), Rc::downgrade(state));
     let stream = RelayStream::open(
         &url,
-        move |_, task| {
+        move |task| {
             if let Some(state) = on_task.upgrade() {
                 relayed_end(&state, task);
             }
@@ -600,7 +605,7 @@ fn relayed_end(state: &Rc<RefCell<State>>, task: AnyTask) {
     let Some(watch) = borrowed.watches.remove(&key) else {
         return;
     };
-    let elapsed = Duration::from_secs_f64(((now - watch.submitted_ms) / 1000.0).max(0.0));
+    let elapsed = since(watch.submitted_ms, now);
     let changed = watch.last_status.as_ref() != Some(task.status());
     let done = task.status().is_terminal();
     if done {

@@ -20,11 +20,12 @@ pub struct RelayStream {
 }
 
 impl RelayStream {
-    /// Open `url`: `on_task` hears each announced task with its event id;
-    /// `on_closed` hears once that the browser gave the stream up.
+    /// Open `url`: `on_task` hears each announced task (the browser keeps
+    /// the last event id for a reconnection itself); `on_closed` hears once
+    /// that the browser gave the stream up.
     pub fn open(
         url: &str,
-        on_task: impl Fn(u64, AnyTask) + 'static,
+        on_task: impl Fn(AnyTask) + 'static,
         on_closed: impl Fn() + 'static,
     ) -> Option<RelayStream> {
         let source = EventSource::new(url).ok()?;
@@ -38,13 +39,12 @@ impl RelayStream {
                     let Some(message) = event.dyn_ref::<MessageEvent>() else {
                         return;
                     };
-                    let id = message.last_event_id().parse().unwrap_or_default();
                     let task = message
                         .data()
                         .as_string()
                         .and_then(|data| AnyTask::from_json(kind, data.as_bytes()).ok());
                     if let Some(task) = task {
-                        on_task(id, task);
+                        on_task(task);
                     }
                 })
             })

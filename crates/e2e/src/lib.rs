@@ -251,8 +251,8 @@ impl RelayGateway {
                 .unwrap_or_else(|| self.base_url.clone()),
             trust_callbacks: false,
             heartbeat: options.heartbeat,
-            redis: options.redis.clone(),
         });
+        settings.redis = options.redis.clone();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         self.stop = Some(stop);
         self.serving = Some(tokio::spawn(async move {

@@ -199,7 +199,6 @@ impl Config {
                 public_url: public_url.clone(),
                 trust_callbacks: self.trust_callbacks,
                 heartbeat: self.relay_heartbeat,
-                redis: self.redis.clone(),
             })
     }
 

@@ -19,7 +19,7 @@ use http_body_util::LengthLimitError;
 use media_gen_api::{Endpoint, TaskKind};
 
 use crate::client_address::client_address;
-use crate::observe::{REFUSED, UPSTREAM_SECONDS};
+use crate::observe::UPSTREAM_SECONDS;
 use crate::refusal::Refusal;
 use crate::relay::RELAY_HEADER;
 use crate::upstream::{Answer, CallError};
@@ -67,9 +67,8 @@ pub async fn handle(
         return Refusal::NotFound.into_response();
     };
     let client = client_address(peer.ip(), &parts.headers, &gateway.trusted_proxies);
-    if let Err(wait) = gateway.count_request(client).await {
-        metrics::counter!(REFUSED, "budget" => "requests").increment(1);
-        return Refusal::TooManyRequests(wait).into_response();
+    if let Err(refusal) = gateway.count_request(client).await {
+        return refusal.into_response();
     }
     let Some(upstream) = &gateway.upstream else {
         return Refusal::NoUpstream.into_response();
@@ -79,12 +78,9 @@ pub async fn handle(
         Err(error) => return body_refusal(&error).into_response(),
     };
     if let Endpoint::Submit(kind) = endpoint {
-        if let Err(wait) = gateway
-            .count_submit(client, tasks_created(kind, &body))
-            .await
-        {
-            metrics::counter!(REFUSED, "budget" => "tasks").increment(1);
-            return Refusal::TooManyTasks(wait).into_response();
+        let tasks = tasks_created(kind, &body);
+        if let Err(refusal) = gateway.count_submit(client, tasks).await {
+            return refusal.into_response();
         }
     }
     // A submit the relay takes goes out with the relay's callback address.

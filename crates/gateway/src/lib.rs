@@ -158,27 +158,32 @@ impl Settings {
 impl Gateway {
     /// Count one request from `client` against its budget: the one the
     /// gateways share in Redis (`--redis`), else this gateway's own (also
-    /// when Redis does not answer). `Err(wait)` when over budget.
-    pub async fn count_request(&self, client: std::net::IpAddr) -> Result<(), Duration> {
-        if let Some(shared) = &self.shared_budgets {
-            match shared.request(client).await {
-                Ok(verdict) => return verdict,
-                Err(error) => tracing::warn!(%error, "shared budgets unreachable; counted here"),
-            }
-        }
-        self.budgets.request(client)
+    /// when Redis does not answer). Over budget: the 429 to answer, counted
+    /// in the metrics.
+    pub async fn count_request(&self, client: std::net::IpAddr) -> Result<(), Refusal> {
+        let shared = match &self.shared_budgets {
+            Some(shared) => Some(shared.request(client).await),
+            None => None,
+        };
+        let verdict = shared_or_local(shared, || self.budgets.request(client));
+        verdict.map_err(|wait| {
+            metrics::counter!(observe::REFUSED, "budget" => "requests").increment(1);
+            Refusal::TooManyRequests(wait)
+        })
     }
 
     /// Count the `tasks` a submit from `client` would create, as
     /// [`Gateway::count_request`] counts requests.
-    pub async fn count_submit(&self, client: std::net::IpAddr, tasks: u64) -> Result<(), Duration> {
-        if let Some(shared) = &self.shared_budgets {
-            match shared.submit(client, tasks).await {
-                Ok(verdict) => return verdict,
-                Err(error) => tracing::warn!(%error, "shared budgets unreachable; counted here"),
-            }
-        }
-        self.budgets.submit(client, tasks)
+    pub async fn count_submit(&self, client: std::net::IpAddr, tasks: u64) -> Result<(), Refusal> {
+        let shared = match &self.shared_budgets {
+            Some(shared) => Some(shared.submit(client, tasks).await),
+            None => None,
+        };
+        let verdict = shared_or_local(shared, || self.budgets.submit(client, tasks));
+        verdict.map_err(|wait| {
+            metrics::counter!(observe::REFUSED, "budget" => "tasks").increment(1);
+            Refusal::TooManyTasks(wait)
+        })
     }
 
     /// A gateway with `settings`, the relay started for them and the
@@ -197,6 +202,22 @@ impl Gateway {
             relay,
             shared_budgets,
         }))
+    }
+}
+
+/// The shared budgets' verdict when there is one, else (none, or Redis not
+/// answering) this gateway's own.
+fn shared_or_local(
+    shared: Option<Result<Result<(), Duration>, relay::store::StoreError>>,
+    local: impl FnOnce() -> Result<(), Duration>,
+) -> Result<(), Duration> {
+    match shared {
+        Some(Ok(verdict)) => verdict,
+        Some(Err(error)) => {
+            tracing::warn!(%error, "shared budgets unreachable; counted here");
+            local()
+        }
+        None => local(),
     }
 }
 
@@ -288,7 +309,7 @@ pub async fn serve(
     observe::metrics();
     let relay = match settings.relay.clone() {
         Some(relay) => Some(
-            relay::Relay::start(relay)
+            relay::Relay::start(relay, settings.redis.as_deref())
                 .await
                 .map_err(|error| std::io::Error::other(format!("the relay: {error}")))?,
         ),

@@ -30,10 +30,13 @@ pub enum Refusal {
     /// Something the gateway itself relies on (the relay's Redis) did not
     /// answer: try again.
     Unavailable,
+    /// A request of the gateway's own (a callback, an event stream) that
+    /// does not fit: what is wrong, naming the field.
+    Invalid(String),
 }
 
 impl Refusal {
-    fn status_code_message(&self) -> (StatusCode, i64, &'static str) {
+    fn status_code_message(&self) -> (StatusCode, i64, &str) {
         match self {
             Refusal::NotFound => (
                 StatusCode::NOT_FOUND,
@@ -79,6 +82,11 @@ impl Refusal {
                 StatusCode::SERVICE_UNAVAILABLE,
                 error_codes::UNAVAILABLE,
                 "This gateway cannot take it now; try again",
+            ),
+            Refusal::Invalid(message) => (
+                StatusCode::BAD_REQUEST,
+                error_codes::INVALID_PARAMETER,
+                message,
             ),
         }
     }

@@ -12,10 +12,10 @@
 
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Path, State};
-use axum::http::{Method, StatusCode};
+use axum::http::Method;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use media_gen_api::{decode_data, AnyTask, Callback, ErrorEnvelope, TaskKind};
+use media_gen_api::{decode_task, AnyTask, Callback, ErrorEnvelope, TaskKind};
 
 use super::capability::is_capability;
 use super::store::StoreError;
@@ -58,45 +58,22 @@ enum Taken {
     NotEnded,
 }
 
-/// Why a callback was not taken.
-enum Refused {
-    Relay(Refusal),
-    /// The body is not a callback of this submission: what is wrong.
-    Body(String),
-}
-
-impl IntoResponse for Refused {
-    fn into_response(self) -> Response {
-        match self {
-            Refused::Relay(refusal) => refusal.into_response(),
-            Refused::Body(rule) => (
-                StatusCode::BAD_REQUEST,
-                Json(ErrorEnvelope::new(
-                    media_gen_api::error_codes::INVALID_PARAMETER,
-                    format!("callback body: {rule}"),
-                )),
-            )
-                .into_response(),
-        }
-    }
-}
-
-async fn take(gateway: &Gateway, capability: &str, body: Body) -> Result<Taken, Refused> {
-    let not_found = || Refused::Relay(Refusal::NotFound);
-    let relay = gateway.relay.as_ref().ok_or_else(not_found)?;
+async fn take(gateway: &Gateway, capability: &str, body: Body) -> Result<Taken, Refusal> {
+    let relay = gateway.relay.as_ref().ok_or(Refusal::NotFound)?;
     let store = relay.store();
     let unavailable = |error: StoreError| {
         tracing::warn!(%error, "the relay's store did not answer");
-        Refused::Relay(Refusal::Unavailable)
+        Refusal::Unavailable
     };
     if !is_capability(capability) || store.kind(capability).await.map_err(unavailable)?.is_none() {
-        return Err(not_found());
+        return Err(Refusal::NotFound);
     }
     let body: Bytes = to_bytes(body, MAX_CALLBACK_BYTES)
         .await
-        .map_err(|_| Refused::Relay(Refusal::BodyTooLarge))?;
+        .map_err(|_| Refusal::BodyTooLarge)?;
+    let invalid = |rule: String| Refusal::Invalid(format!("callback body: {rule}"));
     let callback: Callback =
-        serde_json::from_slice(&body).map_err(|error| Refused::Body(error.to_string()))?;
+        serde_json::from_slice(&body).map_err(|error| invalid(error.to_string()))?;
     let kind = callback.task.kind();
     let task_id = callback.task.task_id().to_owned();
     match store
@@ -104,9 +81,9 @@ async fn take(gateway: &Gateway, capability: &str, body: Body) -> Result<Taken, 
         .await
         .map_err(unavailable)?
     {
-        Arrival::Unknown => return Err(not_found()),
+        Arrival::Unknown => return Err(Refusal::NotFound),
         Arrival::Foreign => {
-            return Err(Refused::Body(format!(
+            return Err(invalid(format!(
                 "task {task_id} of {kind} is not one of this submission's"
             )))
         }
@@ -134,11 +111,8 @@ async fn take(gateway: &Gateway, capability: &str, body: Body) -> Result<Taken, 
 }
 
 /// The task as the service reads it now.
-async fn read(gateway: &Gateway, kind: TaskKind, task_id: &str) -> Result<AnyTask, Refused> {
-    let upstream = gateway
-        .upstream
-        .as_ref()
-        .ok_or(Refused::Relay(Refusal::NoUpstream))?;
+async fn read(gateway: &Gateway, kind: TaskKind, task_id: &str) -> Result<AnyTask, Refusal> {
+    let upstream = gateway.upstream.as_ref().ok_or(Refusal::NoUpstream)?;
     let url = format!("{}{}", upstream.base, kind.status_path(task_id));
     let answer = gateway
         .http
@@ -151,12 +125,6 @@ async fn read(gateway: &Gateway, kind: TaskKind, task_id: &str) -> Result<AnyTas
             MAX_ANSWER_BYTES,
         )
         .await
-        .map_err(|_| Refused::Relay(Refusal::BadGateway))?;
-    let status = answer.status.as_u16();
-    let task = match kind {
-        TaskKind::ImageToVideo => decode_data(status, &answer.body).map(AnyTask::ImageToVideo),
-        TaskKind::VideoTranslate => decode_data(status, &answer.body).map(AnyTask::VideoTranslate),
-        TaskKind::ImageGenerate => decode_data(status, &answer.body).map(AnyTask::ImageGenerate),
-    };
-    task.map_err(|_| Refused::Relay(Refusal::BadGateway))
+        .map_err(|_| Refusal::BadGateway)?;
+    decode_task(kind, answer.status.as_u16(), &answer.body).map_err(|_| Refusal::BadGateway)
 }

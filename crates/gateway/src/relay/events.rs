@@ -13,19 +13,16 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use futures_util::stream::{self, Stream, StreamExt};
-use media_gen_api::ErrorEnvelope;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::capability::is_capability;
 use super::log::{Announcement, EventId};
 use crate::client_address::client_address;
-use crate::observe::REFUSED;
 use crate::refusal::Refusal;
 use crate::Gateway;
 
@@ -56,9 +53,8 @@ pub async fn stream(
         return Refusal::NotFound.into_response();
     };
     let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
-    if let Err(wait) = gateway.count_request(client).await {
-        metrics::counter!(REFUSED, "budget" => "requests").increment(1);
-        return Refusal::TooManyRequests(wait).into_response();
+    if let Err(refusal) = gateway.count_request(client).await {
+        return refusal.into_response();
     }
     let relays: HashSet<String> = query
         .relays
@@ -67,17 +63,10 @@ pub async fn stream(
         .map(str::to_owned)
         .collect();
     if relays.is_empty() || relays.len() > MAX_RELAYS || !relays.iter().all(|r| is_capability(r)) {
-        let message = format!(
+        return Refusal::Invalid(format!(
             "relays: 1 to {MAX_RELAYS} capabilities from the media-gen-relay header, comma-separated"
-        );
-        return (
-            StatusCode::BAD_REQUEST,
-            Json(ErrorEnvelope::new(
-                media_gen_api::error_codes::INVALID_PARAMETER,
-                message,
-            )),
-        )
-            .into_response();
+        ))
+        .into_response();
     }
     let after = headers
         .get("last-event-id")

@@ -42,9 +42,6 @@ pub struct RelaySettings {
     pub trust_callbacks: bool,
     /// How often an idle stream gets a comment, so proxies keep it open.
     pub heartbeat: Duration,
-    /// The Redis that several gateways share the relay through; `None`:
-    /// this process alone.
-    pub redis: Option<String>,
 }
 
 /// The relay's state: its settings and its store.
@@ -54,9 +51,10 @@ pub struct Relay {
 }
 
 impl Relay {
-    /// A relay with `settings`, its store connected (Redis, when set).
-    pub async fn start(settings: RelaySettings) -> Result<Relay, StoreError> {
-        let store = match &settings.redis {
+    /// A relay with `settings`, its store in the `redis` the gateways
+    /// share (`--redis`), else in this process.
+    pub async fn start(settings: RelaySettings, redis: Option<&str>) -> Result<Relay, StoreError> {
+        let store = match redis {
             Some(url) => Store::Redis(redis_store::RedisStore::connect(url).await?),
             None => Store::memory(),
         };
