@@ -290,6 +290,27 @@ async fn the_app_hears_of_relayed_tasks_and_reads_none() {
     let live_rows = "document.querySelectorAll('li.task-row .task-row__live').length === 2";
     browser.wait_until("both rows live", live_rows).await;
     browser.screenshot("board-live").await;
+    // The mark is read out and fits a phone.
+    browser
+        .check_accessibility("the board with live tasks")
+        .await;
+    browser
+        .client
+        .set_window_size(360, 780)
+        .await
+        .expect("resize to a phone");
+    browser
+        .wait_until(
+            "a phone's width",
+            "document.documentElement.clientWidth <= 360",
+        )
+        .await;
+    assert_eq!(
+        browser.sideways_overflow().await,
+        0,
+        "the live board fits a phone"
+    );
+    browser.screenshot("board-live-phone").await;
     assert_eq!(
         status_reads(&site.sandbox_url).await,
         0,
