@@ -270,6 +270,9 @@ async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_strea
     sandbox::set_faults(json!({})).await;
     let ids = submit_images(2, "relayed").await;
     let (poller, updates) = poller(fast(4));
+    let heard: Rc<RefCell<Vec<bool>>> = Rc::default();
+    let sink = Rc::clone(&heard);
+    poller.on_stream(move |open| sink.borrow_mut().push(open));
     let capability = "0123456789abcdef0123456789abcdef";
     for id in &ids {
         poller.watch_relayed(TaskKind::ImageGenerate, id, sandbox::now(), capability);
@@ -284,9 +287,15 @@ async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_strea
     );
     assert!(updates.borrow().is_empty());
     // A relay whose stream the browser gives up on (the sandbox has no
-    // event stream: 404): the tasks are read after all, and end.
+    // event stream: this path answers JSON, and is counted as a /v1
+    // request): the tasks are read after all, and end; meanwhile the
+    // stream is tried again.
+    let (requests, reads) = (
+        sandbox::counter("v1_requests").await,
+        sandbox::counter("status_reads").await,
+    );
     poller.use_relay(Some(relay::RelayInfo {
-        events: "/no-event-stream".into(),
+        events: "/v1/video_translate/target_languages".into(),
     }));
     assert!(poller.is_relayed(TaskKind::ImageGenerate, &ids[0]));
     let done = wait_done(&updates, 2, 10).await;
@@ -294,7 +303,18 @@ async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_strea
         .iter()
         .all(|u| u.task.as_ref().unwrap().status().is_terminal()));
     assert!(!poller.is_relayed(TaskKind::ImageGenerate, &ids[0]));
-    assert!(sandbox::counter("status_reads").await > before);
+    let new_reads = sandbox::counter("status_reads").await - reads;
+    assert!(new_reads > 0);
+    let streams = sandbox::counter("v1_requests").await - requests - new_reads;
+    assert!(
+        streams >= 2,
+        "the given-up stream was opened again before the tasks ended ({streams} tries)"
+    );
+    let heard = heard.borrow();
+    assert!(
+        !heard.is_empty() && heard.iter().all(|open| !open),
+        "heard the stream given up, never open: {heard:?}"
+    );
 }
 
 #[wasm_bindgen_test]

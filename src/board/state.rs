@@ -31,8 +31,9 @@ pub struct Board {
     /// Whether this tab follows the tasks; otherwise another tab of the app
     /// does, and this one shows what it stores.
     pub leading: RwSignal<bool>,
-    /// Whether the site's gateway relays callbacks (once asked).
-    pub relaying: RwSignal<bool>,
+    /// Whether the gateway's relay stream is open now: rows it follows say
+    /// "Live" only then (while it is away they are read).
+    pub stream_open: RwSignal<bool>,
     poller: StoredValue<Poller, LocalStorage>,
     settings: Settings,
     notifier: Notifier,
@@ -136,9 +137,10 @@ impl Board {
     }
 
     /// Whether the task is heard of through the gateway's relay now,
-    /// rather than read (tracked: true once the site is known to relay).
+    /// rather than read (tracked: changes as the relay's stream opens and
+    /// is given up).
     pub fn is_relayed(&self, kind: TaskKind, task_id: &str) -> bool {
-        self.relaying.get()
+        self.stream_open.get()
             && self
                 .poller
                 .try_with_value(|poller| poller.is_relayed(kind, task_id))
@@ -291,17 +293,21 @@ pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifie
         storage_problem,
         notice: RwSignal::new(None),
         leading: RwSignal::new(false),
-        relaying: RwSignal::new(false),
+        stream_open: RwSignal::new(false),
         poller: StoredValue::new_local(poller),
         settings,
         notifier,
     };
     // Through a gateway that relays callbacks, relayed tasks are heard of
     // rather than read; anything else (the service itself, an error) polls.
+    board.poller.with_value(|poller| {
+        poller.on_stream(move |open| {
+            board.stream_open.try_set(open);
+        })
+    });
     let client = settings.client();
     wasm_bindgen_futures::spawn_local(async move {
         let relay = client.capabilities(None).await.ok().and_then(|c| c.relay);
-        board.relaying.try_set(relay.is_some());
         board
             .poller
             .try_with_value(|poller| poller.use_relay(relay));

@@ -34,9 +34,11 @@ struct Report {
     failure: Option<String>,
 }
 
+/// `cargo test` with `args`, running every test binary even after one
+/// fails, so a run reports all its failures at once.
 fn cargo_test(args: &[&str]) -> Command {
     let mut test = command("cargo");
-    test.arg("test").args(args);
+    test.args(["test", "--no-fail-fast"]).args(args);
     test
 }
 

@@ -81,6 +81,25 @@ pub const RELAYED_UNKNOWN_WAIT: Duration = Duration::from_secs(10 * 60);
 /// read every task on its way out.
 pub const RELAY_FAILED_WAIT: Duration = Duration::from_secs(3);
 
+/// The longest wait before opening a relay's stream again.
+pub const RELAY_REOPEN_CAP: Duration = Duration::from_secs(60);
+
+/// The wait before opening a relay's stream again after the browser gave
+/// it up `failures` times in a row (1 for the first): from half a second to
+/// a second at first, doubling up to [`RELAY_REOPEN_CAP`]. A gateway that
+/// answered one stream with an error (restarting behind its balancer, say)
+/// is tried again before [`RELAY_FAILED_WAIT`], so a short outage costs no
+/// reads. `unit` is a uniform random number in `[0, 1)`: half of each wait
+/// is spread by it, so pages a gateway dropped together do not all come
+/// back in the same instant.
+pub fn relay_reopen_delay(failures: u32, unit: f64) -> Duration {
+    let doublings = failures.saturating_sub(1).min(16);
+    let ceiling = Duration::from_secs(1)
+        .saturating_mul(1 << doublings)
+        .min(RELAY_REOPEN_CAP);
+    ceiling.mul_f64(0.5 + 0.5 * crate::retry::unit_interval(unit))
+}
+
 /// The typical length of a kind's tasks: the median of the last 20 seen.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DurationEstimate {
@@ -151,6 +170,22 @@ mod tests {
 
     fn secs(s: f64) -> Duration {
         Duration::from_secs_f64(s)
+    }
+
+    #[test]
+    fn a_given_up_stream_is_opened_again_soon_then_less_often() {
+        let earliest: Vec<f64> = (1..=8)
+            .map(|failures| relay_reopen_delay(failures, 0.0).as_secs_f64())
+            .collect();
+        assert_eq!(earliest, [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]);
+        assert_eq!(relay_reopen_delay(1, 0.999_999).as_secs_f64().ceil(), 1.0);
+        assert_eq!(relay_reopen_delay(u32::MAX, 1.0), RELAY_REOPEN_CAP);
+        assert!(
+            relay_reopen_delay(1, 1.0) < RELAY_FAILED_WAIT,
+            "the first try comes before any read"
+        );
+        assert_eq!(relay_reopen_delay(0, 0.0), relay_reopen_delay(1, 0.0));
+        assert_eq!(relay_reopen_delay(1, f64::NAN), Duration::from_millis(500));
     }
 
     #[test]

@@ -84,7 +84,17 @@ impl RetryPolicy {
             .base
             .saturating_mul(2u32.saturating_pow(retry))
             .min(self.max_backoff);
-        Some(ceiling.mul_f64(unit.clamp(0.0, 1.0)))
+        Some(ceiling.mul_f64(unit_interval(unit)))
+    }
+}
+
+/// A jitter's random number held to `[0, 1]`, NaN read as 0 (`mul_f64`
+/// panics on NaN).
+pub(crate) fn unit_interval(unit: f64) -> f64 {
+    if unit.is_nan() {
+        0.0
+    } else {
+        unit.clamp(0.0, 1.0)
     }
 }
 
@@ -187,6 +197,7 @@ mod tests {
             ..policy
         };
         assert_eq!(long.delay(9, None, 1.0), Some(Duration::from_secs(8)));
+        assert_eq!(policy.delay(0, None, f64::NAN), Some(Duration::ZERO));
     }
 
     #[test]

@@ -11,8 +11,12 @@
 //! A task whose callbacks a gateway relays ([`Poller::watch_relayed`]) is
 //! not read: its end arrives on one event stream for all such tasks
 //! ([`Poller::use_relay`] says where), with one safety read after twice the
-//! usual length. Without a relay, or once the stream fails, or when the
-//! safety read finds the task still running, it is read as any other.
+//! usual length. Without a relay, or when the safety read finds the task
+//! still running, it is read as any other. A stream the browser gives up
+//! (its gateway restarting behind the balancer, say) is opened again, soon
+//! and then less often ([`relay_reopen_delay`]); its tasks are read in the
+//! meantime, from [`RELAY_FAILED_WAIT`] on, and heard of again once it is
+//! back.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -23,7 +27,9 @@ use futures::channel::mpsc;
 use futures::future::{select, Either};
 use futures::StreamExt;
 use gloo_events::EventListener;
-use media_gen_api::poll::{relayed_delay, DurationEstimate, PollSchedule, RELAY_FAILED_WAIT};
+use media_gen_api::poll::{
+    relay_reopen_delay, relayed_delay, DurationEstimate, PollSchedule, RELAY_FAILED_WAIT,
+};
 use media_gen_api::relay::RelayInfo;
 use media_gen_api::{AnyTask, TaskKind};
 use wasm_bindgen_futures::spawn_local;
@@ -93,12 +99,23 @@ pub struct TaskUpdate {
 /// next scheduled read; a service that keeps answering nonsense is given up.
 const MAX_SHAPE_ERRORS_IN_A_ROW: u32 = 5;
 
+/// How a watched task is followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Follow {
+    /// Read on the schedule.
+    Reads,
+    /// Heard of on the relay's stream, read once as a safety net.
+    Stream,
+    /// Its relay's stream was given up: read on the schedule until one is
+    /// open again, then heard of there.
+    StreamLost,
+}
+
 struct Watch {
     submitted_ms: f64,
     /// The relay's capability for the task's submission, when one relays it.
     capability: Option<String>,
-    /// Followed through the relay's stream now, not by reads.
-    listening: bool,
+    follow: Follow,
     shape_errors: u32,
     last_status: Option<media_gen_api::TaskStatus>,
     reads: u32,
@@ -115,7 +132,7 @@ struct State {
     peak_in_flight: usize,
     stopped: bool,
     on_update: Rc<dyn Fn(&TaskUpdate)>,
-    /// The gateway's relay, once known; `None` also after its stream failed.
+    /// The gateway's relay, once known.
     relay: Option<RelayInfo>,
     /// Whether [`Poller::use_relay`] has said: until then, tasks watched
     /// with a capability wait (a page that just reloaded reads none of
@@ -123,6 +140,14 @@ struct State {
     relay_known: bool,
     /// The stream open now, and the capabilities it names.
     stream: Option<(RelayStream, Vec<String>)>,
+    /// Whether the gateway answered that stream (it may still be connecting).
+    stream_open: bool,
+    /// Streams the browser gave up in a row.
+    stream_failures: u32,
+    /// When to open a given-up stream again (`Date.now()` milliseconds).
+    reopen_ms: Option<f64>,
+    /// Hears whether the stream is open (see [`Poller::on_stream`]).
+    on_stream: Option<Rc<dyn Fn(bool)>>,
     /// Wakes the driver (the stream's news comes outside it).
     wake: mpsc::UnboundedSender<()>,
 }
@@ -155,6 +180,10 @@ impl Poller {
             relay: None,
             relay_known: false,
             stream: None,
+            stream_open: false,
+            stream_failures: 0,
+            reopen_ms: None,
+            on_stream: None,
             wake: wake.clone(),
         }));
         let abort = AbortController::new().ok();
@@ -166,7 +195,7 @@ impl Poller {
                     // follows hear of their end without a read).
                     let now = now_ms();
                     for watch in state.borrow_mut().watches.values_mut() {
-                        if !watch.listening {
+                        if watch.follow != Follow::Stream {
                             watch.next_ms = watch.next_ms.min(now);
                         }
                     }
@@ -193,7 +222,7 @@ impl Poller {
     /// Follow `task_id` of `kind`, whose callbacks a gateway relays under
     /// `capability` (the submit answer's `media-gen-relay`): through the
     /// relay's stream once [`Poller::use_relay`] has said where it is, by
-    /// reads until then and should it fail.
+    /// reads while its stream is given up.
     pub fn watch_relayed(
         &self,
         kind: TaskKind,
@@ -213,7 +242,11 @@ impl Poller {
     ) {
         let mut state = self.state.borrow_mut();
         let first = state.options.schedule.first.as_secs_f64() * 1000.0;
-        let listening = capability.is_some() && state.relay.is_some();
+        let follow = match (&capability, &state.relay) {
+            (Some(_), Some(_)) if state.reopen_ms.is_some() => Follow::StreamLost,
+            (Some(_), Some(_)) => Follow::Stream,
+            _ => Follow::Reads,
+        };
         let expected = state
             .estimates
             .get(&kind)
@@ -225,14 +258,14 @@ impl Poller {
                 let mut watch = Watch {
                     submitted_ms,
                     capability,
-                    listening: false,
+                    follow,
                     shape_errors: 0,
                     last_status: None,
                     reads: 0,
                     next_ms: (submitted_ms + first).min(now_ms() + first),
                     in_flight: false,
                 };
-                if listening {
+                if follow == Follow::Stream {
                     listen(&mut watch, expected);
                 }
                 watch
@@ -260,7 +293,14 @@ impl Poller {
             .borrow()
             .watches
             .get(&(kind, task_id.to_owned()))
-            .is_some_and(|watch| watch.listening)
+            .is_some_and(|watch| watch.follow == Follow::Stream)
+    }
+
+    /// `hear` learns whether the relay's stream is open: `true` each time
+    /// the gateway answers it, `false` when the browser gives it up (it is
+    /// opened again later). Replaces any earlier listener.
+    pub fn on_stream(&self, hear: impl Fn(bool) + 'static) {
+        self.state.borrow_mut().on_stream = Some(Rc::new(hear));
     }
 
     /// Stop following one task.
@@ -326,11 +366,16 @@ async fn drive(
         if state.borrow().stopped {
             return;
         }
+        let reopen_in = reopen_when_due(&state);
         let paused = state.borrow().options.while_hidden == WhileHidden::Pause && page_hidden();
-        let next_due = if paused {
+        let next_read = if paused {
             None
         } else {
             start_due_reads(&state, &wake, &signal)
+        };
+        let next_due = match (next_read, reopen_in) {
+            (Some(read), Some(reopen)) => Some(read.min(reopen)),
+            (read, reopen) => read.or(reopen),
         };
         match next_due {
             Some(wait) if wait > 0.0 => {
@@ -348,6 +393,19 @@ async fn drive(
             }
         }
     }
+}
+
+/// Open a given-up stream again when its time has come. Returns
+/// milliseconds until then, when it is still to come.
+fn reopen_when_due(state: &Rc<RefCell<State>>) -> Option<f64> {
+    let at = state.borrow().reopen_ms?;
+    let wait = at - now_ms();
+    if wait > 0.0 {
+        return Some(wait);
+    }
+    state.borrow_mut().reopen_ms = None;
+    sync_stream(state);
+    None
 }
 
 /// Start the reads that are due, within the cap. Returns milliseconds until
@@ -455,11 +513,6 @@ async fn read(
             borrowed.estimates.entry(kind).or_default().record(elapsed);
         }
     } else {
-        // The safety read of a task the relay follows found it running:
-        // it is read from now on.
-        if let Some(watch) = borrowed.watches.get_mut(&key) {
-            watch.listening = false;
-        }
         let expected = borrowed
             .estimates
             .get(&kind)
@@ -468,8 +521,16 @@ async fn read(
             .options
             .schedule
             .next_delay(reads, elapsed, expected);
+        let stream_open = borrowed.stream_open;
         if let Some(watch) = borrowed.watches.get_mut(&key) {
             watch.next_ms = now + delay.as_secs_f64() * 1000.0;
+            match watch.follow {
+                // The safety read found it running: read from now on.
+                Follow::Stream => watch.follow = Follow::Reads,
+                // Read while the stream was away, which is back now.
+                Follow::StreamLost if stream_open => listen(watch, expected),
+                Follow::StreamLost | Follow::Reads => {}
+            }
         }
     }
     let on_update = Rc::clone(&borrowed.on_update);
@@ -510,18 +571,20 @@ fn set_relay(state: &Rc<RefCell<State>>, relay: Option<RelayInfo>) {
     let mut borrowed = state.borrow_mut();
     borrowed.relay = relay;
     borrowed.relay_known = true;
+    borrowed.reopen_ms = None;
+    borrowed.stream_failures = 0;
     let on = borrowed.relay.is_some();
     let State {
         watches, estimates, ..
     } = &mut *borrowed;
     for ((kind, _), watch) in watches.iter_mut() {
-        if on && watch.capability.is_some() && !watch.listening {
+        if on && watch.capability.is_some() && watch.follow != Follow::Stream {
             listen(
                 watch,
                 estimates.get(kind).and_then(DurationEstimate::median),
             );
-        } else if !on && watch.listening {
-            watch.listening = false;
+        } else if !on && watch.follow != Follow::Reads {
+            watch.follow = Follow::Reads;
             watch.next_ms = now_ms();
         }
     }
@@ -535,19 +598,24 @@ fn set_relay(state: &Rc<RefCell<State>>, relay: Option<RelayInfo>) {
 fn listen(watch: &mut Watch, expected: Option<Duration>) {
     let now = now_ms();
     let elapsed = since(watch.submitted_ms, now);
-    watch.listening = true;
+    watch.follow = Follow::Stream;
     watch.next_ms = now + relayed_delay(elapsed, expected).as_secs_f64() * 1000.0;
 }
 
 /// Keep one stream open on the capabilities of the tasks the relay
-/// follows: reopened when they change, closed when there are none. A
-/// (re)opened stream replays what the gateway kept for them; events of
-/// tasks no longer watched are ignored.
+/// follows (or would, were its stream not given up): reopened when they
+/// change, closed when there are none, left closed until it is time to try
+/// a given-up one again. A (re)opened stream replays what the gateway kept
+/// for them; events of tasks no longer watched are ignored.
 fn sync_stream(state: &Rc<RefCell<State>>) {
     let mut borrowed = state.borrow_mut();
+    if borrowed.reopen_ms.is_some() {
+        return;
+    }
     // Each capability once; a handful, so no sort (its code is large in wasm).
     let mut wanted: Vec<String> = Vec::new();
-    for watch in borrowed.watches.values().filter(|watch| watch.listening) {
+    let relayed = |watch: &&Watch| watch.follow != Follow::Reads;
+    for watch in borrowed.watches.values().filter(relayed) {
         if let Some(capability) = &watch.capability {
             if !wanted.contains(capability) {
                 wanted.push(capability.clone());
@@ -561,6 +629,7 @@ fn sync_stream(state: &Rc<RefCell<State>>) {
         return;
     }
     let old = borrowed.stream.take();
+    borrowed.stream_open = false;
     let url = borrowed
         .relay
         .as_ref()
@@ -577,9 +646,18 @@ fn sync_stream(state: &Rc<RefCell<State>>) {
     let Some(url) = url else {
         return;
     };
-    let (on_task, on_closed) = (Rc::downgrade(state), Rc::downgrade(state));
+    let (on_open, on_task, on_closed) = (
+        Rc::downgrade(state),
+        Rc::downgrade(state),
+        Rc::downgrade(state),
+    );
     let stream = RelayStream::open(
         &url,
+        move || {
+            if let Some(state) = on_open.upgrade() {
+                stream_opened(&state);
+            }
+        },
         move |task| {
             if let Some(state) = on_task.upgrade() {
                 relayed_end(&state, task);
@@ -625,22 +703,54 @@ fn relayed_end(state: &Rc<RefCell<State>>, task: AnyTask) {
     });
 }
 
-/// The browser gave the relay's stream up: every task it followed is read
-/// from now on (the first read after [`RELAY_FAILED_WAIT`]), and no stream
-/// is opened again.
+/// The gateway answered the stream: the tasks read while it was away (and
+/// not being read this moment) are heard of on it again.
+fn stream_opened(state: &Rc<RefCell<State>>) {
+    let mut borrowed = state.borrow_mut();
+    borrowed.stream_open = true;
+    borrowed.stream_failures = 0;
+    let State {
+        watches, estimates, ..
+    } = &mut *borrowed;
+    for ((kind, _), watch) in watches.iter_mut() {
+        if watch.follow == Follow::StreamLost && !watch.in_flight {
+            listen(
+                watch,
+                estimates.get(kind).and_then(DurationEstimate::median),
+            );
+        }
+    }
+    let (wake, on_stream) = (borrowed.wake.clone(), borrowed.on_stream.clone());
+    drop(borrowed);
+    if let Some(on_stream) = on_stream {
+        on_stream(true);
+    }
+    let _ = wake.unbounded_send(());
+}
+
+/// The browser gave the relay's stream up: the tasks it followed are read
+/// (the first read after [`RELAY_FAILED_WAIT`]) until a stream, opened again
+/// after [`relay_reopen_delay`], is answered.
 fn relay_failed(state: &Rc<RefCell<State>>) {
     let mut borrowed = state.borrow_mut();
-    borrowed.relay = None;
-    let first = now_ms() + RELAY_FAILED_WAIT.as_secs_f64() * 1000.0;
+    let now = now_ms();
+    borrowed.stream_open = false;
+    borrowed.stream_failures = borrowed.stream_failures.saturating_add(1);
+    let wait = relay_reopen_delay(borrowed.stream_failures, js_sys::Math::random());
+    borrowed.reopen_ms = Some(now + wait.as_secs_f64() * 1000.0);
+    let first = now + RELAY_FAILED_WAIT.as_secs_f64() * 1000.0;
     for watch in borrowed.watches.values_mut() {
-        if watch.listening {
-            watch.listening = false;
+        if watch.follow == Follow::Stream {
+            watch.follow = Follow::StreamLost;
             watch.next_ms = first;
         }
     }
     let stream = borrowed.stream.take();
-    let wake = borrowed.wake.clone();
+    let (wake, on_stream) = (borrowed.wake.clone(), borrowed.on_stream.clone());
     drop(borrowed);
     drop(stream);
+    if let Some(on_stream) = on_stream {
+        on_stream(false);
+    }
     let _ = wake.unbounded_send(());
 }

@@ -3,8 +3,8 @@
 //!
 //! The browser reconnects a dropped stream by itself, with the last event
 //! id, and the gateway replays what was missed. A stream the browser gives
-//! up on (the gateway refused it, or answered no event stream) is closed;
-//! the poller then reads those tasks again.
+//! up on (the gateway or its balancer answered an error, or no event
+//! stream) is closed; the poller reads those tasks until it opens one again.
 
 use std::rc::Rc;
 
@@ -20,11 +20,13 @@ pub struct RelayStream {
 }
 
 impl RelayStream {
-    /// Open `url`: `on_task` hears each announced task (the browser keeps
-    /// the last event id for a reconnection itself); `on_closed` hears once
-    /// that the browser gave the stream up.
+    /// Open `url`: `on_open` hears each time the gateway answers with the
+    /// stream (again after each reconnection), `on_task` each announced task
+    /// (the browser keeps the last event id for a reconnection itself),
+    /// `on_closed` once that the browser gave the stream up.
     pub fn open(
         url: &str,
+        on_open: impl Fn() + 'static,
         on_task: impl Fn(AnyTask) + 'static,
         on_closed: impl Fn() + 'static,
     ) -> Option<RelayStream> {
@@ -49,6 +51,7 @@ impl RelayStream {
                 })
             })
             .collect();
+        listeners.push(EventListener::new(&source, "open", move |_| on_open()));
         let closed = source.clone();
         listeners.push(EventListener::new(&source, "error", move |_| {
             if closed.ready_state() == EventSource::CLOSED {

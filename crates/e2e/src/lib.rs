@@ -370,9 +370,11 @@ pub struct Nginx {
 impl Drop for Nginx {
     /// Stop the master and, through it, its workers. Killing the master
     /// alone (as dropping the child would) leaves the workers running and
-    /// listening, one more for every test and benchmark run.
+    /// listening, one more for every test and benchmark run. Its folder
+    /// goes with it; a failing test prints its error log first.
     fn drop(&mut self) {
         let _ = std::process::Command::new(&self.program)
+            .env_remove("NGINX")
             .arg("-p")
             .arg(&self.dir)
             .arg("-c")
@@ -383,10 +385,15 @@ impl Drop for Nginx {
             .status();
         for _ in 0..100 {
             if !matches!(self.process.try_wait(), Ok(None)) {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+        if std::thread::panicking() {
+            let log = std::fs::read_to_string(self.dir.join("error.log")).unwrap_or_default();
+            eprintln!("nginx's error log:\n{log}");
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -415,6 +422,9 @@ impl Nginx {
             .status()
             .await;
         let process = Command::new(&program)
+            // nginx reads `NGINX` as sockets handed over by an upgrading
+            // master: the variable naming its program must not reach it.
+            .env_remove("NGINX")
             .arg("-p")
             .arg(&dir)
             .arg("-e")

@@ -4,7 +4,9 @@
 //! passes it; the gateway believes only nginx), not nginx's, and a visitor
 //! cannot forge another's. Two gateways on one Redis behind the same
 //! block: a page follows relayed tasks while each gateway stops in turn,
-//! and sees every completion once, none read.
+//! and sees every completion once, none read. One gateway restarting
+//! behind it: the page gives its stream up on nginx's 502, opens it again
+//! once the gateway is back, and reads nothing.
 
 mod common;
 
@@ -22,14 +24,25 @@ use tokio::net::TcpSocket;
 /// Requests per minute each visitor may make in this test.
 const BUDGET: u32 = 3;
 
-/// The guide's block with this test's addresses: the gateway's, and a plain
+/// The guide's upstream line for its one gateway.
+const GUIDE_GATEWAY: &str = "server 127.0.0.1:8080 max_fails=0;";
+
+/// The guide's block with this test's addresses: the gateways', and a plain
 /// loopback listener instead of TLS on 443.
-fn server_block(guide: &str, gateway: &str, port: u16) -> String {
+fn server_block(guide: &str, gateways: &[String], port: u16) -> String {
+    assert!(
+        guide.contains(GUIDE_GATEWAY) && guide.contains("listen 443 ssl;"),
+        "the guide's block changed: keep this test in step"
+    );
     guide
         .lines()
         .filter(|line| !line.trim_start().starts_with("ssl_certificate"))
         .map(|line| match line.trim() {
-            "server 127.0.0.1:8080;" => format!("    server {gateway};"),
+            GUIDE_GATEWAY => gateways
+                .iter()
+                .map(|gateway| format!("    server {gateway} max_fails=0;"))
+                .collect::<Vec<_>>()
+                .join("\n"),
             "listen 443 ssl;" => format!("    listen 127.0.0.1:{port};"),
             _ => line.to_owned(),
         })
@@ -69,7 +82,7 @@ async fn behind_nginx_each_visitor_has_their_own_budget() {
     let gateway = site.base_url.trim_start_matches("http://").to_owned();
     let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
         .expect("docs/deploy/nginx.conf");
-    let nginx = Nginx::start(|port| server_block(&guide, &gateway, port)).await;
+    let nginx = Nginx::start(|port| server_block(&guide, &[gateway], port)).await;
     let languages = "/v1/video_translate/target_languages";
 
     // Visitor A spends the budget; a forged X-Forwarded-For buys nothing.
@@ -150,13 +163,7 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
         .collect();
     let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
         .expect("docs/deploy/nginx.conf");
-    let nginx = Nginx::start(|port| {
-        server_block(&guide, &addresses[0], port).replace(
-            &format!("    server {};", addresses[0]),
-            &format!("    server {};\n    server {};", addresses[0], addresses[1]),
-        )
-    })
-    .await;
+    let nginx = Nginx::start(|port| server_block(&guide, &addresses, port)).await;
     let public_url = format!("http://{}", nginx.address);
     let [first, second] = listeners;
     let options = RelayOptions {
@@ -214,6 +221,78 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
     assert_eq!(
         status_reads(&sandbox).await,
         4,
+        "the service read once per task: the confirmations"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs nginx, redis-server, the release build and ChromeDriver: run through `cargo xtask test`"]
+async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
+    let redis = Redis::start().await;
+    // Tasks outlast the restart: they end once the gateway is back.
+    let sandbox = start_callback_sandbox(10_000).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let address = listener.local_addr().expect("an address").to_string();
+    let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
+        .expect("docs/deploy/nginx.conf");
+    let nginx = Nginx::start(|port| server_block(&guide, &[address], port)).await;
+    let public_url = format!("http://{}", nginx.address);
+    let mut gateway = RelayGateway::start_on(
+        listener,
+        RelayOptions {
+            sandbox_url: sandbox.clone(),
+            static_dir: Some(dist_dir()),
+            redis: Some(redis.url.clone()),
+            public_url: Some(public_url.clone()),
+            heartbeat: Duration::from_secs(15),
+        },
+    );
+
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&public_url, "/new/image-generate", "Image generation")
+        .await;
+    browser.type_into("#prompt", "A harbour at dawn").await;
+    browser.type_into("#count", "2").await;
+    browser.submit_form().await;
+    let live = "document.querySelectorAll('li.task-row .task-row__live').length";
+    browser
+        .wait_until("two rows live", &format!("{live} === 2"))
+        .await;
+
+    // The only gateway goes away: the page's stream drops, and its
+    // reconnection gets nginx's 502, so the browser gives the stream up
+    // and the rows stop saying Live.
+    gateway.stop().await;
+    browser
+        .wait_until(
+            "no row live while the gateway is away",
+            &format!("{live} === 0"),
+        )
+        .await;
+    // Back before the page's first read is due: the page opens its stream
+    // again, and hears both ends there.
+    gateway.restart().await;
+    browser
+        .wait_until("both rows live again", &format!("{live} === 2"))
+        .await;
+    browser
+        .wait_until(
+            "both ended",
+            "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length === 2",
+        )
+        .await;
+    assert_eq!(
+        page_status_reads(&browser).await,
+        0,
+        "heard of, not read: the stream was opened again"
+    );
+    assert_eq!(
+        status_reads(&sandbox).await,
+        2,
         "the service read once per task: the confirmations"
     );
     browser.close().await;
