@@ -52,7 +52,10 @@ export async function main(element: HTMLDivElement): Promise<string> {
   await status.ready;
   element.addEventListener(EVENT_SUBMITTED, (event) => {
     const created: string[] = event.detail.taskIds;
-    console.log(created);
+    const follow = document.createElement("media-gen-task");
+    follow.relay = event.detail.relay;
+    const relay: string | null = follow.relay;
+    console.log(created, relay);
   });
   element.addEventListener(EVENT_COMPLETE, (event) => {
     console.log(event.detail.task.status, event.detail.taskId);

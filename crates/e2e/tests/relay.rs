@@ -391,6 +391,52 @@ async fn the_status_widget_hears_of_relayed_tasks_and_reads_none() {
 }
 
 #[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_task_element_given_a_relay_attribute_reads_none() {
+    let site = start_relay_site(Some(npm_scratch_dir()), 1_500, Duration::from_secs(15)).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{}/index.html", site.base_url)).await;
+    browser
+        .wait_until("the widgets page", "window.ready === true")
+        .await;
+    // As the package's README shows it: the submitted event's details set
+    // on a new <media-gen-task> as properties.
+    let result = browser
+        .run_async(
+            "const form = widgets.mountSubmitWidget('#submit-a', { kind: 'image_generate',
+               baseUrl: location.origin, initial: { prompt: 'relayed', image_quality: '1K' } });
+             await form.ready;
+             const submitted = new Promise((resolve) => document.addEventListener(
+               widgets.EVENT_SUBMITTED, (event) => resolve(event.detail), { once: true }));
+             form.submit();
+             const { kind, taskIds, relay } = await submitted;
+             const completed = new Promise((resolve) => document.addEventListener(
+               widgets.EVENT_COMPLETE, (event) => resolve(event.detail), { once: true }));
+             const task = document.createElement('media-gen-task');
+             Object.assign(task, { kind, taskIds, relay, baseUrl: location.origin });
+             document.querySelector('#status').replaceChildren(task);
+             const complete = await completed;
+             return { attribute: task.getAttribute('relay'), relay, status: complete.status };",
+        )
+        .await;
+    let relay = result["relay"].as_str().unwrap_or_default();
+    assert_eq!(relay.len(), 32, "a relayed submit: {result}");
+    assert_eq!(result["attribute"], relay, "the property is reflected");
+    assert_eq!(result["status"], "SUCCEEDED", "{result}");
+    assert_eq!(
+        page_status_reads(&browser).await,
+        0,
+        "no status read from the element"
+    );
+    assert_eq!(
+        status_reads(&site.sandbox_url).await,
+        1,
+        "the gateway's confirmation only"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
 #[ignore = "needs redis-server: run through `cargo xtask test`"]
 async fn gateways_sharing_redis_announce_each_task_once_to_streams_on_any_of_them() {
     let redis = Redis::start().await;

@@ -116,6 +116,10 @@ export declare class MediaGenTaskElement extends MediaGenElement {
   /** The `task-ids` attribute as a list; `null` removes it. */
   get taskIds(): string[] | null;
   set taskIds(value: readonly string[] | null | undefined);
+  /** The `relay` attribute: a submit's `relay`, so the tasks' ends are
+   * heard of through the site's relay instead of read; `null` removes it. */
+  get relay(): string | null;
+  set relay(value: string | null | undefined);
 }
 
 /** Register `<media-gen-submit>` and `<media-gen-task>` (after `init()`). */

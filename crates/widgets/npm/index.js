@@ -271,13 +271,14 @@ export class MediaGenSubmitElement extends MediaGenElement {
 }
 
 /** `<media-gen-task kind="image_generate" task-id="..." base-url="/api">`;
- * several tasks: `task-ids="id1 id2"`. */
+ * several tasks: `task-ids="id1 id2"`; heard of through a relaying
+ * gateway: `relay="..."` (a submit's `relay`). */
 export class MediaGenTaskElement extends MediaGenElement {
-  static attributeOptions = { ...CONNECTION_ATTRIBUTES, "task-id": "taskId" };
-  static observedAttributes = [...Object.keys(CONNECTION_ATTRIBUTES), "task-id", "task-ids"];
+  static attributeOptions = { ...CONNECTION_ATTRIBUTES, "task-id": "taskId", relay: "relay" };
+  static observedAttributes = [...Object.keys(CONNECTION_ATTRIBUTES), "task-id", "task-ids", "relay"];
   static mount = mountStatusWidget;
 
-  static properties = [...MediaGenElement.properties, "taskId", "taskIds"];
+  static properties = [...MediaGenElement.properties, "taskId", "taskIds", "relay"];
 
   get taskId() {
     return this.getAttribute("task-id");
@@ -291,6 +292,12 @@ export class MediaGenTaskElement extends MediaGenElement {
   }
   set taskIds(value) {
     this.reflect("task-ids", value === null || value === undefined ? value : [...value].join(" "));
+  }
+  get relay() {
+    return this.getAttribute("relay");
+  }
+  set relay(value) {
+    this.reflect("relay", value);
   }
 
   collect() {
