@@ -305,13 +305,7 @@ pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifie
             board.stream_open.try_set(open);
         })
     });
-    let client = settings.client();
-    wasm_bindgen_futures::spawn_local(async move {
-        let relay = client.capabilities(None).await.ok().and_then(|c| c.relay);
-        board
-            .poller
-            .try_with_value(|poller| poller.use_relay(relay));
-    });
+    board.poller.with_value(Poller::discover_relay);
     // Follow the active tasks once this tab is the one that follows them. A
     // tab that goes to the background hands the job on (a visible tab waiting
     // for it takes over) and queues up again.

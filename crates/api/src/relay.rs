@@ -14,6 +14,10 @@ pub const CAPABILITIES_PATH: &str = "/capabilities";
 /// capability in.
 pub const RELAY_HEADER: &str = "media-gen-relay";
 
+/// Where a gateway that relays serves its event stream (what
+/// [`Capabilities`] names), relative to the base URL the submits went to.
+pub const EVENTS_PATH: &str = "/events";
+
 // Each event of the stream carries one ended task: its name is the task's
 // kind (`image_generate`, ...), its data the task object as a status read
 // answers it, its id the announcement's number.
@@ -32,6 +36,16 @@ pub struct RelayInfo {
     /// The path of the event stream: `/events`, to which
     /// `?relays=c1,c2` (the capabilities followed) is added.
     pub events: String,
+}
+
+impl Default for RelayInfo {
+    /// The relay at [`EVENTS_PATH`]: where a gateway that just named a
+    /// capability in a submit's answer listens, with nothing to ask.
+    fn default() -> Self {
+        RelayInfo {
+            events: EVENTS_PATH.to_owned(),
+        }
+    }
 }
 
 impl RelayInfo {

@@ -20,7 +20,7 @@ pub mod web_lock;
 
 pub use error::ClientError;
 pub use options::{Auth, ClientOptions, TokenProvider};
-pub use poller::{Poller, PollerOptions, RelayHandle, TaskUpdate, WhileHidden};
+pub use poller::{Poller, PollerOptions, TaskUpdate, WhileHidden};
 pub use service::{Client, Submitted};
 pub use urls::use_browser_urls;
 

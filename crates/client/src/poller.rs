@@ -281,10 +281,19 @@ impl Poller {
         set_relay(&self.state, relay);
     }
 
-    /// A handle that can say where the relay is once it is known, without
-    /// keeping the poller alive (a widget asks the site as it mounts).
-    pub fn relay_handle(&self) -> RelayHandle {
-        RelayHandle(Rc::downgrade(&self.state))
+    /// Ask the site (the client's base URL) where its relay is, and use
+    /// the answer ([`Poller::use_relay`]); a site that does not answer has
+    /// none. Tasks watched with a capability wait for the answer.
+    pub fn discover_relay(&self) {
+        let client = self.state.borrow().client.clone();
+        // Not keeping the poller alive: it may be stopped by the answer.
+        let state = Rc::downgrade(&self.state);
+        spawn_local(async move {
+            let relay = client.capabilities(None).await.ok().and_then(|c| c.relay);
+            if let Some(state) = state.upgrade() {
+                set_relay(&state, relay);
+            }
+        });
     }
 
     /// Whether `task_id` of `kind` is followed through the relay now.
@@ -551,18 +560,6 @@ async fn read(
 /// The time from `submitted_ms` to `now` (milliseconds), never negative.
 fn since(submitted_ms: f64, now: f64) -> Duration {
     Duration::from_secs_f64(((now - submitted_ms) / 1000.0).max(0.0))
-}
-
-/// Says where the relay is to a poller that may be gone by then.
-pub struct RelayHandle(std::rc::Weak<RefCell<State>>);
-
-impl RelayHandle {
-    /// [`Poller::use_relay`], when the poller still runs.
-    pub fn use_relay(&self, relay: Option<RelayInfo>) {
-        if let Some(state) = self.0.upgrade() {
-            set_relay(&state, relay);
-        }
-    }
 }
 
 /// Where the relay is: tasks watched with a capability listen from now on

@@ -181,20 +181,23 @@ impl Client {
 
     async fn submit<T: DeserializeOwned>(
         &self,
-        path: &str,
+        kind: TaskKind,
         request: &impl serde::Serialize,
         cancel: Option<&AbortSignal>,
     ) -> Result<T, ClientError> {
-        Ok(self.submit_relayed(path, request, cancel).await?.0)
+        Ok(self.submit_relayed(kind, request, cancel).await?.0)
     }
 
-    /// [`Client::submit`], with the relay's capability.
-    async fn submit_relayed<T: DeserializeOwned>(
+    /// Submit `request` to `kind`'s endpoint: the service's answer (`T`,
+    /// the shape `kind` answers with) and, through a gateway that relays
+    /// callbacks, the capability to listen with (`media-gen-relay`).
+    pub async fn submit_relayed<T: DeserializeOwned>(
         &self,
-        path: &str,
+        kind: TaskKind,
         request: &impl serde::Serialize,
         cancel: Option<&AbortSignal>,
     ) -> Result<(T, Option<String>), ClientError> {
+        let path = kind.submit_path();
         // Through `Value`, as `Request::to_json` writes requests for the
         // preview and the board: one serializer per request type in the wasm.
         let body = serde_json::to_value(request)
@@ -202,7 +205,7 @@ impl Client {
             .map_err(|error| ClientError::Shape {
                 detail: error.to_string(),
             })?;
-        self.call(RequestKind::Submit, path, Some(body), cancel)
+        self.call(RequestKind::Submit, &path, Some(body), cancel)
             .await
     }
 
@@ -220,8 +223,7 @@ impl Client {
         request: &ImageToVideoRequest,
         cancel: Option<&AbortSignal>,
     ) -> Result<TaskIds, ClientError> {
-        self.submit(&TaskKind::ImageToVideo.submit_path(), request, cancel)
-            .await
+        self.submit(TaskKind::ImageToVideo, request, cancel).await
     }
 
     /// `GET /v1/image_to_video/{task_id}`.
@@ -240,8 +242,7 @@ impl Client {
         request: &VideoTranslateRequest,
         cancel: Option<&AbortSignal>,
     ) -> Result<Vec<TranslationTaskRef>, ClientError> {
-        self.submit(&TaskKind::VideoTranslate.submit_path(), request, cancel)
-            .await
+        self.submit(TaskKind::VideoTranslate, request, cancel).await
     }
 
     /// `GET /v1/video_translate/{task_id}`.
@@ -260,8 +261,7 @@ impl Client {
         request: &ImageGenerateRequest,
         cancel: Option<&AbortSignal>,
     ) -> Result<TaskIds, ClientError> {
-        self.submit(&TaskKind::ImageGenerate.submit_path(), request, cancel)
-            .await
+        self.submit(TaskKind::ImageGenerate, request, cancel).await
     }
 
     /// `GET /v1/image_generate/{task_id}`.
@@ -291,23 +291,23 @@ impl Client {
         request: &Request,
         cancel: Option<&AbortSignal>,
     ) -> Result<Submitted, ClientError> {
-        let path = request.kind().submit_path();
+        let kind = request.kind();
         let (task_ids, relay) = match request {
             Request::ImageToVideo(request) => {
                 let (ids, relay) = self
-                    .submit_relayed::<TaskIds>(&path, request, cancel)
+                    .submit_relayed::<TaskIds>(kind, request, cancel)
                     .await?;
                 (ids.task_ids, relay)
             }
             Request::VideoTranslate(request) => {
                 let (tasks, relay) = self
-                    .submit_relayed::<Vec<TranslationTaskRef>>(&path, request, cancel)
+                    .submit_relayed::<Vec<TranslationTaskRef>>(kind, request, cancel)
                     .await?;
                 (tasks.into_iter().map(|task| task.task_id).collect(), relay)
             }
             Request::ImageGenerate(request) => {
                 let (ids, relay) = self
-                    .submit_relayed::<TaskIds>(&path, request, cancel)
+                    .submit_relayed::<TaskIds>(kind, request, cancel)
                     .await?;
                 (ids.task_ids, relay)
             }

@@ -1,6 +1,11 @@
 // Compiled with `tsc --noEmit --strict`: the package's declarations must
 // describe what these uses need, with real types.
-import initClient, { createClient as createOnlyClient, isMediaGenError, type TaskUpdate } from "@media-gen/widgets/client";
+import initClient, {
+  createClient as createOnlyClient,
+  isMediaGenError,
+  type TaskUpdate,
+  type WatchOptions,
+} from "@media-gen/widgets/client";
 import init, {
   createClient,
   defineElements,
@@ -82,6 +87,10 @@ export async function main(element: HTMLDivElement): Promise<string> {
     if (update.done) console.log(update.task, listed);
   });
   watch.stop();
+  const relayed: WatchOptions = { relay: null };
+  only.watch("image_generate", ids.task_ids[0], () => {}, relayed).stop();
+  // @ts-expect-error a relay is a string
+  only.watch("image_generate", ids.task_ids[0], () => {}, { relay: 7 });
   form.unmount();
   status.unmount();
   return `${url} ${fields.join(",")}`;

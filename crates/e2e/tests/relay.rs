@@ -437,6 +437,90 @@ async fn the_task_element_given_a_relay_attribute_reads_none() {
 }
 
 #[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_client_entry_hears_of_the_tasks_it_submitted_and_reads_none() {
+    let site = start_relay_site(Some(npm_scratch_dir()), 1_500, Duration::from_secs(15)).await;
+    let browser = Browser::start().await;
+    browser
+        .open(&format!("{}/client.html", site.base_url))
+        .await;
+    browser
+        .wait_until("the client entry", "window.ready === true")
+        .await;
+    // No relay named: the client remembers the one its submit got.
+    let result = browser
+        .run_async(
+            "const media = client.createClient({ baseUrl: location.origin });
+             const { task_ids } = await media.submitImageGenerate(
+               { prompt: 'relayed', image_quality: '1K', generate_count: 2 });
+             const ends = await Promise.all(task_ids.map((id) => new Promise((resolve) =>
+               media.watch('image_generate', id, (update) => { if (update.done) resolve(update); }))));
+             return ends.map((update) => update.task?.status ?? update.error?.message);",
+        )
+        .await;
+    assert_eq!(result, json!(["SUCCEEDED", "SUCCEEDED"]));
+    assert_eq!(
+        page_status_reads(&browser).await,
+        0,
+        "no status read from the client"
+    );
+    assert_eq!(
+        status_reads(&site.sandbox_url).await,
+        2,
+        "the gateway's confirmations only"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_client_watches_a_widgets_submit_through_its_relay() {
+    let site = start_relay_site(Some(npm_scratch_dir()), 1_500, Duration::from_secs(15)).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{}/index.html", site.base_url)).await;
+    browser
+        .wait_until("the widgets page", "window.ready === true")
+        .await;
+    // Submitted by the widget, watched by a client that did not submit it:
+    // the event's relay, given to `watch`.
+    let result = browser
+        .run_async(
+            "const form = widgets.mountSubmitWidget('#submit-a', { kind: 'image_generate',
+               baseUrl: location.origin, initial: { prompt: 'relayed', image_quality: '1K' } });
+             await form.ready;
+             const submitted = new Promise((resolve) => document.addEventListener(
+               widgets.EVENT_SUBMITTED, (event) => resolve(event.detail), { once: true }));
+             form.submit();
+             const { kind, taskIds, relay } = await submitted;
+             const media = widgets.createClient({ baseUrl: location.origin });
+             const end = await new Promise((resolve) => media.watch(kind, taskIds[0],
+               (update) => { if (update.done) resolve(update); }, { relay }));
+             let refused = null;
+             try { media.watch(kind, taskIds[0], () => {}, { relay: 7 }); }
+             catch (error) { refused = { kind: error.kind, field: error.field }; }
+             return { status: end.task?.status ?? end.error?.message, refused };",
+        )
+        .await;
+    assert_eq!(result["status"], "SUCCEEDED", "{result}");
+    assert_eq!(
+        result["refused"],
+        json!({ "kind": "options", "field": "relay" }),
+        "a relay that is not a string is refused, naming it"
+    );
+    assert_eq!(
+        page_status_reads(&browser).await,
+        0,
+        "no status read from the page"
+    );
+    assert_eq!(
+        status_reads(&site.sandbox_url).await,
+        1,
+        "the gateway's confirmation only"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
 #[ignore = "needs redis-server: run through `cargo xtask test`"]
 async fn gateways_sharing_redis_announce_each_task_once_to_streams_on_any_of_them() {
     let redis = Redis::start().await;

@@ -252,7 +252,10 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
             media_gen_api::relay::CAPABILITIES_PATH,
             get(relay::capabilities),
         )
-        .route(relay::EVENTS_PATH, get(relay::events::stream))
+        .route(
+            media_gen_api::relay::EVENTS_PATH,
+            get(relay::events::stream),
+        )
         .route("/callbacks/{capability}", post(relay::callbacks::receive))
         .with_state(gateway);
     let routes = match &settings.static_dir {

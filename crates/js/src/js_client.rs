@@ -4,7 +4,11 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use media_gen_api::{ImageGenerateRequest, ImageToVideoRequest, VideoTranslateRequest};
+use media_gen_api::{
+    ImageGenerateRequest, ImageToVideoRequest, TaskIds, TaskKind, TranslationTaskRef,
+    VideoTranslateRequest,
+};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -52,6 +56,37 @@ where
     future_to_promise(call)
 }
 
+impl JsClient {
+    /// Submit `request` to `kind`'s endpoint as a Promise of the service's
+    /// answer (`T`); the new tasks' relay, when the site relays them, is
+    /// kept for `watch` (`ids` reads the task ids from the answer).
+    fn submit_to<T, R>(
+        &self,
+        kind: TaskKind,
+        request: R,
+        signal: Option<AbortSignal>,
+        ids: fn(&T) -> Vec<String>,
+    ) -> js_sys::Promise
+    where
+        T: Serialize + DeserializeOwned + 'static,
+        R: Serialize + 'static,
+    {
+        let (client, watches) = (self.client.clone(), self.watches.clone());
+        promise(async move {
+            let (answer, relay) = client
+                .submit_relayed::<T>(kind, &request, signal.as_ref())
+                .await?;
+            watches.remember(kind, &ids(&answer), relay);
+            Ok(answer)
+        })
+    }
+}
+
+/// The ids of an image-to-video or image-generation submit's answer.
+fn task_ids(answer: &TaskIds) -> Vec<String> {
+    answer.task_ids.clone()
+}
+
 #[wasm_bindgen(js_class = MediaGenClient)]
 impl JsClient {
     /// `GET /v1/video_translate/target_languages`.
@@ -69,12 +104,7 @@ impl JsClient {
         signal: Option<AbortSignal>,
     ) -> Result<js_sys::Promise, JsValue> {
         let request: ImageToVideoRequest = from_js(&request, "request")?;
-        let client = self.client.clone();
-        Ok(promise(async move {
-            client
-                .submit_image_to_video(&request, signal.as_ref())
-                .await
-        }))
+        Ok(self.submit_to(TaskKind::ImageToVideo, request, signal, task_ids))
     }
 
     /// `GET /v1/image_to_video/{task_id}`.
@@ -92,12 +122,14 @@ impl JsClient {
         signal: Option<AbortSignal>,
     ) -> Result<js_sys::Promise, JsValue> {
         let request: VideoTranslateRequest = from_js(&request, "request")?;
-        let client = self.client.clone();
-        Ok(promise(async move {
-            client
-                .submit_video_translate(&request, signal.as_ref())
-                .await
-        }))
+        Ok(self.submit_to(
+            TaskKind::VideoTranslate,
+            request,
+            signal,
+            |tasks: &Vec<TranslationTaskRef>| {
+                tasks.iter().map(|task| task.task_id.clone()).collect()
+            },
+        ))
     }
 
     /// `GET /v1/video_translate/{task_id}`.
@@ -115,12 +147,7 @@ impl JsClient {
         signal: Option<AbortSignal>,
     ) -> Result<js_sys::Promise, JsValue> {
         let request: ImageGenerateRequest = from_js(&request, "request")?;
-        let client = self.client.clone();
-        Ok(promise(async move {
-            client
-                .submit_image_generate(&request, signal.as_ref())
-                .await
-        }))
+        Ok(self.submit_to(TaskKind::ImageGenerate, request, signal, task_ids))
     }
 
     /// `GET /v1/image_generate/{task_id}`.
@@ -139,9 +166,11 @@ impl JsClient {
         signal: Option<AbortSignal>,
     ) -> Result<js_sys::Promise, JsValue> {
         let request = request_from_js(parse_kind(&kind, "kind")?, &request)?;
-        let client = self.client.clone();
+        let (client, watches) = (self.client.clone(), self.watches.clone());
         Ok(promise(async move {
-            client.submit_request(&request, signal.as_ref()).await
+            let submitted = client.submit_any(&request, signal.as_ref()).await?;
+            watches.remember(request.kind(), &submitted.task_ids, submitted.relay);
+            Ok(submitted.task_ids)
         }))
     }
 

@@ -48,3 +48,12 @@ export interface TaskUpdate {
   /** No more updates come: the task ended, or following it failed for good. */
   done: boolean;
 }
+
+/** How `watch` follows a task. */
+export interface WatchOptions {
+  /** The capability a relaying gateway named for the task's submit (the
+   * submit widget's `media-gen-submitted` `relay`): its end is heard of on
+   * the site's event stream instead of read. Tasks this client submitted
+   * need none: it remembers theirs. */
+  relay?: string | null;
+}

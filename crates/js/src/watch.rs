@@ -1,24 +1,39 @@
-//! `client.watch(kind, taskId, onUpdate)`: follow a task with the polling
-//! engine the app uses (its schedule learns how long tasks take, reads are
-//! capped in flight, a hidden page keeps reading), and hear of each change
-//! until the task ends.
+//! `client.watch(kind, taskId, onUpdate, options?)`: follow a task with the
+//! polling engine the app uses (its schedule learns how long tasks take,
+//! reads are capped in flight, a hidden page keeps reading), and hear of
+//! each change until the task ends. Tasks submitted through a gateway that
+//! relays callbacks (by this client, or elsewhere with `options.relay`) are
+//! heard of on its event stream instead of read.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::Function;
+use media_gen_api::relay::RelayInfo;
 use media_gen_api::TaskKind;
 use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{client_error_detail, task_json, to_js};
+use super::connection::optional_string;
 use super::js_client::JsClient;
 use super::read::{check_task_id, parse_kind};
 
 /// The listeners of each task followed, by task.
 type Listeners = HashMap<(TaskKind, String), Vec<(u32, Function)>>;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `watch`'s options (declared in `types.d.ts`).
+    #[wasm_bindgen(typescript_type = "WatchOptions")]
+    pub type WatchOptions;
+}
+
+/// The most submissions whose relay a client remembers for `watch`; the
+/// oldest is forgotten first (its tasks are then read).
+const REMEMBERED_RELAYS: usize = 256;
 
 /// What a client's watches share: one poller (made on the first watch) and
 /// the listeners it tells.
@@ -27,9 +42,34 @@ pub struct Watches {
     poller: Rc<RefCell<Option<Poller>>>,
     listeners: Rc<RefCell<Listeners>>,
     next_id: Rc<Cell<u32>>,
+    /// The relay capability of each task this client submitted through a
+    /// relaying gateway, oldest first.
+    relays: Rc<RefCell<Vec<(TaskKind, String, String)>>>,
+    /// Whether the poller was told where the relay is.
+    relay_known: Rc<Cell<bool>>,
 }
 
 impl Watches {
+    /// Remember that `task_ids` of `kind` were submitted under `relay`.
+    pub fn remember(&self, kind: TaskKind, task_ids: &[String], relay: Option<String>) {
+        let Some(relay) = relay else {
+            return;
+        };
+        let mut relays = self.relays.borrow_mut();
+        relays.extend(task_ids.iter().map(|id| (kind, id.clone(), relay.clone())));
+        let over = relays.len().saturating_sub(REMEMBERED_RELAYS);
+        relays.drain(..over);
+    }
+
+    /// The relay `task_id` of `kind` was submitted under, if remembered.
+    fn relay_of(&self, kind: TaskKind, task_id: &str) -> Option<String> {
+        self.relays
+            .borrow()
+            .iter()
+            .find(|(k, id, _)| *k == kind && id == task_id)
+            .map(|(_, _, relay)| relay.clone())
+    }
+
     /// The poller, made on first use with `client`'s connection.
     fn poller(&self, client: &media_gen_client::Client) -> std::cell::RefMut<'_, Option<Poller>> {
         let mut poller = self.poller.borrow_mut();
@@ -110,17 +150,26 @@ impl JsClient {
     /// Follow task `taskId` of `kind` until it ends: `onUpdate` hears of
     /// each change (`{ kind, taskId, task?, error?, done }`), the last one
     /// with `done: true`. Reads follow the service's usual durations, a few
-    /// at a time however many tasks are watched. Throws a `kind: "options"`
-    /// error for an unknown kind or an empty id.
+    /// at a time however many tasks are watched. A task this client
+    /// submitted through a gateway that relays callbacks (or given
+    /// `options.relay`, a submit's capability) is heard of on the relay's
+    /// event stream instead, with one safety read. Throws a `kind:
+    /// "options"` error for an unknown kind, an empty id or a `relay` that
+    /// is not a string.
     pub fn watch(
         &self,
         #[wasm_bindgen(unchecked_param_type = "TaskKind")] kind: JsValue,
         #[wasm_bindgen(js_name = taskId)] task_id: String,
         #[wasm_bindgen(js_name = onUpdate, unchecked_param_type = "(update: TaskUpdate) => void")]
         on_update: Function,
+        options: Option<WatchOptions>,
     ) -> Result<TaskWatch, JsValue> {
         let kind = parse_kind(&kind, "kind")?;
         check_task_id(&task_id, "taskId")?;
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let relay = optional_string(&options, "relay")?
+            .filter(|relay| !relay.is_empty())
+            .or_else(|| self.watches.relay_of(kind, &task_id));
         let id = self.watches.next_id.get().wrapping_add(1);
         self.watches.next_id.set(id);
         let key = (kind, task_id);
@@ -131,12 +180,29 @@ impl JsClient {
             .or_default()
             .push((id, on_update));
         if let Some(poller) = self.watches.poller(&self.client).as_ref() {
-            poller.watch(kind, &key.1, now_ms());
+            match &relay {
+                Some(relay) => {
+                    poller.watch_relayed(kind, &key.1, now_ms(), relay);
+                    self.use_relay(poller);
+                }
+                None => poller.watch(kind, &key.1, now_ms()),
+            }
         }
         Ok(TaskWatch {
             watches: self.watches.clone(),
             key,
             id,
         })
+    }
+}
+
+impl JsClient {
+    /// Tell `poller` where the relay is, once: a capability comes only from
+    /// a gateway that relays, at the contract's stream path, so there is
+    /// nothing to ask (and no request's code to ship for it).
+    fn use_relay(&self, poller: &Poller) {
+        if !self.watches.relay_known.replace(true) {
+            poller.use_relay(Some(RelayInfo::default()));
+        }
     }
 }

@@ -32,6 +32,7 @@ export type {
   TranslationTaskRef,
   VideoTranslateRequest,
   VideoTranslateTask,
+  WatchOptions,
 } from "./media_gen_client.js";
 import type { InitInput } from "./media_gen_client.js";
 

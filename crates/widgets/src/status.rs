@@ -9,6 +9,7 @@ use web_sys::Element;
 
 use super::events::{dispatch, COMPLETE, ERROR, STATUS};
 use super::mounted::Mounted;
+use media_gen_api::relay::RelayInfo;
 use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
 use media_gen_js::bridge::{client_error_detail, task_json, to_js};
 use media_gen_js::widget_options::{status_options, StatusOptions};
@@ -95,13 +96,9 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
         }
     }
     if relay.is_some() {
-        // Heard of through the site's relay when it has one; read otherwise.
-        let client = connection.client();
-        let relaying = poller.relay_handle();
-        wasm_bindgen_futures::spawn_local(async move {
-            let relay = client.capabilities(None).await.ok().and_then(|c| c.relay);
-            relaying.use_relay(relay);
-        });
+        // A capability comes only from a gateway that relays, at the
+        // contract's stream path: heard of there, nothing to ask first.
+        poller.use_relay(Some(RelayInfo::default()));
     }
     mounted.poller = Some(poller);
     mounted.show(move || {

@@ -110,11 +110,6 @@ impl Relay {
 /// calls (in the success envelope), so a page knows whether to listen or
 /// to poll.
 pub async fn capabilities(State(gateway): State<Gateway>) -> Json<Envelope<Capabilities>> {
-    let relay = gateway.relay.as_ref().map(|_| RelayInfo {
-        events: EVENTS_PATH.to_owned(),
-    });
+    let relay = gateway.relay.as_ref().map(|_| RelayInfo::default());
     Json(Envelope::success(MSG_OK, Capabilities { relay }))
 }
-
-/// Where the event stream is served.
-pub const EVENTS_PATH: &str = "/events";
