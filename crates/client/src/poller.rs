@@ -286,7 +286,7 @@ impl Poller {
     /// none. Tasks watched with a capability wait for the answer.
     pub fn discover_relay(&self) {
         let client = self.state.borrow().client.clone();
-        // Not keeping the poller alive: it may be stopped by the answer.
+        // Not keeping the poller alive: it may be gone by the time the answer comes.
         let state = Rc::downgrade(&self.state);
         spawn_local(async move {
             let relay = client.capabilities(None).await.ok().and_then(|c| c.relay);
