@@ -218,8 +218,8 @@ impl Board {
         match change {
             TaskChange::Saved(record) => {
                 let (kind, id) = (record.kind, record.task_id.clone());
-                let relay = record.relay.clone();
-                let follow = record.is_active() && self.leading.get_untracked();
+                let to_follow =
+                    (record.is_active() && self.leading.get_untracked()).then(|| (*record).clone());
                 let ended = !record.is_active();
                 let mut newly_ended = None;
                 self.records.try_update(|records| {
@@ -238,11 +238,8 @@ impl Board {
                     self.notifier.ended(&record);
                 }
                 self.poller.with_value(|poller| {
-                    if follow {
-                        match &relay {
-                            Some(relay) => poller.watch_relayed(kind, &id, now_ms(), relay),
-                            None => poller.watch(kind, &id, now_ms()),
-                        }
+                    if let Some(record) = &to_follow {
+                        follow(poller, record);
                     } else if ended {
                         poller.unwatch(kind, &id);
                     }

@@ -14,6 +14,19 @@ pub const CAPABILITIES_PATH: &str = "/capabilities";
 /// capability in.
 pub const RELAY_HEADER: &str = "media-gen-relay";
 
+/// The most capabilities one event stream names (`?relays=`); a stream
+/// asking for more is refused.
+pub const MAX_RELAYS: usize = 200;
+
+/// Whether `text` has a capability's shape: 32 lowercase hexadecimal
+/// digits (128 random bits), as a relayed submit's answer names it.
+pub fn is_capability(text: &str) -> bool {
+    text.len() == 32
+        && text
+            .bytes()
+            .all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// Where a gateway that relays serves its event stream (what
 /// [`Capabilities`] names), relative to the base URL the submits went to.
 pub const EVENTS_PATH: &str = "/events";
@@ -70,5 +83,14 @@ mod tests {
         assert_eq!(relay.stream_path(["a1", "b2"]), "/events?relays=a1,b2");
         let none: Capabilities = serde_json::from_str("{}").unwrap();
         assert_eq!(none.relay, None);
+    }
+
+    #[test]
+    fn a_capability_is_32_lowercase_hex_digits() {
+        assert!(is_capability("0123456789abcdef0123456789abcdef"));
+        assert!(!is_capability("0123456789ABCDEF0123456789ABCDEF"));
+        assert!(!is_capability("0123456789abcdef0123456789abcde"));
+        assert!(!is_capability("image_generate"));
+        assert!(!is_capability(""));
     }
 }

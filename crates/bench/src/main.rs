@@ -7,6 +7,7 @@
 mod board_scale;
 mod gateway_cost;
 mod load;
+mod parts;
 mod polling;
 mod relay;
 mod report;
@@ -18,6 +19,8 @@ mod weight;
 
 use std::process::ExitCode;
 
+use parts::PARTS;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     match run().await {
@@ -28,17 +31,6 @@ async fn main() -> ExitCode {
         }
     }
 }
-
-/// The parts, in the order they run.
-const PARTS: [&str; 7] = [
-    "sizes",
-    "load",
-    "board",
-    "polling",
-    "relay",
-    "throughput",
-    "gateway",
-];
 
 async fn run() -> Result<(), String> {
     // Parts named on the command line, or all of them.

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
+use media_gen_api::relay::{RelayInfo, RELAY_HEADER};
 use serde_json::{json, Value};
 
 use crate::report::{median, Report};
@@ -54,7 +55,7 @@ async fn submit_relayed(
         .map_err(|e| e.to_string())?;
     let capability = answer
         .headers()
-        .get("media-gen-relay")
+        .get(RELAY_HEADER)
         .and_then(|value| value.to_str().ok())
         .ok_or("the gateway did not relay the submit")?
         .to_owned();
@@ -77,7 +78,10 @@ async fn listen(
     expected: usize,
     within: Duration,
 ) -> Result<HashMap<String, Instant>, String> {
-    let url = format!("{gateway}/events?relays={}", capabilities.join(","));
+    let url = format!(
+        "{gateway}{}",
+        RelayInfo::default().stream_path(capabilities.iter().copied())
+    );
     let mut stream = client.get(url).send().await.map_err(|e| e.to_string())?;
     let deadline = tokio::time::Instant::now() + within;
     // What came after the last whole event, kept for the next chunk.
@@ -121,8 +125,8 @@ const PER_STREAMS: usize = 10_000;
 async fn open_streams(address: &str) -> Result<Vec<tokio::net::TcpStream>, String> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let request = format!(
-        "GET /events?relays={} HTTP/1.1\r\nHost: {address}\r\n\r\n",
-        "0".repeat(32)
+        "GET {} HTTP/1.1\r\nHost: {address}\r\n\r\n",
+        RelayInfo::default().stream_path(["0".repeat(32).as_str()])
     );
     let mut streams = Vec::with_capacity(STREAMS);
     for _ in 0..STREAMS {
@@ -174,52 +178,14 @@ async fn stream_memory(report: &mut Report) -> Result<(), String> {
 /// Redis (a bounded count: tasks made by [`SUBMITS`] submits of 8).
 const SUBMITS: usize = 125;
 
-/// A redis-server on a free loopback port for the bench's run; killed
-/// when dropped.
-struct RedisServer(std::process::Child, String);
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-impl RedisServer {
-    async fn start() -> Result<RedisServer, String> {
-        let program = std::env::var("REDIS_SERVER").unwrap_or_else(|_| "redis-server".into());
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .map_err(|e| e.to_string())?
-            .port();
-        let child = std::process::Command::new(&program)
-            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .map_err(|e| format!("{program}: {e}"))?;
-        let server = RedisServer(child, format!("redis://127.0.0.1:{port}/"));
-        for _ in 0..100 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .is_ok()
-            {
-                return Ok(server);
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        Err("redis-server did not listen".into())
-    }
-}
-
 /// Callbacks per second that one gateway takes and another's stream hears,
 /// the two sharing one Redis (`--trust-callbacks`: the relay's own cost,
 /// no confirming reads).
 async fn through_redis(report: &mut Report) -> Result<(), String> {
-    let redis = RedisServer::start().await?;
+    let redis = media_gen_e2e::Redis::start().await;
     // Tasks that do not end during the run: only the bench's callbacks count.
     let sandbox = Sandbox::start(&["--task-ms", "600000"]).await?;
-    let flags = ["--redis", redis.1.as_str(), "--trust-callbacks"];
+    let flags = ["--redis", redis.url.as_str(), "--trust-callbacks"];
     let taker = Server::relaying_gateway_with(&sandbox.base_url, &flags).await?;
     let listener = Server::relaying_gateway_with(&sandbox.base_url, &flags).await?;
     let client = reqwest::Client::new();

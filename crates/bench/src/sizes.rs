@@ -34,7 +34,8 @@ pub const APP_CEILING_KB: f64 = 356.0;
 /// without a second, path-tracking JSON reader; 138.5 with the poller's
 /// relay (shared with the app); 139.2 once the poller opens a given-up
 /// stream again; 140.3 once `watch` listens for the tasks the client
-/// submitted (or given their `relay`).
+/// submitted (or given their `relay`); 140.5 with the capability's shape
+/// checked.
 pub const CLIENT_CEILING_KB: f64 = 141.0;
 /// A page with widgets, as [`APP_CEILING_KB`]: a production Vite build of
 /// a page that mounts both (`vite-widgets/`): 441.8 KB when it was first

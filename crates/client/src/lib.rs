@@ -14,7 +14,7 @@ mod options;
 mod poller;
 mod relay_stream;
 mod service;
-pub mod urls;
+mod urls;
 pub mod visibility;
 pub mod web_lock;
 

@@ -4,7 +4,8 @@
 //! timer, not a hundred. Per task it follows `media-gen-api`'s
 //! [`PollSchedule`] (learning each kind's typical length as tasks end), keeps
 //! at most `max_in_flight` reads going at once, pauses while the page is
-//! hidden and reads every task at once when it becomes visible again.
+//! hidden if asked and reads every task it reads at once when the page
+//! becomes visible again.
 //! [`Poller::stop`] (also on drop) aborts reads in flight and removes every
 //! timer and listener.
 //!
@@ -30,7 +31,7 @@ use gloo_events::EventListener;
 use media_gen_api::poll::{
     relay_reopen_delay, relayed_delay, DurationEstimate, PollSchedule, RELAY_FAILED_WAIT,
 };
-use media_gen_api::relay::RelayInfo;
+use media_gen_api::relay::{is_capability, RelayInfo, MAX_RELAYS};
 use media_gen_api::{AnyTask, TaskKind};
 use wasm_bindgen_futures::spawn_local;
 use web_sys::AbortController;
@@ -47,7 +48,8 @@ pub enum WhileHidden {
     /// for the title's count, a notification or a widget's event.
     #[default]
     Continue,
-    /// Read nothing until the page is visible again.
+    /// Read nothing until the page is visible again (the relay's events
+    /// still arrive).
     Pause,
 }
 
@@ -74,7 +76,8 @@ impl Default for PollerOptions {
     }
 }
 
-/// What the poller reports after each read.
+/// What the poller reports after each read, and when the relay announces
+/// a task's end.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskUpdate {
     /// The task's kind.
@@ -140,9 +143,7 @@ struct State {
     relay_known: bool,
     /// The stream open now, and the capabilities it names.
     stream: Option<(RelayStream, Vec<String>)>,
-    /// Whether the gateway answered that stream (it may still be connecting).
-    stream_open: bool,
-    /// Streams the browser gave up in a row.
+    /// Streams the browser gave up in a row (0 once the gateway answers one).
     stream_failures: u32,
     /// When to open a given-up stream again (`Date.now()` milliseconds).
     reopen_ms: Option<f64>,
@@ -161,7 +162,8 @@ pub struct Poller {
 }
 
 impl Poller {
-    /// A poller reading through `client`; `on_update` hears about every read.
+    /// A poller reading through `client`; `on_update` hears about every
+    /// read and every end the relay announces.
     pub fn new(
         client: Client,
         options: PollerOptions,
@@ -180,7 +182,6 @@ impl Poller {
             relay: None,
             relay_known: false,
             stream: None,
-            stream_open: false,
             stream_failures: 0,
             reopen_ms: None,
             on_stream: None,
@@ -242,8 +243,11 @@ impl Poller {
     ) {
         let mut state = self.state.borrow_mut();
         let first = state.options.schedule.first.as_secs_f64() * 1000.0;
+        // A capability of another shape cannot be listened to: the
+        // gateway would refuse the whole stream for it.
+        let capability = capability.filter(|capability| is_capability(capability));
         let follow = match (&capability, &state.relay) {
-            (Some(_), Some(_)) if state.reopen_ms.is_some() => Follow::StreamLost,
+            (Some(_), Some(_)) if state.stream_failures > 0 => Follow::StreamLost,
             (Some(_), Some(_)) => Follow::Stream,
             _ => Follow::Reads,
         };
@@ -271,7 +275,6 @@ impl Poller {
                 watch
             });
         drop(state);
-        sync_stream(&self.state);
         let _ = self.wake.unbounded_send(());
     }
 
@@ -279,6 +282,14 @@ impl Poller {
     /// Tasks watched with a capability are followed through it from now on.
     pub fn use_relay(&self, relay: Option<RelayInfo>) {
         set_relay(&self.state, relay);
+    }
+
+    /// Use the relay at the contract's `EVENTS_PATH` without asking: a
+    /// capability comes only from a gateway that relays there, so whoever
+    /// holds one (a page that just submitted, a widget given a submit's
+    /// `relay`) knows where to listen.
+    pub fn use_default_relay(&self) {
+        set_relay(&self.state, Some(RelayInfo::default()));
     }
 
     /// Ask the site (the client's base URL) where its relay is, and use
@@ -318,7 +329,7 @@ impl Poller {
             .borrow_mut()
             .watches
             .remove(&(kind, task_id.to_owned()));
-        sync_stream(&self.state);
+        let _ = self.wake.unbounded_send(());
     }
 
     /// How many tasks are being followed.
@@ -345,7 +356,6 @@ impl Poller {
     pub fn stop(&self) {
         let mut state = self.state.borrow_mut();
         state.stopped = true;
-        state.relay_known = true;
         state.watches.clear();
         let stream = state.stream.take();
         drop(state);
@@ -376,6 +386,8 @@ async fn drive(
             return;
         }
         let reopen_in = reopen_when_due(&state);
+        // Once a turn, however many watches came and went since the last.
+        sync_stream(&state);
         let paused = state.borrow().options.while_hidden == WhileHidden::Pause && page_hidden();
         let next_read = if paused {
             None
@@ -413,7 +425,6 @@ fn reopen_when_due(state: &Rc<RefCell<State>>) -> Option<f64> {
         return Some(wait);
     }
     state.borrow_mut().reopen_ms = None;
-    sync_stream(state);
     None
 }
 
@@ -530,21 +541,21 @@ async fn read(
             .options
             .schedule
             .next_delay(reads, elapsed, expected);
-        let stream_open = borrowed.stream_open;
+        let stream_back = borrowed.stream_failures == 0;
         if let Some(watch) = borrowed.watches.get_mut(&key) {
             watch.next_ms = now + delay.as_secs_f64() * 1000.0;
             match watch.follow {
-                // The safety read found it running: read from now on.
-                Follow::Stream => watch.follow = Follow::Reads,
+                // The safety read found it running: read from now on. (A
+                // read that failed leaves it to the stream.)
+                Follow::Stream if task.is_some() => watch.follow = Follow::Reads,
                 // Read while the stream was away, which is back now.
-                Follow::StreamLost if stream_open => listen(watch, expected),
-                Follow::StreamLost | Follow::Reads => {}
+                Follow::StreamLost if stream_back => listen(watch, expected),
+                Follow::Stream | Follow::StreamLost | Follow::Reads => {}
             }
         }
     }
     let on_update = Rc::clone(&borrowed.on_update);
     drop(borrowed);
-    sync_stream(&state);
     on_update(&TaskUpdate {
         kind,
         task_id,
@@ -563,9 +574,12 @@ fn since(submitted_ms: f64, now: f64) -> Duration {
 }
 
 /// Where the relay is: tasks watched with a capability listen from now on
-/// (or, without a relay, are read).
+/// (or, without a relay, are read). Saying it again changes nothing.
 fn set_relay(state: &Rc<RefCell<State>>, relay: Option<RelayInfo>) {
     let mut borrowed = state.borrow_mut();
+    if borrowed.relay_known && borrowed.relay == relay {
+        return;
+    }
     borrowed.relay = relay;
     borrowed.relay_known = true;
     borrowed.reopen_ms = None;
@@ -587,7 +601,6 @@ fn set_relay(state: &Rc<RefCell<State>>, relay: Option<RelayInfo>) {
     }
     let wake = borrowed.wake.clone();
     drop(borrowed);
-    sync_stream(state);
     let _ = wake.unbounded_send(());
 }
 
@@ -600,10 +613,12 @@ fn listen(watch: &mut Watch, expected: Option<Duration>) {
 }
 
 /// Keep one stream open on the capabilities of the tasks the relay
-/// follows (or would, were its stream not given up): reopened when they
-/// change, closed when there are none, left closed until it is time to try
-/// a given-up one again. A (re)opened stream replays what the gateway kept
-/// for them; events of tasks no longer watched are ignored.
+/// follows (or would, were its stream not given up), at most
+/// [`MAX_RELAYS`] of them (tasks of others are read): reopened when one it
+/// lacks is wanted, kept when tasks end (events of tasks no longer watched
+/// are ignored), closed when none is wanted, left closed until it is time
+/// to try a given-up one again. A (re)opened stream replays what the
+/// gateway kept for them.
 fn sync_stream(state: &Rc<RefCell<State>>) {
     let mut borrowed = state.borrow_mut();
     if borrowed.reopen_ms.is_some() {
@@ -619,14 +634,31 @@ fn sync_stream(state: &Rc<RefCell<State>>) {
             }
         }
     }
-    let same = |open: &Vec<String>| {
-        open.len() == wanted.len() && wanted.iter().all(|capability| open.contains(capability))
+    if wanted.len() > MAX_RELAYS {
+        wanted.truncate(MAX_RELAYS);
+        let now = now_ms();
+        for watch in borrowed.watches.values_mut() {
+            let left_out = watch
+                .capability
+                .as_ref()
+                .is_some_and(|capability| !wanted.contains(capability));
+            if left_out && watch.follow != Follow::Reads {
+                watch.follow = Follow::Reads;
+                watch.next_ms = watch.next_ms.min(now);
+            }
+        }
+    }
+    let covers = |open: &Vec<String>| {
+        !wanted.is_empty() && wanted.iter().all(|capability| open.contains(capability))
     };
-    if borrowed.stream.as_ref().is_some_and(|(_, open)| same(open)) {
+    if borrowed
+        .stream
+        .as_ref()
+        .is_some_and(|(_, open)| covers(open))
+    {
         return;
     }
     let old = borrowed.stream.take();
-    borrowed.stream_open = false;
     let url = borrowed
         .relay
         .as_ref()
@@ -674,6 +706,10 @@ fn sync_stream(state: &Rc<RefCell<State>>) {
 
 /// The relay announced `task`'s end: the watch ends as a read would end it.
 fn relayed_end(state: &Rc<RefCell<State>>, task: AnyTask) {
+    // The gateway announces ends only; anything else is left to the reads.
+    if !task.status().is_terminal() {
+        return;
+    }
     let now = now_ms();
     let mut borrowed = state.borrow_mut();
     let key = (task.kind(), task.task_id().to_owned());
@@ -682,13 +718,10 @@ fn relayed_end(state: &Rc<RefCell<State>>, task: AnyTask) {
     };
     let elapsed = since(watch.submitted_ms, now);
     let changed = watch.last_status.as_ref() != Some(task.status());
-    let done = task.status().is_terminal();
-    if done {
-        borrowed.estimates.entry(key.0).or_default().record(elapsed);
-    }
-    let on_update = Rc::clone(&borrowed.on_update);
+    borrowed.estimates.entry(key.0).or_default().record(elapsed);
+    let (on_update, wake) = (Rc::clone(&borrowed.on_update), borrowed.wake.clone());
     drop(borrowed);
-    sync_stream(state);
+    let _ = wake.unbounded_send(());
     on_update(&TaskUpdate {
         kind: key.0,
         task_id: key.1,
@@ -696,7 +729,7 @@ fn relayed_end(state: &Rc<RefCell<State>>, task: AnyTask) {
         error: None,
         changed,
         elapsed,
-        done,
+        done: true,
     });
 }
 
@@ -704,7 +737,6 @@ fn relayed_end(state: &Rc<RefCell<State>>, task: AnyTask) {
 /// not being read this moment) are heard of on it again.
 fn stream_opened(state: &Rc<RefCell<State>>) {
     let mut borrowed = state.borrow_mut();
-    borrowed.stream_open = true;
     borrowed.stream_failures = 0;
     let State {
         watches, estimates, ..
@@ -731,7 +763,6 @@ fn stream_opened(state: &Rc<RefCell<State>>) {
 fn relay_failed(state: &Rc<RefCell<State>>) {
     let mut borrowed = state.borrow_mut();
     let now = now_ms();
-    borrowed.stream_open = false;
     borrowed.stream_failures = borrowed.stream_failures.saturating_add(1);
     let wait = relay_reopen_delay(borrowed.stream_failures, js_sys::Math::random());
     borrowed.reopen_ms = Some(now + wait.as_secs_f64() * 1000.0);

@@ -117,8 +117,8 @@ impl Site {
 const GATEWAY_TOKEN: &str = "e2e-gateway-only-token";
 
 /// A sandbox in this process (tasks of about `task_ms`) that takes only the
-/// gateways' token; its base URL.
-async fn start_sandbox(task_ms: u64) -> String {
+/// gateways' token and calls back as the service does; its base URL.
+pub async fn start_sandbox(task_ms: u64) -> String {
     media_gen_sandbox::spawn_local(Config {
         tokens: vec![GATEWAY_TOKEN.to_owned()],
         task_ms,
@@ -178,12 +178,6 @@ pub async fn start_relay_site(
         base_url,
         sandbox_url,
     }
-}
-
-/// A sandbox that calls back (tasks of about `task_ms`), for gateways
-/// started with [`start_relay_gateway`]; its base URL.
-pub async fn start_callback_sandbox(task_ms: u64) -> String {
-    start_sandbox(task_ms).await
 }
 
 /// How a relaying gateway of these tests runs.

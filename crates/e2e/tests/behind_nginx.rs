@@ -13,9 +13,9 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{page_status_reads, status_reads};
+use common::heard_not_read;
 use media_gen_e2e::{
-    dist_dir, start_callback_sandbox, start_site_configured, workspace_root, Browser, Nginx, Redis,
+    dist_dir, start_sandbox, start_site_configured, workspace_root, Browser, Nginx, Redis,
     RelayGateway, RelayOptions,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -27,9 +27,12 @@ const BUDGET: u32 = 3;
 /// The guide's upstream line for its one gateway.
 const GUIDE_GATEWAY: &str = "server 127.0.0.1:8080 max_fails=0;";
 
-/// The guide's block with this test's addresses: the gateways', and a plain
-/// loopback listener instead of TLS on 443.
-fn server_block(guide: &str, gateways: &[String], port: u16) -> String {
+/// The guide's block (`docs/deploy/nginx.conf`) with this test's
+/// addresses: the gateways', and a plain loopback listener instead of TLS
+/// on 443.
+fn server_block(gateways: &[String], port: u16) -> String {
+    let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
+        .expect("docs/deploy/nginx.conf");
     assert!(
         guide.contains(GUIDE_GATEWAY) && guide.contains("listen 443 ssl;"),
         "the guide's block changed: keep this test in step"
@@ -80,9 +83,7 @@ async fn behind_nginx_each_visitor_has_their_own_budget() {
     })
     .await;
     let gateway = site.base_url.trim_start_matches("http://").to_owned();
-    let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
-        .expect("docs/deploy/nginx.conf");
-    let nginx = Nginx::start(|port| server_block(&guide, &[gateway], port)).await;
+    let nginx = Nginx::start(|port| server_block(&[gateway], port)).await;
     let languages = "/v1/video_translate/target_languages";
 
     // Visitor A spends the budget; a forged X-Forwarded-For buys nothing.
@@ -146,7 +147,7 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
     let redis = Redis::start().await;
     // Tasks of three seconds end while the page's stream is between
     // gateways: what it missed comes back through Redis when it reconnects.
-    let sandbox = start_callback_sandbox(3_000).await;
+    let sandbox = start_sandbox(3_000).await;
     // The gateways' addresses first: nginx's block names them, and their
     // public URL (where the sandbox calls back) is nginx's.
     let listeners = [
@@ -161,9 +162,7 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
         .iter()
         .map(|listener| listener.local_addr().expect("an address").to_string())
         .collect();
-    let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
-        .expect("docs/deploy/nginx.conf");
-    let nginx = Nginx::start(|port| server_block(&guide, &addresses, port)).await;
+    let nginx = Nginx::start(|port| server_block(&addresses, port)).await;
     let public_url = format!("http://{}", nginx.address);
     let [first, second] = listeners;
     let options = RelayOptions {
@@ -213,16 +212,7 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
         4,
         "each task shown once"
     );
-    assert_eq!(
-        page_status_reads(&browser).await,
-        0,
-        "heard of, not read: the stream came back"
-    );
-    assert_eq!(
-        status_reads(&sandbox).await,
-        4,
-        "the service read once per task: the confirmations"
-    );
+    heard_not_read(&browser, &sandbox, 4).await;
     browser.close().await;
 }
 
@@ -231,14 +221,12 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
 async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
     let redis = Redis::start().await;
     // Tasks outlast the restart: they end once the gateway is back.
-    let sandbox = start_callback_sandbox(10_000).await;
+    let sandbox = start_sandbox(10_000).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a port");
     let address = listener.local_addr().expect("an address").to_string();
-    let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
-        .expect("docs/deploy/nginx.conf");
-    let nginx = Nginx::start(|port| server_block(&guide, &[address], port)).await;
+    let nginx = Nginx::start(|port| server_block(&[address], port)).await;
     let public_url = format!("http://{}", nginx.address);
     let mut gateway = RelayGateway::start_on(
         listener,
@@ -285,15 +273,7 @@ async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
             "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length === 2",
         )
         .await;
-    assert_eq!(
-        page_status_reads(&browser).await,
-        0,
-        "heard of, not read: the stream was opened again"
-    );
-    assert_eq!(
-        status_reads(&sandbox).await,
-        2,
-        "the service read once per task: the confirmations"
-    );
+    // The stream was opened again.
+    heard_not_read(&browser, &sandbox, 2).await;
     browser.close().await;
 }

@@ -55,10 +55,8 @@ impl SharedBudgets {
         requests_per_minute: NonZeroU32,
         tasks_per_hour: NonZeroU32,
     ) -> Result<SharedBudgets, StoreError> {
-        let client = redis::Client::open(url).map_err(|e| StoreError(e.to_string()))?;
-        let connection = ConnectionManager::new(client)
-            .await
-            .map_err(|e| StoreError(e.to_string()))?;
+        let client = redis::Client::open(url)?;
+        let connection = ConnectionManager::new(client).await?;
         Ok(SharedBudgets {
             connection,
             script: redis::Script::new(GCRA),
@@ -113,8 +111,7 @@ impl SharedBudgets {
             .arg(period)
             .arg(units)
             .invoke_async(&mut self.connection.clone())
-            .await
-            .map_err(|e| StoreError(e.to_string()))?;
+            .await?;
         Ok(if wait == 0 {
             Ok(())
         } else {

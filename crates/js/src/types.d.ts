@@ -53,7 +53,8 @@ export interface TaskUpdate {
 export interface WatchOptions {
   /** The capability a relaying gateway named for the task's submit (the
    * submit widget's `media-gen-submitted` `relay`): its end is heard of on
-   * the site's event stream instead of read. Tasks this client submitted
-   * need none: it remembers theirs. */
+   * the site's event stream instead of read (32 lowercase hexadecimal
+   * digits; anything else is refused). Tasks this client submitted need
+   * none: it remembers theirs. */
   relay?: string | null;
 }

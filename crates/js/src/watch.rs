@@ -10,16 +10,15 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::Function;
-use media_gen_api::relay::RelayInfo;
 use media_gen_api::TaskKind;
 use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{client_error_detail, task_json, to_js};
-use super::connection::optional_string;
 use super::js_client::JsClient;
 use super::read::{check_task_id, parse_kind};
+use super::widget_options::relay_option;
 
 /// The listeners of each task followed, by task.
 type Listeners = HashMap<(TaskKind, String), Vec<(u32, Function)>>;
@@ -45,8 +44,6 @@ pub struct Watches {
     /// The relay capability of each task this client submitted through a
     /// relaying gateway, oldest first.
     relays: Rc<RefCell<Vec<(TaskKind, String, String)>>>,
-    /// Whether the poller was told where the relay is.
-    relay_known: Rc<Cell<bool>>,
 }
 
 impl Watches {
@@ -167,9 +164,7 @@ impl JsClient {
         let kind = parse_kind(&kind, "kind")?;
         check_task_id(&task_id, "taskId")?;
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let relay = optional_string(&options, "relay")?
-            .filter(|relay| !relay.is_empty())
-            .or_else(|| self.watches.relay_of(kind, &task_id));
+        let relay = relay_option(&options)?.or_else(|| self.watches.relay_of(kind, &task_id));
         let id = self.watches.next_id.get().wrapping_add(1);
         self.watches.next_id.set(id);
         let key = (kind, task_id);
@@ -183,7 +178,7 @@ impl JsClient {
             match &relay {
                 Some(relay) => {
                     poller.watch_relayed(kind, &key.1, now_ms(), relay);
-                    self.use_relay(poller);
+                    poller.use_default_relay();
                 }
                 None => poller.watch(kind, &key.1, now_ms()),
             }
@@ -193,16 +188,5 @@ impl JsClient {
             key,
             id,
         })
-    }
-}
-
-impl JsClient {
-    /// Tell `poller` where the relay is, once: a capability comes only from
-    /// a gateway that relays, at the contract's stream path, so there is
-    /// nothing to ask (and no request's code to ship for it).
-    fn use_relay(&self, poller: &Poller) {
-        if !self.watches.relay_known.replace(true) {
-            poller.use_relay(Some(RelayInfo::default()));
-        }
     }
 }

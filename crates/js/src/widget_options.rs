@@ -4,9 +4,11 @@
 //! `mountSubmitWidget`, `mountStatusWidget` and a handle's `update` throw at
 //! once for wrong options.
 
+use media_gen_api::relay::is_capability;
 use media_gen_api::{Request, TaskKind};
 use wasm_bindgen::prelude::*;
 
+use super::bridge::options_error;
 use super::connection::{optional_string, property, Connection};
 use super::read::{parse_kind, request_from_js, task_ids};
 
@@ -58,8 +60,23 @@ pub fn status_options(options: &JsValue) -> Result<StatusOptions, JsValue> {
         kind: parse_kind(&property(options, "kind"), "kind")?,
         task_ids: task_ids(options)?,
         connection: Connection::from_js(options)?,
-        relay: optional_string(options, "relay")?.filter(|relay| !relay.is_empty()),
+        relay: relay_option(options)?,
     })
+}
+
+/// The `relay` option: a submit's capability (`relay` of
+/// `media-gen-submitted`); none when missing, `null` or empty. Anything
+/// else is an error naming it.
+pub fn relay_option(options: &JsValue) -> Result<Option<String>, JsValue> {
+    match optional_string(options, "relay")? {
+        Some(relay) if relay.is_empty() => Ok(None),
+        Some(relay) if is_capability(&relay) => Ok(Some(relay)),
+        Some(_) => Err(options_error(
+            "relay",
+            "must be the relay a submit named (32 lowercase hexadecimal digits)",
+        )),
+        None => Ok(None),
+    }
 }
 
 /// The `kind: "options"` error naming `field` and its `rule`, as every

@@ -9,7 +9,6 @@ use web_sys::Element;
 
 use super::events::{dispatch, COMPLETE, ERROR, STATUS};
 use super::mounted::Mounted;
-use media_gen_api::relay::RelayInfo;
 use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
 use media_gen_js::bridge::{client_error_detail, task_json, to_js};
 use media_gen_js::widget_options::{status_options, StatusOptions};
@@ -96,9 +95,7 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
         }
     }
     if relay.is_some() {
-        // A capability comes only from a gateway that relays, at the
-        // contract's stream path: heard of there, nothing to ask first.
-        poller.use_relay(Some(RelayInfo::default()));
+        poller.use_default_relay();
     }
     mounted.poller = Some(poller);
     mounted.show(move || {

@@ -27,3 +27,18 @@ pub async fn page_status_reads(browser: &Browser) -> Value {
         )
         .await
 }
+
+/// The page in `browser` sent no status read, and the sandbox at
+/// `sandbox_url` answered `confirmations` (the gateway's, one per task).
+pub async fn heard_not_read(browser: &Browser, sandbox_url: &str, confirmations: u64) {
+    assert_eq!(
+        page_status_reads(browser).await,
+        0,
+        "heard of, not read: no status read from the page"
+    );
+    assert_eq!(
+        status_reads(sandbox_url).await,
+        confirmations,
+        "the service read once per task: the gateway's confirmations"
+    );
+}

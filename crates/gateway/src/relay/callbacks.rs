@@ -15,9 +15,10 @@ use axum::extract::{Path, State};
 use axum::http::Method;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use media_gen_api::{decode_task, AnyTask, Callback, ErrorEnvelope, TaskKind};
+use media_gen_api::envelope::MSG_OK;
+use media_gen_api::relay::is_capability;
+use media_gen_api::{decode_task, AnyTask, Callback, ErrorEnvelope, TaskKind, SUCCESS_CODE};
 
-use super::capability::is_capability;
 use super::store::StoreError;
 use super::submissions::Arrival;
 use crate::forward::MAX_ANSWER_BYTES;
@@ -45,7 +46,7 @@ pub async fn receive(
     };
     metrics::counter!(CALLBACKS, "outcome" => label).increment(1);
     match outcome {
-        Ok(_) => Json(ErrorEnvelope::new(0, "ok")).into_response(),
+        Ok(_) => Json(ErrorEnvelope::new(SUCCESS_CODE, MSG_OK)).into_response(),
         Err(refusal) => refusal.into_response(),
     }
 }

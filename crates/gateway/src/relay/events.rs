@@ -2,8 +2,8 @@
 //! relayed submission a page follows, named by their capabilities (at most
 //! [`MAX_RELAYS`]). Each event is named by its task's kind
 //! (`image_generate`, ...), its id is the announcement's number and its data
-//! the task object as a status read answers it. A stream that reconnects with `Last-Event-ID` (or opens
-//! with `?after=`) first gets what it missed, of the last
+//! the task object as a status read answers it. A stream that reconnects
+//! with `Last-Event-ID` first gets what it missed, of the last
 //! [`super::log::KEPT`]; a comment line every heartbeat keeps proxies from
 //! closing an idle stream.
 
@@ -20,14 +20,11 @@ use futures_util::stream::{self, Stream, StreamExt};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::capability::is_capability;
 use super::log::{Announcement, EventId};
 use crate::client_address::client_address;
 use crate::refusal::Refusal;
 use crate::Gateway;
-
-/// The most submissions one stream follows.
-pub const MAX_RELAYS: usize = 200;
+use media_gen_api::relay::{is_capability, MAX_RELAYS};
 
 /// Streams open now.
 pub const STREAMS_OPEN: &str = "gateway_relay_streams_open";
@@ -38,8 +35,6 @@ pub struct EventsQuery {
     /// The capabilities, comma-separated.
     #[serde(default)]
     relays: String,
-    /// Replay what came after this event id (as `Last-Event-ID` does).
-    after: Option<String>,
 }
 
 /// The stream, or why there is none.
@@ -71,7 +66,6 @@ pub async fn stream(
     let after = headers
         .get("last-event-id")
         .and_then(|id| id.to_str().ok())
-        .or(query.after.as_deref())
         .and_then(EventId::parse)
         .unwrap_or_default();
     let (missed, live) = match relay.store().subscribe(after).await {

@@ -1,9 +1,10 @@
 //! The relay's store in Redis, shared by several gateways.
 //!
 //! A submission is a hash (`kind`) with two sets (the ids its submit
-//! created, the ids announced), all expiring with the capability; a task is
-//! announced by the gateway whose `SADD` to the announced set adds it, so
-//! each is announced once however many gateways receive its callbacks. The
+//! created, the ids announced), each expiring [`LIFETIME`] after it was
+//! last written; a task is announced by the gateway whose `SADD` to the
+//! announced set adds it (in one script with the stream's `XADD`), so each
+//! is announced once however many gateways receive its callbacks. The
 //! announcements are one Redis stream, trimmed to the last
 //! [`super::log::KEPT`]: its entry ids are the streams' event ids, so a
 //! browser that reconnects to another gateway resumes where it was. Each
@@ -27,9 +28,21 @@ const PREFIX: &str = "media-gen:relay";
 /// The stream of announcements.
 const EVENTS: &str = "media-gen:relay:events";
 
-fn error(error: redis::RedisError) -> StoreError {
-    StoreError(format!("redis: {error}"))
-}
+/// Announce a task once: add it to the submission's announced set
+/// (`KEYS[1]`) and, if it was not there, to the stream (`KEYS[2]`), in one
+/// step, so a gateway that fails between the two cannot leave a task
+/// marked announced that no stream heard of. ARGV: task id, the set's
+/// lifetime (s), the stream's length kept, capability, kind, task JSON.
+/// Returns 1 when this call announced it.
+const ANNOUNCE: &str = r"
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then
+  return 0
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*',
+  'capability', ARGV[4], 'kind', ARGV[5], 'task', ARGV[6])
+return 1
+";
 
 fn submission_key(capability: &str) -> String {
     format!("{PREFIX}:submission:{capability}")
@@ -46,6 +59,7 @@ fn announced_key(capability: &str) -> String {
 /// The relay's store in Redis.
 pub struct RedisStore {
     connection: ConnectionManager,
+    announce: redis::Script,
     live: broadcast::Sender<Arc<Announcement>>,
     reader: tokio::task::JoinHandle<()>,
 }
@@ -60,18 +74,14 @@ impl RedisStore {
     /// Connect to the Redis at `url` (`redis://127.0.0.1:6379/`), and start
     /// reading the announcements the gateways add from now on.
     pub async fn connect(url: &str) -> Result<RedisStore, StoreError> {
-        let client = redis::Client::open(url).map_err(error)?;
-        let connection = ConnectionManager::new(client.clone())
-            .await
-            .map_err(error)?;
-        let reading = client
-            .get_multiplexed_async_connection()
-            .await
-            .map_err(error)?;
+        let client = redis::Client::open(url)?;
+        let connection = ConnectionManager::new(client.clone()).await?;
+        let reading = client.get_multiplexed_async_connection().await?;
         let live = broadcast::channel(1024).0;
         let reader = tokio::spawn(read_new(reading, live.clone()));
         Ok(RedisStore {
             connection,
+            announce: redis::Script::new(ANNOUNCE),
             live,
             reader,
         })
@@ -90,8 +100,8 @@ impl RedisStore {
             .expire(&key, LIFETIME.as_secs() as i64)
             .ignore()
             .query_async::<()>(&mut self.connection())
-            .await
-            .map_err(error)
+            .await?;
+        Ok(())
     }
 
     /// See [`super::store::Store::created`].
@@ -106,8 +116,7 @@ impl RedisStore {
             .expire(&key, LIFETIME.as_secs() as i64)
             .ignore()
             .query_async::<()>(&mut self.connection())
-            .await
-            .map_err(error)?;
+            .await?;
         self.close_if_done(capability).await
     }
 
@@ -116,8 +125,7 @@ impl RedisStore {
         let kind: Option<String> = self
             .connection()
             .hget(submission_key(capability), "kind")
-            .await
-            .map_err(error)?;
+            .await?;
         Ok(kind.and_then(|kind| kind.parse().ok()))
     }
 
@@ -135,8 +143,7 @@ impl RedisStore {
                 .sismember(created_key(capability), task_id)
                 .sismember(announced_key(capability), task_id)
                 .query_async(&mut self.connection())
-                .await
-                .map_err(error)?;
+                .await?;
         let Some(open_kind) = open_kind else {
             return Ok(Arrival::Unknown);
         };
@@ -152,34 +159,21 @@ impl RedisStore {
 
     /// See [`super::store::Store::announce`].
     pub async fn announce(&self, capability: &str, task: AnyTask) -> Result<bool, StoreError> {
-        let mut connection = self.connection();
-        let key = announced_key(capability);
-        let (added,): (u32,) = redis::pipe()
-            .sadd(&key, task.task_id())
-            .expire(&key, LIFETIME.as_secs() as i64)
-            .ignore()
-            .query_async(&mut connection)
-            .await
-            .map_err(error)?;
-        if added == 0 {
+        let announced: u32 = self
+            .announce
+            .key(announced_key(capability))
+            .key(EVENTS)
+            .arg(task.task_id())
+            .arg(LIFETIME.as_secs())
+            .arg(KEPT)
+            .arg(capability)
+            .arg(task.kind().as_str())
+            .arg(task.to_json()?)
+            .invoke_async(&mut self.connection())
+            .await?;
+        if announced == 0 {
             return Ok(false);
         }
-        let json = task.to_json().map_err(|e| StoreError(e.to_string()))?;
-        redis::cmd("XADD")
-            .arg(EVENTS)
-            .arg("MAXLEN")
-            .arg("~")
-            .arg(KEPT)
-            .arg("*")
-            .arg("capability")
-            .arg(capability)
-            .arg("kind")
-            .arg(task.kind().as_str())
-            .arg("task")
-            .arg(json)
-            .query_async::<String>(&mut connection)
-            .await
-            .map_err(error)?;
         self.close_if_done(capability).await?;
         Ok(true)
     }
@@ -195,8 +189,7 @@ impl RedisStore {
             .arg("COUNT")
             .arg(KEPT)
             .query_async(&mut self.connection())
-            .await
-            .map_err(error)?;
+            .await?;
         let missed = reply.ids.iter().filter_map(announcement).collect();
         Ok((missed, live))
     }
@@ -207,8 +200,7 @@ impl RedisStore {
             .scard(created_key(capability))
             .sdiff(&[created_key(capability), announced_key(capability)])
             .query_async(&mut self.connection())
-            .await
-            .map_err(error)?;
+            .await?;
         if created > 0 && left.is_empty() {
             self.close(capability).await?;
         }
@@ -222,8 +214,8 @@ impl RedisStore {
                 created_key(capability),
                 announced_key(capability),
             ])
-            .await
-            .map_err(error)
+            .await?;
+        Ok(())
     }
 }
 

@@ -13,13 +13,14 @@ use super::redis_store::RedisStore;
 use super::submissions::{Arrival, Submissions};
 
 /// Why the store could not answer (Redis unreachable, say).
-#[derive(Debug, Clone)]
-pub struct StoreError(pub String);
-
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Redis did not answer, or refused.
+    #[error("redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    /// A task that does not write as JSON.
+    #[error("a task's JSON: {0}")]
+    Json(#[from] serde_json::Error),
 }
 
 /// What a stream starts from: the kept announcements after its last event

@@ -2,7 +2,7 @@
 //! task ids its submit created (once the service has answered) and the
 //! tasks already announced. Bounded in number and in age.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use media_gen_api::TaskKind;
@@ -39,22 +39,29 @@ pub enum Arrival {
 #[derive(Debug, Default)]
 pub struct Submissions {
     open: HashMap<String, Submission>,
+    /// The capabilities in the order they were opened, some closed since:
+    /// the oldest is found at the front, without a scan of them all.
+    order: VecDeque<String>,
 }
 
 impl Submissions {
     /// Follow a submission of `kind` under `capability`.
     pub fn open(&mut self, capability: &str, kind: TaskKind, now: Instant) {
         self.forget_expired(now);
-        if self.open.len() >= MAX_OPEN {
-            let oldest = self
-                .open
-                .iter()
-                .min_by_key(|(_, submission)| submission.opened)
-                .map(|(capability, _)| capability.clone());
-            if let Some(oldest) = oldest {
-                self.open.remove(&oldest);
-            }
+        while self.open.len() >= MAX_OPEN {
+            let Some(oldest) = self.order.pop_front() else {
+                break;
+            };
+            self.open.remove(&oldest);
         }
+        // Closed capabilities wait in `order` until they reach its front;
+        // while an old one stays open, drop them before they pile up.
+        if self.order.len() >= 2 * MAX_OPEN {
+            let open = &self.open;
+            self.order
+                .retain(|capability| open.contains_key(capability));
+        }
+        self.order.push_back(capability.to_owned());
         self.open.insert(
             capability.to_owned(),
             Submission {
@@ -86,7 +93,8 @@ impl Submissions {
 
     /// What a callback about task `task_id` of `kind` to `capability` is.
     /// A callback may come before the submit's answer: its task is then
-    /// taken on the submission's word (the status read confirms it).
+    /// taken on the submission's word (the confirming status read, unless
+    /// callbacks are trusted, shows the task exists and has ended).
     pub fn arrival(&self, capability: &str, kind: TaskKind, task_id: &str) -> Arrival {
         let Some(submission) = self.open.get(capability) else {
             return Arrival::Unknown;
@@ -129,9 +137,21 @@ impl Submissions {
         }
     }
 
+    /// Forget the submissions older than [`LIFETIME`]: those at the front
+    /// of `order` (and the closed ones before them).
     fn forget_expired(&mut self, now: Instant) {
-        self.open
-            .retain(|_, submission| now.duration_since(submission.opened) < LIFETIME);
+        while let Some(oldest) = self.order.front() {
+            let live = self
+                .open
+                .get(oldest)
+                .is_some_and(|submission| now.duration_since(submission.opened) < LIFETIME);
+            if live {
+                break;
+            }
+            if let Some(oldest) = self.order.pop_front() {
+                self.open.remove(&oldest);
+            }
+        }
     }
 
     /// How many submissions are followed.
@@ -193,5 +213,23 @@ mod tests {
         assert_eq!(open.kind("old"), None);
         assert_eq!(open.kind("new"), Some(TaskKind::ImageGenerate));
         assert_eq!(open.len(), 1);
+    }
+
+    #[test]
+    fn at_the_bound_the_oldest_open_submission_goes_first() {
+        let mut open = Submissions::default();
+        let now = Instant::now();
+        open.open("closed", TaskKind::ImageGenerate, now);
+        open.created("closed", Vec::new());
+        for n in 0..MAX_OPEN {
+            open.open(&n.to_string(), TaskKind::ImageGenerate, now);
+        }
+        assert_eq!(open.len(), MAX_OPEN);
+        open.open("one more", TaskKind::ImageGenerate, now);
+        assert_eq!(open.len(), MAX_OPEN);
+        assert_eq!(open.kind("0"), None, "the oldest open one went");
+        assert_eq!(open.kind("1"), Some(TaskKind::ImageGenerate));
+        assert_eq!(open.kind("one more"), Some(TaskKind::ImageGenerate));
+        assert!(open.order.len() <= 2 * MAX_OPEN);
     }
 }

@@ -1,0 +1,14 @@
+//! The benchmark's parts, in the order they run. `cargo xtask bench` reads
+//! this file too (so a misspelt part is refused before anything is built):
+//! it holds nothing but the list.
+
+/// The parts, in the order they run.
+pub const PARTS: [&str; 7] = [
+    "sizes",
+    "load",
+    "board",
+    "polling",
+    "relay",
+    "throughput",
+    "gateway",
+];
