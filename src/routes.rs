@@ -17,6 +17,7 @@ use leptos_router::location::{BrowserUrl, LocationProvider};
 use leptos_router::NavigateOptions;
 use media_gen_api::path::decode_segment;
 use media_gen_api::{TaskKey, TaskKind};
+use media_gen_ui::components::redrawn;
 
 use crate::board::{BoardPage, ComparePage};
 use crate::settings::SettingsPage;
@@ -199,10 +200,10 @@ pub fn Pages() -> impl IntoView {
         }
     });
     let query = use_query_map();
-    move || match page.get() {
+    redrawn(move || match page.get() {
         Page::Board => view! { <BoardPage/> }.into_any(),
         // Drawn anew when the query changes: `from` is the only one here.
-        Page::NewTask(kind) => (move || {
+        Page::NewTask(kind) => redrawn(move || {
             let from = query.with(|query| query.get("from"));
             view! { <NewTask kind from/> }
         })
@@ -211,7 +212,7 @@ pub fn Pages() -> impl IntoView {
         Page::Settings => view! { <SettingsPage/> }.into_any(),
         Page::Compare => view! { <ComparePage/> }.into_any(),
         Page::NotFound => view! { <NotFound/> }.into_any(),
-    }
+    })
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use media_gen_ui::components::safe_url::safe_url;
 use media_gen_ui::components::{CopyButton, TaskProgress};
 use media_gen_ui::hooks::use_now;
 use media_gen_ui::store::record::TaskRecord;
-use media_gen_ui::text::shorten;
+use media_gen_ui::text::{count, shorten};
 
 /// A small picture of the result, when there is one.
 fn thumbnail(task: Option<&AnyTask>) -> Option<String> {
@@ -307,7 +307,7 @@ pub fn BoardPage() -> impl IntoView {
         let active = board
             .records
             .with(|r| r.iter().filter(|r| r.is_active()).count());
-        format!("{total} tasks, {active} in progress")
+        format!("{}, {active} in progress", count(total, "task", "tasks"))
     };
     // Runs once, after the first draw: the board benchmark's first render.
     Effect::new(move |_| {

@@ -10,6 +10,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use media_gen_ui::components::safe_url::safe_url;
 use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::text::count;
 
 /// One file to save.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,12 +133,14 @@ pub async fn download_all(files: &[ResultFile]) -> Downloaded {
 /// What to say after a "download all".
 pub fn summary(done: Downloaded) -> String {
     match (done.saved, done.linked) {
-        (saved, 0) => format!("Downloading {saved} files."),
+        (saved, 0) => format!("Downloading {}.", count(saved, "file", "files")),
         (0, linked) => format!(
-            "Opened {linked} files: their host does not let this page save them under their names."
+            "Opened {}: their host does not let this page save them under their names.",
+            count(linked, "file", "files")
         ),
         (saved, linked) => format!(
-            "Downloading {saved} files; opened {linked} more whose host does not let this page name them."
+            "Downloading {}; opened {linked} more whose host does not let this page name them.",
+            count(saved, "file", "files")
         ),
     }
 }
@@ -162,11 +165,13 @@ pub fn DownloadAll(
 ) -> impl IntoView {
     let state = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
-    let count = move || tasks.get();
     let start = move |_| {
         let chosen = files.get_untracked();
         busy.set(true);
-        state.set(Some(format!("Downloading {} files…", chosen.len())));
+        state.set(Some(format!(
+            "Downloading {}…",
+            count(chosen.len(), "file", "files")
+        )));
         leptos::task::spawn_local(async move {
             let done = download_all(&chosen).await;
             state.try_set(Some(summary(done)));
@@ -174,13 +179,10 @@ pub fn DownloadAll(
         });
     };
     view! {
-        <Show when=move || { count() > 0 }>
+        <Show when=move || { tasks.get() > 0 }>
             <span class="download-all">
                 <button type="button" class="secondary download-all__button" on:click=start disabled=move || busy.get()>
-                    {move || match count() {
-                        1 => format!("{label} (1 task)"),
-                        n => format!("{label} ({n} tasks)"),
-                    }}
+                    {move || format!("{label} ({})", count(tasks.get(), "task", "tasks"))}
                 </button>
                 <span class="hint download-all__state" role="status">{move || state.get()}</span>
             </span>

@@ -13,10 +13,11 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-/// Each stylesheet, and the source folders of the views it may style (from
-/// the project's root).
+/// Each stylesheet, and the source folders (or files) of the views it may
+/// style, from the project's root. The app's `index.html` is one: its
+/// plain-HTML header and loading state show until the app starts.
 const STYLESHEETS: &[(&str, &[&str])] = &[
-    ("style/app.css", &["src", "crates/ui/src"]),
+    ("style/app.css", &["src", "crates/ui/src", "index.html"]),
     ("crates/ui/style/ui.css", &["crates/ui/src"]),
     (
         "crates/widgets/style/widget.css",
@@ -125,12 +126,22 @@ fn written_classes(source: &str) -> (BTreeSet<String>, BTreeSet<String>) {
     (names, prefixes)
 }
 
-/// The classes the Rust files under `folders` write: (names, prefixes).
+/// The classes the Rust and HTML files under `folders` (or named there)
+/// write: (names, prefixes).
 fn written_under(root: &Path, folders: &[&str]) -> Result<(BTreeSet<String>, BTreeSet<String>)> {
     let (mut names, mut prefixes) = (BTreeSet::new(), BTreeSet::new());
     for folder in folders {
-        for file in crate::project::files_under(&root.join(folder))? {
-            if file.extension().is_some_and(|ext| ext == "rs") {
+        let path = root.join(folder);
+        let files = if path.is_file() {
+            vec![path]
+        } else {
+            crate::project::files_under(&path)?
+        };
+        for file in files {
+            if file
+                .extension()
+                .is_some_and(|ext| ext == "rs" || ext == "html")
+            {
                 let text = std::fs::read_to_string(&file)
                     .with_context(|| format!("read {}", file.display()))?;
                 let (file_names, file_prefixes) = written_classes(&text);

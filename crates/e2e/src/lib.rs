@@ -448,6 +448,32 @@ impl Nginx {
     }
 }
 
+/// A Chrome DevTools command sent through ChromeDriver
+/// (`POST /session/{id}/goog/cdp/execute`).
+#[derive(Debug)]
+struct DevToolsCommand {
+    cmd: &'static str,
+    params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for DevToolsCommand {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = serde_json::json!({ "cmd": self.cmd, "params": self.params });
+        (http::Method::POST, Some(body.to_string()))
+    }
+}
+
 /// A headless Chromium session; ChromeDriver is stopped when this is dropped.
 pub struct Browser {
     /// The WebDriver client.
@@ -690,6 +716,67 @@ impl Browser {
             .eval("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             .await;
         value.as_i64().unwrap_or(i64::MAX)
+    }
+
+    /// Send a Chrome DevTools command (`Network.emulateNetworkConditions`,
+    /// `Page.addScriptToEvaluateOnNewDocument`, ...); returns its result.
+    pub async fn devtools(
+        &self,
+        cmd: &'static str,
+        params: serde_json::Value,
+    ) -> serde_json::Value {
+        self.client
+            .issue_cmd(DevToolsCommand { cmd, params })
+            .await
+            .unwrap_or_else(|error| panic!("DevTools {cmd}: {error}"))
+    }
+
+    /// Run `script` in every document this tab loads from now on, before
+    /// the page's own scripts: what a page shows before its app starts can
+    /// be recorded there.
+    pub async fn before_every_page(&self, script: &str) {
+        self.devtools(
+            "Page.addScriptToEvaluateOnNewDocument",
+            serde_json::json!({ "source": script }),
+        )
+        .await;
+    }
+
+    /// From now on, keep what the page reports as broken: `console.error`
+    /// (a Rust panic's message goes there), uncaught errors (a wasm trap is
+    /// one) and unhandled rejections. Holds until the next full page load.
+    pub async fn watch_for_errors(&self) {
+        self.eval(
+            "(() => {\n\
+               if (window.__pageErrors) return true;\n\
+               window.__pageErrors = [];\n\
+               const original = console.error.bind(console);\n\
+               console.error = (...args) => { window.__pageErrors.push(args.map(String).join(' ')); original(...args); };\n\
+               addEventListener('error', (event) => window.__pageErrors.push(`error: ${event.message}`));\n\
+               addEventListener('unhandledrejection', (event) => window.__pageErrors.push(`rejection: ${event.reason}`));\n\
+               return true;\n\
+             })()",
+        )
+        .await;
+    }
+
+    /// The page still works after `what`: no panic banner, and nothing
+    /// reported since [`Browser::watch_for_errors`]. Waits a moment first, so
+    /// a handler that runs after a navigation has had its turn.
+    pub async fn assert_still_working(&self, what: &str) {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let banner = self
+            .eval("document.getElementById('panic-banner')?.textContent ?? null")
+            .await;
+        assert!(banner.is_null(), "after {what} the page shows {banner}");
+        let errors = self
+            .eval("window.__pageErrors ?? ['errors not watched']")
+            .await;
+        assert_eq!(
+            errors,
+            serde_json::json!([]),
+            "after {what} the page reported errors"
+        );
     }
 
     /// Reload the page, as a person pressing F5.

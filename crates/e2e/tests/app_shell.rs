@@ -74,3 +74,110 @@ async fn app_routes_open_directly() {
     browser.screenshot("not-found").await;
     browser.close().await;
 }
+
+/// What a page shows at `DOMContentLoaded`, before its WebAssembly can have
+/// started (the loader awaits the wasm's download): kept on `window`.
+const RECORD_FIRST_PAINT: &str = "document.addEventListener('DOMContentLoaded', () => {\n\
+       const state = document.getElementById('boot-state');\n\
+       window.__firstPaint = {\n\
+         state: state && state.checkVisibility() ? state.textContent : null,\n\
+         links: [...document.querySelectorAll('header nav a')].map((a) => a.textContent),\n\
+         app: document.querySelector('header .connection') !== null,\n\
+       };\n\
+     });";
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn the_header_and_a_loading_state_show_before_the_app_starts() {
+    let site = start_site().await;
+    let browser = Browser::start().await;
+    browser.before_every_page(RECORD_FIRST_PAINT).await;
+    // A slow line (1.6 Mbit/s), as the loading state is for.
+    browser
+        .devtools("Network.enable", serde_json::json!({}))
+        .await;
+    browser
+        .devtools(
+            "Network.emulateNetworkConditions",
+            serde_json::json!({
+                "offline": false,
+                "latency": 150,
+                "downloadThroughput": 200_000,
+                "uploadThroughput": 100_000,
+            }),
+        )
+        .await;
+    browser.open(&format!("{}/", site.base_url)).await;
+    browser
+        .wait_for_text("header .connection", "Through this site")
+        .await;
+    let first = browser.eval("window.__firstPaint ?? null").await;
+    assert_eq!(
+        first,
+        serde_json::json!({
+            "state": "Loading the app…",
+            "links": ["Tasks", "Image to video", "Video translation", "Image generation", "Settings"],
+            "app": false,
+        }),
+        "what the page showed before its app started"
+    );
+    // Once started, the loading state is gone and one header remains.
+    browser.wait_for_text("main h1", "Tasks").await;
+    let shell = browser
+        .eval("[document.getElementById('boot'), document.querySelectorAll('nav[aria-label=Main]').length]")
+        .await;
+    assert_eq!(shell, serde_json::json!([null, 1]));
+    browser.close().await;
+}
+
+/// A copy of the release build without its WebAssembly: a page that cannot start.
+fn build_without_wasm() -> std::path::PathBuf {
+    let from = media_gen_e2e::dist_dir();
+    let to = std::env::temp_dir().join(format!("media-gen-no-wasm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&to);
+    let mut folders = vec![from.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read the build") {
+            let path = entry.expect("an entry").path();
+            let relative = path.strip_prefix(&from).expect("inside the build");
+            if path.is_dir() {
+                std::fs::create_dir_all(to.join(relative)).expect("make a folder");
+                folders.push(path);
+            } else if !path.to_string_lossy().contains(".wasm") {
+                std::fs::create_dir_all(to.join(relative).parent().expect("a parent"))
+                    .expect("make a folder");
+                std::fs::copy(&path, to.join(relative)).expect("copy a file");
+            }
+        }
+    }
+    to
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_page_that_cannot_start_says_so_instead_of_staying_blank() {
+    let dir = build_without_wasm();
+    let site = media_gen_e2e::start_site_serving(dir.clone(), 200).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{}/", site.base_url)).await;
+    browser
+        .wait_until(
+            "the page to say it could not start",
+            "document.getElementById('boot-failed')?.checkVisibility()",
+        )
+        .await;
+    let said = browser
+        .eval("document.getElementById('boot-failed').textContent")
+        .await;
+    let said = said.as_str().unwrap_or_default();
+    assert!(said.contains("This page could not start."), "{said}");
+    assert!(said.contains("Reload the page"), "{said}");
+    // The loading state is gone, the header is there to go elsewhere.
+    let shown = browser
+        .eval("[document.getElementById('boot-state').checkVisibility(), document.querySelectorAll('header nav a').length]")
+        .await;
+    assert_eq!(shown, serde_json::json!([false, 5]));
+    browser.screenshot("cannot-start").await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -29,9 +29,25 @@ pub fn shorten(text: &str, max: usize) -> String {
     format!("{}…", kept.trim_end())
 }
 
+/// `n` and the noun that goes with it: "1 task", "3 tasks", "0 files".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::shorten;
+    use super::{count, shorten};
+
+    #[test]
+    fn counts_take_the_noun_their_number_needs() {
+        assert_eq!(count(1, "task", "tasks"), "1 task");
+        assert_eq!(count(0, "task", "tasks"), "0 tasks");
+        assert_eq!(count(2, "file", "files"), "2 files");
+    }
 
     #[test]
     fn short_text_is_kept_on_one_line() {

@@ -16,8 +16,8 @@ pub fn status_class(status: &TaskStatus) -> &'static str {
 }
 
 /// Status, time since submit ("0:42", frozen when it ended), the usual
-/// duration when one is known, and a bar: indeterminate while the task runs
-/// (the service reports no percentage), full when it succeeded.
+/// duration when one is known, and while the task runs an indeterminate
+/// bar (the service reports no percentage).
 #[component]
 pub fn TaskProgress(
     /// The status shown.
@@ -43,16 +43,11 @@ pub fn TaskProgress(
             clock_text(usual.as_secs_f64() * 1000.0)
         )
     });
-    let bar = match status {
-        TaskStatus::Succeeded => Some(
-            view! { <progress class="progress" part="progress" max="1" value="1" aria-label="Done"></progress> }
-                .into_any(),
-        ),
-        TaskStatus::Failed => None,
-        _ => Some(
-            view! { <progress class="progress" part="progress" aria-label="In progress"></progress> }.into_any(),
-        ),
-    };
+    // Only while it runs: an ended task's status says all, and a full bar
+    // beside "SUCCEEDED" read as something still going on.
+    let bar = (!done).then(|| {
+        view! { <progress class="progress" part="progress" aria-label="In progress"></progress> }
+    });
     view! {
         <span class=status_class(&status) part="status" data-status=status.to_string()>{status.to_string()}</span>
         <span class="elapsed" title="Time since submitted">{elapsed}{usual}</span>
