@@ -41,6 +41,7 @@ pub fn App() -> impl IntoView {
             <main id="main" class="page">
                 <Pages/>
             </main>
+            <board::UndoRemove/>
             // After the page, never over it: a floating link covered fields.
             <footer class="site-footer">
                 <Shortcuts/>

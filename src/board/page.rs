@@ -6,8 +6,9 @@ use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use media_gen_api::{AnyTask, Request, TaskKind, TaskStatus};
 
 use super::filters::{matches_text, shows, FilterQuery, StatusFilter};
+use super::steady::{GoneRow, Row, Steady};
 use crate::board::compare::{media_of, Picks};
-use crate::board::Board;
+use crate::board::{Board, NoticeText};
 use crate::kind_text;
 use crate::routes::{compare_path, query_part, replace_address};
 use crate::shell::shortcuts::FilterFocus;
@@ -95,7 +96,8 @@ fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
     let live = move || {
         (active && board.is_relayed(kind, &id)).then(|| {
             view! {
-                <span class="task-row__live" title="The site tells this page when the task ends: it is not polled">
+                <span class="task-row__live" aria-describedby="live-legend"
+                    title="The site tells this page when the task ends: it is not polled">
                     "Live"
                 </span>
             }
@@ -291,14 +293,32 @@ pub fn BoardPage() -> impl IntoView {
         })
     };
     let has_tasks = move || !board.records.with(Vec::is_empty);
+    let any_live = move || {
+        board.records.with(|records| {
+            records
+                .iter()
+                .any(|r| r.is_active() && board.is_relayed(r.kind, &r.task_id))
+        })
+    };
     let filters = Filters { kind, status, text };
     // Drawn a page at a time: a board of a thousand tasks opens at once.
     let limit = RwSignal::new(PAGE);
-    let shown = move || {
+    let steady = Steady::new();
+    let rows = Memo::new(move |_| {
         let limit = limit.get();
-        filters.with_matching(board, |matching| {
-            matching.take(limit).cloned().collect::<Vec<_>>()
-        })
+        let matching =
+            filters.with_matching(board, |matching| matching.take(limit).cloned().collect());
+        steady.rows(board, matching)
+    });
+    let shown = move || rows.with(|(rows, _)| rows.clone());
+    let waiting = move || rows.with(|(_, waiting)| *waiting);
+    // Held from the pointer's first move over the list (it may already be
+    // there when the board opens, with no "enter" to hear).
+    let hold = move |_| {
+        if !steady.is_held() {
+            steady
+                .hold(rows.with_untracked(|(rows, _)| rows.iter().map(|row| row.key().0).collect()))
+        }
     };
     let matched = move || filters.with_matching(board, |matching| matching.count());
     let not_shown = move || matched().saturating_sub(limit.get());
@@ -307,7 +327,17 @@ pub fn BoardPage() -> impl IntoView {
         let active = board
             .records
             .with(|r| r.iter().filter(|r| r.is_active()).count());
-        format!("{}, {active} in progress", count(total, "task", "tasks"))
+        let new = match waiting() {
+            0 => String::new(),
+            n => format!(
+                " · {} above when the pointer leaves the list",
+                count(n, "new task", "new tasks")
+            ),
+        };
+        format!(
+            "{}, {active} in progress{new}",
+            count(total, "task", "tasks")
+        )
     };
     // Runs once, after the first draw: the board benchmark's first render.
     Effect::new(move |_| {
@@ -319,7 +349,7 @@ pub fn BoardPage() -> impl IntoView {
         <section class="board" aria-labelledby="board-title">
             <h1 id="board-title">"Tasks"</h1>
             {move || board.storage_problem.get().map(|problem| view! { <p class="notice" role="alert">{problem}</p> })}
-            {move || board.notice.get().map(|notice| view! { <p class="hint" id="board-notice">{notice}</p> })}
+            {move || board.notice.get().map(|notice| view! { <p class="hint" id="board-notice" role="status"><NoticeText notice/></p> })}
             <Show when=move || !board.leading.get()>
                 <p class="hint" id="follower-note">
                     "Another tab of this app is following these tasks; their changes show here as they happen."
@@ -351,11 +381,21 @@ pub fn BoardPage() -> impl IntoView {
                         label="Download results"/>
                     {compare_link}
                 </div>
-                <ul class="task-list">
+                <Show when=any_live>
+                    <p class="hint" id="live-legend">
+                        <span class="task-row__live">"Live"</span>
+                        " This site tells the page when such a task ends, so it is not polled."
+                    </p>
+                </Show>
+                <ul class="task-list" on:pointerover=hold on:pointerleave=move |ev| steady.release(&ev)
+                    on:pointerdown=move |ev| steady.pressed(&ev) on:keydown=move |ev| steady.pressed(&ev)>
                     <For
                         each=shown
-                        key=|r| (r.kind, r.task_id.clone(), r.updated_at.to_bits())
-                        children=move |record| view! { <TaskRow record now/> }
+                        key=Row::key
+                        children=move |row| match row {
+                            Row::Task(record) => view! { <TaskRow record now/> }.into_any(),
+                            Row::Gone(record) => view! { <GoneRow record steady/> }.into_any(),
+                        }
                     />
                 </ul>
                 <Show when=move || { not_shown() > 0 }>

@@ -27,7 +27,10 @@ pub struct Board {
     /// A storage problem, in words for the user (tasks then live in memory only).
     pub storage_problem: RwSignal<Option<String>>,
     /// The outcome of the last action taken from the board (a re-run).
-    pub notice: RwSignal<Option<String>>,
+    pub notice: RwSignal<Option<Notice>>,
+    /// The task removed last, with where it stood, while it can be put back
+    /// ("Undo").
+    pub removed: RwSignal<Option<Removed>>,
     /// Whether this tab follows the tasks; otherwise another tab of the app
     /// does, and this one shows what it stores.
     pub leading: RwSignal<bool>,
@@ -37,6 +40,25 @@ pub struct Board {
     poller: StoredValue<Poller, LocalStorage>,
     settings: Settings,
     notifier: Notifier,
+}
+
+/// What the board says after an action: the words, and the task the action
+/// made, which the notice links to for as long as that task is on the board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    /// What happened: "Submitted again".
+    pub text: String,
+    /// The new task, to open.
+    pub task: Option<TaskKey>,
+}
+
+/// A task just removed, kept for "Undo".
+#[derive(Debug, Clone, PartialEq)]
+pub struct Removed {
+    /// The task as it was.
+    pub record: TaskRecord,
+    /// Its place among the records (oldest first), to put it back there.
+    pub index: usize,
 }
 
 /// Follow `record` with `poller`: through the gateway's relay when its
@@ -254,15 +276,53 @@ impl Board {
         }
     }
 
-    /// Forget a task: off the board, out of storage, no longer followed.
+    /// Forget a task: off the board, out of storage, no longer followed. It
+    /// is kept as [`Board::removed`] until the next removal, for
+    /// [`Board::undo_remove`].
     pub fn remove(&self, kind: TaskKind, task_id: &str) {
         self.poller
             .with_value(|poller| poller.unwatch(kind, task_id));
         if let Err(error) = tasks::remove(kind, task_id) {
             self.storage_problem.set(Some(error.to_string()));
         }
-        self.records
-            .update(|records| records.retain(|r| !r.is(kind, task_id)));
+        let mut removed = None;
+        self.records.update(|records| {
+            if let Some(index) = records.iter().position(|r| r.is(kind, task_id)) {
+                removed = Some(Removed {
+                    record: records.remove(index),
+                    index,
+                });
+            }
+        });
+        if removed.is_some() {
+            self.removed.set(removed);
+        }
+        // A notice about a task that is gone would link to nothing.
+        if self.notice.with_untracked(|n| {
+            n.as_ref()
+                .and_then(|n| n.task.as_ref())
+                .is_some_and(|t| t.is(kind, task_id))
+        }) {
+            self.notice.set(None);
+        }
+    }
+
+    /// Put the task removed last back: stored again, in its place, followed
+    /// again when it has not ended. Returns its key.
+    pub fn undo_remove(&self) -> Option<TaskKey> {
+        let Removed { record, index } = self.removed.get_untracked()?;
+        self.removed.set(None);
+        store(&record, self.storage_problem);
+        if record.is_active() && self.leading.get_untracked() {
+            self.poller.with_value(|poller| follow(poller, &record));
+        }
+        let key = record.task_key();
+        self.records.update(|records| {
+            if !records.iter().any(|r| r.is(record.kind, &record.task_id)) {
+                records.insert(index.min(records.len()), record);
+            }
+        });
+        Some(key)
     }
 }
 
@@ -289,6 +349,7 @@ pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifie
         records,
         storage_problem,
         notice: RwSignal::new(None),
+        removed: RwSignal::new(None),
         leading: RwSignal::new(false),
         stream_open: RwSignal::new(false),
         poller: StoredValue::new_local(poller),

@@ -5,10 +5,15 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
 
-use crate::board::Board;
+use crate::board::{Board, Notice, NoticeText};
 use crate::kind_text;
 use crate::shell::announcer::Announcer;
+use media_gen_api::TaskKey;
 use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::text::count;
+
+/// How long "Re-run" stays disabled after its answer (ms).
+const RERUN_PAUSE_MS: u32 = 1_500;
 
 /// The actions for `record`. Re-run and edit need the submitted parameters,
 /// which a task looked up by id does not have. `on_removed` runs after a
@@ -29,21 +34,40 @@ pub fn TaskActions(
     let (kind, id) = (record.kind, record.task_id.clone());
     let known = record.submitted_here();
     let rerunning = RwSignal::new(false);
+    // What the last re-run made, said beside the button on the task page
+    // (the board says it above its list).
+    let made = RwSignal::new(None::<Notice>);
     let stored = StoredValue::new(record);
-    let rerun = move |_| {
+    let rerun = move |ev: leptos::ev::MouseEvent| {
+        // One click, one (paid) task: the second click of a double click,
+        // or any click while one is out or just answered, does nothing.
+        if rerunning.get_untracked() || ev.detail() > 1 {
+            return;
+        }
         rerunning.set(true);
+        made.set(None);
+        let record = stored.get_value();
         spawn_local(async move {
-            let record = stored.get_value();
-            let said = match board.rerun(&record).await {
-                Ok(ids) => format!(
-                    "Re-ran {}: {}",
-                    kind_text::title(record.kind),
-                    ids.join(", ")
-                ),
-                Err(error) => format!("Re-run failed: {error}"),
+            let notice = match board.rerun(&record).await {
+                Ok(ids) => Notice {
+                    text: format!(
+                        "Submitted {} again as {}",
+                        kind_text::title(record.kind),
+                        count(ids.len(), "new task", "new tasks")
+                    ),
+                    task: ids.first().map(|id| TaskKey::new(record.kind, id.clone())),
+                },
+                Err(error) => Notice {
+                    text: format!("Re-run failed: {error}"),
+                    task: None,
+                },
             };
-            announcer.say(said.clone());
-            board.notice.set(Some(said));
+            announcer.say(notice.text.clone());
+            board.notice.set(Some(notice.clone()));
+            made.try_set(Some(notice));
+            // A moment more before it takes clicks again: a local service
+            // answers between the two clicks of a double click.
+            gloo_timers::future::TimeoutFuture::new(RERUN_PAUSE_MS).await;
             rerunning.try_set(false);
         });
     };
@@ -51,7 +75,9 @@ pub fn TaskActions(
         let id = id.clone();
         move |_| {
             board.remove(kind, &id);
-            announcer.say(format!("Removed task {id}"));
+            announcer.say(format!(
+                "Removed task {id}. Undo is offered for a few seconds."
+            ));
             if let Some(on_removed) = on_removed {
                 on_removed.run(());
             }
@@ -66,11 +92,20 @@ pub fn TaskActions(
             {known.then(|| view! {
                 <button type="button" class="secondary rerun" aria-label=label("Re-run")
                     disabled=move || rerunning.get() on:click=rerun>
-                    {move || if rerunning.get() { "Re-running…" } else { "Re-run" }}
+                    {move || match (rerunning.get(), made.with(Option::is_some)) {
+                        (false, _) => "Re-run",
+                        (true, false) => "Re-running…",
+                        (true, true) => "Submitted",
+                    }}
                 </button>
                 <A href=crate::routes::edit_path(kind, &id) attr:class="secondary edit" attr:aria-label=label("Edit and re-run")>"Edit and re-run"</A>
             })}
             <button type="button" class="secondary remove" aria-label=label("Remove") on:click=remove>"Remove"</button>
         </div>
+        {(!open).then(|| view! {
+            <p class="hint rerun-made" role="status">
+                {move || made.get().map(|notice| view! { <NoticeText notice/> })}
+            </p>
+        })}
     }
 }
