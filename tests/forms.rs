@@ -451,6 +451,11 @@ async fn a_translation_makes_one_task_per_language() {
 #[wasm_bindgen_test]
 async fn the_inbox_button_fills_in_the_callback_url() {
     let app = form_page("Image generation").await;
+    // Folded under "Advanced"; the inbox is offered once the sandbox said
+    // it is one, when the section opened.
+    assert!(!exists(&app, "#use-inbox"));
+    element(&app, "details.advanced summary").click();
+    wait_for("the inbox button", || exists(&app, "#use-inbox")).await;
     element(&app, "#use-inbox").click();
     wait_for("the inbox URL", || {
         value_of(&app, "#callback_url") == format!("{}/sandbox/inbox/app", sandbox::url())

@@ -40,7 +40,8 @@ pub fn SettingsPage() -> impl IntoView {
     let token_note = Signal::derive(move || {
         match (kind.get(), settings.remember.get()) {
             (Connection::Gateway, _) => {
-                "Connected through this site's gateway: it adds the service's token to each call, so there is no token here."
+                "The service's access token, sent with each call when the base URL is the service's own address. \
+                 Through this site's gateway none is needed: it adds the service's token to each call."
             }
             (Connection::NoToken, _) => {
                 "Direct to a service, with no token: calls will be refused unless a proxy there adds one."
@@ -89,6 +90,15 @@ pub fn SettingsPage() -> impl IntoView {
                     on:change=move |ev| settings.set_base_url(&event_target_value(&ev))
                 />
             </Field>
+            {move || (kind.get() != Connection::Gateway).then(|| view! {
+                <p class="actions">
+                    <button type="button" class="secondary" id="use-this-site"
+                        on:click=move |_| settings.set_base_url(&Settings::site_url())>
+                        "Use this site again"
+                    </button>
+                    <span class="hint">"Through this site's gateway, which holds the service's token: nothing to set."</span>
+                </p>
+            })}
             <Field id="token" label="Access token" hint=token_note>
                 <input
                     id="token"
@@ -100,6 +110,13 @@ pub fn SettingsPage() -> impl IntoView {
                     on:change=move |ev| settings.set_token(&event_target_value(&ev))
                 />
             </Field>
+            {move || (kind.get() == Connection::Gateway && !settings.token.with(String::is_empty)).then(|| view! {
+                <p class="notice" id="token-unused" role="status">
+                    "The token above is not used: this site's gateway sends the service its own token \
+                     and drops any other, so it is not sent there. To use your token, enter the \
+                     service's own address as the base URL."
+                </p>
+            })}
             <div class="field field--inline">
                 <input
                     id="remember"

@@ -28,11 +28,16 @@ pub enum Connection {
 }
 
 impl Connection {
-    /// The connection for a base URL and a token source.
+    /// The connection for a base URL and a token source. The site's own
+    /// address is its gateway whatever the token: the gateway sends the
+    /// service its own token and drops any other, so a token typed here is
+    /// neither used nor sent there.
     pub fn of(base_url: &str, token: TokenSource) -> Connection {
+        if base_url == page_origin() {
+            return Connection::Gateway;
+        }
         match token {
             TokenSource::User => Connection::Direct,
-            TokenSource::None if base_url == page_origin() => Connection::Gateway,
             TokenSource::None => Connection::NoToken,
         }
     }
@@ -84,8 +89,16 @@ impl Settings {
 
     /// The token for "copy as cURL", `None` without one.
     pub fn curl_token(&self) -> Signal<Option<String>> {
-        let token = self.token;
-        Signal::derive(move || token.with(|token| (!token.is_empty()).then(|| token.clone())))
+        let (token, kind) = (self.token, self.connection_kind());
+        Signal::derive(move || {
+            let used = kind.get() != Connection::Gateway;
+            token.with(|token| (used && !token.is_empty()).then(|| token.clone()))
+        })
+    }
+
+    /// The site's own address: its gateway.
+    pub fn site_url() -> String {
+        page_origin()
     }
 
     /// How the app reaches the service now.
@@ -99,11 +112,13 @@ impl Settings {
     /// `Authorization` header is sent (a gateway adds its own). The base URL
     /// is the one current now.
     pub fn client_options(&self) -> ClientOptions {
-        let token = self.token;
+        let (token, base_url) = (self.token, self.base_url);
         let provider: TokenProvider = std::rc::Rc::new(move || {
             Box::pin(async move {
+                // Never to the site's gateway, which would drop it anyway.
+                let to_site = base_url.try_get_untracked().unwrap_or_default() == page_origin();
                 let token = token.try_get_untracked().unwrap_or_default();
-                (!token.is_empty()).then_some(token)
+                (!to_site && !token.is_empty()).then_some(token)
             })
         });
         ClientOptions::new(self.base_url.get_untracked(), Auth::Provider(provider))

@@ -35,13 +35,28 @@ pub const EVENTS_PATH: &str = "/events";
 // kind (`image_generate`, ...), its data the task object as a status read
 // answers it, its id the announcement's number.
 
-/// What a gateway offers beyond the documented calls.
+/// What a gateway (or the sandbox) offers beyond the documented calls.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capabilities {
     /// The callback relay, when the gateway has one.
     #[serde(default)]
     pub relay: Option<RelayInfo>,
+    /// Present when the server is a sandbox: the inboxes it keeps the
+    /// callbacks it receives in (a form offers one as its callback URL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxInfo>,
 }
+
+/// What a sandbox offers a page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SandboxInfo {
+    /// The path under which the sandbox keeps callbacks, an inbox per name:
+    /// `/sandbox/inbox`, to which `/{name}` is added.
+    pub inbox: String,
+}
+
+/// The path of the sandbox's inboxes.
+pub const SANDBOX_INBOX_PATH: &str = "/sandbox/inbox";
 
 /// Where a gateway's relay is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

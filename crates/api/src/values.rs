@@ -90,6 +90,17 @@ fn ratio_parts(ratio: &str) -> (u32, u32) {
     (parts.next().unwrap_or(1), parts.next().unwrap_or(1))
 }
 
+impl Module {
+    /// What choosing it means, as the interface document says it: shown
+    /// where the model is chosen.
+    pub fn about(self) -> &'static str {
+        match self {
+            Module::Std => "std: the standard model, the service's default.",
+            Module::Pro => "pro: the professional model, for more detailed images than std.",
+        }
+    }
+}
+
 impl AspectRatio {
     /// `(width, height)` parts: `(16, 9)`.
     pub fn parts(self) -> (u32, u32) {

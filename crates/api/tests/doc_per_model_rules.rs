@@ -442,3 +442,53 @@ fn problems_of_several_rows_come_all_at_once() {
         ]
     );
 }
+
+#[test]
+fn note_start_frame_of_another_shape_than_the_video_is_a_warning() {
+    let sized = |width, height| ImageInfo {
+        width: Some(width),
+        height: Some(height),
+        bytes: None,
+    };
+    let mut context = Context::default();
+    // A portrait photo, and the ratio left to the service (landscape).
+    context.images.insert(IMAGE.into(), sized(1080, 1920));
+    let request = ImageToVideoRequest {
+        aspect_ratio: None,
+        ..v_start()
+    };
+    let message = assert_only_warning(
+        &validate_image_to_video(&request, &context),
+        "aspect_ratio",
+        Rule::AspectMismatch,
+    );
+    assert!(
+        message.contains("1080×1920 (portrait)")
+            && message.contains("16:9 (landscape, the service's default)")
+            && message.contains("Choose 9:16"),
+        "{message}"
+    );
+
+    // The ratio that keeps its shape: fine.
+    let portrait = ImageToVideoRequest {
+        aspect_ratio: Some(AspectRatio::Portrait9x16),
+        ..v_start()
+    };
+    assert_clean(&validate_image_to_video(&portrait, &context));
+
+    // A square frame fits neither: said, with no ratio to suggest.
+    context.images.insert(IMAGE.into(), sized(1024, 1024));
+    let message = assert_only_warning(
+        &validate_image_to_video(&portrait, &context),
+        "aspect_ratio",
+        Rule::AspectMismatch,
+    );
+    assert!(
+        message.contains("(square)") && !message.contains("Choose"),
+        "{message}"
+    );
+
+    // Unknown size: no guess.
+    context.images.remove(IMAGE);
+    assert_clean(&validate_image_to_video(&request, &context));
+}

@@ -10,6 +10,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::extract::{Path, State};
 use axum::Json;
+use media_gen_api::envelope::MSG_OK;
+use media_gen_api::relay::{Capabilities, SandboxInfo, SANDBOX_INBOX_PATH};
 use media_gen_api::Envelope;
 use serde::Serialize;
 use serde_json::Value;
@@ -158,4 +160,19 @@ pub async fn list(
         })
         .unwrap_or_default();
     Ok(Json(Envelope::success("ok", messages)))
+}
+
+/// `GET /capabilities`: this server is a sandbox, with inboxes at
+/// [`SANDBOX_INBOX_PATH`]; a page offers one as a form's callback URL (the
+/// service and a gateway have no inbox, so a page shows none there).
+pub async fn capabilities() -> Json<Envelope<Capabilities>> {
+    Json(Envelope::success(
+        MSG_OK,
+        Capabilities {
+            relay: None,
+            sandbox: Some(SandboxInfo {
+                inbox: SANDBOX_INBOX_PATH.to_owned(),
+            }),
+        },
+    ))
 }

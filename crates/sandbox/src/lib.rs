@@ -98,6 +98,10 @@ fn sandbox(app: &AppState) -> Router<AppState> {
     Router::new()
         .route("/sandbox/stats", get(stats::stats))
         .route(
+            media_gen_api::relay::CAPABILITIES_PATH,
+            get(inbox::capabilities),
+        )
+        .route(
             "/sandbox/inbox/{name}",
             post(inbox::receive).get(inbox::list),
         )

@@ -96,4 +96,4 @@ pub fn render(task: &Task, now: Instant) -> AnyTask {
 }
 
 /// The aspect ratio for a video task when the request gave none.
-pub const DEFAULT_ASPECT: AspectRatio = AspectRatio::Landscape16x9;
+pub const DEFAULT_ASPECT: AspectRatio = media_gen_api::defaults::ASPECT_RATIO;

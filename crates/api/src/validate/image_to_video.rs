@@ -5,9 +5,10 @@ use super::common::{
     check_count, check_image_bytes, check_optional_url, check_prompt, check_url, items_past,
 };
 use super::{Context, Problems, Rule};
+use crate::defaults;
 use crate::image_to_video::ImageToVideoRequest;
 use crate::model_rules::{Mode, Support, ALL_DURATIONS};
-use crate::values::Model;
+use crate::values::{AspectRatio, Model, Resolution};
 
 /// The most videos one request makes.
 pub const MAX_VIDEOS: i64 = 4;
@@ -150,6 +151,9 @@ pub fn validate_image_to_video(request: &ImageToVideoRequest, context: &Context)
     if let (Some(start), Some(end)) = (start, end) {
         check_end_frame_aspect(&mut problems, context, start, end);
     }
+    if let Some(start) = start {
+        check_start_frame_shape(&mut problems, context, start, request.aspect_ratio);
+    }
 
     for (index, url) in references.iter().enumerate() {
         let field = format!("reference_images[{index}]");
@@ -207,6 +211,73 @@ pub fn validate_image_to_video(request: &ImageToVideoRequest, context: &Context)
         request.callback_url.as_deref(),
     );
     problems
+}
+
+/// "landscape", "portrait" or "square", for a width-to-height ratio.
+fn orientation(ratio: f64) -> &'static str {
+    if ratio > 1.05 {
+        "landscape"
+    } else if ratio < 0.95 {
+        "portrait"
+    } else {
+        "square"
+    }
+}
+
+/// The width-to-height ratio of a video of `aspect`.
+fn video_ratio(aspect: AspectRatio) -> f64 {
+    let (w, h) = Resolution::P720.frame_size(aspect);
+    f64::from(w) / f64::from(h)
+}
+
+/// The start frame's shape should be the video's, or the picture is cropped
+/// or filled (a portrait photo made into a landscape video). A warning, on
+/// `aspect_ratio`, naming the ratio that keeps the frame's shape. Needs the
+/// frame's size.
+fn check_start_frame_shape(
+    problems: &mut Problems,
+    context: &Context,
+    start: &str,
+    aspect: Option<AspectRatio>,
+) {
+    let Some((w, h)) = context
+        .image(start)
+        .and_then(|info| Some((info.width?, info.height?)))
+        .filter(|(w, h)| *w > 0 && *h > 0)
+    else {
+        return;
+    };
+    let frame = f64::from(w) / f64::from(h);
+    let chosen = aspect.unwrap_or(defaults::ASPECT_RATIO);
+    let video = video_ratio(chosen);
+    if (frame - video).abs() / video <= 0.1 {
+        return;
+    }
+    // How far a ratio is from the frame's, either way round.
+    let off = |aspect| (video_ratio(aspect) / frame).ln().abs();
+    let better = AspectRatio::ALL
+        .iter()
+        .copied()
+        .filter(|other| off(*other) + 0.01 < off(chosen))
+        .min_by(|a, b| off(*a).total_cmp(&off(*b)));
+    let named = if aspect.is_some() {
+        ""
+    } else {
+        ", the service's default"
+    };
+    let advice = better
+        .map(|better| format!(" Choose {better} to keep the frame's shape."))
+        .unwrap_or_default();
+    problems.warning(
+        "aspect_ratio",
+        Rule::AspectMismatch,
+        format!(
+            "The start frame is {w}×{h} ({}) but the video will be {chosen} ({}{named}): \
+             the picture will be cropped or filled.{advice}",
+            orientation(frame),
+            orientation(video),
+        ),
+    );
 }
 
 /// The end frame should have the start frame's aspect ratio; a mismatch lowers

@@ -74,7 +74,8 @@ pub enum Rule {
     WillBeDropped,
     /// A file type the service does not list.
     UnexpectedFileType,
-    /// End frame and start frame of different aspect ratios.
+    /// Images of different aspect ratios: an end frame and its start
+    /// frame, or a start frame and the video made from it.
     AspectMismatch,
     /// An end frame without a start frame.
     EndFrameWithoutStart,

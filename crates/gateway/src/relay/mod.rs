@@ -111,5 +111,11 @@ impl Relay {
 /// to poll.
 pub async fn capabilities(State(gateway): State<Gateway>) -> Json<Envelope<Capabilities>> {
     let relay = gateway.relay.as_ref().map(|_| RelayInfo::default());
-    Json(Envelope::success(MSG_OK, Capabilities { relay }))
+    Json(Envelope::success(
+        MSG_OK,
+        Capabilities {
+            relay,
+            sandbox: None,
+        },
+    ))
 }

@@ -86,10 +86,18 @@ pub fn FieldProblems(
     problems: Memo<Problems>,
     /// The field path: `prompt`, `reference_images`.
     field: &'static str,
+    /// Another field whose touch shows these too: a problem of one field
+    /// that another one causes (the start frame's shape, said at the
+    /// aspect ratio).
+    #[prop(optional)]
+    or_after: Option<&'static str>,
 ) -> impl IntoView {
     let touched = use_context::<Touched>();
     let list = move || {
-        if touched.is_some_and(|touched| !touched.shows(field)) {
+        let shown = |touched: Touched| {
+            touched.shows(field) || or_after.is_some_and(|other| touched.shows(other))
+        };
+        if touched.is_some_and(|touched| !shown(touched)) {
             return None;
         }
         let items = problems.with(|problems| {

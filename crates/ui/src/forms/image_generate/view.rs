@@ -40,6 +40,7 @@ pub fn ImageGenerateForm(
         format!("{w} × {h} px")
     };
 
+    let callback_client = StoredValue::new_local(host.client.clone());
     view! {
         <FormShell host=host.clone() prefilled request problems action="Generate">
             <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
@@ -50,7 +51,7 @@ pub fn ImageGenerateForm(
                 measured=form.images
             />
             <div class="field-row">
-                <Field id="module" label="Model">
+                <Field id="module" label="Model" hint=Signal::derive(move || form.module.get().about().to_owned())>
                     {choice("module", Signal::stored(Module::ALL.to_vec()), form.module)}
                 </Field>
                 <Field id="count" label="Images">
@@ -68,7 +69,7 @@ pub fn ImageGenerateForm(
                     <span class="hint" id="image-pixels">{pixels}</span>
                 </div>
             </div>
-            <CallbackField value=form.callback problems base_url=host.base_url/>
+            <CallbackField value=form.callback problems base_url=host.base_url client=callback_client/>
         </FormShell>
     }
 }

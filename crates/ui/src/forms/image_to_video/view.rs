@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 use media_gen_api::validate::{MAX_PROMPT_CHARS, MAX_VIDEOS};
-use media_gen_api::{AspectRatio, ImageToVideoRequest, Mode, Model, Request, Support};
+use media_gen_api::{defaults, AspectRatio, ImageToVideoRequest, Mode, Model, Request, Support};
 
 use super::state::ImageToVideoState;
 use crate::components::{Field, FieldProblems};
@@ -98,6 +98,7 @@ fn aspect_choice(form: ImageToVideoState) -> impl IntoView {
     view! {
         <select
             id="aspect_ratio"
+            aria-describedby="aspect_ratio-problems"
             on:change=move |ev| form.aspect_ratio.set(event_target_value(&ev).parse().ok())
         >
             <option value="" selected=move || form.aspect_ratio.get().is_none()>"Service default"</option>
@@ -164,14 +165,12 @@ pub fn ImageToVideoForm(
         })
     };
     let frame = move || {
-        let aspect = form
-            .aspect_ratio
-            .get()
-            .unwrap_or(AspectRatio::Landscape16x9);
+        let aspect = form.aspect_ratio.get().unwrap_or(defaults::ASPECT_RATIO);
         let (w, h) = form.resolution.get().frame_size(aspect);
         format!("{w} × {h} px")
     };
 
+    let callback_client = StoredValue::new_local(host.client.clone());
     view! {
         <FormShell host=host.clone() prefilled request problems action="Generate video">
             {model_picker(form)}
@@ -187,7 +186,10 @@ pub fn ImageToVideoForm(
                 <ReferenceImagesField value=form.references label=reference_label problems measured=form.images/>
             </Show>
             <div class="field-row">
-                <Field id="aspect_ratio" label="Aspect ratio">{aspect_choice(form)}</Field>
+                <Field id="aspect_ratio" label="Aspect ratio">
+                    {aspect_choice(form)}
+                    <FieldProblems problems field="aspect_ratio" or_after="image_url"/>
+                </Field>
                 <Field id="aspect_resolution" label="Resolution">
                     {choice("aspect_resolution", resolutions, form.resolution)}
                     <p class="hint" id="frame-size">{frame}</p>
@@ -211,7 +213,7 @@ pub fn ImageToVideoForm(
                     value=form.audio
                 />
             </Show>
-            <CallbackField value=form.callback problems base_url=host.base_url/>
+            <CallbackField value=form.callback problems base_url=host.base_url client=callback_client/>
         </FormShell>
     }
 }

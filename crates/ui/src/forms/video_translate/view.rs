@@ -113,7 +113,7 @@ pub fn VideoTranslateForm(
                 about="Add subtitles in each target language, with a caption file (ASS) to download."
                 value=form.captions
             />
-            <CallbackField value=form.callback problems base_url=host.base_url/>
+            <CallbackField value=form.callback problems base_url=host.base_url client/>
         </FormShell>
     }
 }

@@ -1,0 +1,182 @@
+//! What the forms and the settings owe a first-time user, in the release
+//! build in real headless Chromium through the gateway: a token that cannot
+//! apply is said to be unused, a callback URL is an advanced choice with no
+//! sandbox inbox on a real deployment, a portrait start frame for a
+//! landscape video is pointed out, and std/pro say what they are.
+
+use media_gen_e2e::{start_site, Browser};
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_token_typed_for_the_sites_gateway_is_said_to_be_unused() {
+    let site = start_site().await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site.base_url, "/settings", "Settings")
+        .await;
+    browser.watch_for_errors().await;
+    assert_eq!(
+        browser
+            .eval("document.getElementById('token-unused')")
+            .await,
+        serde_json::Value::Null
+    );
+    browser.type_into("#token", "my-own-token").await;
+    // Leaving the field commits it.
+    browser.click("#settings-title").await;
+    let said = browser.find("#token-unused").await;
+    let said = said.text().await.expect("its text");
+    assert!(said.starts_with("The token above is not used"), "{said}");
+    // The header does not claim a token, and the page sends none.
+    browser
+        .wait_for_text("header .connection", "Through this site")
+        .await;
+    let sent = browser
+        .run_async(
+            "const seen = [];\n\
+             const original = window.fetch;\n\
+             window.fetch = (input, init) => { seen.push(new Headers((init || {}).headers || (input instanceof Request ? input.headers : {})).get('authorization')); return original(input, init); };\n\
+             document.getElementById('test-connection').click();\n\
+             for (let i = 0; i < 100 && !/Connected|failed|refused/i.test(document.getElementById('check-result').textContent); i++) await new Promise((r) => setTimeout(r, 50));\n\
+             window.fetch = original;\n\
+             return [document.getElementById('check-result').textContent, seen];",
+        )
+        .await;
+    assert_eq!(
+        sent[1],
+        serde_json::json!([null]),
+        "no token to the site: {sent}"
+    );
+
+    // Another address: the token applies; "Use this site again" goes back.
+    assert_eq!(
+        browser
+            .eval("document.getElementById('use-this-site')")
+            .await,
+        serde_json::Value::Null
+    );
+    browser.type_into("#base-url", &site.sandbox_url).await;
+    browser.click("#settings-title").await;
+    browser
+        .wait_for_text("header .connection", "Token set")
+        .await;
+    assert_eq!(
+        browser
+            .eval("document.getElementById('token-unused')")
+            .await,
+        serde_json::Value::Null
+    );
+    browser.click("#use-this-site").await;
+    browser
+        .wait_for_text("header .connection", "Through this site")
+        .await;
+    let base = browser
+        .eval("document.getElementById('base-url').value")
+        .await;
+    assert_eq!(base, serde_json::json!(site.base_url));
+    browser.find("#token-unused").await;
+    browser.assert_still_working("the settings").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn the_callback_is_advanced_and_a_real_deployment_offers_no_inbox() {
+    let site = start_site().await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
+        .await;
+    browser.watch_for_errors().await;
+    // Folded away, and saying what a callback URL of one's own means.
+    let visible = browser
+        .eval("document.getElementById('callback_url').checkVisibility()")
+        .await;
+    assert_eq!(visible, serde_json::json!(false));
+    browser.click("details.advanced summary").await;
+    let hint = browser.find("#callback_url-hint").await;
+    let hint = hint.text().await.expect("its text");
+    assert!(
+        hint.contains("reads the task's status itself instead of hearing of its end"),
+        "{hint}"
+    );
+    // The site's gateway is no sandbox: the page asked, and offers no inbox.
+    browser
+        .wait_until(
+            "the page to have asked the site",
+            "performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === '/capabilities')",
+        )
+        .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(
+        browser.eval("document.getElementById('use-inbox')").await,
+        serde_json::Value::Null
+    );
+    assert!(!hint.contains("sandbox"), "{hint}");
+    browser.assert_still_working("the advanced section").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_portrait_start_frame_for_a_landscape_video_is_pointed_out() {
+    let site = start_site().await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site.base_url, "/new/image-to-video", "Image to video")
+        .await;
+    browser.watch_for_errors().await;
+    browser.click("#model-S").await;
+    browser
+        .type_into("#image_url", &site.media("image/2K/9x16.png"))
+        .await;
+    browser.click("#prompt").await;
+    browser
+        .wait_for_text(".image-preview figcaption", "1152 × 2048 px")
+        .await;
+    let warning = "#aspect_ratio-problems li.problem--warning";
+    browser
+        .wait_for_text(
+            warning,
+            "The start frame is 1152×2048 (portrait) but the video will be 16:9 \
+             (landscape, the service's default): the picture will be cropped or filled. \
+             Choose 9:16 to keep the frame's shape.",
+        )
+        .await;
+    browser.screenshot("form-portrait-frame").await;
+    // Taking the advice: the warning goes, and the frame size turns.
+    browser.choose("#aspect_ratio", "9:16").await;
+    browser.wait_for_text("#frame-size", "720 × 1280 px").await;
+    browser
+        .wait_until(
+            "the warning to go",
+            &format!("document.querySelector('{warning}') === null"),
+        )
+        .await;
+    browser.assert_still_working("the aspect ratio").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn std_and_pro_say_what_they_are_where_they_are_chosen() {
+    let site = start_site().await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
+        .await;
+    browser
+        .wait_for_text(
+            "#module-hint",
+            "std: the standard model, the service's default.",
+        )
+        .await;
+    browser.choose("#module", "pro").await;
+    browser
+        .wait_for_text(
+            "#module-hint",
+            "pro: the professional model, for more detailed images than std.",
+        )
+        .await;
+    browser.close().await;
+}
