@@ -379,7 +379,6 @@ pub fn BoardPage() -> impl IntoView {
                         files=Signal::derive(move || filters.with_matching(board, |matching| files_of(matching)))
                         tasks=Signal::derive(move || filters.with_matching(board, |matching| matching.filter(|r| has_results(r)).count()))
                         label="Download results"/>
-                    {compare_link}
                 </div>
                 <Show when=any_live>
                     <p class="hint" id="live-legend">
@@ -398,6 +397,9 @@ pub fn BoardPage() -> impl IntoView {
                         }
                     />
                 </ul>
+                // After the list, kept in view at the window's foot while
+                // rows further down are ticked.
+                <div class="compare-dock">{compare_link}</div>
                 <Show when=move || { not_shown() > 0 }>
                     <p class="board__more">
                         <button type="button" class="secondary" id="show-more"

@@ -20,10 +20,24 @@ pub fn Header() -> impl IntoView {
         };
         (class, kind.short())
     };
+    // On a phone the navigation folds behind "Menu" (a wrapped row of links
+    // pushed the page down by a third of the screen); it folds again once
+    // a link is followed.
+    let open = RwSignal::new(false);
+    let pathname = leptos_router::hooks::use_location().pathname;
+    Effect::new(move |_| {
+        pathname.track();
+        open.set(false);
+    });
     view! {
-        <header class="site-header">
+        <header class="site-header" class:site-header--open=move || open.get()>
             <A href="/" attr:class="brand">"Media Generation"</A>
-            <nav aria-label="Main">
+            <button type="button" class="secondary menu-toggle" id="menu-toggle"
+                aria-controls="main-nav" aria-expanded=move || open.get().to_string()
+                on:click=move |_| open.update(|open| *open = !*open)>
+                "Menu"
+            </button>
+            <nav aria-label="Main" id="main-nav">
                 <ul class="nav">
                     <li><A href="/">"Tasks"</A></li>
                     {TaskKind::ALL

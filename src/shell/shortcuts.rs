@@ -174,7 +174,7 @@ pub fn Shortcuts() -> impl IntoView {
         }
     };
     view! {
-        <button type="button" class="link-button shortcuts-open" id="shortcuts-open" aria-keyshortcuts="?"
+        <button type="button" class="link-button shortcuts-open keyboard-only" id="shortcuts-open" aria-keyshortcuts="?"
             on:click=open>"Keyboard shortcuts (?)"</button>
         <dialog class="shortcuts" id="shortcuts" node_ref=dialog aria-labelledby="shortcuts-title">
             <h2 id="shortcuts-title">"Keyboard shortcuts"</h2>

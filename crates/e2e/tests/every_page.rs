@@ -65,6 +65,14 @@ async fn check_page(browser: &Browser, name: &str) {
         .set_window_size(1280, 800)
         .await
         .expect("resize back");
+    // The layout of the wide window before anything is clicked: a control
+    // only a keyboard needs is hidden at phone width.
+    browser
+        .wait_until(
+            "the desktop width",
+            "document.documentElement.clientWidth > 1000",
+        )
+        .await;
 }
 
 /// Wait for the page at `path`, opened by the address bar, with `title`.

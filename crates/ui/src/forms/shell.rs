@@ -163,7 +163,11 @@ pub fn FormShell(
                     {move || if submitting.get() { "Submitting…" } else { action }}
                 </button>
                 <span class="hint" id="submit-state">
-                    {move || problems.with(blocking_text).unwrap_or_else(|| "Ctrl+Enter or ⌘+Enter".to_owned())}
+                    {move || match problems.with(blocking_text) {
+                        Some(text) => view! { {text} }.into_any(),
+                        // Said only where there is a keyboard to press it on.
+                        None => view! { <span class="keyboard-only">"Ctrl+Enter or ⌘+Enter"</span> }.into_any(),
+                    }}
                 </span>
                 <button type="button" class="link-button" id="show-problems"
                     hidden=move || !(touched.holds_back() && problems.with(Problems::has_errors))
