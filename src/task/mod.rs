@@ -1,7 +1,9 @@
 //! One task: its page (`/tasks/{kind}/{id}`), the page that submits a new
-//! one (`/new/{kind}`), and what can be done with it (actions, downloads).
+//! one (`/new/{kind}`), what it was asked to do, and what can be done with
+//! it (actions, downloads).
 
 mod actions;
+mod asked;
 pub mod downloads;
 mod form_host;
 mod new_page;

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use media_gen_api::{AnyTask, ImageGenerateTask, TaskKind, TaskStatus};
 use wasm_bindgen::JsValue;
@@ -10,6 +11,7 @@ use wasm_bindgen::JsValue;
 use crate::board::Board;
 use crate::kind_text;
 use crate::settings::Settings;
+use crate::task::asked::WhatWasAsked;
 use crate::task::downloads::{files_of, has_results, DownloadAll};
 use crate::task::TaskActions;
 use media_gen_ui::components::curl_copy::absolute_url;
@@ -41,6 +43,30 @@ fn batch_images(board: Board, record: &TaskRecord) -> Vec<ImageGenerateTask> {
     })
 }
 
+/// The translations submitted together with `record` (one per language),
+/// but for `record` itself: (their page, their language).
+fn sibling_translations(board: Board, record: &TaskRecord) -> Vec<(String, String)> {
+    board.records.with(|records| {
+        records
+            .iter()
+            .filter(|r| {
+                r.kind == record.kind
+                    && r.submitted_at == record.submitted_at
+                    && r.task_id != record.task_id
+            })
+            .map(|r| {
+                let language = match &r.task {
+                    Some(AnyTask::VideoTranslate(task)) if !task.language.is_empty() => {
+                        task.language.clone()
+                    }
+                    _ => r.task_id.clone(),
+                };
+                (crate::routes::detail_path(r.kind, &r.task_id), language)
+            })
+            .collect()
+    })
+}
+
 /// The page of a task on the board.
 #[component]
 fn Known(record: TaskRecord) -> impl IntoView {
@@ -62,6 +88,25 @@ fn Known(record: TaskRecord) -> impl IntoView {
         .request
         .as_ref()
         .map(|request| serde_json::to_string_pretty(&request.to_json()).unwrap_or_default());
+    let asked = record
+        .request
+        .clone()
+        .map(|request| view! { <WhatWasAsked request/> });
+    let siblings = (record.kind == TaskKind::VideoTranslate)
+        .then(|| sibling_translations(board, &record))
+        .filter(|links| !links.is_empty())
+        .map(|links| {
+            let links = links
+                .into_iter()
+                .map(|(href, language)| view! { <li><A href=href>{language}</A></li> })
+                .collect_view();
+            view! {
+                <nav class="siblings" aria-labelledby="siblings-title">
+                    <h2 id="siblings-title">"The other languages of this request"</h2>
+                    <ul>{links}</ul>
+                </nav>
+            }
+        });
     let settings = Settings::expect();
     let (kind, submitted_at) = (record.kind, record.submitted_at);
     // Everything this task's submit made (one task per image or language).
@@ -100,7 +145,10 @@ fn Known(record: TaskRecord) -> impl IntoView {
             <dd>{local_time(record.submitted_at)}</dd>
             <dt>"Last change"</dt><dd>{local_time(record.updated_at)}</dd>
         </dl>
-        <div class="task-detail__result">{result}</div>
+        <div class="task-detail__body">
+            <div class="task-detail__result">{result}{siblings}</div>
+            {asked}
+        </div>
         <p class="task-detail__downloads"><DownloadAll files=batch_files tasks=batch_tasks label="Download all"/></p>
         {parameters.map(|json| view! {
             <details class="request-preview">

@@ -1,5 +1,5 @@
 //! What a finished task made: a video player, a translated video with its
-//! captions, images in a gallery with a full view; or why it failed.
+//! captions, images large in a gallery with a full view; or why it failed.
 
 use leptos::html::Dialog;
 
@@ -90,53 +90,91 @@ fn translation(task: VideoTranslateTask) -> impl IntoView {
     .into_any()
 }
 
-/// Images as thumbnails; each opens a full view (a modal dialog: Escape or
-/// "Close" returns) with a download link.
+/// Images as large as the space allows, each in its own shape; each opens
+/// a full view (a modal dialog: Escape or "Close" returns) with a download
+/// link, where the arrow keys (or Previous and Next) step through the images
+/// of the request.
 #[component]
 pub fn ImageGallery(
     /// The images, finished ones only.
     images: Vec<ImageGenerateTask>,
 ) -> impl IntoView {
     let dialog = NodeRef::<Dialog>::new();
-    let open = RwSignal::new(None::<(String, String)>);
-    let show = move |image_url: String, task_id: String| {
-        open.set(Some((image_url, task_id)));
+    let shown: Vec<(String, String)> = images
+        .iter()
+        .filter_map(|image| Some((safe_url(&image.image_url)?, image.task_id.clone())))
+        .collect();
+    let total = shown.len();
+    let open = RwSignal::new(None::<usize>);
+    let show = move |index: usize| {
+        open.set(Some(index));
         if let Some(dialog) = dialog.get() {
             let _ = dialog.show_modal();
         }
     };
-    let thumbs = images
-        .into_iter()
-        .filter_map(|image| {
-            let url = safe_url(&image.image_url)?;
-            let thumb = safe_url(&image.thumbnail_url).unwrap_or_else(|| url.clone());
-            Some((image, url, thumb))
-        })
-        .map(|(image, url, thumb)| {
-            let id = image.task_id.clone();
-            let label = format!("Open image {id} full size");
+    let step = move |by: isize| {
+        open.update(|open| {
+            if let Some(index) = open {
+                *index = (*index as isize + by).rem_euclid(total.max(1) as isize) as usize;
+            }
+        });
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
+        "ArrowRight" => {
+            ev.prevent_default();
+            step(1);
+        }
+        "ArrowLeft" => {
+            ev.prevent_default();
+            step(-1);
+        }
+        _ => {}
+    };
+    let items = shown
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(index, (url, id))| {
+            let label = if total > 1 {
+                format!("Open image {} of {total} ({id}) full size", index + 1)
+            } else {
+                format!("Open image {id} full size")
+            };
             view! {
                 <li>
                     <button type="button" class="gallery__thumb" aria-label=label
-                        on:click=move |_| show(url.clone(), id.clone())>
-                        <img src=thumb alt="" loading="lazy"/>
+                        on:click=move |_| show(index)>
+                        <img src=url.clone() alt="" loading="lazy"/>
                     </button>
-                    {download(&image.image_url, "Download")}
+                    {download(&url, "Download")}
                 </li>
             }
         })
         .collect_view();
+    let shown = StoredValue::new(shown);
+    let current = move || {
+        open.get().and_then(|index| {
+            shown.with_value(|s| s.get(index).cloned().map(|image| (index, image)))
+        })
+    };
     view! {
-        <ul class="gallery" part="gallery">{thumbs}</ul>
-        <dialog class="full-view" node_ref=dialog aria-label="Full size image">
-            {move || open.get().map(|(url, id)| view! {
-                <img src=url.clone() alt=format!("Image {id}")/>
+        <ul class="gallery" class:gallery--single=total == 1 part="gallery">{items}</ul>
+        <dialog class="full-view" node_ref=dialog aria-label="Full size image" on:keydown=on_key>
+            {move || current().map(|(index, (url, id))| view! {
                 <p class="full-view__actions">
-                    {download(&url, "Download")}
                     <button type="button" on:click=move |_| {
                         if let Some(dialog) = dialog.get() { dialog.close(); }
                     }>"Close"</button>
+                    {(total > 1).then(|| view! {
+                        <span class="full-view__steps">
+                            <button type="button" class="secondary" aria-label="Previous image" on:click=move |_| step(-1)>"←"</button>
+                            <span class="full-view__count" aria-live="polite">{format!("{} of {total}", index + 1)}</span>
+                            <button type="button" class="secondary" aria-label="Next image" on:click=move |_| step(1)>"→"</button>
+                        </span>
+                    })}
+                    {download(&url, "Download")}
                 </p>
+                <img src=url.clone() alt=format!("Image {id}")/>
             })}
         </dialog>
     }
