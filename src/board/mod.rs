@@ -8,6 +8,8 @@ mod compare_page;
 pub mod filters;
 pub mod notice;
 mod page;
+mod request_row;
+pub mod requests;
 mod state;
 mod steady;
 mod undo;

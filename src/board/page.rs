@@ -6,6 +6,8 @@ use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use media_gen_api::{AnyTask, Request, TaskKind, TaskStatus};
 
 use super::filters::{matches_text, shows, FilterQuery, StatusFilter};
+use super::request_row::{Expanded, RequestRow};
+use super::requests::by_request;
 use super::steady::{GoneRow, Row, Steady};
 use crate::board::compare::{media_of, Picks};
 use crate::board::{Board, NoticeText};
@@ -22,7 +24,7 @@ use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::text::{count, shorten};
 
 /// A small picture of the result, when there is one.
-fn thumbnail(task: Option<&AnyTask>) -> Option<String> {
+pub(super) fn thumbnail(task: Option<&AnyTask>) -> Option<String> {
     match task? {
         AnyTask::ImageToVideo(task) if task.status == TaskStatus::Succeeded => {
             Some(task.thumbnail_url.clone())
@@ -36,12 +38,12 @@ fn thumbnail(task: Option<&AnyTask>) -> Option<String> {
 }
 
 /// The most characters of a row's summary.
-const SUMMARY_CHARS: usize = 90;
+pub(super) const SUMMARY_CHARS: usize = 90;
 
 /// What tells a task apart before its result shows, in full: the prompt,
 /// or for a translation its name (as the service reports it, else as asked)
 /// or else its video's address.
-fn row_summary(record: &TaskRecord) -> Option<String> {
+pub(super) fn row_summary(record: &TaskRecord) -> Option<String> {
     let written = |text: &str| (!text.trim().is_empty()).then(|| text.to_owned());
     let asked = || match record.request.as_ref()? {
         Request::ImageToVideo(request) => written(&request.prompt),
@@ -72,7 +74,7 @@ fn row_note(record: &TaskRecord) -> Option<String> {
 
 /// One task on the board.
 #[component]
-fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
+pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
     let board = Board::expect();
     let status = if record.error.is_some() {
         "UNKNOWN".to_owned()
@@ -283,6 +285,7 @@ pub fn BoardPage() -> impl IntoView {
     });
     let picks = Picks(RwSignal::new(Vec::new()));
     provide_context(picks);
+    provide_context(Expanded(RwSignal::new(Vec::new())));
     let compare_link = move || {
         picks.0.with(|chosen| match chosen.as_slice() {
             [a, b] => Some(view! {
@@ -306,9 +309,12 @@ pub fn BoardPage() -> impl IntoView {
     let steady = Steady::new();
     let rows = Memo::new(move |_| {
         let limit = limit.get();
-        let matching =
-            filters.with_matching(board, |matching| matching.take(limit).cloned().collect());
-        steady.rows(board, matching)
+        let requests = filters.with_matching(board, |matching| {
+            let mut requests = by_request(matching);
+            requests.truncate(limit);
+            requests
+        });
+        steady.rows(board, requests)
     });
     let shown = move || rows.with(|(rows, _)| rows.clone());
     let waiting = move || rows.with(|(_, waiting)| *waiting);
@@ -316,11 +322,15 @@ pub fn BoardPage() -> impl IntoView {
     // there when the board opens, with no "enter" to hear).
     let hold = move |_| {
         if !steady.is_held() {
-            steady
-                .hold(rows.with_untracked(|(rows, _)| rows.iter().map(|row| row.key().0).collect()))
+            steady.hold(rows.with_untracked(|(rows, _)| {
+                rows.iter()
+                    .filter_map(|row| row.first().map(TaskRecord::task_key))
+                    .collect()
+            }))
         }
     };
-    let matched = move || filters.with_matching(board, |matching| matching.count());
+    // Rows, not tasks: a request's tasks are one row.
+    let matched = move || filters.with_matching(board, |matching| by_request(matching).len());
     let not_shown = move || matched().saturating_sub(limit.get());
     let counts = move || {
         let total = board.records.with(Vec::len);
@@ -392,8 +402,12 @@ pub fn BoardPage() -> impl IntoView {
                         each=shown
                         key=Row::key
                         children=move |row| match row {
-                            Row::Task(record) => view! { <TaskRow record now/> }.into_any(),
-                            Row::Gone(record) => view! { <GoneRow record steady/> }.into_any(),
+                            Row::Request(mut records) if records.len() == 1 => {
+                                let record = records.remove(0);
+                                view! { <TaskRow record now/> }.into_any()
+                            }
+                            Row::Request(records) => view! { <RequestRow records now/> }.into_any(),
+                            Row::Gone(record) => view! { <GoneRow record=*record steady/> }.into_any(),
                         }
                     />
                 </ul>

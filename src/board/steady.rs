@@ -14,19 +14,34 @@ use media_gen_ui::store::record::TaskRecord;
 /// A row of the list.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Row {
-    /// A task on the board.
-    Task(TaskRecord),
+    /// The tasks of one request on the board (one, or one per image or
+    /// language), in submit order.
+    Request(Vec<TaskRecord>),
     /// A task removed while the pointer was over the list: its place.
-    Gone(TaskRecord),
+    Gone(Box<TaskRecord>),
 }
 
 impl Row {
-    /// What tells rows apart for the list (a task's row is drawn anew when
-    /// the task changes).
-    pub fn key(&self) -> (TaskKey, u64, bool) {
+    /// The task that names the row: a request's first.
+    pub fn first(&self) -> Option<&TaskRecord> {
         match self {
-            Row::Task(record) => (record.task_key(), record.updated_at.to_bits(), false),
-            Row::Gone(record) => (record.task_key(), 0, true),
+            Row::Request(records) => records.first(),
+            Row::Gone(record) => Some(record),
+        }
+    }
+
+    /// What tells rows apart for the list (a row is drawn anew when one of
+    /// its tasks changes).
+    pub fn key(&self) -> (Option<TaskKey>, u64, usize, bool) {
+        let first = self.first().map(TaskRecord::task_key);
+        match self {
+            Row::Request(records) => {
+                let changed = records
+                    .iter()
+                    .fold(0u64, |sum, r| sum.rotate_left(5) ^ r.updated_at.to_bits());
+                (first, changed, records.len(), false)
+            }
+            Row::Gone(_) => (first, 0, 1, true),
         }
     }
 }
@@ -92,30 +107,35 @@ impl Steady {
         }
     }
 
-    /// The rows to draw from `matching` (the tasks the filters let
-    /// through, in order), and how many new ones wait.
-    pub fn rows(self, board: Board, matching: Vec<TaskRecord>) -> (Vec<Row>, usize) {
+    /// The rows to draw from `requests` (the tasks the filters let
+    /// through, by request, in order), and how many new ones wait.
+    pub fn rows(self, board: Board, requests: Vec<Vec<TaskRecord>>) -> (Vec<Row>, usize) {
         let Some(held) = self.held.get() else {
-            return (matching.into_iter().map(Row::Task).collect(), 0);
+            return (requests.into_iter().map(Row::Request).collect(), 0);
         };
-        let waiting = matching
+        let names = |request: &Vec<TaskRecord>, key: &TaskKey| {
+            request
+                .first()
+                .is_some_and(|first| first.is(key.kind, &key.id))
+        };
+        let waiting = requests
             .iter()
-            .filter(|record| !held.iter().any(|key| record.is(key.kind, &key.id)))
+            .filter(|request| !held.iter().any(|key| names(request, key)))
             .count();
         let rows = held
             .iter()
             .filter_map(|key| {
-                let on_board = matching
+                let on_board = requests
                     .iter()
-                    .find(|record| record.is(key.kind, &key.id))
+                    .find(|request| names(request, key))
                     .cloned()
-                    .map(Row::Task);
+                    .map(Row::Request);
                 on_board.or_else(|| {
                     board.removed.with(|removed| {
                         removed
                             .as_ref()
                             .filter(|removed| removed.record.is(key.kind, &key.id))
-                            .map(|removed| Row::Gone(removed.record.clone()))
+                            .map(|removed| Row::Gone(Box::new(removed.record.clone())))
                     })
                 })
             })

@@ -9,18 +9,24 @@ use media_gen_e2e::{start_site, Browser};
 const STORED: &str =
     "Object.keys(localStorage).filter((key) => key.startsWith('media-gen.task:')).length";
 
-/// Submit `count` images of one prompt and wait until the board shows them ended.
-async fn images_on_the_board(browser: &Browser, base_url: &str, count: u32) {
-    browser
-        .open_app_page(base_url, "/new/image-generate", "Image generation")
-        .await;
-    browser.type_into("#prompt", "A red kite").await;
-    browser.type_into("#count", &count.to_string()).await;
-    browser.submit_and_wait("SUCCEEDED").await;
+/// Submit an image for each of `prompts`, one submit each (one row each),
+/// and wait until the board shows them ended.
+async fn images_on_the_board(browser: &Browser, base_url: &str, prompts: &[&str]) {
+    for prompt in prompts {
+        browser
+            .open_app_page(base_url, "/new/image-generate", "Image generation")
+            .await;
+        browser.type_into("#prompt", prompt).await;
+        browser.type_into("#count", "1").await;
+        browser.submit_form().await;
+    }
     browser
         .wait_until(
             "every task ended",
-            &format!("document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length === {count}"),
+            &format!(
+                "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length === {}",
+                prompts.len()
+            ),
         )
         .await;
 }
@@ -30,8 +36,18 @@ async fn images_on_the_board(browser: &Browser, base_url: &str, count: u32) {
 async fn a_rerun_links_to_the_task_it_made_and_a_double_click_makes_one() {
     let site = start_site().await;
     let browser = Browser::start().await;
-    images_on_the_board(&browser, &site.base_url, 1).await;
+    images_on_the_board(&browser, &site.base_url, &["A red kite"]).await;
     browser.watch_for_errors().await;
+    // One task, said as one; ended, so no progress bar.
+    browser
+        .wait_for_text("#board-counts", "1 task, 0 in progress")
+        .await;
+    assert_eq!(
+        browser
+            .eval("document.querySelectorAll('li.task-row progress').length")
+            .await,
+        serde_json::json!(0)
+    );
     browser.click("li.task-row a.open").await;
     let rerun = browser.find("button.rerun").await;
     let before = browser.eval(STORED).await.as_i64().unwrap_or_default();
@@ -99,7 +115,12 @@ async fn rows(browser: &Browser) -> Vec<(String, f64)> {
 async fn a_removal_offers_undo_and_the_list_stays_under_the_pointer() {
     let site = start_site().await;
     let browser = Browser::start().await;
-    images_on_the_board(&browser, &site.base_url, 3).await;
+    images_on_the_board(
+        &browser,
+        &site.base_url,
+        &["A red kite", "A blue kite", "A green kite"],
+    )
+    .await;
     browser.watch_for_errors().await;
     let before = rows(&browser).await;
     let removed = before[1].0.clone();

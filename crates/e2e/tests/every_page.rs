@@ -175,16 +175,17 @@ async fn every_page_is_accessible_and_fits_a_phone() {
     check_page(&browser, "board").await;
 
     for kind in ["image_generate", "image_to_video", "video_translate"] {
-        browser
-            .click(&format!("li.task-row[data-kind={kind}] a.open"))
-            .await;
+        browser.click(&format!("li[data-kind={kind}] a.open")).await;
         browser.find(".task-detail__result > *").await;
         check_page(&browser, &format!("task-{kind}")).await;
         browser.click("nav[aria-label=Main] a[href='/']").await;
         browser.wait_for_text("main h1", "Tasks").await;
     }
 
-    // Two images compared.
+    // Two images compared: the request's row opened to its tasks.
+    browser
+        .click("li.task-group[data-kind=image_generate] summary")
+        .await;
     browser
         .click("li.task-row[data-kind=image_generate] .compare-pick__box")
         .await;

@@ -39,7 +39,7 @@ async fn image_generation_ends_with_images_in_a_gallery() {
     browser
         .wait_until(
             "the thumbnails",
-            &image_loaded("li.task-row img.task-row__thumb"),
+            &image_loaded("li.task-group img.task-row__thumb"),
         )
         .await;
     browser.screenshot("board").await;
@@ -56,7 +56,13 @@ async fn image_generation_ends_with_images_in_a_gallery() {
         .await
         .expect("resize the window");
 
-    browser.click("li.task-row a.open").await;
+    // The request's two images are one row: its thumbnails, and its tasks
+    // a click away.
+    let rows = browser
+        .eval("[document.querySelectorAll('li.task-group').length, document.querySelectorAll('li.task-group .task-group__thumbs img').length]")
+        .await;
+    assert_eq!(rows, serde_json::json!([1, 2]));
+    browser.click("li.task-group a.open").await;
     browser.find(".gallery img").await;
     browser
         .wait_until("the gallery's images", &image_loaded(".gallery img"))
@@ -81,6 +87,7 @@ async fn image_generation_ends_with_images_in_a_gallery() {
         .run_async("document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));")
         .await;
     browser.wait_for_text("main h1", "Tasks").await;
+    browser.click("li.task-group summary").await;
     browser
         .click("li.task-row:nth-child(1) .compare-pick__box")
         .await;

@@ -289,6 +289,14 @@ async fn the_app_hears_of_relayed_tasks_and_reads_none() {
     browser.submit_form().await;
     let live_rows = "document.querySelectorAll('li.task-row .task-row__live').length === 2";
     browser.wait_until("both rows live", live_rows).await;
+    // The request's row says it too, and the board says what Live means.
+    browser.find("li.task-group .task-row__live").await;
+    browser
+        .wait_for_text(
+            "#live-legend",
+            "Live This site tells the page when such a task ends, so it is not polled.",
+        )
+        .await;
     browser.screenshot("board-live").await;
     // The mark is read out and fits a phone.
     browser

@@ -35,7 +35,7 @@ async fn a_task_page_shows_what_was_asked_and_its_images_large() {
         )
         .await;
     browser.watch_for_errors().await;
-    browser.click("li.task-row a.open").await;
+    browser.click("li.task-group a.open").await;
 
     // What was asked, in words and pictures.
     browser
@@ -136,7 +136,7 @@ async fn the_translations_of_one_submit_link_to_each_other() {
             "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length === 2",
         )
         .await;
-    browser.click("li.task-row a.open").await;
+    browser.click("li.task-group a.open").await;
     let mine = browser.find(".translation-language").await;
     let mine = mine.text().await.expect("its language");
     let other = if mine == "French" { "German" } else { "French" };
