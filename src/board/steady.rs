@@ -143,9 +143,12 @@ impl Steady {
         (rows, waiting)
     }
 
-    /// The placeholder's height, as a CSS value.
+    /// The placeholder's height, as a CSS value: in hundredths of a pixel
+    /// written as integers (formatting an `f64` would bring Rust's float
+    /// printing into the wasm: 5 KB gzipped).
     pub fn gone_height(self) -> String {
-        format!("{}px", self.gone_height.get())
+        let hundredths = (self.gone_height.get() * 100.0).round() as i64;
+        format!("{}.{:02}px", hundredths / 100, hundredths % 100)
     }
 }
 
