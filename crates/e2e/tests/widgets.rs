@@ -282,11 +282,20 @@ async fn update_keeps_input_and_unmount_leaves_nothing_running() {
             "inWidget('#submit-a', '#video_url') !== null",
         )
         .await;
+    // Taken down while the cursor is in one of its fields: the page (and
+    // every widget on it) keeps working.
+    browser.watch_for_errors().await;
+    browser
+        .run_async("inWidget('#submit-a', '#video_url').focus(); typeInto('#submit-a', '#video_url', 'https://e');")
+        .await;
     browser.run_async("form.unmount(); form.unmount();").await;
     assert_eq!(
         nodes_left(&browser, "document.querySelector('#submit-a')").await,
         0
     );
+    browser
+        .assert_still_working("unmounting a widget with the cursor in it")
+        .await;
 
     // A status widget polls; after unmount, no request reaches the sandbox.
     let id = browser

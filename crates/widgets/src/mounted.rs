@@ -126,8 +126,12 @@ impl Mounted {
         if let Some(poller) = self.poller.take() {
             poller.stop();
         }
-        self.owner.cleanup();
+        // The view's elements leave before its signals are disposed: taking
+        // out a focused field fires its `focusout` and `change` handlers,
+        // which must still find their signals (a page unmounting a widget
+        // while someone types in it).
         drop(self.view.take());
+        self.owner.cleanup();
         for node in &self.nodes {
             node.remove();
         }
