@@ -344,6 +344,20 @@ pub async fn start_site() -> Site {
     start_site_with_task_ms(Config::for_tests().task_ms).await
 }
 
+/// A site ([`start_site`]) and a browser on its app page at `path`, whose
+/// heading is `title`, connected: where most tests start.
+pub async fn session(path: &str, title: &str) -> (Site, Browser) {
+    let site = start_site().await;
+    let browser = Browser::start().await;
+    browser.open_app_page(&site.base_url, path, title).await;
+    (site, browser)
+}
+
+/// How many tasks the page's device keeps (the board's storage), as a
+/// JavaScript expression.
+pub const STORED_TASKS: &str =
+    "Object.keys(localStorage).filter((key) => key.startsWith('media-gen.task:')).length";
+
 /// [`start_site`] with tasks of about `task_ms` milliseconds.
 pub async fn start_site_with_task_ms(task_ms: u64) -> Site {
     start_site_serving(dist_dir(), task_ms).await

@@ -3,11 +3,7 @@
 //! click makes one task, a removal offers Undo and leaves the list where
 //! the pointer is.
 
-use media_gen_e2e::{start_site, Browser};
-
-/// How many tasks this device keeps, as JavaScript.
-const STORED: &str =
-    "Object.keys(localStorage).filter((key) => key.startsWith('media-gen.task:')).length";
+use media_gen_e2e::{start_site, Browser, STORED_TASKS};
 
 /// Submit an image for each of `prompts`, one submit each (one row each),
 /// and wait until the board shows them ended.
@@ -50,7 +46,11 @@ async fn a_rerun_links_to_the_task_it_made_and_a_double_click_makes_one() {
     );
     browser.click("li.task-row a.open").await;
     let rerun = browser.find("button.rerun").await;
-    let before = browser.eval(STORED).await.as_i64().unwrap_or_default();
+    let before = browser
+        .eval(STORED_TASKS)
+        .await
+        .as_i64()
+        .unwrap_or_default();
     // Two clicks as fast as WebDriver sends them: a double click.
     rerun.click().await.expect("click");
     let _ = rerun.click().await;
@@ -72,7 +72,11 @@ async fn a_rerun_links_to_the_task_it_made_and_a_double_click_makes_one() {
             "document.getElementById('announcer').textContent.startsWith('Submitted Image generation again')",
         )
         .await;
-    let after = browser.eval(STORED).await.as_i64().unwrap_or_default();
+    let after = browser
+        .eval(STORED_TASKS)
+        .await
+        .as_i64()
+        .unwrap_or_default();
     assert_eq!(after, before + 1, "one click, one task");
 
     // The link opens the new task's page, at its address.
@@ -127,7 +131,7 @@ async fn a_removal_offers_undo_and_the_list_stays_under_the_pointer() {
     browser.click("li.task-row:nth-child(2) .remove").await;
     browser.find("#undo-toast").await;
     assert_eq!(
-        browser.eval(STORED).await,
+        browser.eval(STORED_TASKS).await,
         serde_json::json!(2),
         "out of storage at once"
     );
@@ -151,7 +155,7 @@ async fn a_removal_offers_undo_and_the_list_stays_under_the_pointer() {
             "document.getElementById('undo-toast') === null",
         )
         .await;
-    assert_eq!(browser.eval(STORED).await, serde_json::json!(3));
+    assert_eq!(browser.eval(STORED_TASKS).await, serde_json::json!(3));
     browser
         .wait_until(
             "the row back",
@@ -175,7 +179,7 @@ async fn a_removal_offers_undo_and_the_list_stays_under_the_pointer() {
             "document.getElementById('undo-toast') === null",
         )
         .await;
-    assert_eq!(browser.eval(STORED).await, serde_json::json!(2));
+    assert_eq!(browser.eval(STORED_TASKS).await, serde_json::json!(2));
     browser.assert_still_working("removals and an undo").await;
     browser.close().await;
 }

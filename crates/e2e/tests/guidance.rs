@@ -4,16 +4,12 @@
 //! sandbox inbox on a real deployment, a portrait start frame for a
 //! landscape video is pointed out, and std/pro say what they are.
 
-use media_gen_e2e::{start_site, Browser};
+use media_gen_e2e::session;
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_token_typed_for_the_sites_gateway_is_said_to_be_unused() {
-    let site = start_site().await;
-    let browser = Browser::start().await;
-    browser
-        .open_app_page(&site.base_url, "/settings", "Settings")
-        .await;
+    let (site, browser) = session("/settings", "Settings").await;
     browser.watch_for_errors().await;
     assert_eq!(
         browser
@@ -82,11 +78,7 @@ async fn a_token_typed_for_the_sites_gateway_is_said_to_be_unused() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn the_callback_is_advanced_and_a_real_deployment_offers_no_inbox() {
-    let site = start_site().await;
-    let browser = Browser::start().await;
-    browser
-        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
-        .await;
+    let (_site, browser) = session("/new/image-generate", "Image generation").await;
     browser.watch_for_errors().await;
     // Folded away, and saying what a callback URL of one's own means.
     let visible = browser
@@ -120,11 +112,7 @@ async fn the_callback_is_advanced_and_a_real_deployment_offers_no_inbox() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_portrait_start_frame_for_a_landscape_video_is_pointed_out() {
-    let site = start_site().await;
-    let browser = Browser::start().await;
-    browser
-        .open_app_page(&site.base_url, "/new/image-to-video", "Image to video")
-        .await;
+    let (site, browser) = session("/new/image-to-video", "Image to video").await;
     browser.watch_for_errors().await;
     browser.click("#model-S").await;
     browser
@@ -160,11 +148,7 @@ async fn a_portrait_start_frame_for_a_landscape_video_is_pointed_out() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn std_and_pro_say_what_they_are_where_they_are_chosen() {
-    let site = start_site().await;
-    let browser = Browser::start().await;
-    browser
-        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
-        .await;
+    let (_site, browser) = session("/new/image-generate", "Image generation").await;
     browser
         .wait_for_text(
             "#module-hint",

@@ -6,7 +6,7 @@
 //! banner, no error in the console.
 
 use fantoccini::key::Key;
-use media_gen_e2e::{start_site, Browser, Site};
+use media_gen_e2e::{start_site, Browser, Site, STORED_TASKS};
 
 /// A form of each kind, filled in until it is valid, on `browser`.
 async fn fill(browser: &Browser, site: &Site, kind: &str) {
@@ -56,7 +56,10 @@ async fn submit_with_keys(browser: &Browser, css: &str, keys: &str, before: i64,
     field.send_keys(keys).await.expect("press the keys");
     browser.wait_for_text("main h1", "Tasks").await;
     browser
-        .wait_until("the new task on the board", &format!("{STORED} > {before}"))
+        .wait_until(
+            "the new task on the board",
+            &format!("{STORED_TASKS} > {before}"),
+        )
         .await;
     browser.assert_still_working(what).await;
     // And the page still answers a person: a link to another page works.
@@ -67,13 +70,9 @@ async fn submit_with_keys(browser: &Browser, css: &str, keys: &str, before: i64,
     browser.assert_still_working(what).await;
 }
 
-/// How many tasks this device keeps, as JavaScript.
-const STORED: &str =
-    "Object.keys(localStorage).filter((key) => key.startsWith('media-gen.task:')).length";
-
 /// The tasks stored on this device now (a form page shows no rows).
 async fn rows(browser: &Browser) -> i64 {
-    browser.eval(STORED).await.as_i64().unwrap_or(0)
+    browser.eval(STORED_TASKS).await.as_i64().unwrap_or(0)
 }
 
 #[tokio::test]

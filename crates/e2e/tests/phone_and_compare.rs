@@ -4,7 +4,7 @@
 //! keyboard hints on a phone, "Compare the two chosen" in view while rows
 //! far down are ticked, and the overlay as wide as the panels.
 
-use media_gen_e2e::{start_site, Browser};
+use media_gen_e2e::{session, Browser};
 
 /// Every checkbox and radio in the page: [id, width, height, gap to its
 /// label's words] (CSS px).
@@ -37,11 +37,7 @@ async fn resize(browser: &Browser, width: u32, height: u32) {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_phone_gets_a_compact_header_big_targets_and_no_keyboard_hints() {
-    let site = start_site().await;
-    let browser = Browser::start().await;
-    browser
-        .open_app_page(&site.base_url, "/new/video-translate", "Video translation")
-        .await;
+    let (site, browser) = session("/new/video-translate", "Video translation").await;
     // On a desktop the keyboard hints are there.
     let shown = "[document.querySelector('#shortcuts-open').checkVisibility(), \
                  document.querySelector('#submit-state .keyboard-only')?.checkVisibility() ?? null]";
@@ -115,11 +111,7 @@ async fn a_phone_gets_a_compact_header_big_targets_and_no_keyboard_hints() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn compare_stays_in_view_and_the_overlay_is_as_wide_as_the_panels() {
-    let site = start_site().await;
-    let browser = Browser::start().await;
-    browser
-        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
-        .await;
+    let (_site, browser) = session("/new/image-generate", "Image generation").await;
     browser.type_into("#prompt", "A row of lighthouses").await;
     browser.type_into("#count", "8").await;
     browser.submit_and_wait("SUCCEEDED").await;

@@ -5,7 +5,7 @@
 //! translations of one submit to each other.
 
 use fantoccini::key::Key;
-use media_gen_e2e::{start_site, Browser};
+use media_gen_e2e::session;
 
 /// Whether every image matching `css` has loaded.
 fn loaded(css: &str) -> String {
@@ -15,11 +15,7 @@ fn loaded(css: &str) -> String {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_task_page_shows_what_was_asked_and_its_images_large() {
-    let site = start_site().await;
-    let browser = Browser::start().await;
-    browser
-        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
-        .await;
+    let (site, browser) = session("/new/image-generate", "Image generation").await;
     browser
         .type_into("#prompt", "Three kites over a dune")
         .await;
@@ -117,11 +113,7 @@ async fn a_task_page_shows_what_was_asked_and_its_images_large() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn the_translations_of_one_submit_link_to_each_other() {
-    let site = start_site().await;
-    let browser = Browser::start().await;
-    browser
-        .open_app_page(&site.base_url, "/new/video-translate", "Video translation")
-        .await;
+    let (site, browser) = session("/new/video-translate", "Video translation").await;
     browser
         .type_into("#video_url", &site.media("video/landscape.mp4"))
         .await;
@@ -155,11 +147,7 @@ async fn the_translations_of_one_submit_link_to_each_other() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_videos_page_pictures_its_start_frame() {
-    let site = start_site().await;
-    let browser = Browser::start().await;
-    browser
-        .open_app_page(&site.base_url, "/new/image-to-video", "Image to video")
-        .await;
+    let (site, browser) = session("/new/image-to-video", "Image to video").await;
     browser.click("#model-S").await;
     browser.type_into("#prompt", "Waves on a quiet beach").await;
     browser
