@@ -116,6 +116,22 @@ impl Site {
 /// The gateway's token for the sandbox in these tests.
 const GATEWAY_TOKEN: &str = "e2e-gateway-only-token";
 
+/// The callback address the sandbox at `sandbox_url` was given for task
+/// `task_id` of `kind` (`image_generate`): what the service calls back. A
+/// relaying gateway puts a secret in it that no page sees.
+pub async fn callback_url_of(sandbox_url: &str, kind: &str, task_id: &str) -> Option<String> {
+    let url = format!("{sandbox_url}/sandbox/tasks/{kind}/{task_id}/callback_url");
+    let answer = reqwest::Client::new()
+        .get(url)
+        .bearer_auth(GATEWAY_TOKEN)
+        .send()
+        .await
+        .expect("ask the sandbox");
+    assert_eq!(answer.status(), 200, "the sandbox knows task {task_id}");
+    let body: serde_json::Value = answer.json().await.expect("JSON");
+    body["data"].as_str().map(str::to_owned)
+}
+
 /// A sandbox in this process (tasks of about `task_ms`) that takes only the
 /// gateways' token and calls back as the service does; its base URL.
 pub async fn start_sandbox(task_ms: u64) -> String {
@@ -238,13 +254,14 @@ impl RelayGateway {
             GATEWAY_TOKEN,
             options.static_dir.clone(),
         );
+        let public_url = options
+            .public_url
+            .clone()
+            .unwrap_or_else(|| self.base_url.clone());
+        let max_connections = settings.connections.max_connections;
         settings.relay = Some(media_gen_gateway::relay::RelaySettings {
-            public_url: options
-                .public_url
-                .clone()
-                .unwrap_or_else(|| self.base_url.clone()),
-            trust_callbacks: false,
             heartbeat: options.heartbeat,
+            ..media_gen_gateway::relay::RelaySettings::new(public_url, max_connections)
         });
         settings.redis = options.redis.clone();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -11,8 +11,8 @@ use std::time::Duration;
 use common::{heard_not_read, status_reads};
 
 use media_gen_e2e::{
-    dist_dir, npm_scratch_dir, start_gateway, start_relay_gateway, start_relay_site, start_sandbox,
-    Browser, Redis, Site,
+    callback_url_of, dist_dir, npm_scratch_dir, start_gateway, start_relay_gateway,
+    start_relay_site, start_sandbox, Browser, Redis, Site,
 };
 use serde_json::{json, Value};
 
@@ -125,10 +125,22 @@ async fn submit_two_images(
     (ids, relay)
 }
 
-/// The status of a callback to `base` under `relay` saying task `id` succeeded.
-async fn succeeded_again(base: &str, relay: &str, id: &str) -> u16 {
+/// Where the service calls task `id` (an image) back, from the sandbox: a
+/// relaying gateway's address with the submission's callback secret, which
+/// no page sees, on `base` (another gateway of the same deployment).
+async fn callback_address(sandbox_url: &str, base: &str, id: &str) -> String {
+    let url = callback_url_of(sandbox_url, "image_generate", id)
+        .await
+        .expect("a relayed task has the gateway's callback address");
+    let secret = url.rsplit('/').next().unwrap();
+    assert!(secret.len() == 32, "{url}");
+    format!("{base}/callbacks/{secret}")
+}
+
+/// The status of a callback to `url` saying task `id` succeeded.
+async fn succeeded_again(url: &str, id: &str) -> u16 {
     reqwest::Client::new()
-        .post(format!("{base}/callbacks/{relay}"))
+        .post(url)
         .json(
             &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
                        "data": { "task_id": id, "status": "SUCCEEDED" } }),
@@ -181,8 +193,11 @@ async fn completions_reach_the_stream_once_each_confirmed_by_one_read() {
         "one confirming read per task, no polling"
     );
 
-    // The capability is used up: a repeated callback finds nothing.
-    assert_eq!(succeeded_again(&site.base_url, &relay, &ids[0]).await, 404);
+    // The secret is used up: a repeated callback finds nothing. The
+    // listening capability never was a callback address.
+    let address = callback_address(&site.sandbox_url, &site.base_url, &ids[0]).await;
+    assert_ne!(address, format!("{}/callbacks/{relay}", site.base_url));
+    assert_eq!(succeeded_again(&address, &ids[0]).await, 404);
 
     // A stream that comes back with Last-Event-ID 0 gets both again; with
     // the first's id, only the second.
@@ -212,12 +227,9 @@ async fn callbacks_that_do_not_fit_are_refused_and_a_given_callback_url_is_kept(
 
     let (ids, relay) = submit_two_images(&site.base_url, None).await;
     let relay = relay.unwrap();
-    let callback = |body: Value| {
-        client
-            .post(format!("{}/callbacks/{relay}", site.base_url))
-            .json(&body)
-            .send()
-    };
+    // Called as the service calls: at the address with the secret.
+    let address = callback_address(&site.sandbox_url, &site.base_url, &ids[0]).await;
+    let callback = |body: Value| client.post(&address).json(&body).send();
     let not_a_callback = callback(json!({ "hello": "world" })).await.unwrap();
     assert_eq!(not_a_callback.status(), 400);
     let envelope: Value = not_a_callback.json().await.unwrap();
@@ -236,26 +248,30 @@ async fn callbacks_that_do_not_fit_are_refused_and_a_given_callback_url_is_kept(
     .unwrap();
     assert_eq!(other_kind.status(), 400);
     let too_large = client
-        .post(format!("{}/callbacks/{relay}", site.base_url))
+        .post(&address)
         .body(vec![b' '; 65 * 1024])
         .send()
         .await
         .unwrap();
     assert_eq!(too_large.status(), 413);
     // A forged "succeeded" before the task has ended: the confirming read
-    // says otherwise, and nothing is announced.
+    // says otherwise, nothing is announced, and the service is asked to try
+    // again later.
     let forged = callback(json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
         "data": { "task_id": ids[0], "status": "SUCCEEDED", "image_url": "https://evil.example/x.png" } }))
     .await
     .unwrap();
-    assert_eq!(forged.status(), 200);
+    assert_eq!(forged.status(), 503);
+    assert!(forged.headers().contains_key("retry-after"));
     let mut stream = Stream::open(&site.base_url, &relay, Some("0")).await;
     // Idle, the stream still gets heartbeats; the real completions follow.
     stream
         .read_until(Duration::from_secs(2), |text| text.contains(":\n"))
         .await;
+    // The forged one's task is read again only after the confirming
+    // interval: the service's callback, told to wait, comes back then.
     stream
-        .read_until(Duration::from_secs(10), |text| task_events(text).len() == 2)
+        .read_until(Duration::from_secs(20), |text| task_events(text).len() == 2)
         .await;
     for event in stream.tasks() {
         assert_ne!(
@@ -508,9 +524,10 @@ async fn gateways_sharing_redis_announce_each_task_once_to_streams_on_any_of_the
         "one confirming read per task"
     );
 
-    // The capability is used up on both gateways.
+    // The secret is used up on both gateways.
     for gateway in [&a, &b] {
-        assert_eq!(succeeded_again(gateway, &relay, &ids[0]).await, 404);
+        let address = callback_address(&sandbox, gateway, &ids[0]).await;
+        assert_eq!(succeeded_again(&address, &ids[0]).await, 404);
     }
 
     // A stream that moves to A resumes after the last event B gave it.

@@ -55,6 +55,23 @@ fn hops(headers: &HeaderMap) -> Option<Vec<IpAddr>> {
         .collect()
 }
 
+/// Who a budget counts, from a visitor's address: an IPv4 address itself,
+/// an IPv6 address by its /64 network. One IPv6 subscriber usually holds a
+/// whole /64, so counting single IPv6 addresses would give them 2^64
+/// budgets. An IPv4 address written as IPv6 (`::ffff:a.b.c.d`) is the IPv4
+/// address.
+pub fn visitor(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(
+                u128::from(v6) & !u128::from(u64::MAX),
+            )),
+        },
+    }
+}
+
 /// The visitor's address. Forwarding headers count only when `peer` is in
 /// `trusted`; then the nearest hop not in `trusted` is the visitor (read
 /// from the right: the left of the list is whatever the visitor wrote).
@@ -77,6 +94,24 @@ pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> I
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ipv6_visitors_are_counted_by_their_64_network() {
+        assert_eq!(
+            visitor(ip("2001:db8:1:2:aaaa:bbbb:cccc:dddd")),
+            ip("2001:db8:1:2::")
+        );
+        assert_eq!(
+            visitor(ip("2001:db8:1:2::1")),
+            visitor(ip("2001:db8:1:2:ffff::9"))
+        );
+        assert_ne!(
+            visitor(ip("2001:db8:1:2::1")),
+            visitor(ip("2001:db8:1:3::1"))
+        );
+        assert_eq!(visitor(ip("198.51.100.7")), ip("198.51.100.7"));
+        assert_eq!(visitor(ip("::ffff:198.51.100.7")), ip("198.51.100.7"));
+    }
 
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
         let mut map = HeaderMap::new();

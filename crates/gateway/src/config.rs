@@ -98,6 +98,26 @@ pub struct Config {
     /// How often an idle event stream gets a comment line, so proxies keep it open.
     #[arg(long, default_value = "15s", value_parser = humantime::parse_duration)]
     pub relay_heartbeat: Duration,
+    /// A task is read to confirm a callback at most once this often
+    /// (callbacks in between are answered 503 with Retry-After).
+    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+    pub relay_confirm_interval: Duration,
+    /// Confirming reads per second, all tasks together: the relay's own
+    /// budget of reads on the service's token.
+    #[arg(long, default_value = "20")]
+    pub relay_confirm_reads: NonZeroU32,
+    /// Event streams one visitor may hold open (a page needs one; a few
+    /// tabs, a few more).
+    #[arg(long, default_value = "4")]
+    pub relay_streams_per_visitor: usize,
+    /// Event streams open at most (default: three quarters of
+    /// `--max-connections`, so other requests always find room).
+    #[arg(long)]
+    pub relay_max_streams: Option<usize>,
+    /// How long one event stream lasts; the browser opens it again at once
+    /// with Last-Event-ID, missing nothing.
+    #[arg(long, default_value = "10m", value_parser = humantime::parse_duration)]
+    pub relay_stream_lifetime: Duration,
     /// Threads serving requests (default: one per core). On a machine the
     /// gateway shares with other busy processes, fewer threads wake each
     /// other less and answer sooner; with 1, one thread does everything
@@ -199,6 +219,13 @@ impl Config {
                 public_url: public_url.clone(),
                 trust_callbacks: self.trust_callbacks,
                 heartbeat: self.relay_heartbeat,
+                confirm_interval: self.relay_confirm_interval,
+                confirm_reads_per_second: self.relay_confirm_reads,
+                streams_per_visitor: self.relay_streams_per_visitor,
+                max_streams: self
+                    .relay_max_streams
+                    .unwrap_or_else(|| crate::relay::default_max_streams(self.max_connections)),
+                stream_lifetime: self.relay_stream_lifetime,
             })
     }
 

@@ -161,6 +161,7 @@ impl Gateway {
     /// when Redis does not answer). Over budget: the 429 to answer, counted
     /// in the metrics.
     pub async fn count_request(&self, client: std::net::IpAddr) -> Result<(), Refusal> {
+        let client = client_address::visitor(client);
         let shared = match &self.shared_budgets {
             Some(shared) => Some(shared.request(client).await),
             None => None,
@@ -175,6 +176,7 @@ impl Gateway {
     /// Count the `tasks` a submit from `client` would create, as
     /// [`Gateway::count_request`] counts requests.
     pub async fn count_submit(&self, client: std::net::IpAddr, tasks: u64) -> Result<(), Refusal> {
+        let client = client_address::visitor(client);
         let shared = match &self.shared_budgets {
             Some(shared) => Some(shared.submit(client, tasks).await),
             None => None,

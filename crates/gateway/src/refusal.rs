@@ -33,6 +33,15 @@ pub enum Refusal {
     /// A request of the gateway's own (a callback, an event stream) that
     /// does not fit: what is wrong, naming the field.
     Invalid(String),
+    /// Not now, without it being anyone's fault (a callback for a task
+    /// read a moment ago): try again after this long.
+    RetryLater(Duration),
+    /// This visitor holds as many event streams as one may; back after
+    /// this long.
+    TooManyStreams(Duration),
+    /// The gateway holds as many event streams as it may; back after this
+    /// long.
+    StreamsFull(Duration),
 }
 
 impl Refusal {
@@ -88,6 +97,21 @@ impl Refusal {
                 error_codes::INVALID_PARAMETER,
                 message,
             ),
+            Refusal::RetryLater(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                error_codes::UNAVAILABLE,
+                "Not now; try again after Retry-After seconds",
+            ),
+            Refusal::TooManyStreams(_) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                error_codes::RATE_LIMITED,
+                "Too many event streams from this address (a page needs one); try again after Retry-After seconds",
+            ),
+            Refusal::StreamsFull(_) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                error_codes::RATE_LIMITED,
+                "This gateway holds as many event streams as it can; try again after Retry-After seconds",
+            ),
         }
     }
 }
@@ -101,7 +125,12 @@ impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let (status, code, message) = self.status_code_message();
         let mut response = (status, Json(ErrorEnvelope::new(code, message))).into_response();
-        if let Refusal::TooManyRequests(wait) | Refusal::TooManyTasks(wait) = self {
+        if let Refusal::TooManyRequests(wait)
+        | Refusal::TooManyTasks(wait)
+        | Refusal::RetryLater(wait)
+        | Refusal::TooManyStreams(wait)
+        | Refusal::StreamsFull(wait) = self
+        {
             response.headers_mut().insert(
                 header::RETRY_AFTER,
                 HeaderValue::from(retry_after_seconds(wait)),

@@ -50,8 +50,26 @@ pub fn body(task: &Task) -> Callback {
     }
 }
 
+/// The longest `Retry-After` a callback's receiver is obeyed for.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+
+/// The wait a receiver asked for in `Retry-After` (whole seconds), at most
+/// [`MAX_RETRY_AFTER`].
+fn asked_wait(response: &reqwest::Response) -> Option<Duration> {
+    let seconds: u64 = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(Duration::from_secs(seconds).min(MAX_RETRY_AFTER))
+}
+
 /// POST `callback` to `url` until a 2xx answer, at most [`ATTEMPTS`] times,
-/// waiting `first_wait`, then twice that, between attempts. Returns whether
+/// waiting `first_wait`, then twice that, between attempts, or as long as
+/// the receiver's `Retry-After` asks when that is longer. Returns whether
 /// the receiver took it.
 pub async fn deliver(
     client: &reqwest::Client,
@@ -61,15 +79,17 @@ pub async fn deliver(
 ) -> bool {
     let mut wait = first_wait;
     for attempt in 1..=ATTEMPTS {
+        let mut asked = None;
         match client.post(url).json(callback).send().await {
             Ok(response) if response.status().is_success() => return true,
             Ok(response) => {
+                asked = asked_wait(&response);
                 tracing::info!(url, attempt, status = %response.status(), "callback refused")
             }
             Err(error) => tracing::info!(url, attempt, %error, "callback failed"),
         }
         if attempt < ATTEMPTS {
-            tokio::time::sleep(wait).await;
+            tokio::time::sleep(wait.max(asked.unwrap_or_default())).await;
             wait *= 2;
         }
     }
@@ -85,6 +105,24 @@ pub fn schedule(app: &AppState, task: Task, url: String) {
         let first_wait = Duration::from_millis(app.config.callback_retry_ms);
         deliver(&app.http, &url, &body(&task), first_wait).await;
     });
+}
+
+/// `GET /sandbox/tasks/{kind}/{task_id}/callback_url` (bearer token): the
+/// callback address a task was submitted with, or `null`, so a test can
+/// call back as the service does (a relaying gateway's address holds a
+/// secret only the service is given).
+pub async fn callback_url_of(
+    axum::extract::State(app): axum::extract::State<AppState>,
+    axum::extract::Path((kind, task_id)): axum::extract::Path<(String, String)>,
+) -> Result<axum::Json<media_gen_api::Envelope<Option<String>>>, crate::error::ApiError> {
+    let kind: media_gen_api::TaskKind = kind
+        .parse()
+        .map_err(|_| crate::error::ApiError::NotFound(format!("kind: no task kind `{kind}`")))?;
+    let task = app.task(kind, &task_id)?;
+    Ok(axum::Json(media_gen_api::Envelope::success(
+        MSG_OK,
+        task.callback_url,
+    )))
 }
 
 #[cfg(test)]

@@ -93,8 +93,17 @@ fn sandbox(app: &AppState) -> Router<AppState> {
             "/sandbox/faults",
             get(faults::get_faults).put(faults::put_faults),
         )
-        .route_layer(middleware::from_fn_with_state(tokens, auth::require_bearer))
+        .route_layer(middleware::from_fn_with_state(
+            tokens.clone(),
+            auth::require_bearer,
+        ))
         .with_state(app.faults.clone());
+    let callback_urls = Router::new()
+        .route(
+            "/sandbox/tasks/{kind}/{task_id}/callback_url",
+            get(callbacks::callback_url_of),
+        )
+        .route_layer(middleware::from_fn_with_state(tokens, auth::require_bearer));
     Router::new()
         .route("/sandbox/stats", get(stats::stats))
         .route(
@@ -107,6 +116,7 @@ fn sandbox(app: &AppState) -> Router<AppState> {
         )
         .merge(media_routes())
         .merge(faults)
+        .merge(callback_urls)
         .route("/sandbox/{*rest}", any(not_found))
 }
 

@@ -61,6 +61,8 @@ pub struct Task {
     pub base_url: String,
     /// What it makes.
     pub detail: Detail,
+    /// Where its callback goes, when the submit gave one.
+    pub callback_url: Option<String>,
 }
 
 /// Every task, by id, with insertion order for eviction.
@@ -141,6 +143,7 @@ mod tests {
                 quality: ImageQuality::K1,
                 ratio: ImageRatio::R1x1,
             },
+            callback_url: None,
         }
     }
 

@@ -1,14 +1,21 @@
 //! `POST /callbacks/{capability}`: the service's completion callback for a
 //! relayed submission.
 //!
-//! Unknown and used-up capabilities get 404. The body, at most
+//! The path names the submission's callback secret, which only the service
+//! was given; the page's listening capability there names nothing. Unknown
+//! and used-up secrets get 404. The body, at most
 //! [`MAX_CALLBACK_BYTES`], must read as the contract's `Callback`, of the
 //! submission's kind and one of its tasks; anything else is refused with
 //! the error envelope. The interface document gives callbacks no
 //! signature, so by default the task is read once from the service and the
 //! read, not the callback, is announced; a read that fails answers 502 so
-//! the service tries the callback again. A task is announced once however
-//! many callbacks name it.
+//! the service tries the callback again. A task is read at most once per
+//! interval, within a budget of reads per second ([`super::confirm`]): a
+//! callback in between, or one whose read says the task has not ended, is
+//! answered 503 with `Retry-After`. A task is announced once however many
+//! callbacks name it.
+
+use std::time::Instant;
 
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Path, State};
@@ -19,6 +26,7 @@ use media_gen_api::envelope::MSG_OK;
 use media_gen_api::relay::is_capability;
 use media_gen_api::{decode_task, AnyTask, Callback, ErrorEnvelope, TaskKind, SUCCESS_CODE};
 
+use super::capability::listening;
 use super::store::StoreError;
 use super::submissions::Arrival;
 use crate::forward::MAX_ANSWER_BYTES;
@@ -34,14 +42,14 @@ pub const CALLBACKS: &str = "gateway_relay_callbacks_total";
 /// A callback, announced or acknowledged.
 pub async fn receive(
     State(gateway): State<Gateway>,
-    Path(capability): Path<String>,
+    Path(secret): Path<String>,
     body: Body,
 ) -> Response {
-    let outcome = take(&gateway, &capability, body).await;
+    let outcome = take(&gateway, &secret, body).await;
     let label = match &outcome {
         Ok(Taken::Announced) => "announced",
         Ok(Taken::Duplicate) => "duplicate",
-        Ok(Taken::NotEnded) => "not_ended",
+        Err(Refusal::RetryLater(_)) => "retry_later",
         Err(_) => "refused",
     };
     metrics::counter!(CALLBACKS, "outcome" => label).increment(1);
@@ -55,18 +63,23 @@ pub async fn receive(
 enum Taken {
     Announced,
     Duplicate,
-    /// The status read says the task has not ended: nothing announced.
-    NotEnded,
 }
 
-async fn take(gateway: &Gateway, capability: &str, body: Body) -> Result<Taken, Refusal> {
+async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refusal> {
     let relay = gateway.relay.as_ref().ok_or(Refusal::NotFound)?;
     let store = relay.store();
     let unavailable = |error: StoreError| {
         tracing::warn!(%error, "the relay's store did not answer");
         Refusal::Unavailable
     };
-    if !is_capability(capability) || store.kind(capability).await.map_err(unavailable)?.is_none() {
+    if !is_capability(secret) {
+        return Err(Refusal::NotFound);
+    }
+    // The submission is kept under the listening capability the page was
+    // given; the address only the service knows names it through the
+    // secret. A page's capability here names no submission.
+    let capability = &listening(secret);
+    if store.kind(capability).await.map_err(unavailable)?.is_none() {
         return Err(Refusal::NotFound);
     }
     let body: Bytes = to_bytes(body, MAX_CALLBACK_BYTES)
@@ -94,11 +107,19 @@ async fn take(gateway: &Gateway, capability: &str, body: Body) -> Result<Taken, 
     let task = if relay.settings().trust_callbacks {
         callback.task
     } else {
+        // One read per task per interval, within the reads' own budget:
+        // callbacks cannot make the gateway read the service at will.
+        relay
+            .confirmations()
+            .may_read(capability, &task_id, Instant::now())
+            .map_err(Refusal::RetryLater)?;
         read(gateway, kind, &task_id).await?
     };
     if !task.status().is_terminal() {
+        // Answered so the service tries again, after the interval: should
+        // its reads lag its callbacks, the task is still heard of.
         tracing::warn!(%kind, "a callback for a task the service says has not ended");
-        return Ok(Taken::NotEnded);
+        return Err(Refusal::RetryLater(relay.confirmations().interval()));
     }
     if store
         .announce(capability, task)

@@ -5,12 +5,15 @@
 //! the task object as a status read answers it. A stream that reconnects
 //! with `Last-Event-ID` first gets what it missed, of the last
 //! [`super::log::KEPT`]; a comment line every heartbeat keeps proxies from
-//! closing an idle stream.
+//! closing an idle stream. A visitor holds a few streams at most, all
+//! visitors together fewer than the connections ([`super::streams`]; over
+//! either, 429 with `Retry-After`), and each ends after its lifetime.
 
 use std::collections::HashSet;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::HeaderMap;
@@ -21,13 +24,18 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::log::{Announcement, EventId};
-use crate::client_address::client_address;
+use super::streams::{Full, StreamSlot};
+use crate::client_address::{client_address, visitor};
 use crate::refusal::Refusal;
 use crate::Gateway;
 use media_gen_api::relay::{is_capability, MAX_RELAYS};
 
 /// Streams open now.
 pub const STREAMS_OPEN: &str = "gateway_relay_streams_open";
+/// Streams refused, by what was full (`visitor`, `gateway`).
+pub const STREAMS_REFUSED: &str = "gateway_relay_streams_refused_total";
+/// When a refused stream may try again.
+const STREAM_RETRY: Duration = Duration::from_secs(30);
 
 /// The stream's query.
 #[derive(Debug, Deserialize)]
@@ -51,6 +59,23 @@ pub async fn stream(
     if let Err(refusal) = gateway.count_request(client).await {
         return refusal.into_response();
     }
+    // Held by the stream while it lives: a few per visitor, and room left
+    // for every other request.
+    let slot = match relay.streams().take(visitor(client)) {
+        Ok(slot) => slot,
+        Err(full) => {
+            metrics::counter!(STREAMS_REFUSED, "full" => match full {
+                Full::Visitor => "visitor",
+                Full::Gateway => "gateway",
+            })
+            .increment(1);
+            return match full {
+                Full::Visitor => Refusal::TooManyStreams(STREAM_RETRY),
+                Full::Gateway => Refusal::StreamsFull(STREAM_RETRY),
+            }
+            .into_response();
+        }
+    };
     let relays: HashSet<String> = query
         .relays
         .split(',')
@@ -76,7 +101,12 @@ pub async fn stream(
         }
     };
     let heartbeat = relay.settings().heartbeat;
-    Sse::new(events(relays, after, missed, live))
+    // Ended after its lifetime: the browser opens it again at once, with
+    // its Last-Event-ID, and misses nothing; a stream held forever is not
+    // one a visitor can pile up.
+    let ends = tokio::time::sleep(relay.settings().stream_lifetime);
+    let events = events(relays, after, missed, live, slot).take_until(ends);
+    Sse::new(events)
         .keep_alive(KeepAlive::new().interval(heartbeat))
         .into_response()
 }
@@ -87,8 +117,9 @@ fn events(
     after: EventId,
     missed: Vec<Arc<Announcement>>,
     live: tokio::sync::broadcast::Receiver<Arc<Announcement>>,
+    slot: StreamSlot,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
-    let open = StreamOpen::new();
+    let open = (StreamOpen::new(), slot);
     let live = stream::unfold((live, open), |(mut live, open)| async move {
         match live.recv().await {
             Ok(announcement) => Some((announcement, (live, open))),

@@ -2,9 +2,11 @@
 //! the browser over Server-Sent Events.
 //!
 //! With `--public-url`, a submit forwarded without a `callback_url` gets
-//! one of the gateway's own, `{public-url}/callbacks/{capability}`, with a
-//! capability made for that submission alone ([`capability`]); the submit's
-//! answer carries it back to the browser in the `media-gen-relay` header.
+//! one of the gateway's own, `{public-url}/callbacks/{secret}`, with a
+//! secret made for that submission alone ([`capability`]); the submit's
+//! answer carries the listening capability derived from it back to the
+//! browser in the `media-gen-relay` header (the secret stays with the
+//! service).
 //! A callback to that address ([`callbacks`]) is read with the contract's
 //! callback type, confirmed with one status read (unless
 //! `--trust-callbacks`), and announced once ([`log`]) to the streams of
@@ -12,13 +14,16 @@
 
 pub mod callbacks;
 pub mod capability;
+pub mod confirm;
 pub mod events;
 pub mod log;
 pub mod redis_store;
 pub mod store;
+pub mod streams;
 pub mod submissions;
 mod submit;
 
+use std::num::NonZeroU32;
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -42,12 +47,52 @@ pub struct RelaySettings {
     pub trust_callbacks: bool,
     /// How often an idle stream gets a comment, so proxies keep it open.
     pub heartbeat: Duration,
+    /// A task is read to confirm a callback at most once this often;
+    /// callbacks for it in between are answered 503 with `Retry-After`.
+    pub confirm_interval: Duration,
+    /// Confirming reads per second, all tasks together: the gateway's own
+    /// budget of reads on the owner's token.
+    pub confirm_reads_per_second: NonZeroU32,
+    /// Event streams one visitor may hold open (a page needs one).
+    pub streams_per_visitor: usize,
+    /// Event streams open at most, all visitors together: below the cap on
+    /// connections, so other requests always find room.
+    pub max_streams: usize,
+    /// How long one stream lasts before the gateway ends it (the browser
+    /// opens it again at once, with `Last-Event-ID`).
+    pub stream_lifetime: Duration,
 }
 
-/// The relay's state: its settings and its store.
+impl RelaySettings {
+    /// The defaults the flags have, for a gateway reached at `public_url`
+    /// that takes at most `max_connections` connections.
+    pub fn new(public_url: String, max_connections: usize) -> RelaySettings {
+        RelaySettings {
+            public_url,
+            trust_callbacks: false,
+            heartbeat: Duration::from_secs(15),
+            confirm_interval: Duration::from_secs(10),
+            confirm_reads_per_second: NonZeroU32::new(20).unwrap_or(NonZeroU32::MIN),
+            streams_per_visitor: 4,
+            max_streams: default_max_streams(max_connections),
+            stream_lifetime: Duration::from_secs(10 * 60),
+        }
+    }
+}
+
+/// Event streams at most by default: three quarters of the connections,
+/// so a quarter always stays for other requests.
+pub fn default_max_streams(max_connections: usize) -> usize {
+    (max_connections * 3 / 4).max(1)
+}
+
+/// The relay's state: its settings, its store, and the bounds on what
+/// callbacks and streams may cost.
 pub struct Relay {
     settings: RelaySettings,
     store: Store,
+    confirmations: confirm::Confirmations,
+    streams: streams::StreamSlots,
 }
 
 impl Relay {
@@ -58,7 +103,27 @@ impl Relay {
             Some(url) => Store::Redis(redis_store::RedisStore::connect(url).await?),
             None => Store::memory(),
         };
-        Ok(Relay { settings, store })
+        let confirmations = confirm::Confirmations::new(
+            settings.confirm_interval,
+            settings.confirm_reads_per_second,
+        );
+        let streams = streams::StreamSlots::new(settings.streams_per_visitor, settings.max_streams);
+        Ok(Relay {
+            settings,
+            store,
+            confirmations,
+            streams,
+        })
+    }
+
+    /// What bounds the confirming reads.
+    pub fn confirmations(&self) -> &confirm::Confirmations {
+        &self.confirmations
+    }
+
+    /// What bounds the open streams.
+    pub fn streams(&self) -> &streams::StreamSlots {
+        &self.streams
     }
 
     /// The settings it runs with.
@@ -79,9 +144,12 @@ impl Relay {
     /// (The submit goes out unrelayed, and is read as before, when the
     /// store cannot take it.)
     pub async fn take_submit(&self, kind: TaskKind, body: &Bytes) -> Option<(String, Bytes)> {
-        let capability = capability::new_capability()?;
-        let url = format!("{}/callbacks/{capability}", self.settings.public_url);
+        let secret = capability::new_callback_secret()?;
+        let url = format!("{}/callbacks/{secret}", self.settings.public_url);
         let body = submit::with_callback_url(body, &url)?;
+        // Kept and announced under the listening capability: the one the
+        // page is given. The callback secret is only in the service's body.
+        let capability = capability::listening(&secret);
         if let Err(error) = self.store.open(&capability, kind).await {
             tracing::warn!(%error, "the relay could not take a submit");
             return None;

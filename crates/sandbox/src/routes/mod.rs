@@ -81,6 +81,7 @@ impl NewTasks<'_> {
             outcome,
             base_url: self.base_url.clone(),
             detail,
+            callback_url: self.callback.clone(),
         };
         if let Some(url) = &self.callback {
             callbacks::schedule(self.app, task.clone(), url.clone());

@@ -1,0 +1,102 @@
+//! The relay's callbacks under attack, over real HTTP with the sandbox as
+//! the service: a visitor holding a page's capability cannot call back, and
+//! the service's own callbacks cost at most one status read per task per
+//! interval, counted at the sandbox.
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use common::status_reads;
+use media_gen_e2e::{callback_url_of, start_relay_site};
+use serde_json::{json, Value};
+
+/// Callbacks each attack sends.
+const CALLBACKS: usize = 200;
+
+/// Senders at once.
+const SENDERS: usize = 16;
+
+/// POST "task `id` succeeded" to `url` `CALLBACKS` times, from `SENDERS`
+/// senders at once; the statuses, sorted.
+async fn flood(url: &str, id: &str) -> Vec<u16> {
+    let client = reqwest::Client::new();
+    let body = json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
+                       "data": { "task_id": id, "status": "SUCCEEDED" } });
+    let mut senders = tokio::task::JoinSet::new();
+    for _ in 0..SENDERS {
+        let (client, body, url) = (client.clone(), body.clone(), url.to_owned());
+        senders.spawn(async move {
+            let mut statuses = Vec::new();
+            for _ in 0..CALLBACKS / SENDERS {
+                let answer = client.post(&url).json(&body).send().await.unwrap();
+                statuses.push(answer.status().as_u16());
+            }
+            statuses
+        });
+    }
+    let mut statuses: Vec<u16> = senders.join_all().await.into_iter().flatten().collect();
+    statuses.sort_unstable();
+    statuses
+}
+
+#[tokio::test]
+#[ignore = "part of the end-to-end suite: run through `cargo xtask test`"]
+async fn callbacks_cannot_make_the_gateway_read_the_service_at_will() {
+    // Tasks that run for the whole test.
+    let site = start_relay_site(None, 600_000, Duration::from_secs(15)).await;
+    let answer = reqwest::Client::new()
+        .post(format!("{}/v1/image_generate", site.base_url))
+        .json(&json!({ "prompt": "A lighthouse", "image_quality": "1K" }))
+        .send()
+        .await
+        .unwrap();
+    let capability = answer.headers()["media-gen-relay"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let body: Value = answer.json().await.unwrap();
+    let id = body["data"]["task_ids"][0].as_str().unwrap().to_owned();
+    assert_eq!(status_reads(&site.sandbox_url).await, 0);
+
+    // A visitor holds the page's capability (the media-gen-relay header):
+    // calling back with it reaches no submission, and reads nothing.
+    let visitor = flood(&format!("{}/callbacks/{capability}", site.base_url), &id).await;
+    assert!(visitor.iter().all(|status| *status == 404), "{visitor:?}");
+    assert_eq!(
+        status_reads(&site.sandbox_url).await,
+        0,
+        "no read for a visitor's callbacks"
+    );
+
+    // The service's own address: its callbacks for a task still running are
+    // read once, then told to come back later, unread.
+    let service = callback_url_of(&site.sandbox_url, "image_generate", &id)
+        .await
+        .unwrap();
+    assert!(!service.contains(&capability), "{service}");
+    let statuses = flood(&service, &id).await;
+    assert!(statuses.iter().all(|status| *status == 503), "{statuses:?}");
+    assert_eq!(
+        status_reads(&site.sandbox_url).await,
+        1,
+        "one confirming read per task per interval, whatever the callbacks"
+    );
+    let retry = reqwest::Client::new()
+        .post(&service)
+        .json(
+            &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
+                       "data": { "task_id": id, "status": "SUCCEEDED" } }),
+        )
+        .send()
+        .await
+        .unwrap();
+    let after: u64 = retry.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=10).contains(&after), "Retry-After {after}");
+}
