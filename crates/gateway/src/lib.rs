@@ -240,8 +240,10 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
                 .get("x-request-id")
                 .and_then(|id| id.to_str().ok())
                 .unwrap_or_default();
-            // Method and path only: no header (a token, a cookie) is logged.
-            tracing::info_span!("request", id, method = %request.method(), path = request.uri().path())
+            // Method and path only: no header (a token, a cookie), no query
+            // (a page's capabilities) and no callback secret is logged.
+            let path = observe::logged_path(request.uri().path());
+            tracing::info_span!("request", id, method = %request.method(), path = %path)
         })
         .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
     let routes = Router::new()

@@ -67,6 +67,15 @@ pub async fn render() -> Response {
     response
 }
 
+/// A request's path as logged: a callback address's secret (which lets
+/// its holder call back) is left out, the rest as it came.
+pub fn logged_path(path: &str) -> std::borrow::Cow<'_, str> {
+    match path.strip_prefix("/callbacks/") {
+        Some(_) => std::borrow::Cow::Borrowed("/callbacks/{secret}"),
+        None => std::borrow::Cow::Borrowed(path),
+    }
+}
+
 /// The route label of a request: the documented call it makes, or what
 /// else it asked for. A closed set, so visitors cannot grow the metrics.
 pub fn route_of(method: &str, path: &str) -> &'static str {
@@ -138,6 +147,15 @@ impl MakeRequestId for RequestIds {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_callback_secret_is_never_logged() {
+        assert_eq!(
+            logged_path("/callbacks/0123456789abcdef0123456789abcdef"),
+            "/callbacks/{secret}"
+        );
+        assert_eq!(logged_path("/v1/image_generate/x"), "/v1/image_generate/x");
+    }
 
     #[test]
     fn routes_are_a_closed_set() {
