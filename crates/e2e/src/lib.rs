@@ -324,19 +324,52 @@ pub async fn start_relay_gateway(
 /// Debian's redis-server (`REDIS_SERVER`, else `redis-server` on PATH) on a
 /// free loopback port, keeping nothing on disk; stopped when dropped.
 pub struct Redis {
-    _process: Child,
+    process: Child,
+    port: u16,
+    /// Where it keeps its data when it persists it (see [`Redis::start_persisting`]).
+    dir: Option<PathBuf>,
     /// `redis://127.0.0.1:<port>/`.
     pub url: String,
 }
 
 impl Redis {
-    /// Start it; waits until it listens.
+    /// Start it on a free port, keeping nothing on disk; waits until it listens.
     pub async fn start() -> Redis {
+        Redis::start_on(free_port(), None).await
+    }
+
+    /// Start it keeping its data in a folder of its own (an append-only
+    /// file), as a deployment's Redis does, so a restart loses nothing.
+    pub async fn start_persisting() -> Redis {
+        let dir = std::env::temp_dir().join(format!(
+            "media-gen-redis-{}-{}",
+            std::process::id(),
+            free_port()
+        ));
+        std::fs::create_dir_all(&dir).expect("make redis's folder");
+        Redis::start_on(free_port(), Some(dir)).await
+    }
+
+    /// Start it on `port`, persisting in `dir` when given.
+    pub async fn start_on(port: u16, dir: Option<PathBuf>) -> Redis {
         let program = std::env::var("REDIS_SERVER").unwrap_or_else(|_| "redis-server".to_owned());
-        let port = free_port();
-        let process = Command::new(&program)
-            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--save", "", "--appendonly", "no"])
+        let mut command = Command::new(&program);
+        command.args(["--bind", "127.0.0.1", "--port", &port.to_string()]);
+        match &dir {
+            Some(dir) => command
+                .args([
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "yes",
+                    "--appendfsync",
+                    "always",
+                    "--dir",
+                ])
+                .arg(dir),
+            None => command.args(["--save", "", "--appendonly", "no"]),
+        };
+        let process = command
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .kill_on_drop(true)
@@ -346,7 +379,9 @@ impl Redis {
         for _ in 0..100 {
             if tokio::net::TcpStream::connect(&address).await.is_ok() {
                 return Redis {
-                    _process: process,
+                    process,
+                    port,
+                    dir,
                     url: format!("redis://{address}/"),
                 };
             }
@@ -354,6 +389,43 @@ impl Redis {
         }
         panic!("redis-server did not listen on {address}");
     }
+
+    /// Send it `signal` (`STOP`: it hangs, connections open; `CONT`: it
+    /// goes on).
+    pub async fn signal(&self, signal: &str) {
+        let pid = self.process.id().expect("redis is running");
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), pid.to_string()])
+            .status()
+            .await
+            .expect("run kill");
+        assert!(status.success(), "kill -{signal} {pid}");
+    }
+
+    /// Kill it (its connections drop) and wait until it is gone.
+    pub async fn kill(&mut self) {
+        self.process.kill().await.expect("kill redis");
+    }
+
+    /// Kill it and start it again on the same port (and folder).
+    pub async fn restart(&mut self) {
+        self.kill().await;
+        let again = Redis::start_on(self.port, self.dir.take()).await;
+        *self = again;
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// A loopback port nothing listens on now.
+pub fn unused_port() -> u16 {
+    free_port()
 }
 
 /// The release build of the app through a gateway in front of a sandbox.

@@ -125,6 +125,45 @@ async fn behind_nginx_each_visitor_has_their_own_budget() {
 }
 
 #[tokio::test]
+#[ignore = "needs the release build, nginx and ChromeDriver: run through `cargo xtask test`"]
+async fn the_guide_keeps_readiness_and_metrics_from_visitors() {
+    let site = start_site_configured(dist_dir(), 100, |settings| {
+        settings.trusted_proxies = vec!["127.0.0.1/32".parse().expect("a network")];
+    })
+    .await;
+    let gateway = site.base_url.trim_start_matches("http://").to_owned();
+    let nginx = Nginx::start(|port| server_block(&[gateway], port)).await;
+    // A visitor (another address than the allowed one) gets neither.
+    for path in ["/readyz", "/metrics"] {
+        assert_eq!(
+            get_from("127.0.0.2", nginx.address, path, "").await,
+            403,
+            "{path}"
+        );
+        assert_eq!(
+            get_from("127.0.0.1", nginx.address, path, "").await,
+            200,
+            "{path}"
+        );
+    }
+    // Everything else is served to visitors as before.
+    assert_eq!(
+        get_from("127.0.0.2", nginx.address, "/healthz", "").await,
+        200
+    );
+    assert_eq!(
+        get_from(
+            "127.0.0.2",
+            nginx.address,
+            "/v1/video_translate/target_languages",
+            ""
+        )
+        .await,
+        200
+    );
+}
+
+#[tokio::test]
 #[ignore = "needs nginx: run through `cargo xtask test`"]
 async fn a_stopped_nginx_leaves_no_worker_listening() {
     let nginx = Nginx::start(|port| {

@@ -1,8 +1,9 @@
 //! `/healthz`: the process answers. `/readyz`: the service upstream answers
-//! too (any HTTP answer to the language list within two seconds), so a
-//! balancer sends no visitors to a gateway that cannot reach it.
+//! too (any HTTP answer to the language list within two seconds), and with
+//! `--redis` Redis does, so a balancer sends no visitors to a gateway that
+//! cannot reach them; the answer is kept a few seconds.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
@@ -21,16 +22,47 @@ pub async fn alive() -> Response {
     Json(serde_json::json!({ "status": "alive" })).into_response()
 }
 
-/// `GET /readyz`.
+/// How long a readiness answer is reused: `/readyz` asked many times a
+/// second costs the service one call every few seconds, not one each.
+pub const READY_KEPT: Duration = Duration::from_secs(5);
+
+/// A readiness answer, and when it was found.
+pub type Readiness = (Instant, Result<(), &'static str>);
+
+/// `GET /readyz`: ready when the service answers and, with `--redis`,
+/// Redis does too (else the budgets are counted here and submits go out
+/// unrelayed: serving, but not as the deployment means to).
 pub async fn ready(State(gateway): State<Gateway>) -> Response {
-    let Some(upstream) = &gateway.upstream else {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Json(serde_json::json!({ "status": "no upstream configured" })),
-        )
-            .into_response();
+    let kept = *gateway.readiness.lock().unwrap_or_else(|e| e.into_inner());
+    let verdict = match kept {
+        Some((found, verdict)) if found.elapsed() < READY_KEPT => verdict,
+        _ => {
+            let verdict = check(&gateway).await;
+            *gateway.readiness.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some((Instant::now(), verdict));
+            verdict
+        }
     };
-    let answer = gateway
+    match verdict {
+        Ok(()) => Json(serde_json::json!({ "status": "ready" })).into_response(),
+        Err(status) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(serde_json::json!({ "status": status })),
+        )
+            .into_response(),
+    }
+}
+
+async fn check(gateway: &Gateway) -> Result<(), &'static str> {
+    let Some(upstream) = &gateway.upstream else {
+        return Err("no upstream configured");
+    };
+    if let Some(redis) = &gateway.redis {
+        if !redis.answers() {
+            return Err("redis does not answer");
+        }
+    }
+    gateway
         .http
         .call(
             Method::GET,
@@ -40,13 +72,7 @@ pub async fn ready(State(gateway): State<Gateway>) -> Response {
             READY_TIMEOUT,
             MAX_ANSWER_BYTES,
         )
-        .await;
-    match answer {
-        Ok(_) => Json(serde_json::json!({ "status": "ready" })).into_response(),
-        Err(_) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Json(serde_json::json!({ "status": "the service does not answer" })),
-        )
-            .into_response(),
-    }
+        .await
+        .map(|_| ())
+        .map_err(|_| "the service does not answer")
 }

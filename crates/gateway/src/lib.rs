@@ -11,6 +11,7 @@ pub mod csp;
 pub mod forward;
 pub mod health;
 pub mod observe;
+pub mod redis_link;
 pub mod refusal;
 pub mod relay;
 pub mod server;
@@ -57,6 +58,10 @@ pub struct Shared {
     pub relay: Option<relay::Relay>,
     /// The budgets counted in Redis with the other gateways, with `--redis`.
     pub shared_budgets: Option<shared_budgets::SharedBudgets>,
+    /// The Redis the gateways share, with `--redis` (`/readyz` asks it).
+    pub redis: Option<Arc<redis_link::RedisLink>>,
+    /// The last readiness answer (`/readyz` reuses it a few seconds).
+    pub readiness: std::sync::Mutex<Option<health::Readiness>>,
 }
 
 impl std::ops::Deref for Gateway {
@@ -194,6 +199,7 @@ impl Gateway {
         settings: &Settings,
         relay: Option<relay::Relay>,
         shared_budgets: Option<shared_budgets::SharedBudgets>,
+        redis: Option<Arc<redis_link::RedisLink>>,
     ) -> Gateway {
         Gateway(Arc::new(Shared {
             upstream: settings.upstream.clone(),
@@ -203,6 +209,8 @@ impl Gateway {
             upstream_timeout: settings.upstream_timeout,
             relay,
             shared_budgets,
+            redis,
+            readiness: std::sync::Mutex::new(None),
         }))
     }
 }
@@ -295,7 +303,10 @@ pub async fn spawn_local(settings: Settings) -> std::io::Result<String> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let base_url = format!("http://{}", listener.local_addr()?);
     // Read the app's folder now, so a bad one fails here and not in the task.
-    drop(router(Gateway::new(&settings, None, None), &settings)?);
+    drop(router(
+        Gateway::new(&settings, None, None, None),
+        &settings,
+    )?);
     tokio::spawn(async move {
         if let Err(error) = serve(listener, &settings, std::future::pending()).await {
             tracing::error!(%error, "the gateway stopped");
@@ -314,27 +325,27 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     observe::metrics();
-    let relay = match settings.relay.clone() {
-        Some(relay) => Some(
-            relay::Relay::start(relay, settings.redis.as_deref())
-                .await
-                .map_err(|error| std::io::Error::other(format!("the relay: {error}")))?,
-        ),
-        None => None,
-    };
-    let shared_budgets = match &settings.redis {
+    // One connection for the budgets and the relay, made in the background:
+    // the gateway serves whether or not Redis answers yet.
+    let redis = match &settings.redis {
         Some(url) => Some(
-            shared_budgets::SharedBudgets::connect(
-                url,
-                settings.requests_per_minute,
-                settings.tasks_per_hour,
-            )
-            .await
-            .map_err(|error| std::io::Error::other(format!("the shared budgets: {error}")))?,
+            redis_link::RedisLink::start(url)
+                .map_err(|error| std::io::Error::other(format!("--redis: {error}")))?,
         ),
         None => None,
     };
-    let gateway = Gateway::new(settings, relay, shared_budgets);
+    let relay = settings
+        .relay
+        .clone()
+        .map(|relay| relay::Relay::start(relay, redis.clone()));
+    let shared_budgets = redis.clone().map(|link| {
+        shared_budgets::SharedBudgets::new(
+            link,
+            settings.requests_per_minute,
+            settings.tasks_per_hour,
+        )
+    });
+    let gateway = Gateway::new(settings, relay, shared_budgets, redis);
     let app = router(gateway.clone(), settings)?;
     let forgetting = {
         let gateway = gateway.clone();

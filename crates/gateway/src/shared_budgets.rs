@@ -11,7 +11,9 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use redis::aio::ConnectionManager;
+use std::sync::Arc;
+
+use crate::redis_link::RedisLink;
 
 use crate::relay::store::StoreError;
 
@@ -42,23 +44,21 @@ struct Budget {
 
 /// The two budgets, in Redis.
 pub struct SharedBudgets {
-    connection: ConnectionManager,
+    link: Arc<RedisLink>,
     script: redis::Script,
     requests: Budget,
     tasks: Budget,
 }
 
 impl SharedBudgets {
-    /// The budgets of [`crate::Budgets::new`], counted in the Redis at `url`.
-    pub async fn connect(
-        url: &str,
+    /// The budgets of [`crate::Budgets::new`], counted in the Redis of `link`.
+    pub fn new(
+        link: Arc<RedisLink>,
         requests_per_minute: NonZeroU32,
         tasks_per_hour: NonZeroU32,
-    ) -> Result<SharedBudgets, StoreError> {
-        let client = redis::Client::open(url)?;
-        let connection = ConnectionManager::new(client).await?;
-        Ok(SharedBudgets {
-            connection,
+    ) -> SharedBudgets {
+        SharedBudgets {
+            link,
             script: redis::Script::new(GCRA),
             requests: Budget {
                 name: "requests",
@@ -70,7 +70,7 @@ impl SharedBudgets {
                 quota: tasks_per_hour,
                 period: Duration::from_secs(3_600),
             },
-        })
+        }
     }
 
     /// Count one request from `client`; `Err(wait)` when over budget.
@@ -110,7 +110,7 @@ impl SharedBudgets {
             .arg(interval)
             .arg(period)
             .arg(units)
-            .invoke_async(&mut self.connection.clone())
+            .invoke_async(&mut self.link.connection()?)
             .await?;
         Ok(if wait == 0 {
             Ok(())

@@ -34,7 +34,10 @@ use media_gen_api::relay::{Capabilities, RelayInfo};
 use media_gen_api::{Envelope, TaskKind};
 
 use crate::Gateway;
-use store::{Store, StoreError};
+use std::sync::Arc;
+
+use crate::redis_link::RedisLink;
+use store::Store;
 
 pub use media_gen_api::relay::RELAY_HEADER;
 
@@ -98,9 +101,9 @@ pub struct Relay {
 impl Relay {
     /// A relay with `settings`, its store in the `redis` the gateways
     /// share (`--redis`), else in this process.
-    pub async fn start(settings: RelaySettings, redis: Option<&str>) -> Result<Relay, StoreError> {
+    pub fn start(settings: RelaySettings, redis: Option<Arc<RedisLink>>) -> Relay {
         let store = match redis {
-            Some(url) => Store::Redis(redis_store::RedisStore::connect(url).await?),
+            Some(link) => Store::Redis(redis_store::RedisStore::new(link)),
             None => Store::memory(),
         };
         let confirmations = confirm::Confirmations::new(
@@ -108,12 +111,12 @@ impl Relay {
             settings.confirm_reads_per_second,
         );
         let streams = streams::StreamSlots::new(settings.streams_per_visitor, settings.max_streams);
-        Ok(Relay {
+        Relay {
             settings,
             store,
             confirmations,
             streams,
-        })
+        }
     }
 
     /// What bounds the confirming reads.

@@ -12,16 +12,19 @@
 //! hands them to the streams open on it.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use media_gen_api::{AnyTask, TaskKind};
 use redis::aio::{ConnectionManager, MultiplexedConnection};
 use redis::streams::{StreamId, StreamRangeReply, StreamReadReply};
 use redis::AsyncCommands;
+use redis::AsyncConnectionConfig;
 use tokio::sync::broadcast;
 
 use super::log::{Announcement, EventId, KEPT};
 use super::store::{StoreError, Subscription};
 use super::submissions::{Arrival, LIFETIME};
+use crate::redis_link::{RedisLink, MAX_RECONNECT_WAIT, REDIS_TIMEOUT};
 
 /// The keys' common prefix.
 const PREFIX: &str = "media-gen:relay";
@@ -31,10 +34,16 @@ const EVENTS: &str = "media-gen:relay:events";
 /// Announce a task once: add it to the submission's announced set
 /// (`KEYS[1]`) and, if it was not there, to the stream (`KEYS[2]`), in one
 /// step, so a gateway that fails between the two cannot leave a task
-/// marked announced that no stream heard of. ARGV: task id, the set's
-/// lifetime (s), the stream's length kept, capability, kind, task JSON.
-/// Returns 1 when this call announced it.
+/// marked announced that no stream heard of. A submission closed since
+/// (`KEYS[3]` gone: every task announced, its sets deleted) announces
+/// nothing more: a callback that passed its arrival check before the close
+/// would otherwise re-create the announced set and announce its task
+/// again. ARGV: task id, the set's lifetime (s), the stream's length kept,
+/// capability, kind, task JSON. Returns 1 when this call announced it.
 const ANNOUNCE: &str = r"
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  return 0
+end
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then
   return 0
 end
@@ -58,7 +67,7 @@ fn announced_key(capability: &str) -> String {
 
 /// The relay's store in Redis.
 pub struct RedisStore {
-    connection: ConnectionManager,
+    link: Arc<RedisLink>,
     announce: redis::Script,
     live: broadcast::Sender<Arc<Announcement>>,
     reader: tokio::task::JoinHandle<()>,
@@ -71,24 +80,21 @@ impl Drop for RedisStore {
 }
 
 impl RedisStore {
-    /// Connect to the Redis at `url` (`redis://127.0.0.1:6379/`), and start
-    /// reading the announcements the gateways add from now on.
-    pub async fn connect(url: &str) -> Result<RedisStore, StoreError> {
-        let client = redis::Client::open(url)?;
-        let connection = ConnectionManager::new(client.clone()).await?;
-        let reading = client.get_multiplexed_async_connection().await?;
+    /// The store on `link`, reading the announcements the gateways add from
+    /// now on (once Redis answers).
+    pub fn new(link: Arc<RedisLink>) -> RedisStore {
         let live = broadcast::channel(1024).0;
-        let reader = tokio::spawn(read_new(reading, live.clone()));
-        Ok(RedisStore {
-            connection,
+        let reader = tokio::spawn(read_new(link.client().clone(), live.clone()));
+        RedisStore {
+            link,
             announce: redis::Script::new(ANNOUNCE),
             live,
             reader,
-        })
+        }
     }
 
-    fn connection(&self) -> ConnectionManager {
-        self.connection.clone()
+    fn connection(&self) -> Result<ConnectionManager, StoreError> {
+        self.link.connection()
     }
 
     /// See [`super::store::Store::open`].
@@ -99,7 +105,7 @@ impl RedisStore {
             .ignore()
             .expire(&key, LIFETIME.as_secs() as i64)
             .ignore()
-            .query_async::<()>(&mut self.connection())
+            .query_async::<()>(&mut self.connection()?)
             .await?;
         Ok(())
     }
@@ -115,7 +121,7 @@ impl RedisStore {
             .ignore()
             .expire(&key, LIFETIME.as_secs() as i64)
             .ignore()
-            .query_async::<()>(&mut self.connection())
+            .query_async::<()>(&mut self.connection()?)
             .await?;
         self.close_if_done(capability).await
     }
@@ -123,7 +129,7 @@ impl RedisStore {
     /// See [`super::store::Store::kind`].
     pub async fn kind(&self, capability: &str) -> Result<Option<TaskKind>, StoreError> {
         let kind: Option<String> = self
-            .connection()
+            .connection()?
             .hget(submission_key(capability), "kind")
             .await?;
         Ok(kind.and_then(|kind| kind.parse().ok()))
@@ -142,7 +148,7 @@ impl RedisStore {
                 .exists(created_key(capability))
                 .sismember(created_key(capability), task_id)
                 .sismember(announced_key(capability), task_id)
-                .query_async(&mut self.connection())
+                .query_async(&mut self.connection()?)
                 .await?;
         let Some(open_kind) = open_kind else {
             return Ok(Arrival::Unknown);
@@ -163,13 +169,14 @@ impl RedisStore {
             .announce
             .key(announced_key(capability))
             .key(EVENTS)
+            .key(submission_key(capability))
             .arg(task.task_id())
             .arg(LIFETIME.as_secs())
             .arg(KEPT)
             .arg(capability)
             .arg(task.kind().as_str())
             .arg(task.to_json()?)
-            .invoke_async(&mut self.connection())
+            .invoke_async(&mut self.connection()?)
             .await?;
         if announced == 0 {
             return Ok(false);
@@ -188,7 +195,7 @@ impl RedisStore {
             .arg("+")
             .arg("COUNT")
             .arg(KEPT)
-            .query_async(&mut self.connection())
+            .query_async(&mut self.connection()?)
             .await?;
         let missed = reply.ids.iter().filter_map(announcement).collect();
         Ok((missed, live))
@@ -199,7 +206,7 @@ impl RedisStore {
         let (created, left): (u32, Vec<String>) = redis::pipe()
             .scard(created_key(capability))
             .sdiff(&[created_key(capability), announced_key(capability)])
-            .query_async(&mut self.connection())
+            .query_async(&mut self.connection()?)
             .await?;
         if created > 0 && left.is_empty() {
             self.close(capability).await?;
@@ -208,7 +215,7 @@ impl RedisStore {
     }
 
     async fn close(&self, capability: &str) -> Result<(), StoreError> {
-        self.connection()
+        self.connection()?
             .del::<_, ()>(&[
                 submission_key(capability),
                 created_key(capability),
@@ -233,37 +240,93 @@ fn announcement(entry: &StreamId) -> Option<Arc<Announcement>> {
     }))
 }
 
-/// Hand every entry added to the stream from now on to `live`; reconnects
-/// after an error, from the last entry read.
-async fn read_new(
-    mut connection: MultiplexedConnection,
-    live: broadcast::Sender<Arc<Announcement>>,
-) {
-    let mut last = "$".to_owned();
+/// The reader's connection: a blocking read waits up to [`READ_BLOCK_MS`],
+/// so its calls may take a little longer than that.
+async fn reader_connection(client: &redis::Client) -> Result<MultiplexedConnection, StoreError> {
+    let config = AsyncConnectionConfig::new()
+        .set_connection_timeout(REDIS_TIMEOUT)
+        .set_response_timeout(Duration::from_millis(READ_BLOCK_MS) + REDIS_TIMEOUT);
+    Ok(client
+        .get_multiplexed_async_connection_with_config(&config)
+        .await?)
+}
+
+/// How long one read of the stream waits for new entries.
+const READ_BLOCK_MS: u64 = 5_000;
+
+/// Hand every entry added to the stream from now on to `live`. After an
+/// error (Redis restarted, say) it connects again, waiting longer each time
+/// up to [`MAX_RECONNECT_WAIT`], and goes on from the last entry read, so
+/// the streams open on this gateway miss nothing added meanwhile.
+async fn read_new(client: redis::Client, live: broadcast::Sender<Arc<Announcement>>) {
+    // Where reading starts: the stream's end as it is now, found before
+    // anything is read, so entries added during a reconnection are read.
+    let mut last: Option<String> = None;
+    let mut wait = Duration::from_millis(250);
     loop {
+        let mut connection = match reader_connection(&client).await {
+            Ok(connection) => connection,
+            Err(error) => {
+                tracing::warn!(%error, ?wait, "the relay cannot reach redis; trying again");
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(MAX_RECONNECT_WAIT);
+                continue;
+            }
+        };
+        if last.is_none() {
+            last = Some(stream_end(&mut connection).await);
+        }
+        wait = Duration::from_millis(250);
+        let Err(error) = read_from(&mut connection, &live, &mut last).await else {
+            continue;
+        };
+        tracing::warn!(%error, "reading the relay's announcements from redis; connecting again");
+        tokio::time::sleep(wait).await;
+    }
+}
+
+/// The id of the stream's last entry now (`0-0` when it is empty).
+async fn stream_end(connection: &mut MultiplexedConnection) -> String {
+    let reply: Result<StreamRangeReply, _> = redis::cmd("XREVRANGE")
+        .arg(EVENTS)
+        .arg("+")
+        .arg("-")
+        .arg("COUNT")
+        .arg(1)
+        .query_async(connection)
+        .await;
+    reply
+        .ok()
+        .and_then(|reply| reply.ids.first().map(|entry| entry.id.clone()))
+        .unwrap_or_else(|| "0-0".to_owned())
+}
+
+/// Read new entries on `connection` after `last` until an error.
+async fn read_from(
+    connection: &mut MultiplexedConnection,
+    live: &broadcast::Sender<Arc<Announcement>>,
+    last: &mut Option<String>,
+) -> Result<(), redis::RedisError> {
+    loop {
+        let after = last.clone().unwrap_or_else(|| "$".to_owned());
         let reply: Result<Option<StreamReadReply>, _> = redis::cmd("XREAD")
             .arg("BLOCK")
-            .arg(5_000)
+            .arg(READ_BLOCK_MS)
             .arg("COUNT")
             .arg(100)
             .arg("STREAMS")
             .arg(EVENTS)
-            .arg(&last)
-            .query_async(&mut connection)
+            .arg(&after)
+            .query_async(connection)
             .await;
-        match reply {
-            Ok(Some(reply)) => {
-                for entry in reply.keys.iter().flat_map(|key| &key.ids) {
-                    last = entry.id.clone();
-                    if let Some(announcement) = announcement(entry) {
-                        let _ = live.send(announcement);
-                    }
-                }
-            }
-            Ok(None) => {}
-            Err(error) => {
-                tracing::warn!(%error, "reading the relay's announcements from redis");
-                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        for entry in reply?
+            .iter()
+            .flat_map(|reply| &reply.keys)
+            .flat_map(|key| &key.ids)
+        {
+            *last = Some(entry.id.clone());
+            if let Some(announcement) = announcement(entry) {
+                let _ = live.send(announcement);
             }
         }
     }

@@ -21,6 +21,10 @@ pub enum StoreError {
     /// A task that does not write as JSON.
     #[error("a task's JSON: {0}")]
     Json(#[from] serde_json::Error),
+    /// Redis has not answered since the gateway started, or stopped
+    /// answering (the link's watch says so).
+    #[error("redis: not answering")]
+    Unreachable,
 }
 
 /// What a stream starts from: the kept announcements after its last event
