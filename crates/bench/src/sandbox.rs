@@ -105,15 +105,41 @@ impl Server {
             "4000000000",
             "--max-connections",
             "20000",
+            // The benchmark holds thousands of streams from one address.
+            "--relay-streams-per-visitor",
+            "20000",
+            "--relay-max-streams",
+            "20000",
         ];
         let mut all = args.to_vec();
         all.extend_from_slice(more);
-        Server::launch(
+        let server = Server::launch(
             "media-gen-gateway",
             &all,
             &[("MEDIA_GEN_TOKEN", DEMO_TOKEN)],
         )
-        .await
+        .await?;
+        // With `--redis`, its connection is made in the background: the
+        // benchmark starts once the gateway says it is ready.
+        if more.contains(&"--redis") {
+            let client = reqwest::Client::new();
+            let mut ready = false;
+            for _ in 0..100 {
+                let answer = client
+                    .get(format!("{}/readyz", server.base_url))
+                    .send()
+                    .await;
+                if answer.is_ok_and(|answer| answer.status().is_success()) {
+                    ready = true;
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            }
+            if !ready {
+                return Err("the gateway did not become ready (redis)".to_owned());
+            }
+        }
+        Ok(server)
     }
 
     /// One counter of `/sandbox/stats` (`status_reads`, `tasks_created`, ...).

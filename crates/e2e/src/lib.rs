@@ -209,6 +209,8 @@ pub struct RelayOptions {
     pub public_url: Option<String>,
     /// Its heartbeat.
     pub heartbeat: Duration,
+    /// Its `--trust-callbacks`: announce callbacks without reading.
+    pub trust_callbacks: bool,
 }
 
 /// A relaying gateway in this process, on its own loopback address; it can
@@ -230,6 +232,19 @@ impl RelayGateway {
             .await
             .expect("bind a free loopback port");
         RelayGateway::start_on(listener, options)
+    }
+
+    /// Wait until it says it is ready (`/readyz`: the service and, with
+    /// Redis, Redis answer), at most 20 s.
+    pub async fn ready(&self) {
+        for _ in 0..100 {
+            let ready = reqwest::get(format!("{}/readyz", self.base_url)).await;
+            if ready.is_ok_and(|answer| answer.status().is_success()) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        panic!("{} was not ready within 20 s", self.base_url);
     }
 
     /// Start one with `options` on `listener` (bound ahead, when another
@@ -261,6 +276,7 @@ impl RelayGateway {
         let max_connections = settings.connections.max_connections;
         settings.relay = Some(media_gen_gateway::relay::RelaySettings {
             heartbeat: options.heartbeat,
+            trust_callbacks: options.trust_callbacks,
             ..media_gen_gateway::relay::RelaySettings::new(public_url, max_connections)
         });
         settings.redis = options.redis.clone();
@@ -297,6 +313,10 @@ impl RelayGateway {
             .await
             .expect("bind the gateway's address again");
         self.serve(listener);
+        // Its Redis connection is made in the background: relayed once made.
+        if self.options.redis.is_some() {
+            self.ready().await;
+        }
     }
 }
 
@@ -316,8 +336,12 @@ pub async fn start_relay_gateway(
         redis: redis.map(str::to_owned),
         public_url: None,
         heartbeat,
+        trust_callbacks: false,
     })
     .await;
+    if redis.is_some() {
+        gateway.ready().await;
+    }
     gateway.base_url
 }
 

@@ -210,9 +210,12 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
         redis: Some(redis.url.clone()),
         public_url: Some(public_url.clone()),
         heartbeat: Duration::from_secs(15),
+        trust_callbacks: false,
     };
     let mut a = RelayGateway::start_on(first, options.clone());
     let mut b = RelayGateway::start_on(second, options);
+    a.ready().await;
+    b.ready().await;
 
     let browser = Browser::start().await;
     browser
@@ -275,8 +278,10 @@ async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
             redis: Some(redis.url.clone()),
             public_url: Some(public_url.clone()),
             heartbeat: Duration::from_secs(15),
+            trust_callbacks: false,
         },
     );
+    gateway.ready().await;
 
     let browser = Browser::start().await;
     browser

@@ -26,6 +26,7 @@ async fn gateway(redis: &str, task_ms: u64) -> RelayGateway {
         redis: Some(redis.to_owned()),
         public_url: None,
         heartbeat: Duration::from_secs(15),
+        trust_callbacks: false,
     })
     .await
 }

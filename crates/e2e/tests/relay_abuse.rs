@@ -1,7 +1,8 @@
 //! The relay's callbacks under attack, over real HTTP with the sandbox as
-//! the service: a visitor holding a page's capability cannot call back, and
-//! the service's own callbacks cost at most one status read per task per
-//! interval, counted at the sandbox.
+//! the service: a visitor holding a page's capability cannot call back, the
+//! service's own callbacks cost at most one status read per task per
+//! interval, counted at the sandbox, and racing callbacks announce each
+//! task once through Redis.
 // Test-only crate: a failed unwrap is a failed test, with its location.
 #![allow(clippy::unwrap_used)]
 
@@ -10,7 +11,9 @@ mod common;
 use std::time::Duration;
 
 use common::status_reads;
-use media_gen_e2e::{callback_url_of, start_relay_site};
+use media_gen_e2e::{
+    callback_url_of, start_relay_site, start_sandbox, Redis, RelayGateway, RelayOptions,
+};
 use serde_json::{json, Value};
 
 /// Callbacks each attack sends.
@@ -99,4 +102,82 @@ async fn callbacks_cannot_make_the_gateway_read_the_service_at_will() {
         .parse()
         .unwrap();
     assert!((1..=10).contains(&after), "Retry-After {after}");
+}
+
+#[tokio::test]
+#[ignore = "needs Debian's redis-server: run through `cargo xtask test`"]
+async fn racing_callbacks_announce_each_task_once_through_redis() {
+    let redis = Redis::start().await;
+    // Trusted callbacks: nothing slows them, so they race in earnest; tasks
+    // that do not end during the test, so only these callbacks count.
+    let sandbox = start_sandbox(600_000).await;
+    let gateway = RelayGateway::start(RelayOptions {
+        sandbox_url: sandbox.clone(),
+        static_dir: None,
+        redis: Some(redis.url.clone()),
+        public_url: None,
+        heartbeat: Duration::from_secs(15),
+        trust_callbacks: true,
+    })
+    .await;
+    gateway.ready().await;
+    let base = &gateway.base_url;
+    let mut announced = 0;
+    for round in 0..5 {
+        let answer = reqwest::Client::new()
+            .post(format!("{base}/v1/image_generate"))
+            .json(&json!({ "prompt": "race", "image_quality": "1K", "generate_count": 2 }))
+            .send()
+            .await
+            .unwrap();
+        let capability = answer.headers()["media-gen-relay"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let body: Value = answer.json().await.unwrap();
+        let ids: Vec<String> = body["data"]["task_ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|id| id.as_str().unwrap().to_owned())
+            .collect();
+        let mut stream = reqwest::get(format!("{base}/events?relays={capability}"))
+            .await
+            .unwrap();
+        // Both tasks called back by many senders at once.
+        let mut senders = tokio::task::JoinSet::new();
+        for id in &ids {
+            let url = callback_url_of(&sandbox, "image_generate", id)
+                .await
+                .unwrap();
+            for _ in 0..SENDERS {
+                let (url, id) = (url.clone(), id.clone());
+                senders.spawn(async move {
+                    reqwest::Client::new()
+                        .post(&url)
+                        .json(
+                            &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
+                                       "data": { "task_id": id, "status": "SUCCEEDED",
+                                                 "image_url": "http://127.0.0.1:9/i.png" } }),
+                        )
+                        .send()
+                        .await
+                        .unwrap()
+                        .status()
+                        .as_u16()
+                });
+            }
+        }
+        senders.join_all().await;
+        // What the stream carried by now, and a moment more.
+        let mut text = String::new();
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(800);
+        while let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, stream.chunk()).await {
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        let events = text.matches("event: image_generate").count();
+        assert_eq!(events, 2, "round {round}: each task once:\n{text}");
+        announced += events;
+    }
+    assert_eq!(announced, 10);
 }
