@@ -330,6 +330,7 @@ pub async fn serve(
     let redis = match &settings.redis {
         Some(url) => Some(
             redis_link::RedisLink::start(url)
+                .await
                 .map_err(|error| std::io::Error::other(format!("--redis: {error}")))?,
         ),
         None => None,

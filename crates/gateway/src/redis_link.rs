@@ -33,45 +33,56 @@ pub struct RedisLink {
 }
 
 impl RedisLink {
-    /// The link to the Redis at `url`; connecting starts now, in the
-    /// background, and goes on until it succeeds. Fails only on a URL that
-    /// does not read.
-    pub fn start(url: &str) -> Result<Arc<RedisLink>, StoreError> {
+    /// The link to the Redis at `url`: connected before this returns when
+    /// Redis answers at once (a gateway restarted beside a running Redis
+    /// relays its first submit), else connecting in the background until it
+    /// does. Fails only on a URL that does not read.
+    pub async fn start(url: &str) -> Result<Arc<RedisLink>, StoreError> {
         let link = Arc::new(RedisLink {
             client: redis::Client::open(url)?,
             connection: OnceLock::new(),
             answering: AtomicBool::new(false),
         });
+        let first = link.attempt().await;
         let connecting = Arc::clone(&link);
-        tokio::spawn(async move { connecting.connect().await });
+        tokio::spawn(async move {
+            if let Err(error) = first {
+                connecting.connect(error).await;
+            }
+            connecting.watch().await;
+        });
         Ok(link)
     }
 
-    async fn connect(&self) {
+    /// One attempt to connect, within [`REDIS_TIMEOUT`] (and one retry).
+    async fn attempt(&self) -> Result<(), redis::RedisError> {
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(REDIS_TIMEOUT)
+            .set_response_timeout(REDIS_TIMEOUT)
+            .set_number_of_retries(1);
+        let connection = ConnectionManager::new_with_config(self.client.clone(), config).await?;
+        let _ = self.connection.set(connection);
+        self.answering.store(true, Ordering::Relaxed);
+        tracing::info!("connected to redis");
+        Ok(())
+    }
+
+    /// Attempt again, waiting longer each time, until connected.
+    async fn connect(&self, first: redis::RedisError) {
         let mut wait = Duration::from_millis(250);
+        let mut error = first;
         loop {
-            let config = ConnectionManagerConfig::new()
-                .set_connection_timeout(REDIS_TIMEOUT)
-                .set_response_timeout(REDIS_TIMEOUT)
-                .set_number_of_retries(1);
-            match ConnectionManager::new_with_config(self.client.clone(), config).await {
-                Ok(connection) => {
-                    let _ = self.connection.set(connection);
-                    self.answering.store(true, Ordering::Relaxed);
-                    tracing::info!("connected to redis");
-                    self.watch().await;
-                    return;
-                }
-                Err(error) => {
-                    tracing::warn!(
-                        %error,
-                        ?wait,
-                        "redis does not answer: budgets are counted here and submits go out \
-                         unrelayed until it does; trying again"
-                    );
-                    tokio::time::sleep(wait).await;
-                    wait = (wait * 2).min(MAX_RECONNECT_WAIT);
-                }
+            tracing::warn!(
+                %error,
+                ?wait,
+                "redis does not answer: budgets are counted here and submits go out \
+                 unrelayed until it does; trying again"
+            );
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(MAX_RECONNECT_WAIT);
+            match self.attempt().await {
+                Ok(()) => return,
+                Err(again) => error = again,
             }
         }
     }
