@@ -2,8 +2,13 @@
 
 /// `text` as one URL path segment: everything but unreserved characters
 /// (`A-Z a-z 0-9 - . _ ~`) percent-encoded, so an opaque id or a name with
-/// spaces, slashes or question marks stays one segment.
+/// spaces, slashes or question marks stays one segment. A segment of dots
+/// only (`.`, `..`) has its dots encoded too, so a server or client that
+/// keeps escapes does not read it as "this folder" or "the one above".
 pub fn segment(text: &str) -> String {
+    if !text.is_empty() && text.bytes().all(|byte| byte == b'.') {
+        return "%2E".repeat(text.len());
+    }
     let mut encoded = String::with_capacity(text.len());
     for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
@@ -53,5 +58,14 @@ mod tests {
         assert_eq!(segment("a/b?c#d e"), "a%2Fb%3Fc%23d%20e");
         assert_eq!(segment("English-my clip"), "English-my%20clip");
         assert_eq!(segment("日"), "%E6%97%A5");
+    }
+
+    #[test]
+    fn dot_segments_are_encoded() {
+        assert_eq!(segment("."), "%2E");
+        assert_eq!(segment(".."), "%2E%2E");
+        assert_eq!(segment("a.b"), "a.b");
+        assert_eq!(segment("..a"), "..a");
+        assert_eq!(decode_segment(&segment("..")), "..");
     }
 }

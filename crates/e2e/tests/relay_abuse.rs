@@ -181,3 +181,114 @@ async fn racing_callbacks_announce_each_task_once_through_redis() {
     }
     assert_eq!(announced, 10);
 }
+
+/// `redis-cli` against the Redis at `url`, with `args`; its output.
+async fn redis_cli(url: &str, args: &[&str]) -> String {
+    let output = tokio::process::Command::new("redis-cli")
+        .arg("-u")
+        .arg(url)
+        .args(args)
+        .output()
+        .await
+        .expect("run redis-cli (Debian's redis-tools, beside redis-server)");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[tokio::test]
+#[ignore = "needs Debian's redis-server: run through `cargo xtask test`"]
+async fn a_new_stream_reads_its_own_announcements_not_the_whole_log() {
+    let redis = Redis::start().await;
+    let sandbox = start_sandbox(600_000).await;
+    let gateway = RelayGateway::start(RelayOptions {
+        sandbox_url: sandbox.clone(),
+        static_dir: None,
+        redis: Some(redis.url.clone()),
+        public_url: None,
+        heartbeat: Duration::from_secs(15),
+        trust_callbacks: true,
+    })
+    .await;
+    gateway.ready().await;
+    let base = &gateway.base_url;
+    // Three submissions, every task announced.
+    let mut capabilities = Vec::new();
+    for _ in 0..3 {
+        let answer = reqwest::Client::new()
+            .post(format!("{base}/v1/image_generate"))
+            .json(&json!({ "prompt": "kept", "image_quality": "1K", "generate_count": 2 }))
+            .send()
+            .await
+            .unwrap();
+        capabilities.push(
+            answer.headers()["media-gen-relay"]
+                .to_str()
+                .unwrap()
+                .to_owned(),
+        );
+        let body: Value = answer.json().await.unwrap();
+        for id in body["data"]["task_ids"].as_array().unwrap() {
+            let id = id.as_str().unwrap();
+            let url = callback_url_of(&sandbox, "image_generate", id)
+                .await
+                .unwrap();
+            let status = reqwest::Client::new()
+                .post(url)
+                .json(
+                    &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
+                               "data": { "task_id": id, "status": "SUCCEEDED",
+                                         "image_url": "http://127.0.0.1:9/i.png" } }),
+                )
+                .send()
+                .await
+                .unwrap()
+                .status();
+            assert_eq!(status, 200);
+        }
+    }
+    // Every command Redis runs from now on, with its arguments.
+    redis_cli(
+        &redis.url,
+        &["CONFIG", "SET", "slowlog-log-slower-than", "0"],
+    )
+    .await;
+    redis_cli(&redis.url, &["CONFIG", "SET", "slowlog-max-len", "1000"]).await;
+    redis_cli(&redis.url, &["SLOWLOG", "RESET"]).await;
+    // A new stream (no Last-Event-ID) of the second submission: its two
+    // tasks, announced before it opened, and nothing of the others.
+    let mut stream = reqwest::get(format!("{base}/events?relays={}", capabilities[1]))
+        .await
+        .unwrap();
+    let mut text = String::new();
+    while text.matches("event: image_generate").count() < 2 {
+        let chunk = tokio::time::timeout(Duration::from_secs(5), stream.chunk())
+            .await
+            .expect("its two tasks within 5 s")
+            .unwrap()
+            .unwrap();
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    let log = redis_cli(&redis.url, &["SLOWLOG", "GET", "1000"]).await;
+    // The whole log would be read as `XRANGE media-gen:relay:events (0-0 +`.
+    assert!(
+        !log.lines().any(|line| line.trim() == "+"),
+        "a new stream ranged over the whole log:\n{log}"
+    );
+    assert!(
+        log.contains("XRANGE"),
+        "its entries were read by id:\n{log}"
+    );
+
+    // A Last-Event-ID that is no event id is refused, naming it.
+    let answer = reqwest::Client::new()
+        .get(format!("{base}/events?relays={}", capabilities[1]))
+        .header("Last-Event-ID", "yesterday")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 400);
+    let body: Value = answer.json().await.unwrap();
+    assert!(
+        body["msg"].as_str().unwrap().starts_with("Last-Event-ID"),
+        "{body}"
+    );
+}

@@ -30,12 +30,13 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// The largest answer taken from the service.
 pub const MAX_ANSWER_BYTES: usize = 8 * 1024 * 1024;
 
-/// Why reading the body failed: too large, or not in time.
-fn body_refusal(error: &axum::Error) -> Refusal {
+/// Why reading a body of at most `limit` bytes failed: too large, or not
+/// in time.
+pub fn body_refusal(error: &axum::Error, limit: usize) -> Refusal {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
     while let Some(error) = source {
         if error.is::<LengthLimitError>() {
-            return Refusal::BodyTooLarge;
+            return Refusal::BodyTooLarge(limit);
         }
         source = error.source();
     }
@@ -75,7 +76,7 @@ pub async fn handle(
     };
     let body = match to_bytes(body, MAX_BODY_BYTES).await {
         Ok(body) => body,
-        Err(error) => return body_refusal(&error).into_response(),
+        Err(error) => return body_refusal(&error, MAX_BODY_BYTES).into_response(),
     };
     if let Endpoint::Submit(kind) = endpoint {
         let tasks = tasks_created(kind, &body);

@@ -86,7 +86,7 @@ async fn run(config: Config) -> ExitCode {
     let upstream = settings
         .upstream
         .as_ref()
-        .map_or("none", |upstream| upstream.base.as_str());
+        .map_or_else(|| "none".to_owned(), |upstream| upstream.shown());
     // The first line says where it listens; launchers read it.
     println!("media-gen-gateway listening on http://{address} (upstream: {upstream})");
     match media_gen_gateway::serve(listener, &settings, shutdown_signal()).await {

@@ -1,6 +1,7 @@
 //! The gateway's own answers: the service's error envelope, with the
 //! status and the code the sandbox uses for the same refusal.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use axum::http::{header, HeaderValue, StatusCode};
@@ -13,8 +14,8 @@ use media_gen_api::{error_codes, ErrorEnvelope};
 pub enum Refusal {
     /// Not one of the documented calls (or not an address the gateway serves).
     NotFound,
-    /// The body is over the limit.
-    BodyTooLarge,
+    /// The body is over its limit (bytes).
+    BodyTooLarge(usize),
     /// The body did not arrive in time.
     BodyTimeout,
     /// Over the visitor's request budget; back after this long.
@@ -45,17 +46,19 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    fn status_code_message(&self) -> (StatusCode, i64, &str) {
-        match self {
+    fn status_code_message(&self) -> (StatusCode, i64, Cow<'_, str>) {
+        let (status, code, message): (StatusCode, i64, &str) = match self {
+            Refusal::BodyTooLarge(limit) => {
+                return (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    error_codes::BODY_TOO_LARGE,
+                    Cow::Owned(format!("The request body is over {}", size_text(*limit))),
+                )
+            }
             Refusal::NotFound => (
                 StatusCode::NOT_FOUND,
                 error_codes::NOT_FOUND,
                 "Not found: this gateway forwards only the service's documented calls",
-            ),
-            Refusal::BodyTooLarge => (
-                StatusCode::PAYLOAD_TOO_LARGE,
-                error_codes::BODY_TOO_LARGE,
-                "The request body is over 1 MiB",
             ),
             Refusal::BodyTimeout => (
                 StatusCode::REQUEST_TIMEOUT,
@@ -95,7 +98,7 @@ impl Refusal {
             Refusal::Invalid(message) => (
                 StatusCode::BAD_REQUEST,
                 error_codes::INVALID_PARAMETER,
-                message,
+                message.as_str(),
             ),
             Refusal::RetryLater(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -112,7 +115,19 @@ impl Refusal {
                 error_codes::RATE_LIMITED,
                 "This gateway holds as many event streams as it can; try again after Retry-After seconds",
             ),
-        }
+        };
+        (status, code, Cow::Borrowed(message))
+    }
+}
+
+/// A byte limit as a person reads it: "1 MiB", "64 KiB", "100 bytes".
+fn size_text(bytes: usize) -> String {
+    if bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0 {
+        format!("{} MiB", bytes / (1024 * 1024))
+    } else if bytes >= 1024 && bytes % 1024 == 0 {
+        format!("{} KiB", bytes / 1024)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
@@ -124,7 +139,8 @@ pub fn retry_after_seconds(wait: Duration) -> u64 {
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let (status, code, message) = self.status_code_message();
-        let mut response = (status, Json(ErrorEnvelope::new(code, message))).into_response();
+        let mut response =
+            (status, Json(ErrorEnvelope::new(code, message.into_owned()))).into_response();
         if let Refusal::TooManyRequests(wait)
         | Refusal::TooManyTasks(wait)
         | Refusal::RetryLater(wait)
@@ -143,6 +159,15 @@ impl IntoResponse for Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_body_refusal_names_its_own_limit() {
+        assert_eq!(size_text(1024 * 1024), "1 MiB");
+        assert_eq!(size_text(64 * 1024), "64 KiB");
+        assert_eq!(size_text(100), "100 bytes");
+        let (_, _, message) = Refusal::BodyTooLarge(64 * 1024).status_code_message();
+        assert_eq!(message, "The request body is over 64 KiB");
+    }
 
     #[test]
     fn retry_after_rounds_up_to_whole_seconds() {

@@ -84,7 +84,7 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
     }
     let body: Bytes = to_bytes(body, MAX_CALLBACK_BYTES)
         .await
-        .map_err(|_| Refusal::BodyTooLarge)?;
+        .map_err(|error| crate::forward::body_refusal(&error, MAX_CALLBACK_BYTES))?;
     let invalid = |rule: String| Refusal::Invalid(format!("callback body: {rule}"));
     let callback: Callback =
         serde_json::from_slice(&body).map_err(|error| invalid(error.to_string()))?;

@@ -4,7 +4,8 @@
 //! (`image_generate`, ...), its id is the announcement's number and its data
 //! the task object as a status read answers it. A stream that reconnects
 //! with `Last-Event-ID` first gets what it missed, of the last
-//! [`super::log::KEPT`]; a comment line every heartbeat keeps proxies from
+//! [`super::log::KEPT`] (an id that does not read is a 400); a new one
+//! what was already announced for its capabilities; a comment line every heartbeat keeps proxies from
 //! closing an idle stream. A visitor holds a few streams at most, all
 //! visitors together fewer than the connections ([`super::streams`]; over
 //! either, 429 with `Retry-After`), and each ends after its lifetime.
@@ -88,12 +89,20 @@ pub async fn stream(
         ))
         .into_response();
     }
-    let after = headers
-        .get("last-event-id")
-        .and_then(|id| id.to_str().ok())
-        .and_then(EventId::parse)
-        .unwrap_or_default();
-    let (missed, live) = match relay.store().subscribe(after).await {
+    // A stream that reconnects says where it was; one that does not is new.
+    let after = match headers.get("last-event-id") {
+        None => None,
+        Some(id) => match id.to_str().ok().and_then(EventId::parse) {
+            Some(id) => Some(id),
+            None => {
+                return Refusal::Invalid(
+                    "Last-Event-ID: an event id of this relay's streams (`<ms>-<n>`)".to_owned(),
+                )
+                .into_response()
+            }
+        },
+    };
+    let (missed, live) = match relay.store().subscribe(after, &relays).await {
         Ok(subscription) => subscription,
         Err(error) => {
             tracing::warn!(%error, "the relay's store did not answer");
@@ -105,7 +114,7 @@ pub async fn stream(
     // its Last-Event-ID, and misses nothing; a stream held forever is not
     // one a visitor can pile up.
     let ends = tokio::time::sleep(relay.settings().stream_lifetime);
-    let events = events(relays, after, missed, live, slot).take_until(ends);
+    let events = events(relays, after.unwrap_or_default(), missed, live, slot).take_until(ends);
     Sse::new(events)
         .keep_alive(KeepAlive::new().interval(heartbeat))
         .into_response()

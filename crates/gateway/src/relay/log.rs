@@ -13,10 +13,12 @@ pub const KEPT: usize = 10_000;
 
 /// An announcement's place in the order of all announcements: the event
 /// id a stream gives it and a browser reconnects with. Written `major-minor`
-/// (a Redis stream's entry id); in memory, the count from 1 and 0.
+/// as a Redis stream's entry id is, in memory too: the milliseconds since
+/// 1970 and the order within them, so an id tells a visitor when, never how
+/// many tasks ended before theirs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct EventId {
-    /// Milliseconds (Redis) or the count (memory).
+    /// Milliseconds since 1970.
     pub major: u64,
     /// The order within the same `major`.
     pub minor: u64,
@@ -55,7 +57,7 @@ pub struct Announcement {
 #[derive(Debug)]
 pub struct Log {
     kept: VecDeque<Arc<Announcement>>,
-    next: u64,
+    last: EventId,
     live: broadcast::Sender<Arc<Announcement>>,
 }
 
@@ -63,24 +65,44 @@ impl Default for Log {
     fn default() -> Self {
         Log {
             kept: VecDeque::new(),
-            next: 1,
+            last: EventId::default(),
             live: broadcast::channel(1024).0,
         }
     }
 }
 
+/// Milliseconds since 1970, now.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis() as u64)
+}
+
 impl Log {
+    /// The id after `last` at `now` (ms): `now-0`, or the next in the same
+    /// millisecond (or after a clock that stepped back).
+    fn next_id(last: EventId, now: u64) -> EventId {
+        if now > last.major {
+            EventId {
+                major: now,
+                minor: 0,
+            }
+        } else {
+            EventId {
+                major: last.major,
+                minor: last.minor + 1,
+            }
+        }
+    }
+
     /// Announce `task` of `capability` to the streams, and keep it.
     pub fn announce(&mut self, capability: &str, task: AnyTask) -> Arc<Announcement> {
+        self.last = Log::next_id(self.last, now_ms());
         let announcement = Arc::new(Announcement {
-            id: EventId {
-                major: self.next,
-                minor: 0,
-            },
+            id: self.last,
             capability: capability.to_owned(),
             task,
         });
-        self.next += 1;
         if self.kept.len() == KEPT {
             self.kept.pop_front();
         }
@@ -121,14 +143,23 @@ mod tests {
     #[test]
     fn replay_gives_what_came_after_the_last_id_then_the_live_ones() {
         let mut log = Log::default();
-        log.announce("c", task("a"));
+        let first = log.announce("c", task("a")).id;
         log.announce("c", task("b"));
-        let (missed, mut live) = log.subscribe(EventId::parse("1").unwrap_or_default());
+        let (missed, mut live) = log.subscribe(first);
         assert_eq!(missed.len(), 1);
         assert_eq!(missed[0].task.task_id(), "b");
-        log.announce("c", task("c"));
-        let id = live.try_recv().map(|a| a.id.to_string()).ok();
-        assert_eq!(id.as_deref(), Some("3-0"));
+        let third = log.announce("c", task("c")).id;
+        assert_eq!(live.try_recv().map(|a| a.id).ok(), Some(third));
+    }
+
+    #[test]
+    fn ids_tell_the_time_not_a_count() {
+        let id = Log::next_id(EventId::default(), 1_732_450_000_000);
+        assert_eq!(id.to_string(), "1732450000000-0");
+        let same_ms = Log::next_id(id, 1_732_450_000_000);
+        assert_eq!(same_ms.to_string(), "1732450000000-1");
+        // A clock that steps back still orders them.
+        assert!(Log::next_id(same_ms, 5) > same_ms);
     }
 
     #[test]
@@ -152,6 +183,6 @@ mod tests {
         }
         let (missed, _) = log.subscribe(EventId::default());
         assert_eq!(missed.len(), KEPT);
-        assert_eq!(missed[0].id.major, 6);
+        assert_eq!(missed[0].task.task_id(), "5");
     }
 }

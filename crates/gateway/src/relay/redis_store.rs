@@ -11,6 +11,7 @@
 //! gateway reads the stream's new entries on a connection of its own and
 //! hands them to the streams open on it.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,7 +39,10 @@ const EVENTS: &str = "media-gen:relay:events";
 /// (`KEYS[3]` gone: every task announced, its sets deleted) announces
 /// nothing more: a callback that passed its arrival check before the close
 /// would otherwise re-create the announced set and announce its task
-/// again. ARGV: task id, the set's lifetime (s), the stream's length kept,
+/// again. The entry's id is also listed under the capability (`KEYS[4]`,
+/// kept as long as the sets, and not deleted at the close), so a new stream
+/// replays its own capabilities' entries without reading the whole stream.
+/// ARGV: task id, the set's lifetime (s), the stream's length kept,
 /// capability, kind, task JSON. Returns 1 when this call announced it.
 const ANNOUNCE: &str = r"
 if redis.call('EXISTS', KEYS[3]) == 0 then
@@ -48,8 +52,10 @@ if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then
   return 0
 end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*',
+local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*',
   'capability', ARGV[4], 'kind', ARGV[5], 'task', ARGV[6])
+redis.call('RPUSH', KEYS[4], id)
+redis.call('EXPIRE', KEYS[4], ARGV[2])
 return 1
 ";
 
@@ -63,6 +69,10 @@ fn created_key(capability: &str) -> String {
 
 fn announced_key(capability: &str) -> String {
     format!("{PREFIX}:announced:{capability}")
+}
+
+fn heard_key(capability: &str) -> String {
+    format!("{PREFIX}:heard:{capability}")
 }
 
 /// The relay's store in Redis.
@@ -170,6 +180,7 @@ impl RedisStore {
             .key(announced_key(capability))
             .key(EVENTS)
             .key(submission_key(capability))
+            .key(heard_key(capability))
             .arg(task.task_id())
             .arg(LIFETIME.as_secs())
             .arg(KEPT)
@@ -185,17 +196,45 @@ impl RedisStore {
         Ok(true)
     }
 
-    /// See [`super::store::Store::subscribe`].
-    pub async fn subscribe(&self, after: EventId) -> Result<Subscription, StoreError> {
+    /// See [`super::store::Store::subscribe`]. A reconnection reads the
+    /// stream after its last id; a new stream reads only its capabilities'
+    /// own entries (a few each), never the whole stream.
+    pub async fn subscribe(
+        &self,
+        after: Option<EventId>,
+        relays: &HashSet<String>,
+    ) -> Result<Subscription, StoreError> {
         // Subscribed first, so nothing falls between the two.
         let live = self.live.subscribe();
+        let mut connection = self.connection()?;
+        let Some(after) = after else {
+            let mut lists = redis::pipe();
+            for capability in relays {
+                lists.lrange(heard_key(capability), 0, -1);
+            }
+            let ids: Vec<Vec<String>> = lists.query_async(&mut connection).await?;
+            if ids.iter().all(Vec::is_empty) {
+                return Ok((Vec::new(), live));
+            }
+            let mut entries = redis::pipe();
+            for id in ids.iter().flatten() {
+                entries.cmd("XRANGE").arg(EVENTS).arg(id).arg(id);
+            }
+            let replies: Vec<StreamRangeReply> = entries.query_async(&mut connection).await?;
+            let mut missed: Vec<Arc<Announcement>> = replies
+                .iter()
+                .flat_map(|reply| reply.ids.iter().filter_map(announcement))
+                .collect();
+            missed.sort_by_key(|announcement| announcement.id);
+            return Ok((missed, live));
+        };
         let reply: StreamRangeReply = redis::cmd("XRANGE")
             .arg(EVENTS)
             .arg(format!("({after}"))
             .arg("+")
             .arg("COUNT")
             .arg(KEPT)
-            .query_async(&mut self.connection()?)
+            .query_async(&mut connection)
             .await?;
         let missed = reply.ids.iter().filter_map(announcement).collect();
         Ok((missed, live))

@@ -2,6 +2,7 @@
 //! in Redis (`--redis`), shared by every gateway behind a balancer, so a
 //! callback any of them takes reaches a stream open on any other.
 
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
@@ -120,11 +121,17 @@ impl Store {
         }
     }
 
-    /// The announcements after `after`, and those that follow.
-    pub async fn subscribe(&self, after: EventId) -> Result<Subscription, StoreError> {
+    /// What a stream of `relays` starts from: the kept announcements after
+    /// `after` (a reconnection), or for a new stream those of its own
+    /// capabilities, and the announcements that follow.
+    pub async fn subscribe(
+        &self,
+        after: Option<EventId>,
+        relays: &HashSet<String>,
+    ) -> Result<Subscription, StoreError> {
         match self {
-            Store::Memory { log, .. } => Ok(locked(log).subscribe(after)),
-            Store::Redis(redis) => redis.subscribe(after).await,
+            Store::Memory { log, .. } => Ok(locked(log).subscribe(after.unwrap_or_default())),
+            Store::Redis(redis) => redis.subscribe(after, relays).await,
         }
     }
 }
