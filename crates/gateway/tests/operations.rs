@@ -28,6 +28,20 @@ async fn health_and_readiness_say_what_they_see() {
 }
 
 #[tokio::test]
+async fn readiness_asked_often_costs_the_service_one_call_every_few_seconds() {
+    let (address, recorder) = gateway().await;
+    for _ in 0..20 {
+        assert_eq!(raw_get(address, "GET", "/readyz").await.status, 200);
+    }
+    let calls = recorder
+        .seen()
+        .iter()
+        .filter(|seen| seen.target.ends_with("/target_languages"))
+        .count();
+    assert_eq!(calls, 1, "twenty readiness checks, one call to the service");
+}
+
+#[tokio::test]
 async fn metrics_count_requests_by_route_and_status() {
     let (address, _) = gateway().await;
     raw_get(address, "GET", "/v1/image_generate/ig-1").await;

@@ -1,7 +1,8 @@
-//! The relay's event streams and the budgets under attack, over real HTTP:
-//! one visitor holding streams cannot take the room other requests need,
-//! streams end after their lifetime, and a visitor with a whole IPv6 /64
-//! gets one budget, not one per address.
+//! The relay's event streams, callbacks and the budgets under attack, over
+//! real HTTP: one visitor holding streams cannot take the room other
+//! requests need, streams end after their lifetime, a callback body that is
+//! slow or too large is refused as such, and a visitor with a whole IPv6
+//! /64 gets one budget, not one per address.
 
 // Test-only code: a failed unwrap is a failed test, with its location.
 #![allow(clippy::unwrap_used)]
@@ -144,4 +145,48 @@ async fn a_whole_ipv6_64_is_one_visitor() {
     // IPv4 visitors are counted by their address, as before.
     assert_eq!(read_as(address, "198.51.100.1").await, 200);
     assert_eq!(read_as(address, "198.51.100.2").await, 200);
+}
+
+#[tokio::test]
+async fn a_slow_or_large_callback_body_is_refused_as_what_it_is() {
+    let (service, recorder) = start_service().await;
+    let mut settings = settings(Some(&service));
+    settings.relay = Some(RelaySettings::new("http://127.0.0.1:9".to_owned(), 64));
+    let address = start_gateway(settings).await;
+    // A relayed submit: the service is given the callback address.
+    let answer = raw(
+        address,
+        "POST /v1/image_generate HTTP/1.1\r\nHost: g\r\nContent-Type: application/json\r\nContent-Length: 14\r\nConnection: close\r\n\r\n{\"prompt\":\"p\"}",
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{answer:?}");
+    let submitted = recorder.seen().pop().unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&submitted.body).unwrap();
+    let url = body["callback_url"].as_str().unwrap().to_owned();
+    let path = url.trim_start_matches("http://127.0.0.1:9");
+
+    // A body that never arrives: 408, within the body timeout (1 s here).
+    let mut slow = TcpStream::connect(address).await.unwrap();
+    let head = format!("POST {path} HTTP/1.1\r\nHost: g\r\nContent-Length: 100\r\n\r\n{{\"code\"");
+    slow.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), slow.read_to_end(&mut answer))
+        .await
+        .expect("an answer within 5 s")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+
+    // Over its limit: 413, naming its own limit.
+    let large = raw(
+        address,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: g\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+            65 * 1024,
+            " ".repeat(65 * 1024)
+        ),
+    )
+    .await;
+    assert_eq!(large.status, 413, "{large:?}");
+    assert!(large.body.contains("over 64 KiB"), "{}", large.body);
 }

@@ -68,6 +68,15 @@ async fn answer(recorder: Recorder, request: Request) -> Response {
         )
             .into_response()
     };
+    // A submit of images answers with the ids it created, as the service's does.
+    if parts.method == axum::http::Method::POST && target == "/v1/image_generate" {
+        return (
+            StatusCode::OK,
+            [("content-type", "application/json")],
+            r#"{"code":0,"msg":"ok","data":{"task_ids":["ig-1"]}}"#,
+        )
+            .into_response();
+    }
     match target.rsplit('/').next().unwrap_or_default() {
         "redirect" => (
             StatusCode::TEMPORARY_REDIRECT,
