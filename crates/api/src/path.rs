@@ -2,11 +2,12 @@
 
 /// `text` as one URL path segment: everything but unreserved characters
 /// (`A-Z a-z 0-9 - . _ ~`) percent-encoded, so an opaque id or a name with
-/// spaces, slashes or question marks stays one segment. A segment of dots
-/// only (`.`, `..`) has its dots encoded too, so a server or client that
-/// keeps escapes does not read it as "this folder" or "the one above".
+/// spaces, slashes or question marks stays one segment. The dot segments
+/// (`.`, `..`) have their dots encoded too, so a server or client that
+/// keeps escapes does not read them as "this folder" or "the one above";
+/// other dotted names (`...`) are ids like any other.
 pub fn segment(text: &str) -> String {
-    if !text.is_empty() && text.bytes().all(|byte| byte == b'.') {
+    if text == "." || text == ".." {
         return "%2E".repeat(text.len());
     }
     let mut encoded = String::with_capacity(text.len());
@@ -66,6 +67,7 @@ mod tests {
         assert_eq!(segment(".."), "%2E%2E");
         assert_eq!(segment("a.b"), "a.b");
         assert_eq!(segment("..a"), "..a");
+        assert_eq!(segment("..."), "...");
         assert_eq!(decode_segment(&segment("..")), "..");
     }
 }
