@@ -104,12 +104,12 @@ async fn callbacks_cannot_make_the_gateway_read_the_service_at_will() {
     assert!((1..=10).contains(&after), "Retry-After {after}");
 }
 
-#[tokio::test]
-#[ignore = "needs Debian's redis-server: run through `cargo xtask test`"]
-async fn racing_callbacks_announce_each_task_once_through_redis() {
+/// A gateway announcing callbacks without reading (`--trust-callbacks`),
+/// sharing a Redis, in front of a sandbox whose tasks do not end during a
+/// test (only the test's callbacks count): the Redis, the sandbox's URL and
+/// the gateway, ready.
+async fn trusting_gateway_on_redis() -> (Redis, String, RelayGateway) {
     let redis = Redis::start().await;
-    // Trusted callbacks: nothing slows them, so they race in earnest; tasks
-    // that do not end during the test, so only these callbacks count.
     let sandbox = start_sandbox(600_000).await;
     let gateway = RelayGateway::start(RelayOptions {
         sandbox_url: sandbox.clone(),
@@ -121,6 +121,14 @@ async fn racing_callbacks_announce_each_task_once_through_redis() {
     })
     .await;
     gateway.ready().await;
+    (redis, sandbox, gateway)
+}
+
+#[tokio::test]
+#[ignore = "needs Debian's redis-server: run through `cargo xtask test`"]
+async fn racing_callbacks_announce_each_task_once_through_redis() {
+    // Trusted callbacks: nothing slows them, so they race in earnest.
+    let (_redis, sandbox, gateway) = trusting_gateway_on_redis().await;
     let base = &gateway.base_url;
     let mut announced = 0;
     for round in 0..5 {
@@ -197,18 +205,7 @@ async fn redis_cli(url: &str, args: &[&str]) -> String {
 #[tokio::test]
 #[ignore = "needs Debian's redis-server: run through `cargo xtask test`"]
 async fn a_new_stream_reads_its_own_announcements_not_the_whole_log() {
-    let redis = Redis::start().await;
-    let sandbox = start_sandbox(600_000).await;
-    let gateway = RelayGateway::start(RelayOptions {
-        sandbox_url: sandbox.clone(),
-        static_dir: None,
-        redis: Some(redis.url.clone()),
-        public_url: None,
-        heartbeat: Duration::from_secs(15),
-        trust_callbacks: true,
-    })
-    .await;
-    gateway.ready().await;
+    let (redis, sandbox, gateway) = trusting_gateway_on_redis().await;
     let base = &gateway.base_url;
     // Three submissions, every task announced.
     let mut capabilities = Vec::new();
