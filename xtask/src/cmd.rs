@@ -26,11 +26,46 @@ pub fn project_tools_dir() -> PathBuf {
         .join("tools")
 }
 
-/// The folders searched before PATH: the project's own tools, then cargo's
-/// bin folder, so tools installed a moment ago are found and win over older
-/// system copies.
-pub fn tool_dirs() -> [PathBuf; 2] {
-    [project_bin_dir(), cargo_bin_dir()]
+/// Where the project keeps a tool it builds with `cargo install`: a folder
+/// per tool and version under the user's cache (`$XDG_CACHE_HOME`, else
+/// `~/.cache`), so every clone on the machine shares it and a version is
+/// built once; never cargo's own bin folder, where a person's own `trunk`
+/// or `wasm-bindgen` of another version may live.
+pub fn cargo_tool_root(tool: &str, version: &str) -> PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(|| project_tools_dir().join("cache"));
+    cache
+        .join("media-gen")
+        .join("tools")
+        .join(format!("{tool}-{version}"))
+}
+
+/// The project's cargo-installed tools: (crate, version), Trunk's and the
+/// wasm-bindgen CLI's at the version `Cargo.lock` pins.
+pub fn cargo_tools() -> Vec<(&'static str, String)> {
+    let mut tools = vec![("trunk", crate::tools::TRUNK_VERSION.to_owned())];
+    if let Ok(version) = project::wasm_bindgen_version(&project::root()) {
+        tools.push(("wasm-bindgen-cli", version));
+    }
+    tools
+}
+
+/// The folders searched before PATH: the project's own tools (binaryen
+/// from npm, then the cargo-installed ones, each at its version), then
+/// cargo's bin folder (for `cargo` itself), so the versions the project
+/// needs win over any other copy.
+pub fn tool_dirs() -> Vec<PathBuf> {
+    std::iter::once(project_bin_dir())
+        .chain(
+            cargo_tools()
+                .into_iter()
+                .map(|(tool, version)| cargo_tool_root(tool, &version).join("bin")),
+        )
+        .chain(std::iter::once(cargo_bin_dir()))
+        .collect()
 }
 
 /// Where the programs of the project's own tools are.
