@@ -685,7 +685,22 @@ async fn a_submit_handle_says_when_it_is_ready_and_changes_and_can_send_reset_an
         ready,
         serde_json::json!([{ "type": "media-gen-ready", "target": "submit-a", "detail": { "kind": "image_generate" } }])
     );
-    let last_change = "heard.filter((e) => e.type === 'media-gen-change').at(-1)?.detail ?? null";
+    // In parentheses: it is read with `.empty` after it.
+    let last_change = "(heard.filter((e) => e.type === 'media-gen-change').at(-1)?.detail ?? null)";
+    let changes = "heard.filter((e) => e.type === 'media-gen-change').length";
+    // As it opens, the page hears the form's state: empty, not complete.
+    browser
+        .wait_until(
+            "the form's state as it opens",
+            &format!("{last_change} !== null"),
+        )
+        .await;
+    let opened = browser.eval(last_change).await;
+    assert_eq!(
+        (&opened["empty"], &opened["complete"]),
+        (&Value::from(true), &Value::from(false)),
+        "{opened}"
+    );
     browser
         .run_async("typeInto('#submit-a', '#prompt', 'a fox');")
         .await;
@@ -708,7 +723,7 @@ async fn a_submit_handle_says_when_it_is_ready_and_changes_and_can_send_reset_an
     browser
         .wait_until(
             "the form empty again",
-            &format!("{last_change}.empty === true"),
+            &format!("{last_change}?.empty === true"),
         )
         .await;
     let change = browser.eval(last_change).await;
@@ -745,11 +760,19 @@ async fn a_submit_handle_says_when_it_is_ready_and_changes_and_can_send_reset_an
             "events.some((e) => e.type === 'media-gen-submitted' && e.detail.request.prompt === 'sent by submit()')",
         )
         .await;
+    let before_reset = browser.eval(changes).await.as_u64().unwrap_or(0);
     browser.run_async("form.reset();").await;
     browser
         .wait_until(
             "an empty form",
             "inWidget('#submit-a', '#prompt')?.value === ''",
+        )
+        .await;
+    // And hears that it is empty again, so its Save button follows.
+    browser
+        .wait_until(
+            "a change after the reset",
+            &format!("{changes} > {before_reset} && {last_change}?.empty === true && {last_change}?.complete === false"),
         )
         .await;
 

@@ -33,7 +33,7 @@ pub struct FormHost {
     /// anything: the app derives it from its settings, a widget counts its
     /// `update()`s.
     pub connection_version: Signal<u64>,
-    /// Told of each change of the request after the form is shown (the
+    /// Told of the request as the form opens, then of each change (the
     /// submit widget's `media-gen-change`); `None` for a host that does not
     /// ask.
     pub on_change: Option<ChangeHandler>,

@@ -76,14 +76,12 @@ pub fn FormShell(
         ..
     } = host;
     if let Some(on_change) = on_change {
-        // Not on the first run: that is the form as it opened.
-        Effect::new(move |opened: Option<()>| {
+        // On the first run too: a page learns the form's state as it opens
+        // (and after a reset, which opens it again), so a button it keeps
+        // in step starts right.
+        Effect::new(move |_| {
             let request = request.get();
-            problems.with(|problems| {
-                if opened.is_some() {
-                    on_change(&request, problems);
-                }
-            });
+            problems.with(|problems| on_change(&request, problems));
         });
     }
     // Before the fields are made: their problem lists read it.
