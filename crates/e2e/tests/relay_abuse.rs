@@ -45,14 +45,12 @@ async fn flood(url: &str, id: &str) -> Vec<u16> {
     statuses
 }
 
-#[tokio::test]
-#[ignore = "part of the end-to-end suite: run through `cargo xtask test`"]
-async fn callbacks_cannot_make_the_gateway_read_the_service_at_will() {
-    // Tasks that run for the whole test.
-    let site = start_relay_site(None, 600_000, Duration::from_secs(15)).await;
+/// Submit `count` images through the gateway at `base`: the submission's
+/// listening capability and its task ids.
+async fn submit_relayed(base: &str, count: u32) -> (String, Vec<String>) {
     let answer = reqwest::Client::new()
-        .post(format!("{}/v1/image_generate", site.base_url))
-        .json(&json!({ "prompt": "A lighthouse", "image_quality": "1K" }))
+        .post(format!("{base}/v1/image_generate"))
+        .json(&json!({ "prompt": "A lighthouse", "image_quality": "1K", "generate_count": count }))
         .send()
         .await
         .unwrap();
@@ -61,7 +59,22 @@ async fn callbacks_cannot_make_the_gateway_read_the_service_at_will() {
         .unwrap()
         .to_owned();
     let body: Value = answer.json().await.unwrap();
-    let id = body["data"]["task_ids"][0].as_str().unwrap().to_owned();
+    let ids = body["data"]["task_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| id.as_str().unwrap().to_owned())
+        .collect();
+    (capability, ids)
+}
+
+#[tokio::test]
+#[ignore = "part of the end-to-end suite: run through `cargo xtask test`"]
+async fn callbacks_cannot_make_the_gateway_read_the_service_at_will() {
+    // Tasks that run for the whole test.
+    let site = start_relay_site(None, 600_000, Duration::from_secs(15)).await;
+    let (capability, ids) = submit_relayed(&site.base_url, 1).await;
+    let id = ids[0].clone();
     assert_eq!(status_reads(&site.sandbox_url).await, 0);
 
     // A visitor holds the page's capability (the media-gen-relay header):
@@ -132,23 +145,7 @@ async fn racing_callbacks_announce_each_task_once_through_redis() {
     let base = &gateway.base_url;
     let mut announced = 0;
     for round in 0..5 {
-        let answer = reqwest::Client::new()
-            .post(format!("{base}/v1/image_generate"))
-            .json(&json!({ "prompt": "race", "image_quality": "1K", "generate_count": 2 }))
-            .send()
-            .await
-            .unwrap();
-        let capability = answer.headers()["media-gen-relay"]
-            .to_str()
-            .unwrap()
-            .to_owned();
-        let body: Value = answer.json().await.unwrap();
-        let ids: Vec<String> = body["data"]["task_ids"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|id| id.as_str().unwrap().to_owned())
-            .collect();
+        let (capability, ids) = submit_relayed(base, 2).await;
         let mut stream = reqwest::get(format!("{base}/events?relays={capability}"))
             .await
             .unwrap();
@@ -210,21 +207,10 @@ async fn a_new_stream_reads_its_own_announcements_not_the_whole_log() {
     // Three submissions, every task announced.
     let mut capabilities = Vec::new();
     for _ in 0..3 {
-        let answer = reqwest::Client::new()
-            .post(format!("{base}/v1/image_generate"))
-            .json(&json!({ "prompt": "kept", "image_quality": "1K", "generate_count": 2 }))
-            .send()
-            .await
-            .unwrap();
-        capabilities.push(
-            answer.headers()["media-gen-relay"]
-                .to_str()
-                .unwrap()
-                .to_owned(),
-        );
-        let body: Value = answer.json().await.unwrap();
-        for id in body["data"]["task_ids"].as_array().unwrap() {
-            let id = id.as_str().unwrap();
+        let (capability, ids) = submit_relayed(base, 2).await;
+        capabilities.push(capability);
+        for id in &ids {
+            let id = id.as_str();
             let url = callback_url_of(&sandbox, "image_generate", id)
                 .await
                 .unwrap();
