@@ -843,7 +843,13 @@ async fn mounting_takes_a_selector_refuses_what_cannot_hold_a_widget_and_dispose
              window.bySelector = widgets.mountSubmitWidget('#submit-a', options);
              await bySelector.ready;
              const twice = refused(() => widgets.mountSubmitWidget('#submit-a', options));
-             return {{ intoInput, nowhere, twice }};",
+             // A custom element of the page with its own shadow root: refused, not wiped.
+             const card = document.createElement('my-card');
+             card.attachShadow({{ mode: 'open' }}).innerHTML = '<p>the card</p>';
+             document.body.append(card);
+             const ownShadow = refused(() => widgets.mountSubmitWidget(card, options));
+             const cardKept = card.shadowRoot.innerHTML;
+             return {{ intoInput, nowhere, twice, ownShadow, cardKept }};",
             conn = connection()
         ))
         .await;
@@ -853,6 +859,11 @@ async fn mounting_takes_a_selector_refuses_what_cannot_hold_a_widget_and_dispose
     );
     assert_eq!(result["nowhere"], serde_json::json!(["options", "element"]));
     assert_eq!(result["twice"], serde_json::json!(["options", "element"]));
+    assert_eq!(
+        result["ownShadow"],
+        serde_json::json!(["options", "element"])
+    );
+    assert_eq!(result["cardKept"], "<p>the card</p>");
     assert_ne!(
         browser.eval("inWidget('#submit-a', '#prompt')").await,
         Value::Null,

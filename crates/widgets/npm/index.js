@@ -53,6 +53,11 @@ function host(target) {
   if (mounted.has(element)) {
     throw optionsError("element", "already holds a widget: unmount it first");
   }
+  // A widget lives in the element's shadow root: one the element filled
+  // itself (a custom element of the page's) would be wiped.
+  if (element.shadowRoot && element.shadowRoot.childNodes.length > 0) {
+    throw optionsError("element", `<${element.localName}> has a shadow root of its own with content: mount into an element inside it, or beside it`);
+  }
   return element;
 }
 
