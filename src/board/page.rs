@@ -81,7 +81,7 @@ pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView
     } else {
         record.status.to_string()
     };
-    let failed = record.status == TaskStatus::Failed || record.error.is_some();
+    let failed = record.has_failed();
     let detail = crate::routes::detail_path(record.kind, &record.task_id);
     let thumb = thumbnail(record.task.as_ref());
     let summary = row_summary(&record).map(|full| {

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use media_gen_api::{AnyTask, Request, TaskKey, TaskKind, TaskStatus};
+use media_gen_api::{Request, TaskKey, TaskKind, TaskStatus};
 
 use super::page::{row_summary, thumbnail, TaskRow, SUMMARY_CHARS};
 use super::Board;
@@ -33,10 +33,7 @@ pub fn request_status(records: &[TaskRecord]) -> TaskStatus {
     if let Some(active) = records.iter().find(|r| r.is_active()) {
         return active.status.clone();
     }
-    if records
-        .iter()
-        .any(|r| r.status == TaskStatus::Failed || r.error.is_some())
-    {
+    if records.iter().any(TaskRecord::has_failed) {
         return TaskStatus::Failed;
     }
     TaskStatus::Succeeded
@@ -46,10 +43,7 @@ pub fn request_status(records: &[TaskRecord]) -> TaskStatus {
 pub fn progress_text(records: &[TaskRecord]) -> String {
     let total = records.len();
     let done = records.iter().filter(|r| !r.is_active()).count();
-    let failed = records
-        .iter()
-        .filter(|r| r.status == TaskStatus::Failed || r.error.is_some())
-        .count();
+    let failed = records.iter().filter(|r| r.has_failed()).count();
     let mut text = if done == total {
         format!("all {total} ended")
     } else {
@@ -67,14 +61,9 @@ fn request_summary(records: &[TaskRecord]) -> Option<String> {
     let first = records.first()?;
     match first.request.as_ref()? {
         Request::VideoTranslate(request) => {
-            let languages: Vec<String> = records
+            let languages: Vec<&str> = records
                 .iter()
-                .map(|r| match &r.task {
-                    Some(AnyTask::VideoTranslate(task)) if !task.language.is_empty() => {
-                        task.language.clone()
-                    }
-                    _ => r.task_id.clone(),
-                })
+                .map(|r| r.language().unwrap_or(&r.task_id))
                 .collect();
             let what = request
                 .name

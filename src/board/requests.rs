@@ -3,11 +3,17 @@
 
 use media_gen_ui::store::record::TaskRecord;
 
-/// Whether `a` and `b` were made by the same submit here: the same kind,
-/// submitted at the same instant (a submit stores its tasks with one time).
-/// Tasks looked up by id were not submitted here and stand alone.
+/// Whether `a` and `b` were made by the same submit: the same task, or
+/// both submitted here, of one kind, at the same instant (a submit stores
+/// its tasks with one time). Tasks looked up by id were not submitted here
+/// and stand alone. The one rule for a request's tasks: the board's rows,
+/// a task page's images, downloads and sibling translations.
 pub fn same_request(a: &TaskRecord, b: &TaskRecord) -> bool {
-    a.submitted_here() && b.submitted_here() && a.kind == b.kind && a.submitted_at == b.submitted_at
+    a.is(b.kind, &b.task_id)
+        || (a.submitted_here()
+            && b.submitted_here()
+            && a.kind == b.kind
+            && a.submitted_at == b.submitted_at)
 }
 
 /// `records` (newest first, as shown) gathered by request, in the order of
@@ -71,6 +77,7 @@ mod tests {
         let a = TaskRecord::followed(TaskKind::ImageGenerate, "x1", 5.0);
         let b = TaskRecord::followed(TaskKind::ImageGenerate, "x2", 5.0);
         assert!(!same_request(&a, &b));
+        assert!(same_request(&a, &a), "a task is of its own request");
         assert_eq!(by_request([a, b].iter()).len(), 2);
     }
 }

@@ -3,6 +3,7 @@
 //! as pictures (start and end frame, reference images, the source video).
 
 use leptos::prelude::*;
+use media_gen_api::validate::field_label;
 use media_gen_api::{defaults, Request};
 
 use media_gen_ui::components::safe_url::safe_url;
@@ -129,7 +130,7 @@ pub fn inputs(request: &Request) -> Vec<InputMedium> {
     let references = |urls: &[String]| {
         urls.iter()
             .enumerate()
-            .map(|(index, url)| image(format!("Reference image {}", index + 1), url))
+            .map(|(index, url)| image(field_label(&format!("reference_images[{index}]")), url))
             .collect::<Vec<_>>()
     };
     let given = |url: &Option<String>| url.clone().filter(|url| !url.trim().is_empty());
@@ -154,23 +155,13 @@ pub fn inputs(request: &Request) -> Vec<InputMedium> {
     }
 }
 
-/// The prompt, when the request has one.
-fn prompt(request: &Request) -> Option<&str> {
-    match request {
-        Request::ImageToVideo(r) => Some(r.prompt.as_str()),
-        Request::ImageGenerate(r) => Some(r.prompt.as_str()),
-        Request::VideoTranslate(_) => None,
-    }
-    .filter(|prompt| !prompt.trim().is_empty())
-}
-
 /// "What was asked": the prompt, the settings and the input media.
 #[component]
 pub fn WhatWasAsked(
     /// The request as it was submitted.
     request: Request,
 ) -> impl IntoView {
-    let prompt = prompt(&request).map(|text| {
+    let prompt = request.prompt().map(|text| {
         view! { <blockquote class="asked__prompt">{text.to_owned()}</blockquote> }
     });
     let settings = settings_in_words(&request)

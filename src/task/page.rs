@@ -8,6 +8,7 @@ use leptos_router::hooks::use_navigate;
 use media_gen_api::{AnyTask, ImageGenerateTask, TaskKind, TaskStatus};
 use wasm_bindgen::JsValue;
 
+use crate::board::requests::same_request;
 use crate::board::Board;
 use crate::kind_text;
 use crate::settings::Settings;
@@ -32,7 +33,7 @@ fn batch_images(board: Board, record: &TaskRecord) -> Vec<ImageGenerateTask> {
     board.records.with(|records| {
         records
             .iter()
-            .filter(|r| r.kind == record.kind && r.submitted_at == record.submitted_at)
+            .filter(|r| same_request(r, record))
             .filter_map(|r| match &r.task {
                 Some(AnyTask::ImageGenerate(task)) if task.status == TaskStatus::Succeeded => {
                     Some(task.clone())
@@ -49,18 +50,9 @@ fn sibling_translations(board: Board, record: &TaskRecord) -> Vec<(String, Strin
     board.records.with(|records| {
         records
             .iter()
-            .filter(|r| {
-                r.kind == record.kind
-                    && r.submitted_at == record.submitted_at
-                    && r.task_id != record.task_id
-            })
+            .filter(|r| same_request(r, record) && r.task_id != record.task_id)
             .map(|r| {
-                let language = match &r.task {
-                    Some(AnyTask::VideoTranslate(task)) if !task.language.is_empty() => {
-                        task.language.clone()
-                    }
-                    _ => r.task_id.clone(),
-                };
+                let language = r.language().unwrap_or(&r.task_id).to_owned();
                 (crate::routes::detail_path(r.kind, &r.task_id), language)
             })
             .collect()
@@ -108,9 +100,9 @@ fn Known(record: TaskRecord) -> impl IntoView {
             }
         });
     let settings = Settings::expect();
-    let (kind, submitted_at) = (record.kind, record.submitted_at);
     // Everything this task's submit made (one task per image or language).
-    let in_batch = move |r: &TaskRecord| r.kind == kind && r.submitted_at == submitted_at;
+    let this = StoredValue::new(record.clone());
+    let in_batch = move |r: &TaskRecord| this.with_value(|this| same_request(r, this));
     let batch_files = Signal::derive(move || {
         board
             .records

@@ -58,14 +58,20 @@ pub fn cargo_tools() -> Vec<(&'static str, String)> {
 /// cargo's bin folder (for `cargo` itself), so the versions the project
 /// needs win over any other copy.
 pub fn tool_dirs() -> Vec<PathBuf> {
-    std::iter::once(project_bin_dir())
-        .chain(
-            cargo_tools()
-                .into_iter()
-                .map(|(tool, version)| cargo_tool_root(tool, &version).join("bin")),
-        )
-        .chain(std::iter::once(cargo_bin_dir()))
-        .collect()
+    // Worked out once: every command xtask runs gets this PATH, and the
+    // versions come from Cargo.lock and Trunk.toml.
+    static DIRS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    DIRS.get_or_init(|| {
+        std::iter::once(project_bin_dir())
+            .chain(
+                cargo_tools()
+                    .into_iter()
+                    .map(|(tool, version)| cargo_tool_root(tool, &version).join("bin")),
+            )
+            .chain(std::iter::once(cargo_bin_dir()))
+            .collect()
+    })
+    .clone()
 }
 
 /// Where the programs of the project's own tools are.

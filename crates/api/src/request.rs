@@ -107,6 +107,17 @@ impl Request {
         }
     }
 
+    /// The prompt, when the kind has one and it is not blank (a
+    /// translation has none).
+    pub fn prompt(&self) -> Option<&str> {
+        match self {
+            Request::ImageToVideo(request) => Some(request.prompt.as_str()),
+            Request::ImageGenerate(request) => Some(request.prompt.as_str()),
+            Request::VideoTranslate(_) => None,
+        }
+        .filter(|prompt| !prompt.trim().is_empty())
+    }
+
     /// The callback URL, when one is set.
     pub fn callback_url(&self) -> Option<&str> {
         match self {

@@ -15,7 +15,7 @@ use media_gen_api::relay::{RelayInfo, RELAY_HEADER};
 use serde_json::{json, Value};
 
 use crate::report::{median, Report};
-use crate::sandbox::{Sandbox, Server, DEMO_TOKEN};
+use crate::sandbox::{get_json, Sandbox, Server};
 
 /// How much shorter the tasks run than they report.
 const SCALE: u32 = 50;
@@ -75,17 +75,8 @@ async fn callback_address(
     sandbox: &str,
     task_id: &str,
 ) -> Result<String, String> {
-    let answer: Value = client
-        .get(format!(
-            "{sandbox}/sandbox/tasks/image_generate/{task_id}/callback_url"
-        ))
-        .bearer_auth(DEMO_TOKEN)
-        .send()
-        .await
-        .map_err(|e| e.to_string())?
-        .json()
-        .await
-        .map_err(|e| e.to_string())?;
+    let url = format!("{sandbox}/sandbox/tasks/image_generate/{task_id}/callback_url");
+    let answer = get_json(client, &url).await?;
     answer["data"]
         .as_str()
         .map(str::to_owned)

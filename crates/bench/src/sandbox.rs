@@ -121,23 +121,11 @@ impl Server {
         .await?;
         // With `--redis`, its connection is made in the background: the
         // benchmark starts once the gateway says it is ready.
-        if more.contains(&"--redis") {
-            let client = reqwest::Client::new();
-            let mut ready = false;
-            for _ in 0..100 {
-                let answer = client
-                    .get(format!("{}/readyz", server.base_url))
-                    .send()
-                    .await;
-                if answer.is_ok_and(|answer| answer.status().is_success()) {
-                    ready = true;
-                    break;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-            }
-            if !ready {
-                return Err("the gateway did not become ready (redis)".to_owned());
-            }
+        if more.contains(&"--redis")
+            && !media_gen_e2e::ready_within(&server.base_url, std::time::Duration::from_secs(20))
+                .await
+        {
+            return Err("the gateway did not become ready (redis)".to_owned());
         }
         Ok(server)
     }
@@ -146,6 +134,19 @@ impl Server {
     pub async fn counter(&self, client: &reqwest::Client, name: &str) -> Result<u64, String> {
         counter(client, &self.base_url, name).await
     }
+}
+
+/// `GET url` with the demo token; the JSON answer.
+pub async fn get_json(client: &reqwest::Client, url: &str) -> Result<serde_json::Value, String> {
+    client
+        .get(url)
+        .bearer_auth(DEMO_TOKEN)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .json()
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// `POST url` with the demo token and the JSON `body`; the JSON answer.

@@ -213,6 +213,20 @@ pub struct RelayOptions {
     pub trust_callbacks: bool,
 }
 
+/// Whether the gateway at `base_url` answers `/readyz` with success within
+/// `within` (asked every 200 ms).
+pub async fn ready_within(base_url: &str, within: Duration) -> bool {
+    let deadline = tokio::time::Instant::now() + within;
+    while tokio::time::Instant::now() < deadline {
+        let ready = reqwest::get(format!("{base_url}/readyz")).await;
+        if ready.is_ok_and(|answer| answer.status().is_success()) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    false
+}
+
 /// A relaying gateway in this process, on its own loopback address; it can
 /// be stopped (its connections closed, as a process that ends closes them)
 /// and started again on the same address.
@@ -237,14 +251,11 @@ impl RelayGateway {
     /// Wait until it says it is ready (`/readyz`: the service and, with
     /// Redis, Redis answer), at most 20 s.
     pub async fn ready(&self) {
-        for _ in 0..100 {
-            let ready = reqwest::get(format!("{}/readyz", self.base_url)).await;
-            if ready.is_ok_and(|answer| answer.status().is_success()) {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-        panic!("{} was not ready within 20 s", self.base_url);
+        assert!(
+            ready_within(&self.base_url, Duration::from_secs(20)).await,
+            "{} was not ready within 20 s",
+            self.base_url
+        );
     }
 
     /// Start one with `options` on `listener` (bound ahead, when another

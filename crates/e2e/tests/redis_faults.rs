@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use media_gen_e2e::{start_sandbox, unused_port, Redis, RelayGateway, RelayOptions};
+use media_gen_e2e::{ready_within, start_sandbox, unused_port, Redis, RelayGateway, RelayOptions};
 use serde_json::json;
 
 /// The longest any call may take while Redis does not answer: its one
@@ -93,13 +93,10 @@ async fn serves_degraded(base: &str, what: &str) {
 
 /// Wait until `base` is ready again (Redis answers), at most 20 s.
 async fn ready_again(base: &str) {
-    for _ in 0..100 {
-        if get(base, "/readyz").await.0 == 200 {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    panic!("not ready again within 20 s");
+    assert!(
+        ready_within(base, Duration::from_secs(20)).await,
+        "not ready again within 20 s"
+    );
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{heard_not_read, status_reads};
+use common::{call_back_succeeded, heard_not_read, status_reads, submit_images};
 
 use media_gen_e2e::{
     callback_url_of, dist_dir, npm_scratch_dir, start_gateway, start_relay_gateway,
@@ -99,30 +99,7 @@ async fn submit_two_images(
     base: &str,
     callback_url: Option<&str>,
 ) -> (Vec<String>, Option<String>) {
-    let mut request =
-        json!({ "prompt": "A lighthouse", "image_quality": "1K", "generate_count": 2 });
-    if let Some(url) = callback_url {
-        request["callback_url"] = url.into();
-    }
-    let answer = reqwest::Client::new()
-        .post(format!("{base}/v1/image_generate"))
-        .json(&request)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 200);
-    let relay = answer
-        .headers()
-        .get("media-gen-relay")
-        .map(|value| value.to_str().unwrap().to_owned());
-    let body: Value = answer.json().await.unwrap();
-    let ids = body["data"]["task_ids"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|id| id.as_str().unwrap().to_owned())
-        .collect();
-    (ids, relay)
+    submit_images(base, 2, callback_url).await
 }
 
 /// Where the service calls task `id` (an image) back, from the sandbox: a
@@ -135,21 +112,6 @@ async fn callback_address(sandbox_url: &str, base: &str, id: &str) -> String {
     let secret = url.rsplit('/').next().unwrap();
     assert!(secret.len() == 32, "{url}");
     format!("{base}/callbacks/{secret}")
-}
-
-/// The status of a callback to `url` saying task `id` succeeded.
-async fn succeeded_again(url: &str, id: &str) -> u16 {
-    reqwest::Client::new()
-        .post(url)
-        .json(
-            &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
-                       "data": { "task_id": id, "status": "SUCCEEDED" } }),
-        )
-        .send()
-        .await
-        .unwrap()
-        .status()
-        .as_u16()
 }
 
 #[tokio::test]
@@ -197,7 +159,7 @@ async fn completions_reach_the_stream_once_each_confirmed_by_one_read() {
     // listening capability never was a callback address.
     let address = callback_address(&site.sandbox_url, &site.base_url, &ids[0]).await;
     assert_ne!(address, format!("{}/callbacks/{relay}", site.base_url));
-    assert_eq!(succeeded_again(&address, &ids[0]).await, 404);
+    assert_eq!(call_back_succeeded(&address, &ids[0]).await, 404);
 
     // A stream that comes back with Last-Event-ID 0 gets both again; with
     // the first's id, only the second.
@@ -527,7 +489,7 @@ async fn gateways_sharing_redis_announce_each_task_once_to_streams_on_any_of_the
     // The secret is used up on both gateways.
     for gateway in [&a, &b] {
         let address = callback_address(&sandbox, gateway, &ids[0]).await;
-        assert_eq!(succeeded_again(&address, &ids[0]).await, 404);
+        assert_eq!(call_back_succeeded(&address, &ids[0]).await, 404);
     }
 
     // A stream that moves to A resumes after the last event B gave it.

@@ -10,11 +10,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::status_reads;
+use common::{call_back_succeeded, status_reads, submit_images, succeeded};
 use media_gen_e2e::{
     callback_url_of, start_relay_site, start_sandbox, Redis, RelayGateway, RelayOptions,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Callbacks each attack sends.
 const CALLBACKS: usize = 200;
@@ -25,17 +25,13 @@ const SENDERS: usize = 16;
 /// POST "task `id` succeeded" to `url` `CALLBACKS` times, from `SENDERS`
 /// senders at once; the statuses, sorted.
 async fn flood(url: &str, id: &str) -> Vec<u16> {
-    let client = reqwest::Client::new();
-    let body = json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
-                       "data": { "task_id": id, "status": "SUCCEEDED" } });
     let mut senders = tokio::task::JoinSet::new();
     for _ in 0..SENDERS {
-        let (client, body, url) = (client.clone(), body.clone(), url.to_owned());
+        let (url, id) = (url.to_owned(), id.to_owned());
         senders.spawn(async move {
             let mut statuses = Vec::new();
             for _ in 0..CALLBACKS / SENDERS {
-                let answer = client.post(&url).json(&body).send().await.unwrap();
-                statuses.push(answer.status().as_u16());
+                statuses.push(call_back_succeeded(&url, &id).await);
             }
             statuses
         });
@@ -48,24 +44,8 @@ async fn flood(url: &str, id: &str) -> Vec<u16> {
 /// Submit `count` images through the gateway at `base`: the submission's
 /// listening capability and its task ids.
 async fn submit_relayed(base: &str, count: u32) -> (String, Vec<String>) {
-    let answer = reqwest::Client::new()
-        .post(format!("{base}/v1/image_generate"))
-        .json(&json!({ "prompt": "A lighthouse", "image_quality": "1K", "generate_count": count }))
-        .send()
-        .await
-        .unwrap();
-    let capability = answer.headers()["media-gen-relay"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    let body: Value = answer.json().await.unwrap();
-    let ids = body["data"]["task_ids"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|id| id.as_str().unwrap().to_owned())
-        .collect();
-    (capability, ids)
+    let (ids, relay) = submit_images(base, count, None).await;
+    (relay.expect("a relayed submit"), ids)
 }
 
 #[tokio::test]
@@ -102,10 +82,7 @@ async fn callbacks_cannot_make_the_gateway_read_the_service_at_will() {
     );
     let retry = reqwest::Client::new()
         .post(&service)
-        .json(
-            &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
-                       "data": { "task_id": id, "status": "SUCCEEDED" } }),
-        )
+        .json(&succeeded(&id))
         .send()
         .await
         .unwrap();
@@ -157,20 +134,7 @@ async fn racing_callbacks_announce_each_task_once_through_redis() {
                 .unwrap();
             for _ in 0..SENDERS {
                 let (url, id) = (url.clone(), id.clone());
-                senders.spawn(async move {
-                    reqwest::Client::new()
-                        .post(&url)
-                        .json(
-                            &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
-                                       "data": { "task_id": id, "status": "SUCCEEDED",
-                                                 "image_url": "http://127.0.0.1:9/i.png" } }),
-                        )
-                        .send()
-                        .await
-                        .unwrap()
-                        .status()
-                        .as_u16()
-                });
+                senders.spawn(async move { call_back_succeeded(&url, &id).await });
             }
         }
         senders.join_all().await;
@@ -214,18 +178,7 @@ async fn a_new_stream_reads_its_own_announcements_not_the_whole_log() {
             let url = callback_url_of(&sandbox, "image_generate", id)
                 .await
                 .unwrap();
-            let status = reqwest::Client::new()
-                .post(url)
-                .json(
-                    &json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
-                               "data": { "task_id": id, "status": "SUCCEEDED",
-                                         "image_url": "http://127.0.0.1:9/i.png" } }),
-                )
-                .send()
-                .await
-                .unwrap()
-                .status();
-            assert_eq!(status, 200);
+            assert_eq!(call_back_succeeded(&url, id).await, 200);
         }
     }
     // Every command Redis runs from now on, with its arguments.

@@ -289,6 +289,23 @@ mod tests {
     }
 
     #[test]
+    fn the_relays_flag_defaults_are_its_settings_defaults() {
+        // One set of defaults: the flags' and `RelaySettings::new`'s
+        // (tests and embedders start from the latter).
+        let flags = config(&[
+            "--public-url",
+            "https://gw.example",
+            "--max-connections",
+            "400",
+        ]);
+        let expected = crate::relay::RelaySettings::new("https://gw.example".to_owned(), 400);
+        assert_eq!(
+            format!("{:?}", flags.relay()),
+            format!("{:?}", Some(expected))
+        );
+    }
+
+    #[test]
     fn an_upstream_needs_a_token() {
         let with_upstream = config(&["--upstream", "https://service.example/api/"]);
         assert!(matches!(

@@ -1,11 +1,12 @@
-//! What the relay's end-to-end tests count: the status reads the sandbox
-//! answered, and those a page sent.
+//! What the relay's end-to-end tests share: the status reads the sandbox
+//! answered and those a page sent, and submits and callbacks as a page and
+//! the service send them.
 #![allow(dead_code)]
 // Test-only code: a failed unwrap is a failed test, with its location.
 #![allow(clippy::unwrap_used)]
 
 use media_gen_e2e::Browser;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Status reads the sandbox at `sandbox_url` has answered.
 pub async fn status_reads(sandbox_url: &str) -> u64 {
@@ -41,4 +42,57 @@ pub async fn heard_not_read(browser: &Browser, sandbox_url: &str, confirmations:
         confirmations,
         "the service read once per task: the gateway's confirmations"
     );
+}
+
+/// Submit `count` images through the gateway at `base` (with
+/// `callback_url`, when given): the task ids, and the relay capability the
+/// answer names (none when the submit was not relayed).
+pub async fn submit_images(
+    base: &str,
+    count: u32,
+    callback_url: Option<&str>,
+) -> (Vec<String>, Option<String>) {
+    let mut request =
+        json!({ "prompt": "A lighthouse", "image_quality": "1K", "generate_count": count });
+    if let Some(url) = callback_url {
+        request["callback_url"] = url.into();
+    }
+    let answer = reqwest::Client::new()
+        .post(format!("{base}/v1/image_generate"))
+        .json(&request)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    let relay = answer
+        .headers()
+        .get("media-gen-relay")
+        .map(|value| value.to_str().unwrap().to_owned());
+    let body: Value = answer.json().await.unwrap();
+    let ids = body["data"]["task_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| id.as_str().unwrap().to_owned())
+        .collect();
+    (ids, relay)
+}
+
+/// The callback the service sends when image task `id` succeeded.
+pub fn succeeded(id: &str) -> Value {
+    json!({ "code": 0, "msg": "ok", "task_type": "image_generate",
+            "data": { "task_id": id, "status": "SUCCEEDED",
+                      "image_url": "http://127.0.0.1:9/i.png" } })
+}
+
+/// POST [`succeeded`] for task `id` to `url`; the status of the answer.
+pub async fn call_back_succeeded(url: &str, id: &str) -> u16 {
+    reqwest::Client::new()
+        .post(url)
+        .json(&succeeded(id))
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
 }

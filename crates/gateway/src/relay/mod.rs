@@ -24,6 +24,7 @@ pub mod submissions;
 mod submit;
 
 use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -33,10 +34,8 @@ use media_gen_api::envelope::MSG_OK;
 use media_gen_api::relay::{Capabilities, RelayInfo};
 use media_gen_api::{Envelope, TaskKind};
 
-use crate::Gateway;
-use std::sync::Arc;
-
 use crate::redis_link::RedisLink;
+use crate::Gateway;
 use store::Store;
 
 pub use media_gen_api::relay::RELAY_HEADER;

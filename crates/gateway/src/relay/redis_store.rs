@@ -315,8 +315,11 @@ async fn read_new(client: redis::Client, live: broadcast::Sender<Arc<Announcemen
         if last.is_none() {
             last = Some(stream_end(&mut connection).await);
         }
+        let Some(from) = last.as_mut() else {
+            continue;
+        };
         wait = Duration::from_millis(250);
-        let Err(error) = read_from(&mut connection, &live, &mut last).await else {
+        let Err(error) = read_from(&mut connection, &live, from).await else {
             continue;
         };
         tracing::warn!(%error, "reading the relay's announcements from redis; connecting again");
@@ -344,10 +347,9 @@ async fn stream_end(connection: &mut MultiplexedConnection) -> String {
 async fn read_from(
     connection: &mut MultiplexedConnection,
     live: &broadcast::Sender<Arc<Announcement>>,
-    last: &mut Option<String>,
+    last: &mut String,
 ) -> Result<(), redis::RedisError> {
     loop {
-        let after = last.clone().unwrap_or_else(|| "$".to_owned());
         let reply: Result<Option<StreamReadReply>, _> = redis::cmd("XREAD")
             .arg("BLOCK")
             .arg(READ_BLOCK_MS)
@@ -355,7 +357,7 @@ async fn read_from(
             .arg(100)
             .arg("STREAMS")
             .arg(EVENTS)
-            .arg(&after)
+            .arg(last.as_str())
             .query_async(connection)
             .await;
         for entry in reply?
@@ -363,7 +365,7 @@ async fn read_from(
             .flat_map(|reply| &reply.keys)
             .flat_map(|key| &key.ids)
         {
-            *last = Some(entry.id.clone());
+            last.clone_from(&entry.id);
             if let Some(announcement) = announcement(entry) {
                 let _ = live.send(announcement);
             }

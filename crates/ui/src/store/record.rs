@@ -151,6 +151,22 @@ impl TaskRecord {
         !self.status.is_terminal() && self.error.is_none()
     }
 
+    /// Whether it ended badly: the service says it failed, or it could no
+    /// longer be followed.
+    pub fn has_failed(&self) -> bool {
+        self.status == TaskStatus::Failed || self.error.is_some()
+    }
+
+    /// A translation's language, as the service reports it, once read.
+    pub fn language(&self) -> Option<&str> {
+        match &self.task {
+            Some(AnyTask::VideoTranslate(task)) if !task.language.is_empty() => {
+                Some(task.language.as_str())
+            }
+            _ => None,
+        }
+    }
+
     /// Take in a read: the task as read, or the error that ended the watch.
     /// Returns whether anything shown changed.
     pub fn apply(&mut self, task: Option<&AnyTask>, final_error: Option<String>, now: f64) -> bool {
