@@ -138,15 +138,7 @@ impl Server {
 
 /// `GET url` with the demo token; the JSON answer.
 pub async fn get_json(client: &reqwest::Client, url: &str) -> Result<serde_json::Value, String> {
-    client
-        .get(url)
-        .bearer_auth(DEMO_TOKEN)
-        .send()
-        .await
-        .map_err(|e| e.to_string())?
-        .json()
-        .await
-        .map_err(|e| e.to_string())
+    json_answer(client.get(url).bearer_auth(DEMO_TOKEN)).await
 }
 
 /// `POST url` with the demo token and the JSON `body`; the JSON answer.
@@ -155,10 +147,12 @@ pub async fn post_json(
     url: &str,
     body: &serde_json::Value,
 ) -> Result<serde_json::Value, String> {
-    client
-        .post(url)
-        .bearer_auth(DEMO_TOKEN)
-        .json(body)
+    json_answer(client.post(url).bearer_auth(DEMO_TOKEN).json(body)).await
+}
+
+/// Send `request`; its answer as JSON.
+async fn json_answer(request: reqwest::RequestBuilder) -> Result<serde_json::Value, String> {
+    request
         .send()
         .await
         .map_err(|e| e.to_string())?
