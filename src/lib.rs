@@ -23,6 +23,19 @@ use shell::announcer::LiveRegion;
 use shell::header::Header;
 use shell::shortcuts::Shortcuts;
 
+/// "Skip to content": to this page's `#main`. Written out in full, as a
+/// bare `#main` is read against the page's `<base href>`, which is the
+/// board's address, not this page's.
+#[component]
+fn SkipLink() -> impl IntoView {
+    let location = leptos_router::hooks::use_location();
+    let href = move || {
+        let search = location.search.with(|search| routes::query_part(search));
+        format!("{}{search}#main", location.pathname.get())
+    };
+    view! { <a class="skip-link" href=href>"Skip to content"</a> }
+}
+
 /// The whole app: the browser's URL parser for the rules, settings context,
 /// header with navigation, and the routed page.
 #[component]
@@ -34,8 +47,8 @@ pub fn App() -> impl IntoView {
     board::provide_board(settings, announcer, notifier);
     provide_context(shell::shortcuts::FilterFocus::new());
     view! {
-        <Router>
-            <a class="skip-link" href="#main">"Skip to content"</a>
+        <Router base=routes::base_prefix()>
+            <SkipLink/>
             <Header/>
             <LiveRegion/>
             <main id="main" class="page">

@@ -2,6 +2,11 @@
 //! [`edit_path`], [`compare_path`]) and read here ([`Page::from_path`]):
 //! which page an address shows is one `match` on the path.
 //!
+//! A site may serve the app under a path (`https://example.com/media/`):
+//! the page's `<base href>` names it ([`base_prefix`]), the router puts it
+//! before every address the app writes, and [`app_path`] takes it off
+//! before one is read.
+//!
 //! The router (`leptos_router::Router`) still keeps the location, follows
 //! links, moves through history and reads queries; only the choice of page is
 //! here. A route table (`FlatRoutes`) instantiates its matching and view
@@ -23,6 +28,56 @@ use crate::board::{BoardPage, ComparePage};
 use crate::settings::SettingsPage;
 use crate::shell::not_found::NotFound;
 use crate::task::{NewTask, TaskPage};
+
+/// The path the site serves the app under, without its trailing slash
+/// (`/media`; empty at a site's root), read once from the page's
+/// `<base href>`, where the gateway writes it as a path.
+pub fn base_prefix() -> &'static str {
+    static BASE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BASE.get_or_init(|| {
+        let base = document()
+            .query_selector("base[href]")
+            .ok()
+            .flatten()
+            .and_then(|base| base.get_attribute("href"))
+            .unwrap_or_default();
+        base.trim_end_matches('/').to_owned()
+    })
+}
+
+/// The site's address the app is served at (`https://example.com/media`):
+/// where its gateway answers the documented calls, and where its pages' links begin.
+pub fn site_url() -> String {
+    let origin = window().location().origin().unwrap_or_default();
+    format!("{origin}{}", base_prefix())
+}
+
+/// The `href` of a link to the app's `path` (`/settings` → `/media/settings`
+/// under a base path). leptos_router puts the base before the addresses it
+/// navigates to, but not before a link's `href`: every `<A>` takes one of these.
+pub fn href(path: &str) -> String {
+    format!("{}{path}", base_prefix())
+}
+
+/// leptos_router's `use_navigate` for the app's paths: each goes to its
+/// [`href`], as a link's would. (The router's own resolving writes the
+/// board under a base path as `/media`, without the slash the links and
+/// the site give it.)
+pub fn use_app_navigate() -> impl Fn(&str, NavigateOptions) + Clone {
+    let navigate = use_navigate();
+    move |path: &str, options: NavigateOptions| {
+        let options = NavigateOptions {
+            resolve: false,
+            ..options
+        };
+        navigate(&href(path), options);
+    }
+}
+
+/// The app's own path in a location's path (`/media/tasks/…` → `/tasks/…`).
+pub fn app_path(pathname: &str) -> &str {
+    media_gen_api::path::under_base(base_prefix(), pathname).unwrap_or(pathname)
+}
 
 /// The app route of the kind's submit form.
 pub fn form_path(kind: TaskKind) -> &'static str {
@@ -185,11 +240,11 @@ pub fn replace_address(navigate: &impl Fn(&str, NavigateOptions), address: &str)
 pub fn Pages() -> impl IntoView {
     let location = use_location();
     let pathname = location.pathname;
-    let page = Memo::new(move |_| pathname.with(|path| Page::from_path(path)));
+    let page = Memo::new(move |_| pathname.with(|path| Page::from_path(app_path(path))));
     let router = use_context::<BrowserUrl>();
-    let navigate = use_navigate();
+    let navigate = use_app_navigate();
     Effect::new(move |_| {
-        let canonical = pathname.with(|path| canonical_path(path));
+        let canonical = pathname.with(|path| canonical_path(app_path(path)));
         if let Some(router) = &router {
             router.ready_to_complete();
         }

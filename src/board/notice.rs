@@ -19,7 +19,7 @@ pub fn NoticeText(
         let href = detail_path(task.kind, &task.id);
         move || {
             board.find(kind, &id).map(|_| {
-                view! { ": " <A href=href.clone() attr:class="notice-link">"open the new task"</A> }
+                view! { ": " <A href=crate::routes::href(&href) attr:class="notice-link">"open the new task"</A> }
             })
         }
     });

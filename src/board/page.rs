@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_location, use_navigate, use_query_map};
+use leptos_router::hooks::{use_location, use_query_map};
 use media_gen_api::{AnyTask, Request, TaskKind, TaskStatus};
 
 use super::filters::{matches_text, shows, FilterQuery, StatusFilter};
@@ -123,7 +123,7 @@ pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView
             {thumb.map(|url| view! { <img class="task-row__thumb" src=url alt="" loading="lazy"/> })}
             <div class="task-row__body">
                 <div class="task-row__head">
-                    <A href=detail.clone() attr:class="task-row__kind">{kind_text::title(record.kind)}</A>
+                    <A href=crate::routes::href(&detail) attr:class="task-row__kind">{kind_text::title(record.kind)}</A>
                     <code class="task-row__id">{record.task_id.clone()}</code>
                     <CopyButton text=record.task_id.clone() detail=format!("of task {}", record.task_id)/>
                     {live}
@@ -148,7 +148,7 @@ pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView
 fn FindTask() -> impl IntoView {
     let kind = RwSignal::new(TaskKind::ImageToVideo);
     let id = RwSignal::new(String::new());
-    let navigate = use_navigate();
+    let navigate = crate::routes::use_app_navigate();
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let task_id = id.get_untracked().trim().to_owned();
@@ -271,7 +271,7 @@ pub fn BoardPage() -> impl IntoView {
         set_if_changed(text, address.text);
     });
     let search = use_location().search;
-    let navigate = use_navigate();
+    let navigate = crate::routes::use_app_navigate();
     Effect::new(move |_| {
         let wanted = FilterQuery {
             kind: kind.get(),
@@ -289,7 +289,7 @@ pub fn BoardPage() -> impl IntoView {
     let compare_link = move || {
         picks.0.with(|chosen| match chosen.as_slice() {
             [a, b] => Some(view! {
-                <A href=compare_path(a, b) attr:id="compare-link" attr:class="secondary">"Compare the two chosen"</A>
+                <A href=crate::routes::href(&compare_path(a, b)) attr:id="compare-link" attr:class="secondary">"Compare the two chosen"</A>
             }.into_any()),
             [_] => Some(view! { <span class="hint" id="compare-hint">"Choose one more to compare"</span> }.into_any()),
             _ => None,
@@ -373,7 +373,7 @@ pub fn BoardPage() -> impl IntoView {
                     <ul class="kind-cards">
                         {TaskKind::ALL.iter().copied().map(|kind| view! {
                             <li class="kind-card">
-                                <A href=crate::routes::form_path(kind)>
+                                <A href=crate::routes::href(crate::routes::form_path(kind))>
                                     <strong>{kind_text::title(kind)}</strong>
                                     <span>{kind_text::summary(kind)}</span>
                                 </A>

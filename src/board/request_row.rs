@@ -144,7 +144,7 @@ pub fn RequestRow(
             <div class="task-group__thumbs">{thumbs}</div>
             <div class="task-row__body">
                 <div class="task-row__head">
-                    <A href=detail_path(first.kind, &first.task_id) attr:class="task-row__kind">{kind_text::title(first.kind)}</A>
+                    <A href=crate::routes::href(&detail_path(first.kind, &first.task_id)) attr:class="task-row__kind">{kind_text::title(first.kind)}</A>
                     <span class="task-group__count">{count(total, one, many)}</span>
                     {live}
                 </div>
@@ -154,7 +154,7 @@ pub fn RequestRow(
                     <span class="elapsed">{progress}</span>
                 </div>
                 <div class="task-actions">
-                    <A href=detail_path(first.kind, &first.task_id) attr:class="secondary open"
+                    <A href=crate::routes::href(&detail_path(first.kind, &first.task_id)) attr:class="secondary open"
                         attr:aria-label=format!("Open the {} of this request", many)>"Open"</A>
                 </div>
                 <details class="task-group__tasks" prop:open=is_open on:toggle=on_toggle>

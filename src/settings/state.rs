@@ -33,7 +33,7 @@ impl Connection {
     /// service its own token and drops any other, so a token typed here is
     /// neither used nor sent there.
     pub fn of(base_url: &str, token: TokenSource) -> Connection {
-        if base_url == page_origin() {
+        if base_url == crate::routes::site_url() {
             return Connection::Gateway;
         }
         match token {
@@ -96,11 +96,6 @@ impl Settings {
         })
     }
 
-    /// The site's own address: its gateway.
-    pub fn site_url() -> String {
-        page_origin()
-    }
-
     /// How the app reaches the service now.
     pub fn connection_kind(&self) -> Signal<Connection> {
         let (base_url, token) = (self.base_url, self.token_source);
@@ -116,7 +111,8 @@ impl Settings {
         let provider: TokenProvider = std::rc::Rc::new(move || {
             Box::pin(async move {
                 // Never to the site's gateway, which would drop it anyway.
-                let to_site = base_url.try_get_untracked().unwrap_or_default() == page_origin();
+                let to_site =
+                    base_url.try_get_untracked().unwrap_or_default() == crate::routes::site_url();
                 let token = token.try_get_untracked().unwrap_or_default();
                 (!to_site && !token.is_empty()).then_some(token)
             })
@@ -156,18 +152,10 @@ impl Settings {
     }
 }
 
-/// The page's own origin (`http://127.0.0.1:8080`): by default the app talks to
-/// the server that served it.
-fn page_origin() -> String {
-    web_sys::window()
-        .and_then(|window| window.location().origin().ok())
-        .unwrap_or_default()
-}
-
 /// Load the stored settings and provide them as context.
 pub fn provide_settings() -> Settings {
     let saved = stored::load();
-    let base_url = saved.base_url.unwrap_or_else(page_origin);
+    let base_url = saved.base_url.unwrap_or_else(crate::routes::site_url);
     let token_source = if saved.token.is_some() {
         TokenSource::User
     } else {

@@ -6,7 +6,7 @@
 use gloo_events::{EventListener, EventListenerOptions};
 use leptos::html::Dialog;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::hooks::use_location;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 
@@ -120,7 +120,7 @@ pub fn Shortcuts() -> impl IntoView {
     let dialog = NodeRef::<Dialog>::new();
     let filter_focus = expect_context::<FilterFocus>();
     let location = use_location();
-    let navigate = use_navigate();
+    let navigate = crate::routes::use_app_navigate();
     // Not passive (gloo's default): the keys handled here cancel the
     // browser's own action (`/` is Quick Find in Firefox); others pass untouched.
     let options = EventListenerOptions::enable_prevent_default();
@@ -130,7 +130,8 @@ pub fn Shortcuts() -> impl IntoView {
         };
         let modified = event.ctrl_key() || event.meta_key() || event.alt_key();
         let path = location.pathname.get_untracked();
-        let Some(wanted) = shortcut(&event.key(), modified, typing(event), &path) else {
+        let path = crate::routes::app_path(&path);
+        let Some(wanted) = shortcut(&event.key(), modified, typing(event), path) else {
             return;
         };
         // A modal (the shortcut list, an image's full view) handles its own Esc.

@@ -2,7 +2,6 @@
 
 use std::rc::Rc;
 
-use leptos_router::hooks::use_navigate;
 use media_gen_api::Request;
 
 use crate::board::Board;
@@ -13,7 +12,7 @@ use media_gen_ui::forms::FormHost;
 /// anything else) and then shows the board.
 pub fn app_form_host() -> FormHost {
     let (settings, board) = (Settings::expect(), Board::expect());
-    let navigate = use_navigate();
+    let navigate = crate::routes::use_app_navigate();
     FormHost {
         submit: Rc::new(move |request: Request| {
             let navigate = navigate.clone();

@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
-use leptos_router::hooks::use_navigate;
 use media_gen_api::{AnyTask, ImageGenerateTask, TaskKind, TaskStatus};
 use wasm_bindgen::JsValue;
 
@@ -64,7 +63,7 @@ fn sibling_translations(board: Board, record: &TaskRecord) -> Vec<(String, Strin
 fn Known(record: TaskRecord) -> impl IntoView {
     let board = Board::expect();
     let now = use_now(1_000);
-    let navigate = use_navigate();
+    let navigate = crate::routes::use_app_navigate();
     let result = match &record.task {
         Some(AnyTask::ImageGenerate(_)) if record.status == TaskStatus::Succeeded => {
             let images = batch_images(board, &record);
@@ -90,7 +89,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
         .map(|links| {
             let links = links
                 .into_iter()
-                .map(|(href, language)| view! { <li><A href=href>{language}</A></li> })
+                .map(|(href, language)| view! { <li><A href=crate::routes::href(&href)>{language}</A></li> })
                 .collect_view();
             view! {
                 <nav class="siblings" aria-labelledby="siblings-title">
@@ -187,7 +186,7 @@ fn task_body(board: Board, kind: TaskKind, id: String) -> AnyView {
     let settings = Settings::expect();
     let link = format!(
         "{}{}",
-        window().location().origin().unwrap_or_default(),
+        crate::routes::site_url(),
         crate::routes::detail_path(kind, &id)
     );
     let status_url = {

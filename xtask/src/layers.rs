@@ -180,6 +180,11 @@ const SOURCE_RULES: &[SourceRule] = &[
         ],
         why: "only media-gen-client speaks HTTP",
     },
+    SourceRule {
+        allowed: Some("src/routes.rs"),
+        calls: &["use_navigate()", "<A href=\""],
+        why: "the app's addresses go under the site's base path: crate::routes::use_app_navigate and <A href=crate::routes::href(..)>",
+    },
 ];
 
 /// `file:line: call (why)` for each call in `text` (the file at `relative`,

@@ -30,10 +30,35 @@ pub fn decode_segment(segment: &str) -> String {
         .into_owned()
 }
 
+/// The part of `path` under the base path `prefix` (written without its
+/// trailing slash: `/media`, or empty for a site's root): `/media/tasks/x`
+/// → `/tasks/x`, `/media` and `/media/` → `/`; `None` when `path` is
+/// elsewhere (`/mediax`, `/metrics`). The gateway routes by it, the app
+/// reads its pages by it.
+pub fn under_base<'a>(prefix: &str, path: &'a str) -> Option<&'a str> {
+    let rest = path.strip_prefix(prefix)?;
+    match rest {
+        "" => Some("/"),
+        _ if rest.starts_with('/') => Some(rest),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn paths_under_a_base_lose_it_and_others_are_elsewhere() {
+        assert_eq!(under_base("/media", "/media"), Some("/"));
+        assert_eq!(under_base("/media", "/media/"), Some("/"));
+        assert_eq!(under_base("/media", "/media/tasks/x"), Some("/tasks/x"));
+        assert_eq!(under_base("/media", "/mediax"), None);
+        assert_eq!(under_base("/media", "/metrics"), None);
+        assert_eq!(under_base("", "/v1/x"), Some("/v1/x"));
+        assert_eq!(under_base("", "/"), Some("/"));
+    }
 
     #[test]
     fn segments_are_decoded() {

@@ -211,6 +211,8 @@ pub struct RelayOptions {
     pub heartbeat: Duration,
     /// Its `--trust-callbacks`: announce callbacks without reading.
     pub trust_callbacks: bool,
+    /// Its `--base-path` (`/` at the root).
+    pub base_path: &'static str,
 }
 
 /// Whether the gateway at `base_url` answers `/readyz` with success within
@@ -291,6 +293,7 @@ impl RelayGateway {
             ..media_gen_gateway::relay::RelaySettings::new(public_url, max_connections)
         });
         settings.redis = options.redis.clone();
+        settings.base_path = options.base_path.parse().expect("a base path");
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         self.stop = Some(stop);
         self.serving = Some(tokio::spawn(async move {
@@ -348,6 +351,7 @@ pub async fn start_relay_gateway(
         public_url: None,
         heartbeat,
         trust_callbacks: false,
+        base_path: "/",
     })
     .await;
     if redis.is_some() {

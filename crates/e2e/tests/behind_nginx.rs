@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use common::heard_not_read;
 use media_gen_e2e::{
-    dist_dir, start_sandbox, start_site_configured, workspace_root, Browser, Nginx, Redis,
-    RelayGateway, RelayOptions,
+    dist_dir, npm_scratch_dir, start_sandbox, start_site_configured, workspace_root, Browser,
+    Nginx, Redis, RelayGateway, RelayOptions,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpSocket;
@@ -31,8 +31,13 @@ const GUIDE_GATEWAY: &str = "server 127.0.0.1:8080 max_fails=0;";
 /// addresses: the gateways', and a plain loopback listener instead of TLS
 /// on 443.
 fn server_block(gateways: &[String], port: u16) -> String {
-    let guide = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx.conf"))
-        .expect("docs/deploy/nginx.conf");
+    guide_block("docs/deploy/nginx.conf", gateways, port)
+}
+
+/// The block of the guide file `guide` with this test's addresses.
+fn guide_block(guide: &str, gateways: &[String], port: u16) -> String {
+    let guide =
+        std::fs::read_to_string(workspace_root().join(guide)).unwrap_or_else(|_| panic!("{guide}"));
     assert!(
         guide.contains(GUIDE_GATEWAY) && guide.contains("listen 443 ssl;"),
         "the guide's block changed: keep this test in step"
@@ -211,6 +216,7 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
         public_url: Some(public_url.clone()),
         heartbeat: Duration::from_secs(15),
         trust_callbacks: false,
+        base_path: "/",
     };
     let mut a = RelayGateway::start_on(first, options.clone());
     let mut b = RelayGateway::start_on(second, options);
@@ -279,6 +285,7 @@ async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
             public_url: Some(public_url.clone()),
             heartbeat: Duration::from_secs(15),
             trust_callbacks: false,
+            base_path: "/",
         },
     );
     gateway.ready().await;
@@ -320,4 +327,190 @@ async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
     // The stream was opened again.
     heard_not_read(&browser, &sandbox, 2).await;
     browser.close().await;
+}
+
+/// `from` copied into `to`, folders and all.
+fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("a folder");
+    for entry in std::fs::read_dir(from).expect("a folder to copy") {
+        let path = entry.expect("an entry").path();
+        let target = to.join(path.file_name().expect("a name"));
+        if path.is_dir() {
+            copy_folder(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy a file");
+        }
+    }
+}
+
+#[test]
+fn the_guide_shows_the_sub_path_block_it_runs() {
+    let guide =
+        std::fs::read_to_string(workspace_root().join("docs/deploy.md")).expect("the guide");
+    let conf = std::fs::read_to_string(workspace_root().join("docs/deploy/nginx-sub-path.conf"))
+        .expect("the block");
+    let shown = guide
+        .split("```nginx\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("an nginx block in docs/deploy.md");
+    assert!(shown.contains("location /media/ {"));
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|line| line.trim().to_owned())
+            .filter(|line| !line.is_empty())
+            .collect()
+    };
+    let (shown, conf) = (lines(shown), lines(&conf));
+    assert!(
+        conf.windows(shown.len())
+            .any(|window| window == shown.as_slice()),
+        "docs/deploy.md's block is not the one docs/deploy/nginx-sub-path.conf has"
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs nginx, the release build, the npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_app_under_a_path_behind_nginx() {
+    // The app as built, with the widgets' example page beside it.
+    let site = std::env::temp_dir().join(format!("media-gen-sub-path-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&site);
+    copy_folder(&dist_dir(), &site);
+    copy_folder(&npm_scratch_dir().join("embed"), &site.join("embed"));
+
+    let sandbox = start_sandbox(1_500).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let address = listener.local_addr().expect("an address").to_string();
+    let nginx =
+        Nginx::start(|port| guide_block("docs/deploy/nginx-sub-path.conf", &[address], port)).await;
+    let origin = format!("http://{}", nginx.address);
+    let gateway = RelayGateway::start_on(
+        listener,
+        RelayOptions {
+            sandbox_url: sandbox.clone(),
+            static_dir: Some(site.clone()),
+            redis: None,
+            public_url: Some(format!("{origin}/media")),
+            heartbeat: Duration::from_secs(15),
+            trust_callbacks: false,
+            base_path: "/media/",
+        },
+    );
+    gateway.ready().await;
+    // Beside it, the site's other things: nothing of the gateway's.
+    assert_eq!(get_from("127.0.0.2", nginx.address, "/", "").await, 404);
+    assert_eq!(
+        get_from(
+            "127.0.0.2",
+            nginx.address,
+            "/v1/video_translate/target_languages",
+            ""
+        )
+        .await,
+        404
+    );
+
+    let browser = Browser::start().await;
+    browser.open_app_page(&origin, "/media/", "Tasks").await;
+    browser.watch_for_errors().await;
+    // A link of the header, clicked: the address bar stays under the path.
+    browser
+        .click("#main-nav a[href='/media/new/image-generate']")
+        .await;
+    browser.wait_for_address("/media/new/image-generate").await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    browser
+        .type_into("#prompt", "A lighthouse under a path")
+        .await;
+    browser.submit_form().await;
+    browser.wait_for_address("/media/").await;
+    // Followed over the relay's stream under the path, never read.
+    browser
+        .wait_until(
+            "the task ended",
+            "document.querySelector(\"li.task-row[data-status='SUCCEEDED']\") !== null",
+        )
+        .await;
+    heard_not_read(&browser, &sandbox, 1).await;
+    // Its page, a reload there (a deep link), and Back.
+    browser.click("li.task-row a.open").await;
+    let task_address = browser.address().await;
+    assert!(
+        task_address.starts_with("/media/tasks/image_generate/"),
+        "{task_address}"
+    );
+    browser.wait_for_text("main h1", "Image generation").await;
+    browser.assert_still_working("a submit under /media/").await;
+    browser.reload().await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    assert_eq!(browser.address().await, task_address);
+    browser.find("#task-id").await;
+    // "Skip to content" stays on this page (a bare `#main` would be read
+    // against the base: the board).
+    let skip = browser.find("a.skip-link").await;
+    skip.send_keys("\u{E007}").await.expect("press Enter");
+    browser
+        .wait_until("the address names #main", "location.hash === '#main'")
+        .await;
+    assert_eq!(browser.address().await, task_address);
+    // Back: off `#main`, then to the board.
+    browser.client.back().await.expect("Back");
+    browser
+        .wait_until("the address is the page's", "location.hash === ''")
+        .await;
+    assert_eq!(browser.address().await, task_address);
+    browser.client.back().await.expect("Back");
+    browser.wait_for_address("/media/").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    // An address in another spelling is put right, under the path.
+    browser
+        .open(&format!("{origin}/media/new/image_generate"))
+        .await;
+    browser.wait_for_address("/media/new/image-generate").await;
+    browser.watch_for_errors().await;
+    // Everything the browser asked for was under the path.
+    let elsewhere = browser
+        .eval(&format!(
+            "performance.getEntriesByType('resource').map((entry) => entry.name)
+               .filter((name) => !name.startsWith('{origin}/media/'))"
+        ))
+        .await;
+    assert_eq!(elsewhere, serde_json::json!([]), "requests outside /media/");
+    browser.assert_still_working("the app under /media/").await;
+
+    // The widgets' example page under the path: a submit and its result.
+    browser.open(&format!("{origin}/media/embed/")).await;
+    let form = "document.querySelector('#submit').shadowRoot";
+    browser
+        .wait_until(
+            "the example's form",
+            &format!("{form}?.querySelector('#prompt')"),
+        )
+        .await;
+    browser
+        .run_async(&format!(
+            "const field = {form}.querySelector('#prompt');
+             field.value = 'From the example under a path';
+             field.dispatchEvent(new Event('input', {{ bubbles: true }}));"
+        ))
+        .await;
+    browser
+        .wait_until(
+            "submit enabled",
+            &format!("!{form}.querySelector('#submit').disabled"),
+        )
+        .await;
+    browser
+        .run_async(&format!("{form}.querySelector('#submit').click();"))
+        .await;
+    browser
+        .wait_until(
+            "the status widget's image",
+            "document.querySelector('#status').shadowRoot?.querySelector('.gallery img')",
+        )
+        .await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&site);
 }

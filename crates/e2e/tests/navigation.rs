@@ -30,6 +30,25 @@ async fn submit_image(browser: &Browser, base_url: &str, prompt: &str) -> String
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn skip_to_content_stays_on_the_page() {
+    let site = start_site().await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site.base_url, "/settings?x=1", "Settings")
+        .await;
+    // Tab to it and Enter, as a keyboard user does.
+    let link = browser.find("a.skip-link").await;
+    link.send_keys("\u{E007}").await.expect("press Enter");
+    browser
+        .wait_until("the address names #main", "location.hash === '#main'")
+        .await;
+    assert_eq!(browser.address().await, "/settings?x=1", "the page stayed");
+    browser.wait_for_text("main h1", "Settings").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn header_links_write_the_address_and_back_and_forward_walk_it() {
     let site = start_site().await;
     let base_url = &site.base_url;

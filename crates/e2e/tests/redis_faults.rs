@@ -27,6 +27,7 @@ async fn gateway(redis: &str, task_ms: u64) -> RelayGateway {
         public_url: None,
         heartbeat: Duration::from_secs(15),
         trust_callbacks: false,
+        base_path: "/",
     })
     .await
 }

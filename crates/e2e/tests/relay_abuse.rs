@@ -108,6 +108,7 @@ async fn trusting_gateway_on_redis() -> (Redis, String, RelayGateway) {
         public_url: None,
         heartbeat: Duration::from_secs(15),
         trust_callbacks: true,
+        base_path: "/",
     })
     .await;
     gateway.ready().await;

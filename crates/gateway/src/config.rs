@@ -41,6 +41,12 @@ pub struct Config {
     /// the app's routes.
     #[arg(long = "static", value_name = "DIR", env = "MEDIA_GEN_STATIC")]
     pub static_dir: Option<PathBuf>,
+    /// The path the app and the documented calls are served under, for a
+    /// site that has the gateway at a path (`/media/`: the app at
+    /// `https://example.com/media/`, the calls at `/media/v1/…`). Health
+    /// and metrics stay at the root. With the relay, `--public-url` ends in it.
+    #[arg(long, env = "MEDIA_GEN_BASE_PATH", default_value = "/")]
+    pub base_path: crate::base_path::BasePath,
     /// Another origin the served pages may call or read from (their
     /// Content-Security-Policy `connect-src`); repeat for several.
     #[arg(long = "connect-src", value_name = "ORIGIN", value_parser = media_gen_api::validate::parse_origin)]
@@ -168,6 +174,14 @@ pub enum ConfigError {
     TokenFile(PathBuf, std::io::Error),
     /// The upstream is not an http(s) base URL.
     Upstream(String),
+    /// The public URL is not under the base path, so the service's
+    /// callbacks would go where the gateway does not answer.
+    PublicUrlOutsideBase {
+        /// `--public-url`.
+        public_url: String,
+        /// `--base-path`.
+        base_path: crate::base_path::BasePath,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -181,6 +195,16 @@ impl fmt::Display for ConfigError {
                 write!(f, "cannot read the token file {}: {error}", path.display())
             }
             ConfigError::Upstream(why) => write!(f, "--upstream: {why}"),
+            ConfigError::PublicUrlOutsideBase {
+                public_url,
+                base_path,
+            } => write!(
+                f,
+                "--public-url {public_url} does not end in --base-path {base_path}: \
+                 the service's callbacks would go where the gateway does not answer \
+                 (give the address the gateway's base path has, e.g. https://example.com{})",
+                base_path.prefix()
+            ),
         }
     }
 }
@@ -217,6 +241,25 @@ impl Upstream {
 }
 
 impl Config {
+    /// Refuses a `--public-url` outside `--base-path`.
+    pub fn check_public_url(&self) -> Result<(), ConfigError> {
+        let Some(public_url) = &self.public_url else {
+            return Ok(());
+        };
+        let path = public_url
+            .split_once("://")
+            .and_then(|(_, rest)| rest.find('/').map(|at| &rest[at..]))
+            .unwrap_or_default();
+        if self.base_path.ends(path) {
+            Ok(())
+        } else {
+            Err(ConfigError::PublicUrlOutsideBase {
+                public_url: public_url.clone(),
+                base_path: self.base_path.clone(),
+            })
+        }
+    }
+
     /// The relay's settings, when `--public-url` is given.
     pub fn relay(&self) -> Option<crate::relay::RelaySettings> {
         self.public_url
@@ -303,6 +346,29 @@ mod tests {
             format!("{:?}", flags.relay()),
             format!("{:?}", Some(expected))
         );
+    }
+
+    #[test]
+    fn the_public_url_must_be_under_the_base_path() {
+        let at = |public_url: &str| {
+            config(&["--base-path", "/media", "--public-url", public_url]).check_public_url()
+        };
+        assert!(at("https://example.com/media").is_ok());
+        assert!(at("https://example.com/media/").is_ok());
+        let refused = at("https://example.com").unwrap_err().to_string();
+        assert!(
+            refused
+                .contains("--public-url https://example.com does not end in --base-path /media/")
+                && refused.contains("https://example.com/media"),
+            "{refused}"
+        );
+        assert!(config(&["--public-url", "https://gw.example"])
+            .check_public_url()
+            .is_ok());
+        let bad = Config::try_parse_from(["media-gen-gateway", "--base-path", "/me dia"])
+            .unwrap_err()
+            .to_string();
+        assert!(bad.contains("--base-path") && bad.contains("' '"), "{bad}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! page embedding the widgets): scripts only from this origin plus the
 //! exact inline scripts of the page (by hash: the loader Trunk writes),
 //! WebAssembly compilation, requests only to this origin and the configured
-//! services, media over http(s), no plugins, no framing, no `<base>`.
+//! services, media over http(s), no plugins, no framing, a `<base>` only of this origin (the app's page names its base path in one).
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
@@ -46,7 +46,7 @@ pub fn policy(hashes: &[String], connect: &[String]) -> String {
     format!(
         "default-src 'self'; script-src {scripts}; connect-src {connect}; \
          img-src 'self' https: http: data: blob:; media-src 'self' https: http: blob:; \
-         style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; \
+         style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; \
          frame-ancestors 'none'; form-action 'self'"
     )
 }

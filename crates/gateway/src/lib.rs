@@ -4,6 +4,7 @@
 //! budgets, connection cap, timeouts, body limit) and reports what it does
 //! (metrics, health, one log line per request).
 
+pub mod base_path;
 pub mod budgets;
 pub mod client_address;
 pub mod config;
@@ -90,6 +91,8 @@ pub struct Settings {
     pub connections: ConnectionLimits,
     /// The built app to serve, if any.
     pub static_dir: Option<std::path::PathBuf>,
+    /// The path the app and the documented calls are served under.
+    pub base_path: base_path::BasePath,
     /// Other origins the served pages may call.
     pub connect_src: Vec<String>,
     /// The callback relay, when the gateway has a public address.
@@ -129,6 +132,7 @@ impl Settings {
                 shutdown_grace: Duration::from_secs(1),
             },
             static_dir,
+            base_path: base_path::BasePath::default(),
             connect_src,
             relay: None,
             redis: None,
@@ -140,6 +144,7 @@ impl Settings {
         config: &Config,
         token_var: Option<String>,
     ) -> Result<Settings, ConfigError> {
+        config.check_public_url()?;
         Ok(Settings {
             upstream: config.upstream(token_var)?,
             trusted_proxies: config.trusted_proxies.clone(),
@@ -153,6 +158,7 @@ impl Settings {
                 shutdown_grace: config.shutdown_grace,
             },
             static_dir: config.static_dir.clone(),
+            base_path: config.base_path.clone(),
             connect_src: config.connect_src.clone(),
             relay: config.relay(),
             redis: config.redis.clone(),
@@ -236,10 +242,69 @@ async fn not_found() -> axum::response::Response {
     Refusal::NotFound.into_response()
 }
 
-/// The gateway's routes and layers: `/v1` forwarded or refused, health,
-/// metrics, the built app; security headers on every answer, a request id,
-/// a log line. Fails when the app's folder cannot be read.
+/// The gateway's routes and layers: `/v1` forwarded or refused, the
+/// relay, the built app (all under `--base-path`); health and metrics at
+/// the root; security headers on every answer, a request id, a log line.
+/// Fails when the app's folder cannot be read.
 pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> {
+    let operations = Router::new()
+        .route("/healthz", get(health::alive))
+        .route("/readyz", get(health::ready))
+        .route("/metrics", get(observe::render))
+        .with_state(gateway.clone());
+    let app = Router::new()
+        .route("/v1", any(forward::handle))
+        .route("/v1/{*rest}", any(forward::handle))
+        .route(
+            media_gen_api::relay::CAPABILITIES_PATH,
+            get(relay::capabilities),
+        )
+        .route(
+            media_gen_api::relay::EVENTS_PATH,
+            get(relay::events::stream),
+        )
+        .route("/callbacks/{capability}", post(relay::callbacks::receive))
+        .with_state(gateway);
+    let app = match &settings.static_dir {
+        Some(dir) => app.merge(static_files::router(
+            dir,
+            &settings.base_path,
+            &settings.connect_src,
+        )?),
+        None => app.fallback(not_found),
+    };
+    if settings.base_path.is_root() {
+        return Ok(layered(operations.merge(app), settings));
+    }
+    // Under a base path the app's routes see their paths without it (so
+    // do its log lines and metrics); the rest is the operator's or nothing.
+    let operations = layered(operations.fallback(not_found), settings);
+    let app = layered(app, settings);
+    let base = settings.base_path.clone();
+    let dispatch = tower::service_fn(move |mut request: axum::extract::Request| {
+        let under_base = base.strip(request.uri().path()).and_then(|rest| {
+            let query = request.uri().query().map(|query| format!("?{query}"));
+            format!("{rest}{}", query.unwrap_or_default())
+                .parse::<axum::http::Uri>()
+                .ok()
+        });
+        let (app, operations) = (app.clone(), operations.clone());
+        async move {
+            match under_base {
+                Some(uri) => {
+                    *request.uri_mut() = uri;
+                    tower::ServiceExt::oneshot(app, request).await
+                }
+                None => tower::ServiceExt::oneshot(operations, request).await,
+            }
+        }
+    });
+    Ok(Router::new().fallback_service(dispatch))
+}
+
+/// Every answer's layers: body time limit, metrics, security headers, the
+/// log line and the request id.
+fn layered(routes: Router, settings: &Settings) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     let trace = TraceLayer::new_for_http()
         .make_span_with(|request: &axum::http::Request<_>| {
@@ -254,27 +319,7 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
             tracing::info_span!("request", id, method = %request.method(), path = %path)
         })
         .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
-    let routes = Router::new()
-        .route("/healthz", get(health::alive))
-        .route("/readyz", get(health::ready))
-        .route("/metrics", get(observe::render))
-        .route("/v1", any(forward::handle))
-        .route("/v1/{*rest}", any(forward::handle))
-        .route(
-            media_gen_api::relay::CAPABILITIES_PATH,
-            get(relay::capabilities),
-        )
-        .route(
-            media_gen_api::relay::EVENTS_PATH,
-            get(relay::events::stream),
-        )
-        .route("/callbacks/{capability}", post(relay::callbacks::receive))
-        .with_state(gateway);
-    let routes = match &settings.static_dir {
-        Some(dir) => routes.merge(static_files::router(dir, &settings.connect_src)?),
-        None => routes.fallback(not_found),
-    };
-    Ok(routes
+    routes
         .layer(RequestBodyTimeoutLayer::new(settings.body_timeout))
         .layer(axum::middleware::from_fn(observe::count))
         .layer(SetResponseHeaderLayer::overriding(
@@ -294,7 +339,7 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
         .layer(SetRequestIdLayer::new(
             request_id,
             observe::RequestIds::default(),
-        )))
+        ))
 }
 
 /// Serve `settings` on a free loopback port in the background (tests and

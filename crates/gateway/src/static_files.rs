@@ -2,20 +2,78 @@
 //! brotli or gzip copies (written next to them at build time) to browsers
 //! that accept them, long-lived caching for names that carry a content hash
 //! and none for the rest, the app's routes answered with `index.html`, and
-//! each page's Content-Security-Policy, worked out once at start.
+//! each page's Content-Security-Policy, worked out once at start. Under a
+//! base path (`--base-path /media/`) the app's page is served with its
+//! `<base href>` saying so, which every relative address in it (its
+//! scripts, styles, links) and the app's router follow.
 
 use std::collections::HashMap;
 use std::io;
 use std::path::Path;
 
+use axum::body::Bytes;
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
 
+use crate::base_path::BasePath;
 use crate::csp;
+
+/// The `<base>` element the app's `index.html` is built with: the root.
+pub const ROOT_BASE: &str = "<base href=\"/\" />";
+
+/// The app's page for a site whose base path is `base`: `html` with its
+/// `<base href>` naming it. Fails on a page built without one.
+pub fn page_under(html: &str, base: &BasePath) -> Result<String, String> {
+    if !html.contains(ROOT_BASE) {
+        return Err(format!(
+            "index.html has no `{ROOT_BASE}` to name --base-path {base} in: build the app again"
+        ));
+    }
+    Ok(html.replacen(ROOT_BASE, &format!("<base href=\"{base}\" />"), 1))
+}
+
+/// How the app's routes are answered: the built `index.html` (and its
+/// compressed copies) at the root, else that page with its base named,
+/// compressed as each browser accepts.
+#[derive(Clone)]
+enum AppPage {
+    File(ServeFile),
+    Rewritten(Bytes),
+}
+
+impl AppPage {
+    async fn answer(self, request: Request) -> Response {
+        match self {
+            AppPage::File(file) => match tower::ServiceExt::oneshot(file, request).await {
+                Ok(response) => response.into_response(),
+                Err(never) => match never {},
+            },
+            AppPage::Rewritten(page) => {
+                let page = tower::service_fn(move |_: Request| {
+                    let page = page.clone();
+                    async move {
+                        Ok::<_, std::convert::Infallible>(
+                            ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page)
+                                .into_response(),
+                        )
+                    }
+                });
+                let compressed = tower::ServiceBuilder::new()
+                    .layer(CompressionLayer::new())
+                    .service(page);
+                match tower::ServiceExt::oneshot(compressed, request).await {
+                    Ok(response) => response.into_response(),
+                    Err(never) => match never {},
+                }
+            }
+        }
+    }
+}
 
 /// Whether a file name carries a content hash as the build writes it
 /// (`app-a4b758a2dacac90d.css`, `media-gen-app-ab50f204358884f8_bg.wasm`):
@@ -79,9 +137,9 @@ impl Policies {
     }
 }
 
-/// The static site under `dir`, allowing its pages requests to `connect`
-/// (origins) besides their own.
-pub fn router(dir: &Path, connect: &[String]) -> io::Result<Router> {
+/// The static site under `dir`, served under `base`, allowing its pages
+/// requests to `connect` (origins) besides their own.
+pub fn router(dir: &Path, base: &BasePath, connect: &[String]) -> io::Result<Router> {
     if !dir.join("index.html").is_file() {
         return Err(io::Error::new(
             io::ErrorKind::NotFound,
@@ -92,9 +150,18 @@ pub fn router(dir: &Path, connect: &[String]) -> io::Result<Router> {
         ));
     }
     let policies = Policies::read(dir, connect)?;
-    let index = ServeFile::new(dir.join("index.html"))
-        .precompressed_br()
-        .precompressed_gzip();
+    let index = if base.is_root() {
+        AppPage::File(
+            ServeFile::new(dir.join("index.html"))
+                .precompressed_br()
+                .precompressed_gzip(),
+        )
+    } else {
+        let html = std::fs::read_to_string(dir.join("index.html"))?;
+        let page = page_under(&html, base).map_err(io::Error::other)?;
+        AppPage::Rewritten(Bytes::from(page))
+    };
+    let page = index.clone();
     let files = ServeDir::new(dir)
         .precompressed_br()
         .precompressed_gzip()
@@ -105,18 +172,40 @@ pub fn router(dir: &Path, connect: &[String]) -> io::Result<Router> {
                 // any other is one of the app's routes.
                 let last = request.uri().path().rsplit('/').next().unwrap_or_default();
                 if last.contains('.') {
-                    return Ok((StatusCode::NOT_FOUND, "No such file").into_response());
+                    return Ok::<_, std::convert::Infallible>(
+                        (StatusCode::NOT_FOUND, "No such file").into_response(),
+                    );
                 }
-                tower::ServiceExt::oneshot(index, request)
-                    .await
-                    .map(IntoResponse::into_response)
+                Ok(index.answer(request).await)
             }
         }));
-    Ok(Router::new()
+    let routes = match page {
+        // The page on disk names the root: never served as it is.
+        AppPage::Rewritten(_) => Router::new()
+            .route_service("/", app_page_service(page.clone()))
+            .route_service("/index.html", app_page_service(page)),
+        AppPage::File(_) => Router::new(),
+    };
+    Ok(routes
         .fallback_service(files)
         .layer(axum::middleware::from_fn(move |request, next| {
             headers(policies.clone(), request, next)
         })))
+}
+
+/// `page` as a service a route can hold.
+fn app_page_service(
+    page: AppPage,
+) -> impl tower::Service<
+    Request,
+    Response = Response,
+    Error = std::convert::Infallible,
+    Future = impl Send + 'static,
+> + Clone {
+    tower::service_fn(move |request: Request| {
+        let page = page.clone();
+        async move { Ok(page.answer(request).await) }
+    })
 }
 
 /// Caching, `Vary` and, for pages, the policy.

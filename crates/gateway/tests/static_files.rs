@@ -6,7 +6,7 @@ mod support;
 
 use std::io::{Read, Write};
 
-use support::{settings, start_gateway, start_service};
+use support::{settings, start_gateway, start_service, Recorder};
 
 const CSS: &str = "body { color: black; } /* enough text to be worth compressing */";
 const CSS_NAME: &str = "app-0123456789abcdef.css";
@@ -22,7 +22,7 @@ fn site() -> tempfile::TempDir {
     };
     write(
         "index.html",
-        b"<!doctype html><title>app</title><script type=\"module\">import init from '/app.js';</script>",
+        b"<!doctype html><base href=\"/\" /><title>app</title><script type=\"module\">import init from './app.js';</script>",
     );
     write(
         "embed/index.html",
@@ -42,11 +42,18 @@ fn site() -> tempfile::TempDir {
 }
 
 async fn serving(dir: &tempfile::TempDir) -> String {
-    let (service, _) = start_service().await;
+    serving_under(dir, "/").await.0
+}
+
+/// The gateway serving `dir` under `base_path`: its address, and what the
+/// service behind it saw.
+async fn serving_under(dir: &tempfile::TempDir, base_path: &str) -> (String, Recorder) {
+    let (service, seen) = start_service().await;
     let mut settings = settings(Some(&service));
     settings.static_dir = Some(dir.path().to_owned());
+    settings.base_path = base_path.parse().unwrap();
     settings.connect_src = vec!["https://api.example.com".to_owned()];
-    format!("http://{}", start_gateway(settings).await)
+    (format!("http://{}", start_gateway(settings).await), seen)
 }
 
 fn header(response: &reqwest::Response, name: &str) -> String {
@@ -181,4 +188,111 @@ async fn a_folder_without_the_app_is_refused_at_start() {
         .await
         .unwrap_err();
     assert!(error.to_string().contains("no index.html"), "{error}");
+}
+
+#[tokio::test]
+async fn under_a_base_path_the_app_its_calls_and_its_files_live_there() {
+    let dir = site();
+    let (gateway, seen) = serving_under(&dir, "/media/").await;
+    let client = reqwest::Client::new();
+    let get = |path: &str| client.get(format!("{gateway}{path}")).send();
+    // The app's page, at its root and on a deep link, names its base.
+    for path in [
+        "/media/",
+        "/media",
+        "/media/index.html",
+        "/media/tasks/image_generate/ig-1",
+    ] {
+        let page = get(path).await.unwrap();
+        assert_eq!(page.status(), 200, "{path}");
+        assert!(header(&page, "content-security-policy").contains("base-uri 'self'"));
+        let html = page.text().await.unwrap();
+        assert!(html.contains("<base href=\"/media/\" />"), "{path}: {html}");
+        assert!(!html.contains("<base href=\"/\" />"), "{path}");
+    }
+    // Files and the second page, under the base only.
+    assert_eq!(
+        get(&format!("/media/{CSS_NAME}"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap(),
+        CSS
+    );
+    assert_eq!(get("/media/embed/").await.unwrap().status(), 200);
+    assert_eq!(get(&format!("/{CSS_NAME}")).await.unwrap().status(), 404);
+    assert_eq!(get("/").await.unwrap().status(), 404);
+    // The documented calls under the base reach the service without it.
+    let call = get("/media/v1/image_generate/ig-1").await.unwrap();
+    assert_eq!(call.status(), 200);
+    assert!(seen
+        .seen()
+        .iter()
+        .any(|seen| seen.target == "/v1/image_generate/ig-1"));
+    assert_eq!(get("/v1/image_generate/ig-1").await.unwrap().status(), 404);
+    // Health and metrics stay at the root, for the operator only.
+    assert_eq!(get("/healthz").await.unwrap().status(), 200);
+    assert_eq!(get("/metrics").await.unwrap().status(), 200);
+    // Under the base they are only app routes (its "nothing here" page).
+    for path in ["/media/metrics", "/media/readyz"] {
+        let page = get(path).await.unwrap();
+        assert!(
+            header(&page, "content-type").starts_with("text/html"),
+            "{path}"
+        );
+        assert!(page
+            .text()
+            .await
+            .unwrap()
+            .contains("<base href=\"/media/\" />"));
+    }
+}
+
+#[tokio::test]
+async fn the_page_under_a_base_path_travels_compressed() {
+    let dir = site();
+    let (gateway, _) = serving_under(&dir, "/tools/media").await;
+    let client = reqwest::Client::builder()
+        .no_gzip()
+        .no_brotli()
+        .build()
+        .unwrap();
+    let page = client
+        .get(format!("{gateway}/tools/media/settings"))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(header(&page, "content-encoding"), "gzip");
+    assert!(header(&page, "content-type").starts_with("text/html"));
+    assert_eq!(header(&page, "cache-control"), "no-cache");
+    let mut html = String::new();
+    flate2::read::GzDecoder::new(&page.bytes().await.unwrap()[..])
+        .read_to_string(&mut html)
+        .unwrap();
+    assert!(html.contains("<base href=\"/tools/media/\" />"), "{html}");
+}
+
+#[tokio::test]
+async fn a_page_without_a_base_cannot_be_served_under_a_path() {
+    let dir = site();
+    std::fs::write(
+        dir.path().join("index.html"),
+        "<!doctype html><title>old</title>",
+    )
+    .unwrap();
+    let mut settings = settings(None);
+    settings.static_dir = Some(dir.path().to_owned());
+    settings.base_path = "/media/".parse().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let error = media_gen_gateway::serve(listener, &settings, std::future::pending())
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("index.html has no `<base href=\"/\" />`"),
+        "{error}"
+    );
 }
