@@ -29,6 +29,10 @@ pub struct Options {
     /// A real service instead of the sandbox (its token from MEDIA_GEN_TOKEN).
     #[arg(long, value_name = "URL")]
     pub upstream: Option<String>,
+    /// Serve the app under this path (`/media/`), as a site that puts it
+    /// beside other things does.
+    #[arg(long, value_name = "PATH")]
+    pub base_path: Option<String>,
 }
 
 /// A token for this run's sandbox, from the system's random source.
@@ -63,8 +67,22 @@ pub fn run(options: &Options) -> Result<ExitCode> {
     println!("\n{}", phases.table());
 
     let port = options.port.unwrap_or(8080);
+    // `/media/` → `/media`; the root is empty.
+    let prefix = options
+        .base_path
+        .as_deref()
+        .unwrap_or_default()
+        .trim_matches('/')
+        .to_owned();
+    let prefix = if prefix.is_empty() {
+        prefix
+    } else {
+        format!("/{prefix}")
+    };
+    let site = format!("http://127.0.0.1:{port}{prefix}");
     let mut gateway = command(&binary("release", "media-gen-gateway").to_string_lossy());
     gateway.args(["--listen", &format!("127.0.0.1:{port}"), "--static", "dist"]);
+    gateway.args(["--base-path", &format!("{prefix}/")]);
     // Kept alive until the gateway stops; stopped with it.
     let _sandbox = match &options.upstream {
         Some(upstream) => {
@@ -83,7 +101,7 @@ pub fn run(options: &Options) -> Result<ExitCode> {
             gateway
                 .args(["--upstream", &sandbox.base_url])
                 .args(["--connect-src", &sandbox.base_url])
-                .args(["--public-url", &format!("http://127.0.0.1:{port}")])
+                .args(["--public-url", &site])
                 .env(TOKEN_VAR, token);
             println!(
                 "sandbox (the service, on a private port): {}",
@@ -92,9 +110,7 @@ pub fn run(options: &Options) -> Result<ExitCode> {
             Some(sandbox)
         }
     };
-    println!(
-        "Open http://127.0.0.1:{port}/ (no token in the page: the gateway adds it). Ctrl+C stops."
-    );
+    println!("Open {site}/ (no token in the page: the gateway adds it). Ctrl+C stops.");
     cmd::run(&mut gateway)?;
     Ok(ExitCode::SUCCESS)
 }
