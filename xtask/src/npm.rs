@@ -146,6 +146,11 @@ const VITE: &str = "vite@8.3.8";
 /// (`crates/e2e/pages/vite-fal/`, built as the others are, never run).
 const FAL_CLIENT: &str = "@fal-ai/client@1.10.1";
 
+/// What `npm create vite` makes a project from: its `vanilla-ts` template
+/// (`tsconfig.json`, TypeScript and Vite as the template pins them) is
+/// where the README's examples and the Vite pages must build as written.
+const CREATE_VITE: &str = "create-vite@8.3.0";
+
 /// The accessibility checker the end-to-end tests run over every page
 /// (`node_modules/axe-core/axe.min.js`, read by `crates/e2e`).
 const AXE_CORE: &str = "axe-core@4.14.1";
@@ -191,6 +196,7 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             .arg(AXE_CORE)
             .arg(VITE)
             .arg(FAL_CLIENT)
+            .arg(CREATE_VITE)
             .current_dir(&scratch),
     )?;
     cmd::run(
@@ -218,6 +224,7 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
     for page in VITE_PAGES {
         vite_build(&scratch, &pages, page)?;
     }
+    build_in_default_vite_project(&scratch, tarball, &examples, &pages)?;
     // Both entries import where there is no DOM (server-side rendering,
     // tests in Node): nothing runs at import that needs a browser.
     cmd::run(
@@ -251,6 +258,66 @@ fn vite_build(scratch: &Path, pages: &Path, page: &str) -> Result<()> {
             .args(["build", "--logLevel", "warn"])
             .current_dir(&dir),
     )
+}
+
+/// A project as `npm create vite` makes it from its `vanilla-ts` template,
+/// with the package installed, the README's examples as its `src/main.ts`'s
+/// imports and the Vite pages' code beside them, built with the template's
+/// own `npm run build` (`tsc && vite build`, under its default
+/// `tsconfig.json`: `strict`, `noUnusedLocals`, no `esnext.disposable`).
+fn build_in_default_vite_project(
+    scratch: &Path,
+    tarball: &Path,
+    examples: &[String],
+    pages: &Path,
+) -> Result<()> {
+    let project = scratch.join("vite-default");
+    copy_folder(
+        &scratch.join("node_modules/create-vite/template-vanilla-ts"),
+        &project,
+    )?;
+    let src = project.join("src");
+    let mut main = String::new();
+    for (index, example) in examples.iter().enumerate() {
+        let name = format!("readme-example-{}.ts", index + 1);
+        std::fs::write(src.join(&name), example)?;
+        main.push_str(&format!("import \"./{name}\";\n"));
+    }
+    std::fs::write(src.join("main.ts"), main)?;
+    // The pages of this package (the comparison page uses another one).
+    for page in ["vite-client", "vite-widgets"] {
+        std::fs::copy(
+            pages.join(page).join("main.ts"),
+            src.join(format!("{page}.ts")),
+        )
+        .with_context(|| format!("copy {page}/main.ts"))?;
+    }
+    cmd::run(
+        command("npm")
+            .args(["install", "--no-audit", "--no-fund", "--silent"])
+            .arg(tarball)
+            .current_dir(&project),
+    )?;
+    cmd::run(
+        command("npm")
+            .args(["run", "build", "--silent", "--", "--logLevel", "warn"])
+            .current_dir(&project),
+    )
+}
+
+/// `from` copied into `to`, folders and all.
+fn copy_folder(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to).with_context(|| format!("create {}", to.display()))?;
+    for entry in std::fs::read_dir(from).with_context(|| format!("read {}", from.display()))? {
+        let path = entry?.path();
+        let target = to.join(path.file_name().unwrap_or_default());
+        if path.is_dir() {
+            copy_folder(&path, &target)?;
+        } else {
+            std::fs::copy(&path, &target).with_context(|| format!("copy {}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// The bodies of the ```` ```ts ```` blocks of a Markdown text, in order.

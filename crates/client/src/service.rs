@@ -35,6 +35,9 @@ pub struct Submitted {
     /// The capability under which a gateway relays their callbacks
     /// (`media-gen-relay`), when it does.
     pub relay: Option<String>,
+    /// The service's answer as it came: `{ task_ids }`, or for a
+    /// translation one `{ task_id, language }` per language.
+    pub answer: serde_json::Value,
 }
 
 /// A client of the Media Generation Service. Cheap to clone.
@@ -292,27 +295,35 @@ impl Client {
         cancel: Option<&AbortSignal>,
     ) -> Result<Submitted, ClientError> {
         let kind = request.kind();
-        let (task_ids, relay) = match request {
+        let (task_ids, relay, answer) = match request {
             Request::ImageToVideo(request) => {
                 let (ids, relay) = self
                     .submit_relayed::<TaskIds>(kind, request, cancel)
                     .await?;
-                (ids.task_ids, relay)
+                let answer = serde_json::to_value(&ids).unwrap_or_default();
+                (ids.task_ids, relay, answer)
             }
             Request::VideoTranslate(request) => {
                 let (tasks, relay) = self
                     .submit_relayed::<Vec<TranslationTaskRef>>(kind, request, cancel)
                     .await?;
-                (tasks.into_iter().map(|task| task.task_id).collect(), relay)
+                let answer = serde_json::to_value(&tasks).unwrap_or_default();
+                let ids = tasks.into_iter().map(|task| task.task_id).collect();
+                (ids, relay, answer)
             }
             Request::ImageGenerate(request) => {
                 let (ids, relay) = self
                     .submit_relayed::<TaskIds>(kind, request, cancel)
                     .await?;
-                (ids.task_ids, relay)
+                let answer = serde_json::to_value(&ids).unwrap_or_default();
+                (ids.task_ids, relay, answer)
             }
         };
-        Ok(Submitted { task_ids, relay })
+        Ok(Submitted {
+            task_ids,
+            relay,
+            answer,
+        })
     }
 
     /// What the base URL's server offers beyond the documented calls: a

@@ -19,6 +19,7 @@ import init, {
   MediaGenError,
   type Problem,
   type SubmitWidgetHandle,
+  type Submitted,
   type TaskIds,
 } from "@media-gen/widgets";
 
@@ -26,8 +27,19 @@ export async function main(element: HTMLDivElement): Promise<string> {
   await init();
   defineElements();
   const client = createClient({ baseUrl: "/api", getToken: async () => "short-lived" });
-  const ids: TaskIds = await client.submitImageGenerate({ prompt: "A lighthouse", generate_count: 2 });
+  const submitted: Submitted<"image_generate"> = await client.submitImageGenerate({ prompt: "A lighthouse", generate_count: 2 });
+  const ids: TaskIds = submitted.answer;
+  const capability: string | null = submitted.relay;
   const task: ImageGenerateTask = await client.imageGenerate(ids.task_ids[0]);
+  // Every submit resolves to the same shape; `kind` narrows the answer.
+  const any: Submitted = await client.submit("video_translate", { video_url: "https://example.com/v.mp4", target_languages: ["en"] });
+  if (any.kind === "video_translate") console.log(any.answer.map((ref) => ref.language));
+  // @ts-expect-error a translation's answer is a list, not `{ task_ids }`
+  console.log((await client.submitVideoTranslate({ video_url: "https://example.com/v.mp4", target_languages: ["en"] })).answer.task_ids);
+  // @ts-expect-error the request must be of the kind given
+  await client.submit("image_generate", { video_url: "https://example.com/v.mp4", target_languages: ["en"] });
+  const relayedStatus = mountStatusWidget(document.createElement("div"), { kind: submitted.kind, taskIds: submitted.taskIds, relay: capability, baseUrl: "/api" });
+  relayedStatus.unmount();
   const url: string = task.image_url;
 
   const request: ImageToVideoRequest = { model: "S", prompt: "Waves", aspect_resolution: "720p", duration: 4 };
@@ -85,7 +97,13 @@ export async function main(element: HTMLDivElement): Promise<string> {
   const only = createOnlyClient({ baseUrl: "/api" });
   const watch = only.watch("image_generate", ids.task_ids[0], (update: TaskUpdate) => {
     if (update.done) console.log(update.task, listed);
+    // `kind` narrows the task.
+    if (update.kind === "image_generate") console.log(update.task?.image_url);
   });
+  // The kind given types each update's task.
+  only.watch("video_translate", "vt-1", (update) => console.log(update.task?.caption_url)).stop();
+  // @ts-expect-error an image-to-video task has no image_url
+  only.watch("image_to_video", "i2v-1", (update) => console.log(update.task?.image_url)).stop();
   watch.stop();
   const relayed: WatchOptions = { relay: null };
   only.watch("image_generate", ids.task_ids[0], () => {}, relayed).stop();

@@ -412,9 +412,9 @@ async fn the_client_entry_hears_of_the_tasks_it_submitted_and_reads_none() {
     let result = browser
         .run_async(
             "const media = client.createClient({ baseUrl: location.origin });
-             const { task_ids } = await media.submitImageGenerate(
+             const { taskIds } = await media.submitImageGenerate(
                { prompt: 'relayed', image_quality: '1K', generate_count: 2 });
-             const ends = await Promise.all(task_ids.map((id) => new Promise((resolve) =>
+             const ends = await Promise.all(taskIds.map((id) => new Promise((resolve) =>
                media.watch('image_generate', id, (update) => { if (update.done) resolve(update); }))));
              return ends.map((update) => update.task?.status ?? update.error?.message);",
         )

@@ -3,9 +3,11 @@
 //! headless Chromium, the sandbox behind the gateway. No token in the page:
 //! the gateway adds it. `cargo xtask test` packs and installs it first.
 
+mod common;
+
 use std::time::Duration;
 
-use media_gen_e2e::{npm_scratch_dir, start_site_serving, Browser, Site};
+use media_gen_e2e::{npm_scratch_dir, start_relay_site, start_site_serving, Browser, Site};
 use serde_json::Value;
 
 /// The test page with the package loaded; returns the site and the browser.
@@ -84,7 +86,7 @@ async fn the_client_and_rules_work_from_javascript() {
              const ids = await client.submitImageGenerate({{ prompt: 'A lighthouse', image_quality: '1K' }});
              let task;
              for (let i = 0; i < 100; i++) {{
-               task = await client.imageGenerate(ids.task_ids[0]);
+               task = await client.imageGenerate(ids.taskIds[0]);
                if (task.status === 'SUCCEEDED') break;
                await new Promise((r) => setTimeout(r, 50));
              }}
@@ -303,8 +305,8 @@ async fn update_keeps_input_and_unmount_leaves_nothing_running() {
             "const client = widgets.createClient({conn});
              const ids = await client.submitImageGenerate({{ prompt: 'slow' }});
              window.follow = widgets.mountStatusWidget(document.querySelector('#status'),
-               {{ ...{conn}, kind: 'image_generate', taskId: ids.task_ids[0] }});
-             return ids.task_ids[0];",
+               {{ ...{conn}, kind: 'image_generate', taskId: ids.taskIds[0] }});
+             return ids.taskIds[0];",
             conn = connection()
         ))
         .await;
@@ -398,8 +400,8 @@ async fn custom_elements_work_from_plain_html() {
             "const ids = await widgets.createClient({conn}).submitImageGenerate({{ prompt: 'element' }});
              document.querySelector('#elements').innerHTML =
                `<media-gen-submit id=\"el-submit\" kind=\"image_generate\"></media-gen-submit>
-                <media-gen-task id=\"el-task\" kind=\"image_generate\" task-id=\"${{ids.task_ids[0]}}\"></media-gen-task>`;
-             return ids.task_ids[0];",
+                <media-gen-task id=\"el-task\" kind=\"image_generate\" task-id=\"${{ids.taskIds[0]}}\"></media-gen-task>`;
+             return ids.taskIds[0];",
             conn = connection(),
         ))
         .await;
@@ -502,8 +504,8 @@ async fn a_status_widget_follows_new_tasks_after_update() {
              const first = await client.submitImageGenerate({{ prompt: 'first' }});
              const second = await client.submitImageGenerate({{ prompt: 'second' }});
              window.follow = widgets.mountStatusWidget(document.querySelector('#status'),
-               {{ ...{conn}, kind: 'image_generate', taskId: first.task_ids[0] }});
-             return [first.task_ids[0], second.task_ids[0]];",
+               {{ ...{conn}, kind: 'image_generate', taskId: first.taskIds[0] }});
+             return [first.taskIds[0], second.taskIds[0]];",
             conn = connection()
         ))
         .await;
@@ -589,14 +591,14 @@ async fn the_client_entry_alone_calls_watches_and_loads_no_views() {
              const ids = await api.submitImageGenerate({{ prompt: 'watched', image_quality: '1K', generate_count: 2 }});
              const updates = [];
              const ended = new Promise((resolve) => {{
-               api.watch('image_generate', ids.task_ids[0], (update) => {{
+               api.watch('image_generate', ids.taskIds[0], (update) => {{
                  updates.push(update);
                  if (update.done) resolve();
                }});
              }});
              // Stopped at once: this one hears nothing.
              const stopped = [];
-             api.watch('image_generate', ids.task_ids[1], (update) => stopped.push(update)).stop();
+             api.watch('image_generate', ids.taskIds[1], (update) => stopped.push(update)).stop();
              await ended;
              await new Promise((r) => setTimeout(r, 300));
              let bad;
@@ -893,7 +895,20 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
     // The production build `cargo xtask npm` makes and the size budget
     // counts, served as a site of its own by the gateway.
     let dist = npm_scratch_dir().join("vite-client").join("dist");
-    let site = start_site_serving(dist, 100).await;
+    // What Vite put in the build: the client's module only.
+    let wasm: Vec<String> = std::fs::read_dir(dist.join("assets"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".wasm"))
+        .collect();
+    assert_eq!(
+        wasm.len(),
+        1,
+        "one wasm file shipped, the client's: {wasm:?}"
+    );
+    assert!(wasm[0].starts_with("media_gen_client_bg"), "{wasm:?}");
+    // Through a gateway that relays: every submit names its capability.
+    let site = start_relay_site(Some(dist), 100, Duration::from_secs(15)).await;
     let browser = Browser::start().await;
     browser.open(&format!("{}/index.html", site.base_url)).await;
     browser
@@ -914,7 +929,28 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
     );
     assert_eq!(result["read"].as_array().unwrap().len(), 3, "{result}");
     assert_eq!(result["again"], 1, "{result}");
+    // One shape for every submit: kind, the relay, the ids, the request.
+    assert_eq!(
+        result["shapes"],
+        serde_json::json!([
+            ["image_generate", "string", 1, true],
+            ["image_to_video", "string", 1, true],
+            ["video_translate", "string", 1, true],
+            ["image_generate", "string", 1, true],
+        ]),
+        "{result}"
+    );
+    assert!(
+        result["relay"]
+            .as_str()
+            .is_some_and(|relay| relay.len() == 32 && relay.bytes().all(|b| b.is_ascii_hexdigit())),
+        "a capability: {result}"
+    );
     assert_eq!(result["done"], "SUCCEEDED", "{result}");
+    assert_eq!(
+        result["image"], true,
+        "the watched task's own type: {result}"
+    );
     assert_eq!(
         result["failure"],
         serde_json::json!([true, true]),
@@ -934,33 +970,67 @@ async fn what_vite_ships_of_the_widgets_works_in_the_browser() {
     // The production build of a page mounting both widgets and a custom
     // element (what the widgets page's size counts), served by the gateway.
     let dist = npm_scratch_dir().join("vite-widgets").join("dist");
-    let site = start_site_serving(dist, 100).await;
+    let site = start_relay_site(Some(dist), 100, Duration::from_secs(15)).await;
     let browser = Browser::start().await;
     browser.open(&format!("{}/index.html", site.base_url)).await;
-    browser
-        .wait_until(
-            "the page's widgets to finish",
-            "window.viteWidgets !== undefined",
-        )
-        .await;
+    for _ in 0..200 {
+        if browser.eval("window.viteWidgets !== undefined").await == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let step = browser.eval("window.viteWidgetsStep").await;
+    assert_eq!(
+        browser.eval("window.viteWidgets !== undefined").await,
+        true,
+        "the page's widgets did not finish; the page was at {step}"
+    );
     let result = browser.eval("window.viteWidgets").await;
     let heard = &result["heard"];
     assert_eq!(
-        heard["media-gen-ready"], 3,
-        "two widgets and the element: {result}"
+        heard["media-gen-ready"], 4,
+        "three widgets and the element: {result}"
     );
     assert!(heard["media-gen-change"].as_u64() > Some(0), "{result}");
     assert_eq!(heard["media-gen-submitted"], 1, "{result}");
     assert_eq!(
-        heard["media-gen-complete"], 2,
-        "the widget and the element: {result}"
+        heard["media-gen-complete"], 3,
+        "the two status widgets and the element: {result}"
     );
     assert_eq!(result["ids"], 1, "{result}");
+    // Save, driven by `media-gen-change`: off as the form opens empty, on
+    // once typed, off after `reset()`, on once typed again.
+    assert_eq!(
+        result["saveStates"],
+        serde_json::json!([true, false, true, false]),
+        "{result}"
+    );
+    // The form's event and the client's submit both name the relay, and
+    // answer as the service did.
+    for relay in result["relays"].as_array().unwrap() {
+        assert_eq!(relay.as_str().map(str::len), Some(32), "{result}");
+    }
+    for answer in result["answers"].as_array().unwrap() {
+        assert_eq!(
+            answer["task_ids"].as_array().map(Vec::len),
+            Some(1),
+            "{result}"
+        );
+    }
+    // The page's own custom element is refused, its content kept.
+    assert_eq!(
+        result["refused"],
+        serde_json::json!(["options", "element"]),
+        "{result}"
+    );
+    assert_eq!(result["cardKept"], "The page's own card", "{result}");
     assert_eq!(
         result["left"],
-        serde_json::json!([0, 0]),
-        "disposed handles leave nothing: {result}"
+        serde_json::json!([0, 0, 0]),
+        "unmounted handles leave nothing: {result}"
     );
+    // Given the relay, no widget read a task: the gateway confirmed each once.
+    common::heard_not_read(&browser, &site.sandbox_url, 2).await;
     let mut modules: Vec<String> = browser
         .eval(FETCHED_MODULES)
         .await
@@ -986,7 +1056,7 @@ async fn the_widgets_wear_the_pages_theme_and_pass_the_accessibility_check() {
     browser
         .run_async(&format!(
             "const ids = await widgets.createClient({conn}).submitImageGenerate({{ prompt: 'styled', image_quality: '1K' }});
-             window.follow = widgets.mountStatusWidget('#status', {{ ...{conn}, kind: 'image_generate', taskIds: ids.task_ids }});",
+             window.follow = widgets.mountStatusWidget('#status', {{ ...{conn}, kind: 'image_generate', taskIds: ids.taskIds }});",
             conn = connection()
         ))
         .await;

@@ -6,8 +6,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 
-use media_gen_api::AnyTask;
-use media_gen_client::ClientError;
+use media_gen_api::{AnyTask, Request};
+use media_gen_client::{ClientError, Submitted};
 
 /// A task as its kind's task object (`{ task_id, status, ... }`), without
 /// the callback's `task_type` wrapper.
@@ -18,6 +18,19 @@ pub fn task_json(task: &AnyTask) -> serde_json::Value {
         AnyTask::ImageGenerate(task) => serde_json::to_value(task),
     };
     json.unwrap_or(serde_json::Value::Null)
+}
+
+/// What a submit resolves to, and the `media-gen-submitted` event's
+/// detail: one shape wherever a submit is made (`{ kind, taskIds, relay,
+/// request, answer }`).
+pub fn submitted_json(request: &Request, submitted: &Submitted) -> serde_json::Value {
+    serde_json::json!({
+        "kind": request.kind(),
+        "taskIds": submitted.task_ids,
+        "relay": submitted.relay,
+        "request": request.to_json(),
+        "answer": submitted.answer,
+    })
 }
 
 /// A Rust value as a plain JavaScript object.

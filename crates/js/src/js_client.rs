@@ -4,17 +4,13 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use media_gen_api::{
-    ImageGenerateRequest, ImageToVideoRequest, TaskIds, TaskKind, TranslationTaskRef,
-    VideoTranslateRequest,
-};
-use serde::de::DeserializeOwned;
+use media_gen_api::{ImageGenerateRequest, ImageToVideoRequest, Request, VideoTranslateRequest};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
-use super::bridge::{client_error, from_js, task_json, to_js};
+use super::bridge::{client_error, from_js, submitted_json, task_json, to_js};
 use super::connection::Connection;
 use super::read::{parse_kind, request_from_js};
 use media_gen_client::{Client, ClientError};
@@ -57,34 +53,17 @@ where
 }
 
 impl JsClient {
-    /// Submit `request` to `kind`'s endpoint as a Promise of the service's
-    /// answer (`T`); the new tasks' relay, when the site relays them, is
-    /// kept for `watch` (`ids` reads the task ids from the answer).
-    fn submit_to<T, R>(
-        &self,
-        kind: TaskKind,
-        request: R,
-        signal: Option<AbortSignal>,
-        ids: fn(&T) -> Vec<String>,
-    ) -> js_sys::Promise
-    where
-        T: Serialize + DeserializeOwned + 'static,
-        R: Serialize + 'static,
-    {
+    /// Submit `request` as a Promise of what every submit resolves to
+    /// (`{ kind, taskIds, relay, request, answer }`); the new tasks' relay,
+    /// when the site relays them, is kept for `watch`.
+    fn submit_request(&self, request: Request, signal: Option<AbortSignal>) -> js_sys::Promise {
         let (client, watches) = (self.client.clone(), self.watches.clone());
         promise(async move {
-            let (answer, relay) = client
-                .submit_relayed::<T>(kind, &request, signal.as_ref())
-                .await?;
-            watches.remember(kind, &ids(&answer), relay);
-            Ok(answer)
+            let submitted = client.submit_any(&request, signal.as_ref()).await?;
+            watches.remember(request.kind(), &submitted.task_ids, submitted.relay.clone());
+            Ok(submitted_json(&request, &submitted))
         })
     }
-}
-
-/// The ids of an image-to-video or image-generation submit's answer.
-fn task_ids(answer: &TaskIds) -> Vec<String> {
-    answer.task_ids.clone()
 }
 
 #[wasm_bindgen(js_class = MediaGenClient)]
@@ -97,14 +76,14 @@ impl JsClient {
     }
 
     /// `POST /v1/image_to_video`: one task id per video.
-    #[wasm_bindgen(js_name = submitImageToVideo, unchecked_return_type = "Promise<TaskIds>")]
+    #[wasm_bindgen(js_name = submitImageToVideo, unchecked_return_type = "Promise<Submitted<\"image_to_video\">>")]
     pub fn submit_image_to_video(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ImageToVideoRequest")] request: JsValue,
         signal: Option<AbortSignal>,
     ) -> Result<js_sys::Promise, JsValue> {
         let request: ImageToVideoRequest = from_js(&request, "request")?;
-        Ok(self.submit_to(TaskKind::ImageToVideo, request, signal, task_ids))
+        Ok(self.submit_request(Request::ImageToVideo(request), signal))
     }
 
     /// `GET /v1/image_to_video/{task_id}`.
@@ -115,21 +94,14 @@ impl JsClient {
     }
 
     /// `POST /v1/video_translate`: one task per language.
-    #[wasm_bindgen(js_name = submitVideoTranslate, unchecked_return_type = "Promise<TranslationTaskRef[]>")]
+    #[wasm_bindgen(js_name = submitVideoTranslate, unchecked_return_type = "Promise<Submitted<\"video_translate\">>")]
     pub fn submit_video_translate(
         &self,
         #[wasm_bindgen(unchecked_param_type = "VideoTranslateRequest")] request: JsValue,
         signal: Option<AbortSignal>,
     ) -> Result<js_sys::Promise, JsValue> {
         let request: VideoTranslateRequest = from_js(&request, "request")?;
-        Ok(self.submit_to(
-            TaskKind::VideoTranslate,
-            request,
-            signal,
-            |tasks: &Vec<TranslationTaskRef>| {
-                tasks.iter().map(|task| task.task_id.clone()).collect()
-            },
-        ))
+        Ok(self.submit_request(Request::VideoTranslate(request), signal))
     }
 
     /// `GET /v1/video_translate/{task_id}`.
@@ -140,14 +112,14 @@ impl JsClient {
     }
 
     /// `POST /v1/image_generate`: one task id per image.
-    #[wasm_bindgen(js_name = submitImageGenerate, unchecked_return_type = "Promise<TaskIds>")]
+    #[wasm_bindgen(js_name = submitImageGenerate, unchecked_return_type = "Promise<Submitted<\"image_generate\">>")]
     pub fn submit_image_generate(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ImageGenerateRequest")] request: JsValue,
         signal: Option<AbortSignal>,
     ) -> Result<js_sys::Promise, JsValue> {
         let request: ImageGenerateRequest = from_js(&request, "request")?;
-        Ok(self.submit_to(TaskKind::ImageGenerate, request, signal, task_ids))
+        Ok(self.submit_request(Request::ImageGenerate(request), signal))
     }
 
     /// `GET /v1/image_generate/{task_id}`.
@@ -157,8 +129,9 @@ impl JsClient {
         promise(async move { client.image_generate(&task_id, signal.as_ref()).await })
     }
 
-    /// Submit a request of any kind; resolves to the new task ids.
-    #[wasm_bindgen(unchecked_return_type = "Promise<string[]>")]
+    /// Submit a request of any kind; resolves as every submit does.
+    /// Declared in `types.d.ts`, generic over the kind.
+    #[wasm_bindgen(skip_typescript)]
     pub fn submit(
         &self,
         #[wasm_bindgen(unchecked_param_type = "TaskKind")] kind: JsValue,
@@ -166,16 +139,12 @@ impl JsClient {
         signal: Option<AbortSignal>,
     ) -> Result<js_sys::Promise, JsValue> {
         let request = request_from_js(parse_kind(&kind, "kind")?, &request)?;
-        let (client, watches) = (self.client.clone(), self.watches.clone());
-        Ok(promise(async move {
-            let submitted = client.submit_any(&request, signal.as_ref()).await?;
-            watches.remember(request.kind(), &submitted.task_ids, submitted.relay);
-            Ok(submitted.task_ids)
-        }))
+        Ok(self.submit_request(request, signal))
     }
 
     /// The status of a task of any kind, as that kind's task object.
-    #[wasm_bindgen(unchecked_return_type = "Promise<AnyTask>")]
+    /// Declared in `types.d.ts`, generic over the kind.
+    #[wasm_bindgen(skip_typescript)]
     pub fn task(
         &self,
         #[wasm_bindgen(unchecked_param_type = "TaskKind")] kind: JsValue,

@@ -37,16 +37,70 @@ export interface MediaGenError extends Error {
   field?: string;
 }
 
-/** A task's progress, as `watch` reports it. */
-export interface TaskUpdate {
-  kind: TaskKind;
-  taskId: string;
-  /** The task as last read; absent until the first read answers. */
-  task?: AnyTask;
-  /** Why following it stopped, or a failed read that will be tried again. */
-  error?: MediaGenErrorInfo;
-  /** No more updates come: the task ended, or following it failed for good. */
-  done: boolean;
+/** Each kind's request. */
+export interface RequestOfKind {
+  image_to_video: ImageToVideoRequest;
+  video_translate: VideoTranslateRequest;
+  image_generate: ImageGenerateRequest;
+}
+
+/** Each kind's task object. */
+export interface TaskOfKind {
+  image_to_video: ImageToVideoTask;
+  video_translate: VideoTranslateTask;
+  image_generate: ImageGenerateTask;
+}
+
+/** Each kind's submit answer, as the service gives it. */
+export interface AnswerOfKind {
+  image_to_video: TaskIds;
+  video_translate: TranslationTaskRef[];
+  image_generate: TaskIds;
+}
+
+/** What every submit resolves to (each `submit...` method and `submit`),
+ * and the submit widget's `media-gen-submitted` detail: one shape. `kind`
+ * narrows `request` and `answer`. */
+export type Submitted<K extends TaskKind = TaskKind> = {
+  [Kind in K]: {
+    kind: Kind;
+    /** The new tasks' ids, in the service's order. */
+    taskIds: string[];
+    /** The capability a relaying gateway named for this submit: give it to
+     * the status widget, `<media-gen-task>` or `watch` as `relay` and the
+     * tasks' ends are heard of instead of read. `null` without one. */
+    relay: string | null;
+    /** The request as sent. */
+    request: RequestOfKind[Kind];
+    /** The service's answer as it came: `{ task_ids }`; for a translation,
+     * `{ task_id, language }` per language. */
+    answer: AnswerOfKind[Kind];
+  };
+}[K];
+
+/** A task's progress, as `watch` reports it; `kind` narrows `task`. */
+export type TaskUpdate<K extends TaskKind = TaskKind> = {
+  [Kind in K]: {
+    kind: Kind;
+    taskId: string;
+    /** The task as last read; absent until the first read answers. */
+    task?: TaskOfKind[Kind];
+    /** Why following it stopped, or a failed read that will be tried again. */
+    error?: MediaGenErrorInfo;
+    /** No more updates come: the task ended, or following it failed for good. */
+    done: boolean;
+  };
+}[K];
+
+/** The client's kind-generic calls: what `kind` is given says what the
+ * request must be and what comes back. */
+export interface MediaGenClient {
+  /** Submit a request of `kind`. */
+  submit<K extends TaskKind>(kind: K, request: RequestOfKind[K], signal?: AbortSignal | null): Promise<Submitted<K>>;
+  /** The status of a task of `kind`, as that kind's task object. */
+  task<K extends TaskKind>(kind: K, taskId: string, signal?: AbortSignal | null): Promise<TaskOfKind[K]>;
+  /** Follow a task of `kind`; each update's `task` is that kind's. */
+  watch<K extends TaskKind>(kind: K, taskId: string, onUpdate: (update: TaskUpdate<K>) => void, options?: WatchOptions | null): TaskWatch;
 }
 
 /** How `watch` follows a task. */

@@ -152,7 +152,8 @@ impl JsClient {
     /// `options.relay`, a submit's capability) is heard of on the relay's
     /// event stream instead, with one safety read. Throws a `kind:
     /// "options"` error for an unknown kind, an empty id or a `relay` that
-    /// is not a string.
+    /// is not a string. Declared in `types.d.ts`, generic over the kind.
+    #[wasm_bindgen(skip_typescript)]
     pub fn watch(
         &self,
         #[wasm_bindgen(unchecked_param_type = "TaskKind")] kind: JsValue,

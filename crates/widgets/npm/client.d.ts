@@ -8,6 +8,7 @@ export {
   validateVideoTranslate,
 } from "./media_gen_client.js";
 export type {
+  AnswerOfKind,
   AnyRequest,
   AnyTask,
   AspectRatio,
@@ -22,11 +23,14 @@ export type {
   Model,
   Module,
   Problem,
+  RequestOfKind,
   Resolution,
   Rule,
   Severity,
+  Submitted,
   TaskIds,
   TaskKind,
+  TaskOfKind,
   TaskStatus,
   TaskUpdate,
   TranslationTaskRef,

@@ -11,7 +11,7 @@ use web_sys::Element;
 
 use super::events::{dispatch, CHANGE, ERROR, SUBMITTED};
 use super::mounted::Mounted;
-use media_gen_js::bridge::{client_error_detail, to_js};
+use media_gen_js::bridge::{client_error_detail, submitted_json, to_js};
 use media_gen_js::connection::{Connection, SharedConnection};
 use media_gen_js::widget_options::{submit_options, SubmitOptions};
 use media_gen_ui::forms::{form_for, FormHost};
@@ -59,10 +59,7 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
             Box::pin(async move {
                 match client.submit_any(&request, None).await {
                     Ok(submitted) => {
-                        let detail = serde_json::json!({
-                            "kind": kind, "taskIds": submitted.task_ids,
-                            "relay": submitted.relay, "request": request.to_json(),
-                        });
+                        let detail = submitted_json(&request, &submitted);
                         dispatch(&target, SUBMITTED, &to_js(&detail));
                         Ok(())
                     }

@@ -1,30 +1,12 @@
 import type {
   AnyRequest,
   ClientOptions,
-  ImageGenerateRequest,
-  ImageGenerateTask,
-  ImageToVideoRequest,
-  ImageToVideoTask,
   MediaGenErrorInfo,
+  Submitted,
   TaskKind,
+  TaskOfKind,
   TaskStatus,
-  VideoTranslateRequest,
-  VideoTranslateTask,
 } from "./media_gen_client.js";
-
-/** Each kind's request. */
-export interface RequestOfKind {
-  image_to_video: ImageToVideoRequest;
-  video_translate: VideoTranslateRequest;
-  image_generate: ImageGenerateRequest;
-}
-
-/** Each kind's task object. */
-export interface TaskOfKind {
-  image_to_video: ImageToVideoTask;
-  video_translate: VideoTranslateTask;
-  image_generate: ImageGenerateTask;
-}
 
 export interface SubmitWidgetOptions extends ClientOptions {
   kind: TaskKind;
@@ -41,17 +23,9 @@ export interface StatusWidgetOptions extends ClientOptions {
   relay?: string | null;
 }
 
-/** `detail` of `media-gen-submitted`; `kind` narrows `request`. */
-export type SubmittedDetail = {
-  [K in TaskKind]: {
-    kind: K;
-    taskIds: string[];
-    /** The capability a relaying gateway named for this submit (give it to
-     * the status widget as `relay`); `null` without one. */
-    relay: string | null;
-    request: RequestOfKind[K];
-  };
-}[TaskKind];
+/** `detail` of `media-gen-submitted`: what a client's submit resolves to;
+ * `kind` narrows `request` and `answer`. */
+export type SubmittedDetail = Submitted;
 
 /** `detail` of `media-gen-status` and `media-gen-complete`; `kind` narrows
  * `task` (`if (detail.kind === "image_generate") detail.task.image_url`). */

@@ -22,17 +22,19 @@ const problems = [
   validateImageToVideo({ prompt: "" }),
   validateVideoTranslate({ video_url: "", target_languages: [] }, languages),
 ].map((found) => found.length);
+// Every submit resolves to one shape: the ids, the relay, the answer.
 const ids = await client.submitImageGenerate({ prompt: "A lighthouse", image_quality: "1K" });
 const video = await client.submitImageToVideo({ prompt: "Waves", model: "S", aspect_resolution: "720p", duration: 4, image_url: "https://example.com/a.png" });
 const translations = await client.submitVideoTranslate({ video_url: "https://example.com/v.mp4", target_languages: [languages[0]] });
 const read = [
-  (await client.imageToVideo(video.task_ids[0])).task_id,
-  (await client.videoTranslate(translations[0].task_id)).task_id,
-  (await client.task("image_generate", ids.task_ids[0])).task_id,
+  (await client.imageToVideo(video.taskIds[0])).task_id,
+  (await client.videoTranslate(translations.answer[0].task_id)).task_id,
+  (await client.task("image_generate", ids.answer.task_ids[0])).task_id,
 ];
 const again = await client.submit("image_generate", { prompt: "again", image_quality: "1K" });
-const last = await new Promise<TaskUpdate>((resolve) => {
-  client.watch("image_generate", ids.task_ids[0], (update) => {
+// `kind` types each update's task: an image's URL, read without a cast.
+const last = await new Promise<TaskUpdate<"image_generate">>((resolve) => {
+  client.watch("image_generate", ids.taskIds[0], (update) => {
     if (update.done) resolve(update);
   });
 });
@@ -46,7 +48,11 @@ try {
   languages: languages.length,
   problems,
   read,
-  again: again.length,
+  again: again.taskIds.length,
+  shapes: [ids, video, translations, again].map((submitted) =>
+    [submitted.kind, typeof submitted.relay, submitted.taskIds.length, submitted.request !== undefined]),
+  relay: ids.relay,
   done: last.task?.status,
+  image: last.task?.image_url.startsWith("http"),
   failure,
 };
