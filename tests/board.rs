@@ -50,6 +50,7 @@ async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
         &Submitted {
             task_ids: vec![id.clone()],
             relay: None,
+            answer: serde_json::json!({ "task_ids": [id.clone()] }),
         },
     );
     // Stored before anything else happened, with what was submitted.
@@ -131,6 +132,7 @@ async fn removing_a_task_forgets_it() {
         &Submitted {
             task_ids: vec![id.clone()],
             relay: None,
+            answer: serde_json::json!({ "task_ids": [id.clone()] }),
         },
     );
     board.remove(TaskKind::ImageGenerate, &id);
