@@ -32,15 +32,18 @@ pub fn project_tools_dir() -> PathBuf {
 /// built once; never cargo's own bin folder, where a person's own `trunk`
 /// or `wasm-bindgen` of another version may live.
 pub fn cargo_tool_root(tool: &str, version: &str) -> PathBuf {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
+    cache_dir().join("tools").join(format!("{tool}-{version}"))
+}
+
+/// The project's folder in the user's cache (`$XDG_CACHE_HOME`, else
+/// `~/.cache`): `media-gen/`, shared by every clone on the machine.
+pub fn cache_dir() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .filter(|dir| dir.is_absolute())
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .unwrap_or_else(|| project_tools_dir().join("cache"));
-    cache
+        .unwrap_or_else(|| project_tools_dir().join("cache"))
         .join("media-gen")
-        .join("tools")
-        .join(format!("{tool}-{version}"))
 }
 
 /// The project's cargo-installed tools: (crate, version), Trunk's and the

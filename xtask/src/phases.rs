@@ -27,13 +27,24 @@ impl Phases {
 
     /// A table of every phase's duration and the total.
     pub fn table(&self) -> String {
+        self.table_noting("")
+    }
+
+    /// All the phases' time together.
+    pub fn total(&self) -> Duration {
+        self.done.iter().map(|(_, took, _)| *took).sum()
+    }
+
+    /// [`Phases::table`] with `note` on the total's line.
+    pub fn table_noting(&self, note: &str) -> String {
         let mut table = format!("{:<26} {:>7}  result\n", "phase", "time");
         for (name, took, ok) in &self.done {
             let result = if *ok { "ok" } else { "FAILED" };
             table.push_str(&format!("{name:<26} {:>7}  {result}\n", seconds(*took)));
         }
-        let total: Duration = self.done.iter().map(|(_, took, _)| *took).sum();
-        table.push_str(&format!("{:<26} {:>7}\n", "total", seconds(total)));
+        let total = seconds(self.total());
+        table.push_str(format!("{:<26} {total:>7}  {note}", "total").trim_end());
+        table.push('\n');
         table
     }
 }

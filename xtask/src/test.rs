@@ -11,8 +11,49 @@ use crate::dist;
 use crate::libtest::{self, Counts};
 use crate::npm;
 use crate::phases::{seconds, Phases};
+use crate::run_record::{self, RunKind};
 use crate::sandbox;
+use crate::stamp::{self, Stamp};
 use crate::tools::{self, WASM_TARGET};
+
+/// What the release app is built from (from the project's root).
+const APP_INPUTS: &[&str] = &[
+    "src",
+    "crates",
+    "index.html",
+    "style",
+    "assets",
+    "Trunk.toml",
+    "Cargo.toml",
+    "Cargo.lock",
+];
+
+/// What the npm package, its checks and its Vite pages are made from.
+const NPM_INPUTS: &[&str] = &[
+    "crates",
+    "examples",
+    "Cargo.toml",
+    "Cargo.lock",
+    "xtask/src/npm.rs",
+];
+
+/// The versions of the compiler and tools the builds depend on.
+fn tool_versions() -> Vec<String> {
+    let version = |program: &str| {
+        command(program)
+            .arg("--version")
+            .output()
+            .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
+            .unwrap_or_default()
+    };
+    vec![
+        version("rustc"),
+        version("trunk"),
+        version("wasm-bindgen"),
+        version("wasm-opt"),
+        version("node"),
+    ]
+}
 
 /// The variable that hands the sandbox's address to the browser tests.
 const SANDBOX_URL_VAR: &str = "MEDIA_GEN_SANDBOX_URL";
@@ -195,6 +236,7 @@ fn summary(lint: &Result<()>, reports: &[Report]) -> String {
 
 /// Run the command; the exit code is non-zero if any check or suite failed.
 pub fn run() -> Result<ExitCode> {
+    let kind = RunKind::now();
     let mut phases = Phases::default();
     phases.run("tools for the app", tools::ensure_build_tools)?;
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
@@ -203,11 +245,27 @@ pub fn run() -> Result<ExitCode> {
     let servers = Servers { nginx, redis };
 
     let lint = phases.run("lint", lint);
-    let release_build = phases.run("build the app (release)", dist::build_release_app);
+    // Each done again only when its inputs changed since it last succeeded.
+    let root = crate::project::root();
+    let release_build = phases.run("build the app (release)", || {
+        let stamp = Stamp::of("release-app", APP_INPUTS, &tool_versions())?;
+        stamp::unless_current(
+            &stamp,
+            &root.join("dist/index.html"),
+            dist::build_release_app,
+        )
+        .map(drop)
+    });
     // The widgets as a JavaScript developer gets them: packed, installed with
-    // npm next to their test page, declarations checked with tsc.
+    // npm next to their test page, declarations checked with tsc, the
+    // README's examples built in a default Vite project.
     let package = phases.run("npm package", || {
-        npm::install_and_check_types(&npm::build_package()?)
+        let stamp = Stamp::of("npm-package", NPM_INPUTS, &tool_versions())?;
+        let scratch = npm::npm_dir(&root).join("scratch");
+        stamp::unless_current(&stamp, &scratch.join("vite-default/dist"), || {
+            npm::install_and_check_types(&npm::build_package()?).map(drop)
+        })?;
+        Ok(scratch)
     });
     let release_build = match (release_build, package) {
         (Ok(()), Ok(scratch)) => Ok(scratch),
@@ -239,9 +297,13 @@ pub fn run() -> Result<ExitCode> {
         }
     }
 
-    println!("\nTiming per phase\n{}", phases.table());
-    println!("Tests per suite\n{}", summary(&lint, &reports));
     let all_passed = lint.is_ok() && reports.iter().all(|report| report.failure.is_none());
+    if all_passed {
+        run_record::save(kind, phases.total());
+    }
+    let note = run_record::total_note(kind, &run_record::load());
+    println!("\nTiming per phase\n{}", phases.table_noting(&note));
+    println!("Tests per suite\n{}", summary(&lint, &reports));
     if all_passed {
         let total: u32 = reports.iter().map(|report| report.counts.passed).sum();
         println!(

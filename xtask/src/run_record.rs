@@ -1,0 +1,175 @@
+//! How long whole green runs of `cargo xtask test` took on this machine:
+//! the last fresh one (nothing built yet, as on a new clone) and the last
+//! warm one, kept beside the project's tools (`~/.cache/media-gen/`, shared
+//! by every clone), so each run's total line shows both against their goals.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A fresh run (a new clone, tools from the cache or built) may take this long.
+pub const FRESH_GOAL: Duration = Duration::from_secs(20 * 60);
+/// A warm run (everything built before) may take this long.
+pub const WARM_GOAL: Duration = Duration::from_secs(3 * 60);
+
+/// Which kind of run this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunKind {
+    /// Nothing was built yet.
+    Fresh,
+    /// Built before.
+    Warm,
+}
+
+impl RunKind {
+    /// The kind of the run about to start: fresh when the build folder has
+    /// no compiled dependency yet.
+    pub fn now() -> RunKind {
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| crate::project::root().join("target"));
+        if target.join("debug").join("deps").is_dir() {
+            RunKind::Warm
+        } else {
+            RunKind::Fresh
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            RunKind::Fresh => "fresh",
+            RunKind::Warm => "warm",
+        }
+    }
+
+    fn goal(self) -> Duration {
+        match self {
+            RunKind::Fresh => FRESH_GOAL,
+            RunKind::Warm => WARM_GOAL,
+        }
+    }
+}
+
+/// The last green run of each kind, in seconds.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Record {
+    pub fresh: Option<f64>,
+    pub warm: Option<f64>,
+}
+
+impl Record {
+    /// Read from its text: a `fresh 742.1` and a `warm 171.4` line.
+    fn parse(text: &str) -> Record {
+        let mut record = Record::default();
+        for line in text.lines() {
+            let mut words = line.split_whitespace();
+            let (Some(kind), Some(seconds)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let seconds = seconds.parse().ok();
+            match kind {
+                "fresh" => record.fresh = seconds,
+                "warm" => record.warm = seconds,
+                _ => {}
+            }
+        }
+        record
+    }
+
+    fn text(&self) -> String {
+        let mut text = String::new();
+        for (kind, seconds) in [("fresh", self.fresh), ("warm", self.warm)] {
+            if let Some(seconds) = seconds {
+                text.push_str(&format!("{kind} {seconds:.1}\n"));
+            }
+        }
+        text
+    }
+
+    fn of(&self, kind: RunKind) -> Option<f64> {
+        match kind {
+            RunKind::Fresh => self.fresh,
+            RunKind::Warm => self.warm,
+        }
+    }
+}
+
+/// Where the record is kept.
+fn file() -> PathBuf {
+    crate::cmd::cache_dir().join("test-runs.txt")
+}
+
+/// The record kept so far (empty when there is none).
+pub fn load() -> Record {
+    std::fs::read_to_string(file())
+        .map(|text| Record::parse(&text))
+        .unwrap_or_default()
+}
+
+/// Keep `took` as the last green run of `kind`.
+pub fn save(kind: RunKind, took: Duration) {
+    let mut record = load();
+    match kind {
+        RunKind::Fresh => record.fresh = Some(took.as_secs_f64()),
+        RunKind::Warm => record.warm = Some(took.as_secs_f64()),
+    }
+    let path = file();
+    if let Some(folder) = path.parent() {
+        let _ = std::fs::create_dir_all(folder);
+    }
+    let _ = std::fs::write(path, record.text());
+}
+
+/// What the total line says of this run and the other kind's last one:
+/// `a warm run (goal ≤ 180 s) · last fresh run here: 742.1 s (goal ≤ 1200 s)`.
+pub fn total_note(kind: RunKind, record: &Record) -> String {
+    let other = match kind {
+        RunKind::Fresh => RunKind::Warm,
+        RunKind::Warm => RunKind::Fresh,
+    };
+    let last = match record.of(other) {
+        Some(seconds) => format!("{seconds:.1} s"),
+        None => "none yet".to_owned(),
+    };
+    format!(
+        "a {} run (goal ≤ {} s) · last green {} run here: {last} (goal ≤ {} s)",
+        kind.name(),
+        kind.goal().as_secs(),
+        other.name(),
+        other.goal().as_secs()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_record_reads_what_it_writes_and_skips_the_rest() {
+        let record = Record {
+            fresh: Some(742.14),
+            warm: None,
+        };
+        assert_eq!(Record::parse(&record.text()).fresh, Some(742.1));
+        assert_eq!(
+            Record::parse("warm x\nother 3\nwarm 171.4\n").warm,
+            Some(171.4)
+        );
+        assert_eq!(Record::parse(""), Record::default());
+    }
+
+    #[test]
+    fn the_total_line_names_both_kinds_against_their_goals() {
+        let record = Record {
+            fresh: Some(742.1),
+            warm: None,
+        };
+        assert_eq!(
+            total_note(RunKind::Warm, &record),
+            "a warm run (goal ≤ 180 s) · last green fresh run here: 742.1 s (goal ≤ 1200 s)"
+        );
+        assert_eq!(
+            total_note(RunKind::Fresh, &record),
+            "a fresh run (goal ≤ 1200 s) · last green warm run here: none yet (goal ≤ 180 s)"
+        );
+    }
+}
