@@ -21,13 +21,13 @@ pub enum RunKind {
 }
 
 impl RunKind {
-    /// The kind of the run about to start: fresh when the build folder has
-    /// no compiled dependency yet.
+    /// The kind of the run about to start: fresh when nothing was built
+    /// for the browser yet (xtask itself is built by then, natively).
     pub fn now() -> RunKind {
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| crate::project::root().join("target"));
-        if target.join("debug").join("deps").is_dir() {
+        if target.join(crate::tools::WASM_TARGET).is_dir() {
             RunKind::Warm
         } else {
             RunKind::Fresh

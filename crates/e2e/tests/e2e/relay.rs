@@ -1,14 +1,9 @@
 //! The callback relay over real HTTP: the sandbox calls the gateway back,
 //! the gateway confirms with one status read and announces the task on the
 //! stream that names the submission's capability.
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use std::time::Duration;
 
-use common::{call_back_succeeded, heard_not_read, status_reads, submit_images};
+use crate::common::{call_back_succeeded, heard_not_read, status_reads, submit_images};
 
 use media_gen_e2e::{
     callback_url_of, dist_dir, npm_scratch_dir, start_gateway, start_relay_gateway,

@@ -5,9 +5,6 @@
 //! call at most its timeout, the budgets counted here meanwhile; and after
 //! Redis restarts, streams opened before and after both hear the next
 //! completion.
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
-
 use std::time::{Duration, Instant};
 
 use media_gen_e2e::{ready_within, start_sandbox, unused_port, Redis, RelayGateway, RelayOptions};

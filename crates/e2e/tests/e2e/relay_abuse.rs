@@ -3,14 +3,9 @@
 //! service's own callbacks cost at most one status read per task per
 //! interval, counted at the sandbox, and racing callbacks announce each
 //! task once through Redis.
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use std::time::Duration;
 
-use common::{call_back_succeeded, status_reads, submit_images, succeeded};
+use crate::common::{call_back_succeeded, status_reads, submit_images, succeeded};
 use media_gen_e2e::{
     callback_url_of, start_relay_site, start_sandbox, Redis, RelayGateway, RelayOptions,
 };

@@ -8,12 +8,10 @@
 //! behind it: the page gives its stream up on nginx's 502, opens it again
 //! once the gateway is back, and reads nothing.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::heard_not_read;
+use crate::common::heard_not_read;
 use media_gen_e2e::{
     dist_dir, npm_scratch_dir, start_sandbox, start_site_configured, workspace_root, Browser,
     Nginx, Redis, RelayGateway, RelayOptions,

@@ -3,8 +3,6 @@
 //! headless Chromium, the sandbox behind the gateway. No token in the page:
 //! the gateway adds it. `cargo xtask test` packs and installs it first.
 
-mod common;
-
 use std::time::Duration;
 
 use media_gen_e2e::{npm_scratch_dir, start_relay_site, start_site_serving, Browser, Site};
@@ -1030,7 +1028,7 @@ async fn what_vite_ships_of_the_widgets_works_in_the_browser() {
         "unmounted handles leave nothing: {result}"
     );
     // Given the relay, no widget read a task: the gateway confirmed each once.
-    common::heard_not_read(&browser, &site.sandbox_url, 2).await;
+    crate::common::heard_not_read(&browser, &site.sandbox_url, 2).await;
     let mut modules: Vec<String> = browser
         .eval(FETCHED_MODULES)
         .await

@@ -1,0 +1,25 @@
+//! The end-to-end tests, one binary (linked once, its tests packed two at
+//! a time however many each file holds): the release build of the app, the
+//! npm package, the gateway, nginx and Redis, driven as people and
+//! operators use them. Each module's own documentation says what it covers.
+
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+mod actions;
+mod app_shell;
+mod behind_nginx;
+mod every_page;
+mod flows;
+mod guidance;
+mod images;
+mod keystrokes;
+mod navigation;
+mod phone_and_compare;
+mod redis_faults;
+mod relay;
+mod relay_abuse;
+mod results;
+mod widgets;
