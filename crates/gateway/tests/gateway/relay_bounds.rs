@@ -4,16 +4,11 @@
 //! slow or too large is refused as such, and a visitor with a whole IPv6
 //! /64 gets one budget, not one per address.
 
-// Test-only code: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
-
-mod support;
-
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+use crate::support::{raw, raw_get, settings, start_gateway, start_service};
 use media_gen_gateway::relay::RelaySettings;
-use support::{raw, raw_get, settings, start_gateway, start_service};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 

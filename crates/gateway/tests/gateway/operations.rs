@@ -1,14 +1,10 @@
 //! Operating the gateway: health and readiness, Prometheus metrics, the
 //! binary's start-up checks, its logs (one JSON line per request, never the
 //! token) and a clean end on SIGTERM that finishes requests in flight.
-#![allow(clippy::unwrap_used)]
-
-mod support;
-
 use std::process::Stdio;
 use std::time::Duration;
 
-use support::{gateway, raw_get, settings, start_gateway, start_service, TOKEN};
+use crate::support::{gateway, raw_get, settings, start_gateway, start_service, TOKEN};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::process::Command;
 

@@ -1,11 +1,7 @@
 //! Exactly the documented calls reach the service, with the gateway's
 //! token and nothing of the browser's; everything else is refused at the
 //! gateway, and the service's answers come back as JSON.
-#![allow(clippy::unwrap_used)]
-
-mod support;
-
-use support::{gateway, raw, raw_get, settings, start_gateway, start_service, TOKEN};
+use crate::support::{gateway, raw, raw_get, settings, start_gateway, start_service, TOKEN};
 
 #[tokio::test]
 async fn the_seven_calls_reach_the_service_with_the_gateways_token_only() {

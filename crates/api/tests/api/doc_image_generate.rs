@@ -1,9 +1,7 @@
 //! Interface document, POST /v1/image_generate (request body, response,
 //! business errors) and the image generation task object.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use media_gen_api::*;
 use serde_json::json;
 

@@ -1,10 +1,8 @@
 //! Fault injection: each fault, set at run time through `/sandbox/faults`.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use media_gen_sandbox::Faults;
 use serde_json::json;
 

@@ -1,8 +1,6 @@
 //! The error decisions the sandbox README documents.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use media_gen_sandbox::DEMO_TOKEN;
 use serde_json::json;
 

@@ -1,8 +1,6 @@
 //! The three task kinds over HTTP: submit, lifecycle, results and media.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 fn ids(body: &serde_json::Value) -> Vec<String> {
@@ -296,7 +294,7 @@ async fn result_urls_use_the_sandboxs_own_address_whatever_the_host_header_says(
     assert!(url.starts_with(&format!("{}/", sandbox.base_url)), "{url}");
 
     // A configured public address wins.
-    let other = common::start(media_gen_sandbox::Config {
+    let other = crate::common::start(media_gen_sandbox::Config {
         public_url: Some("https://media.example".to_owned()),
         ..media_gen_sandbox::Config::for_tests()
     })

@@ -1,8 +1,6 @@
 //! Browser pages on other origins: CORS preflight with `Authorization`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use media_gen_sandbox::Config;
 use reqwest::Method;
 
@@ -80,7 +78,7 @@ async fn allowed_origins_can_be_limited() {
 
 #[tokio::test]
 async fn media_may_be_embedded_by_isolated_pages() {
-    let sandbox = common::start_default().await;
+    let sandbox = crate::common::start_default().await;
     for path in [
         "/sandbox/media/image/1K/16x9.png",
         "/sandbox/media/image/1K/16x9/thumbnail.png",

@@ -1,8 +1,6 @@
 //! Interface document, "Limits": every row at its bounds (0, 1, max, max+1).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use media_gen_api::*;
 
 #[test]

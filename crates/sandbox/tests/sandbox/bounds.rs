@@ -1,9 +1,7 @@
 //! The sandbox as a server others can reach: what a client sends cannot
 //! take its memory, its CPU or its answers' addresses.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use media_gen_sandbox::inbox::{MAX_MESSAGE_BYTES, MAX_TOTAL_BYTES};
 use media_gen_sandbox::DEMO_TOKEN;
 use serde_json::json;

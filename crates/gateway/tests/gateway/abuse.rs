@@ -2,15 +2,11 @@
 //! bounded time, a flood of connections cannot keep others out for long,
 //! bodies are limited, and each visitor has budgets that forged forwarding
 //! headers cannot escape.
-#![allow(clippy::unwrap_used)]
-
-mod support;
-
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
-use support::{raw, raw_get, settings, start_gateway, start_service};
+use crate::support::{raw, raw_get, settings, start_gateway, start_service};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 

@@ -1,9 +1,7 @@
 //! Interface document, POST /v1/video_translate (request body, naming rule,
 //! response) and the video translation task object.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use media_gen_api::*;
 use serde_json::json;
 

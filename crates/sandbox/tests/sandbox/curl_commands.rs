@@ -1,8 +1,6 @@
 //! "Copy as cURL" commands, run for real: the contract's command text,
 //! pasted into a shell, makes the same request the app would.
 
-mod common;
-
 use media_gen_api::{curl_command, CurlToken, TaskKind, TOKEN_VARIABLE};
 use media_gen_sandbox::DEMO_TOKEN;
 use serde_json::Value;
@@ -46,7 +44,7 @@ async fn run(command: String) -> Option<Value> {
 
 #[tokio::test]
 async fn a_copied_submit_and_status_read_work_in_a_shell() {
-    let sandbox = common::start_default().await;
+    let sandbox = crate::common::start_default().await;
     // Quotes, a newline and non-ASCII text: everything a prompt may hold.
     let body = r#"{"prompt":"it's a \"fox\"\nat dawn — 夜明け","generate_count":2}"#;
     let submit = curl_command(

@@ -1,16 +1,14 @@
 //! Completion callbacks: one per task, retried, loopback only; and the inbox.
 
-mod common;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::common::*;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
 use axum::{Json, Router};
-use common::*;
 use serde_json::{json, Value};
 
 /// A callback receiver on a free loopback port that refuses the first

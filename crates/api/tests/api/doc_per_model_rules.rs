@@ -1,9 +1,7 @@
 //! Interface document, POST /v1/image_to_video, "Per-model rules": one test
 //! per row of the table, each checking the V, KL and S cells.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use media_gen_api::*;
 
 #[test]

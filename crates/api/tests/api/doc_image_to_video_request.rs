@@ -1,9 +1,7 @@
 //! Interface document, POST /v1/image_to_video, "Request body": one test per
 //! row, plus the response `data` and the status task object.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use media_gen_api::*;
 use serde_json::json;
 

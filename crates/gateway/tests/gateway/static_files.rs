@@ -1,12 +1,8 @@
 //! The built app as the gateway serves it: compressed copies by
 //! `Accept-Encoding`, caching by name, the app's routes, each page's policy.
-#![allow(clippy::unwrap_used)]
-
-mod support;
-
 use std::io::{Read, Write};
 
-use support::{settings, start_gateway, start_service, Recorder};
+use crate::support::{settings, start_gateway, start_service, Recorder};
 
 const CSS: &str = "body { color: black; } /* enough text to be worth compressing */";
 const CSS_NAME: &str = "app-0123456789abcdef.css";

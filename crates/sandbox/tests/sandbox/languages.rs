@@ -1,7 +1,5 @@
 //! The language list over HTTP, with bearer authentication.
 
-mod common;
-
 use media_gen_api::{ErrorEnvelope, TargetLanguages, TARGET_LANGUAGES_PATH};
 use media_gen_sandbox::{Config, DEMO_TOKEN};
 use reqwest::StatusCode;
@@ -16,7 +14,7 @@ async fn get(base_url: &str, authorization: Option<&str>) -> reqwest::Response {
 
 #[tokio::test]
 async fn demo_token_reads_the_language_list() {
-    let sandbox = common::start(Config::for_tests()).await;
+    let sandbox = crate::common::start(Config::for_tests()).await;
     let response = get(&sandbox.base_url, Some(&format!("Bearer {DEMO_TOKEN}"))).await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(
@@ -37,7 +35,7 @@ async fn demo_token_reads_the_language_list() {
 
 #[tokio::test]
 async fn missing_or_wrong_token_gets_401_with_the_error_envelope() {
-    let sandbox = common::start(Config::for_tests()).await;
+    let sandbox = crate::common::start(Config::for_tests()).await;
     for authorization in [
         None,
         Some("Bearer wrong"),
@@ -62,7 +60,7 @@ async fn every_configured_token_is_accepted() {
         tokens: vec!["first".into(), "second".into()],
         ..Config::for_tests()
     };
-    let sandbox = common::start(config).await;
+    let sandbox = crate::common::start(config).await;
     for token in ["first", "second"] {
         let response = get(&sandbox.base_url, Some(&format!("Bearer {token}"))).await;
         assert_eq!(response.status(), StatusCode::OK, "{token}");
@@ -73,7 +71,7 @@ async fn every_configured_token_is_accepted() {
 
 #[tokio::test]
 async fn unknown_api_path_gets_404_with_the_error_envelope() {
-    let sandbox = common::start(Config::for_tests()).await;
+    let sandbox = crate::common::start(Config::for_tests()).await;
     let response = reqwest::get(format!("{}/v1/no_such_endpoint", sandbox.base_url))
         .await
         .unwrap();

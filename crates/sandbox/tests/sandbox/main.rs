@@ -1,0 +1,18 @@
+//! The sandbox's HTTP tests, one binary (linked once), a module per
+//! subject: tasks, callbacks, faults, bounds, errors, CORS, languages, the
+//! README's cURL commands and hostile requests.
+
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+mod bounds;
+mod callbacks;
+mod cors;
+mod curl_commands;
+mod errors;
+mod faults;
+mod hostile_requests;
+mod languages;
+mod tasks;
