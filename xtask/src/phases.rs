@@ -37,13 +37,13 @@ impl Phases {
 
     /// [`Phases::table`] with `note` on the total's line.
     pub fn table_noting(&self, note: &str) -> String {
-        let mut table = format!("{:<26} {:>7}  result\n", "phase", "time");
+        let mut table = format!("{:<34} {:>7}  result\n", "phase", "time");
         for (name, took, ok) in &self.done {
             let result = if *ok { "ok" } else { "FAILED" };
-            table.push_str(&format!("{name:<26} {:>7}  {result}\n", seconds(*took)));
+            table.push_str(&format!("{name:<34} {:>7}  {result}\n", seconds(*took)));
         }
         let total = seconds(self.total());
-        table.push_str(format!("{:<26} {total:>7}  {note}", "total").trim_end());
+        table.push_str(format!("{:<34} {total:>7}  {note}", "total").trim_end());
         table.push('\n');
         table
     }

@@ -18,9 +18,11 @@ impl Drop for MountedApp {
     fn drop(&mut self) {
         // Dropping the mount handle alone leaves the router's window listeners
         // behind (spawned tasks keep its owner alive); cleaning up the parent
-        // owner runs every `on_cleanup`, so the next test starts clean.
-        self.owner.cleanup();
+        // owner runs every `on_cleanup`, so the next test starts clean. The
+        // element goes first, as the app's own pages go: removing a focused
+        // field runs its handlers (`focusout`), which need their owner alive.
         self.host.remove();
+        self.owner.cleanup();
     }
 }
 
@@ -38,8 +40,8 @@ thread_local! {
 /// Mount the app at `path` (a link opened directly) into a fresh element.
 pub async fn mount_app_at(path: &str) -> MountedApp {
     if let Some((owner, host)) = LAST.with(|last| last.borrow_mut().take()) {
-        owner.cleanup();
         host.remove();
+        owner.cleanup();
     }
     window()
         .history()
