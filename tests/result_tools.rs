@@ -1,12 +1,20 @@
 //! What a person does with results beyond looking at them: subtitles in
 //! the player, copy as cURL and copy link, download all, compare two.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
 
-use crate::mount::{element, elements, exists, js, mount_app_at, texts, wait_for, MountedApp};
+mod mount;
+mod sandbox;
+
 use media_gen_api::*;
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::store::tasks;
+use mount::{element, elements, exists, js, mount_app_at, texts, wait_for, MountedApp};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 /// Clicks on download links, recorded instead of saving files:
 /// `[download name, href]` in `window.__downloads`.
@@ -67,22 +75,19 @@ fn translation_record(id: &str, caption_url: &str) -> TaskRecord {
         name: "French-talk".into(),
         language: "French".into(),
         status: TaskStatus::Succeeded,
-        video_url: format!(
-            "{}/sandbox/media/video/landscape.mp4",
-            crate::sandbox::url()
-        ),
+        video_url: format!("{}/sandbox/media/video/landscape.mp4", sandbox::url()),
         caption_url: caption_url.into(),
         error_message: String::new(),
     });
-    record.apply(Some(&task), None, crate::sandbox::now());
+    record.apply(Some(&task), None, sandbox::now());
     record
 }
 
 #[wasm_bindgen_test]
 async fn a_translation_plays_with_its_captions_as_a_subtitle_track() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
-    let id = crate::sandbox::translate_talk().await;
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let id = sandbox::translate_talk().await;
     let app = mount_app_at(&format!("/tasks/video_translate/{id}")).await;
     wait_for("the subtitle track", || {
         exists(&app, ".video-result video track")
@@ -111,7 +116,7 @@ async fn a_translation_plays_with_its_captions_as_a_subtitle_track() {
 
 #[wasm_bindgen_test]
 async fn captions_that_cannot_be_read_leave_the_link_and_say_why() {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     // Nothing listens on port 9: the fetch fails as a host without CORS does.
     let record = translation_record("vt-unreadable", "http://127.0.0.1:9/captions.ass");
     tasks::save(&record).unwrap();
@@ -124,11 +129,11 @@ async fn captions_that_cannot_be_read_leave_the_link_and_say_why() {
 
 #[wasm_bindgen_test]
 async fn requests_copy_as_curl_with_the_token_masked_unless_asked() {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     record_clipboard();
     let app = mount_app_at("/new/image-generate").await;
     wait_for("the form", || exists(&app, "#prompt")).await;
-    crate::mount::type_into(&app, "#prompt", "it's a fox");
+    mount::type_into(&app, "#prompt", "it's a fox");
     wait_for("the token's option", || {
         exists(&app, ".request-copy .curl-include-token")
     })
@@ -139,7 +144,7 @@ async fn requests_copy_as_curl_with_the_token_masked_unless_asked() {
     assert!(
         command.starts_with(&format!(
             "curl -X POST '{}/v1/image_generate'",
-            crate::sandbox::url()
+            sandbox::url()
         )),
         "{command}"
     );
@@ -169,10 +174,10 @@ async fn requests_copy_as_curl_with_the_token_masked_unless_asked() {
 
 #[wasm_bindgen_test]
 async fn a_task_page_copies_its_link_and_its_status_read() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     record_clipboard();
-    let ids = crate::sandbox::images_on_the_board("a lighthouse", 1).await;
+    let ids = sandbox::images_on_the_board("a lighthouse", 1).await;
     let app = mount_app_at(&format!("/tasks/image_generate/{}", ids[0])).await;
     wait_for("the page", || exists(&app, "#task-id")).await;
     click_button(&app, "Copy link");
@@ -193,7 +198,7 @@ async fn a_task_page_copies_its_link_and_its_status_read() {
         copied().unwrap(),
         format!(
             "curl '{}/v1/image_generate/{}' \\\n  -H \"Authorization: Bearer $MEDIA_GEN_TOKEN\"",
-            crate::sandbox::url(),
+            sandbox::url(),
             ids[0]
         )
     );
@@ -201,10 +206,10 @@ async fn a_task_page_copies_its_link_and_its_status_read() {
 
 #[wasm_bindgen_test]
 async fn download_all_saves_every_image_of_a_submission_under_its_name() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     record_downloads();
-    let ids = crate::sandbox::images_on_the_board("a lighthouse", 3).await;
+    let ids = sandbox::images_on_the_board("a lighthouse", 3).await;
     let app = mount_app_at("/").await;
     wait_until_succeeded(&app, &ids).await;
     let app = mount_app_at(&format!("/tasks/image_generate/{}", ids[1])).await;
@@ -243,17 +248,17 @@ async fn download_all_saves_every_image_of_a_submission_under_its_name() {
 
 #[wasm_bindgen_test]
 async fn the_board_downloads_what_its_filters_show() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     record_downloads();
-    let ids = crate::sandbox::images_on_the_board("a lighthouse", 2).await;
+    let ids = sandbox::images_on_the_board("a lighthouse", 2).await;
     let app = mount_app_at("/").await;
     wait_until_succeeded(&app, &ids).await;
     assert_eq!(
         texts(&app.host, ".board__bar .download-all button"),
         ["Download results (2 tasks)"]
     );
-    crate::mount::type_into(&app, "#filter-text", &ids[0]);
+    mount::type_into(&app, "#filter-text", &ids[0]);
     wait_for("the filter", || {
         texts(&app.host, ".board__bar .download-all button") == ["Download results (1 task)"]
     })
@@ -265,9 +270,9 @@ async fn the_board_downloads_what_its_filters_show() {
 
 #[wasm_bindgen_test]
 async fn two_images_compare_with_a_slider() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
-    let ids = crate::sandbox::images_on_the_board("a lighthouse", 2).await;
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let ids = sandbox::images_on_the_board("a lighthouse", 2).await;
     let app = mount_app_at("/").await;
     wait_until_succeeded(&app, &ids).await;
     let boxes = elements(&app.host, ".compare-pick__box");
@@ -297,7 +302,7 @@ async fn two_images_compare_with_a_slider() {
 
 #[wasm_bindgen_test]
 async fn a_comparison_of_unknown_tasks_says_what_to_do() {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     let app = mount_app_at("/compare?a=image_generate%3Anope&b=image_generate%3Anope2").await;
     wait_for("the message", || exists(&app, "#compare-missing")).await;
 }

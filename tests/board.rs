@@ -1,7 +1,12 @@
 //! The task board against the sandbox, in headless Chromium: tasks stored
 //! the moment a submit returns, followed to the end, and resumed after a reload.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
 
-use crate::mount::{elements, mount_app, wait_for};
+mod mount;
+mod sandbox;
+
 use leptos::prelude::*;
 use media_gen::board::{provide_board, Board};
 use media_gen::settings::provide_settings;
@@ -11,11 +16,14 @@ use media_gen_api::*;
 use media_gen_client::Submitted;
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::store::tasks;
+use mount::{elements, mount_app, wait_for};
 use wasm_bindgen_test::*;
 
+wasm_bindgen_test_configure!(run_in_browser);
+
 async fn submit_image() -> (Request, String) {
-    let request = crate::sandbox::image_request("board", 1);
-    let ids = crate::sandbox::submit(&request).await;
+    let request = sandbox::image_request("board", 1);
+    let ids = sandbox::submit(&request).await;
     (request, ids[0].clone())
 }
 
@@ -29,8 +37,8 @@ fn stored(id: &str) -> Option<TaskRecord> {
 
 #[wasm_bindgen_test]
 async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     let (request, id) = submit_image().await;
     let owner = Owner::new();
     let board: Board = owner.with(|| {
@@ -68,11 +76,11 @@ async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
 
 #[wasm_bindgen_test]
 async fn after_a_reload_the_board_shows_stored_tasks_and_polling_resumes() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     let (request, id) = submit_image().await;
     // What a previous page left behind: the task, stored as submitted.
-    crate::sandbox::store_submitted(&request, std::slice::from_ref(&id), js_sys::Date::now());
+    sandbox::store_submitted(&request, std::slice::from_ref(&id), js_sys::Date::now());
 
     let app = mount_app().await;
     let row = || elements(&app.host, &format!("li[data-task-id='{id}']"));
@@ -94,7 +102,7 @@ async fn after_a_reload_the_board_shows_stored_tasks_and_polling_resumes() {
 
 #[wasm_bindgen_test]
 async fn an_unknown_task_is_shown_with_its_error_and_not_followed() {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     let record = TaskRecord::followed(TaskKind::ImageToVideo, "i2v-gone", js_sys::Date::now());
     tasks::save(&record).unwrap();
     let app = mount_app().await;
@@ -114,7 +122,7 @@ async fn an_unknown_task_is_shown_with_its_error_and_not_followed() {
 
 #[wasm_bindgen_test]
 async fn removing_a_task_forgets_it() {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     let (request, id) = submit_image().await;
     let owner = Owner::new();
     let board =

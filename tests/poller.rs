@@ -1,4 +1,9 @@
 //! The polling engine against the sandbox, in headless Chromium.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
+
+mod sandbox;
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -10,6 +15,8 @@ use media_gen_api::*;
 use media_gen_client::{Poller, PollerOptions, TaskUpdate, WhileHidden};
 use serde_json::json;
 use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 /// The default schedule scaled down to the test sandbox's 300 ms tasks.
 fn fast(max_in_flight: usize) -> PollerOptions {
@@ -30,7 +37,7 @@ type Updates = Rc<RefCell<Vec<TaskUpdate>>>;
 fn poller(options: PollerOptions) -> (Poller, Updates) {
     let updates: Updates = Rc::default();
     let sink = Rc::clone(&updates);
-    let poller = Poller::new(crate::sandbox::client(), options, move |update| {
+    let poller = Poller::new(sandbox::client(), options, move |update| {
         sink.borrow_mut().push(update.clone())
     });
     (poller, updates)
@@ -71,7 +78,7 @@ async fn submit_images(count: i64, prompt: &str) -> Vec<String> {
             ..Default::default()
         };
         ids.extend(
-            crate::sandbox::client()
+            sandbox::client()
                 .submit_image_generate(&request, None)
                 .await
                 .unwrap()
@@ -84,11 +91,11 @@ async fn submit_images(count: i64, prompt: &str) -> Vec<String> {
 
 #[wasm_bindgen_test]
 async fn follows_tasks_until_they_end() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let ids = submit_images(3, "poll me").await;
     let (poller, updates) = poller(fast(4));
     for id in &ids {
-        poller.watch(TaskKind::ImageGenerate, id, crate::sandbox::now());
+        poller.watch(TaskKind::ImageGenerate, id, sandbox::now());
     }
     let done = wait_done(&updates, 3, 10).await;
     let ended: HashSet<_> = done.iter().map(|u| u.task_id.clone()).collect();
@@ -115,10 +122,10 @@ async fn follows_tasks_until_they_end() {
 
 #[wasm_bindgen_test]
 async fn a_failed_task_ends_with_its_message() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let ids = submit_images(1, "[fail]").await;
     let (poller, updates) = poller(fast(4));
-    poller.watch(TaskKind::ImageGenerate, &ids[0], crate::sandbox::now());
+    poller.watch(TaskKind::ImageGenerate, &ids[0], sandbox::now());
     let done = wait_done(&updates, 1, 10).await;
     let AnyTask::ImageGenerate(task) = done[0].task.clone().unwrap() else {
         panic!("wrong kind");
@@ -130,7 +137,7 @@ async fn a_failed_task_ends_with_its_message() {
 #[wasm_bindgen_test]
 async fn an_unknown_task_ends_with_an_error() {
     let (poller, updates) = poller(fast(4));
-    poller.watch(TaskKind::ImageToVideo, "i2v-unknown", crate::sandbox::now());
+    poller.watch(TaskKind::ImageToVideo, "i2v-unknown", sandbox::now());
     let done = wait_done(&updates, 1, 5).await;
     assert_eq!(done[0].error.as_ref().unwrap().status(), Some(404));
 }
@@ -138,48 +145,48 @@ async fn an_unknown_task_ends_with_an_error() {
 #[wasm_bindgen_test]
 async fn a_hundred_tasks_never_exceed_the_cap() {
     // Slow reads a little so they overlap.
-    crate::sandbox::set_faults(json!({"latency_ms": 20})).await;
+    sandbox::set_faults(json!({"latency_ms": 20})).await;
     let ids = submit_images(100, "many").await;
     assert_eq!(ids.len(), 100);
     let (poller, updates) = poller(fast(4));
-    let before = crate::sandbox::counter("status_reads").await;
+    let before = sandbox::counter("status_reads").await;
     for id in &ids {
-        poller.watch(TaskKind::ImageGenerate, id, crate::sandbox::now());
+        poller.watch(TaskKind::ImageGenerate, id, sandbox::now());
     }
     wait_done(&updates, 100, 30).await;
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     assert_eq!(
         poller.peak_in_flight(),
         4,
         "the cap was reached and never passed"
     );
-    let reads = crate::sandbox::counter("status_reads").await - before;
+    let reads = sandbox::counter("status_reads").await - before;
     assert!(reads >= 100, "{reads} reads");
 }
 
 #[wasm_bindgen_test]
 async fn pauses_while_hidden_when_asked_and_reads_at_once_when_visible() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let ids = submit_images(1, "hidden").await;
-    crate::sandbox::set_page_hidden(true);
+    sandbox::set_page_hidden(true);
     let (poller, updates) = poller(PollerOptions {
         while_hidden: WhileHidden::Pause,
         ..fast(4)
     });
-    let before = crate::sandbox::counter("status_reads").await;
-    poller.watch(TaskKind::ImageGenerate, &ids[0], crate::sandbox::now());
+    let before = sandbox::counter("status_reads").await;
+    poller.watch(TaskKind::ImageGenerate, &ids[0], sandbox::now());
     sleep(800).await;
     assert_eq!(
-        crate::sandbox::counter("status_reads").await,
+        sandbox::counter("status_reads").await,
         before,
         "no reads while hidden"
     );
     assert!(updates.borrow().is_empty());
 
-    let shown = crate::sandbox::now();
-    crate::sandbox::set_page_hidden(false);
+    let shown = sandbox::now();
+    sandbox::set_page_hidden(false);
     let done = wait_done(&updates, 1, 5).await;
-    let waited = crate::sandbox::now() - shown;
+    let waited = sandbox::now() - shown;
     assert!(waited < 300.0, "read {waited} ms after becoming visible");
     assert_eq!(
         done[0].task.as_ref().unwrap().status(),
@@ -189,14 +196,14 @@ async fn pauses_while_hidden_when_asked_and_reads_at_once_when_visible() {
 
 #[wasm_bindgen_test]
 async fn reads_on_while_hidden_by_default() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let ids = submit_images(1, "hidden, read on").await;
-    crate::sandbox::set_page_hidden(true);
+    sandbox::set_page_hidden(true);
     let (poller, updates) = poller(fast(4));
-    poller.watch(TaskKind::ImageGenerate, &ids[0], crate::sandbox::now());
+    poller.watch(TaskKind::ImageGenerate, &ids[0], sandbox::now());
     // The task ends while the page is hidden, and the poller sees it.
     let done = wait_done(&updates, 1, 5).await;
-    crate::sandbox::set_page_hidden(false);
+    sandbox::set_page_hidden(false);
     assert_eq!(
         done[0].task.as_ref().unwrap().status(),
         &TaskStatus::Succeeded
@@ -205,19 +212,19 @@ async fn reads_on_while_hidden_by_default() {
 
 #[wasm_bindgen_test]
 async fn stop_ends_all_reading() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let ids = submit_images(4, "stop").await;
     let (poller, _updates) = poller(fast(4));
     for id in &ids {
-        poller.watch(TaskKind::ImageGenerate, id, crate::sandbox::now());
+        poller.watch(TaskKind::ImageGenerate, id, sandbox::now());
     }
     sleep(120).await;
     poller.stop();
     sleep(50).await;
-    let after_stop = crate::sandbox::counter("status_reads").await;
+    let after_stop = sandbox::counter("status_reads").await;
     sleep(1000).await;
     assert_eq!(
-        crate::sandbox::counter("status_reads").await,
+        sandbox::counter("status_reads").await,
         after_stop,
         "nothing reads after stop"
     );
@@ -226,35 +233,32 @@ async fn stop_ends_all_reading() {
 
 #[wasm_bindgen_test]
 async fn dropping_the_poller_stops_it() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let ids = submit_images(2, "drop").await;
     {
         let (poller, _updates) = poller(fast(4));
         for id in &ids {
-            poller.watch(TaskKind::ImageGenerate, id, crate::sandbox::now());
+            poller.watch(TaskKind::ImageGenerate, id, sandbox::now());
         }
         sleep(60).await;
     }
     sleep(50).await;
-    let after_drop = crate::sandbox::counter("status_reads").await;
+    let after_drop = sandbox::counter("status_reads").await;
     sleep(800).await;
-    assert_eq!(crate::sandbox::counter("status_reads").await, after_drop);
+    assert_eq!(sandbox::counter("status_reads").await, after_drop);
 }
 
 #[wasm_bindgen_test]
 async fn resumes_tasks_submitted_before_a_reload() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let ids = submit_images(1, "resume").await;
     sleep(500).await;
     let (poller, updates) = poller(fast(4));
-    let submitted_earlier = crate::sandbox::now() - 500.0;
+    let submitted_earlier = sandbox::now() - 500.0;
     poller.watch(TaskKind::ImageGenerate, &ids[0], submitted_earlier);
-    let started = crate::sandbox::now();
+    let started = sandbox::now();
     let done = wait_done(&updates, 1, 5).await;
-    assert!(
-        crate::sandbox::now() - started < 400.0,
-        "read soon after resuming"
-    );
+    assert!(sandbox::now() - started < 400.0, "read soon after resuming");
     assert!(
         done[0].elapsed >= Duration::from_millis(500),
         "elapsed counts from the submit"
@@ -263,7 +267,7 @@ async fn resumes_tasks_submitted_before_a_reload() {
 
 #[wasm_bindgen_test]
 async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_stream_fails() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let ids = submit_images(2, "relayed").await;
     let (poller, updates) = poller(fast(4));
     let heard: Rc<RefCell<Vec<bool>>> = Rc::default();
@@ -271,18 +275,13 @@ async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_strea
     poller.on_stream(move |open| sink.borrow_mut().push(open));
     let capability = "0123456789abcdef0123456789abcdef";
     for id in &ids {
-        poller.watch_relayed(
-            TaskKind::ImageGenerate,
-            id,
-            crate::sandbox::now(),
-            capability,
-        );
+        poller.watch_relayed(TaskKind::ImageGenerate, id, sandbox::now(), capability);
     }
     // Until the poller knows whether there is a relay, it reads none of them.
-    let before = crate::sandbox::counter("status_reads").await;
+    let before = sandbox::counter("status_reads").await;
     sleep(600).await;
     assert_eq!(
-        crate::sandbox::counter("status_reads").await,
+        sandbox::counter("status_reads").await,
         before,
         "no read yet"
     );
@@ -292,8 +291,8 @@ async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_strea
     // request): the tasks are read after all, and end; meanwhile the
     // stream is tried again.
     let (requests, reads) = (
-        crate::sandbox::counter("v1_requests").await,
-        crate::sandbox::counter("status_reads").await,
+        sandbox::counter("v1_requests").await,
+        sandbox::counter("status_reads").await,
     );
     poller.use_relay(Some(relay::RelayInfo {
         events: "/v1/video_translate/target_languages".into(),
@@ -304,9 +303,9 @@ async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_strea
         .iter()
         .all(|u| u.task.as_ref().unwrap().status().is_terminal()));
     assert!(!poller.is_relayed(TaskKind::ImageGenerate, &ids[0]));
-    let new_reads = crate::sandbox::counter("status_reads").await - reads;
+    let new_reads = sandbox::counter("status_reads").await - reads;
     assert!(new_reads > 0);
-    let streams = crate::sandbox::counter("v1_requests").await - requests - new_reads;
+    let streams = sandbox::counter("v1_requests").await - requests - new_reads;
     assert!(
         streams >= 2,
         "the given-up stream was opened again before the tasks ended ({streams} tries)"
@@ -320,13 +319,13 @@ async fn relayed_tasks_wait_for_the_relay_then_fall_back_to_reads_when_its_strea
 
 #[wasm_bindgen_test]
 async fn without_a_relay_relayed_tasks_are_read_as_any_other() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let ids = submit_images(1, "no relay").await;
     let (poller, updates) = poller(fast(4));
     poller.watch_relayed(
         TaskKind::ImageGenerate,
         &ids[0],
-        crate::sandbox::now(),
+        sandbox::now(),
         "0123456789abcdef0123456789abcdef",
     );
     poller.use_relay(None);

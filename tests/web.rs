@@ -1,9 +1,16 @@
 //! Browser tests: mount the app in headless Chromium and look at the DOM.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
 
-use crate::mount::{elements, mount_app, navigate, texts};
+mod mount;
+
+use mount::{elements, mount_app, navigate, texts};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::window;
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn shell_has_header_navigation_board_and_settings() {
@@ -59,7 +66,7 @@ async fn navigation_opens_each_page_and_marks_its_link() {
         );
         // The address bar follows the click.
         let href = link.get_attribute("href").unwrap();
-        crate::mount::wait_for(&format!("the address of {title}"), || {
+        mount::wait_for(&format!("the address of {title}"), || {
             window().unwrap().location().pathname().unwrap() == href
         })
         .await;

@@ -1,5 +1,10 @@
 //! The browser client against the sandbox, in headless Chromium: every
 //! endpoint, every error kind (made with fault injection), retries, abort.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
+
+mod sandbox;
 
 use std::time::Duration;
 
@@ -8,6 +13,8 @@ use media_gen_client::{Auth, Client, ClientError, ClientOptions};
 use serde_json::json;
 use wasm_bindgen_test::*;
 use web_sys::AbortController;
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 fn image_to_video() -> ImageToVideoRequest {
     ImageToVideoRequest {
@@ -30,8 +37,8 @@ fn image_generate() -> ImageGenerateRequest {
 
 #[wasm_bindgen_test]
 async fn every_endpoint_returns_typed_results() {
-    crate::sandbox::set_faults(json!({})).await;
-    let client = crate::sandbox::client();
+    sandbox::set_faults(json!({})).await;
+    let client = sandbox::client();
 
     let languages = client.target_languages(None).await.unwrap();
     assert!(languages.iter().any(|l| l == "English"));
@@ -72,9 +79,9 @@ async fn every_endpoint_returns_typed_results() {
 
 #[wasm_bindgen_test]
 async fn a_wrong_token_is_an_http_error_with_the_envelope() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let client = Client::new(ClientOptions::new(
-        crate::sandbox::url(),
+        sandbox::url(),
         Auth::Token("wrong".into()),
     ));
     let error = client.target_languages(None).await.unwrap_err();
@@ -91,8 +98,8 @@ async fn a_wrong_token_is_an_http_error_with_the_envelope() {
 
 #[wasm_bindgen_test]
 async fn an_unknown_task_is_404() {
-    crate::sandbox::set_faults(json!({})).await;
-    let error = crate::sandbox::client()
+    sandbox::set_faults(json!({})).await;
+    let error = sandbox::client()
         .image_generate("i2is-missing", None)
         .await
         .unwrap_err();
@@ -101,12 +108,12 @@ async fn an_unknown_task_is_404() {
 
 #[wasm_bindgen_test]
 async fn validation_refusals_of_image_generate_are_business_errors() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let request = ImageGenerateRequest {
         prompt: " ".into(),
         ..Default::default()
     };
-    let error = crate::sandbox::client()
+    let error = sandbox::client()
         .submit_image_generate(&request, None)
         .await
         .unwrap_err();
@@ -129,34 +136,28 @@ async fn an_unreachable_server_is_a_network_error_that_mentions_cors() {
 
 #[wasm_bindgen_test]
 async fn a_slow_answer_is_a_timeout() {
-    crate::sandbox::set_faults(json!({"latency_ms": 2000, "limit": 1})).await;
-    let mut options = crate::sandbox::options();
+    sandbox::set_faults(json!({"latency_ms": 2000, "limit": 1})).await;
+    let mut options = sandbox::options();
     options.attempt_timeout = Duration::from_millis(300);
     options.retry.max_retries = 0;
-    let started = crate::sandbox::now();
+    let started = sandbox::now();
     let error = Client::new(options)
         .target_languages(None)
         .await
         .unwrap_err();
-    let took = crate::sandbox::now() - started;
+    let took = sandbox::now() - started;
     assert_eq!(error, ClientError::Timeout { seconds: 0 });
     assert!((250.0..1500.0).contains(&took), "gave up after {took} ms");
 }
 
 #[wasm_bindgen_test]
 async fn business_errors_and_malformed_bodies() {
-    crate::sandbox::set_faults(json!({"business_error": 1.0, "limit": 1})).await;
-    let error = crate::sandbox::client()
-        .target_languages(None)
-        .await
-        .unwrap_err();
+    sandbox::set_faults(json!({"business_error": 1.0, "limit": 1})).await;
+    let error = sandbox::client().target_languages(None).await.unwrap_err();
     assert_eq!((error.kind(), error.code()), ("business", Some(100009)));
 
-    crate::sandbox::set_faults(json!({"malformed_body": 1.0, "limit": 1})).await;
-    let error = crate::sandbox::client()
-        .target_languages(None)
-        .await
-        .unwrap_err();
+    sandbox::set_faults(json!({"malformed_body": 1.0, "limit": 1})).await;
+    let error = sandbox::client().target_languages(None).await.unwrap_err();
     assert_eq!(error.kind(), "shape");
     assert!(!error.retryable());
 }
@@ -164,15 +165,12 @@ async fn business_errors_and_malformed_bodies() {
 #[wasm_bindgen_test]
 async fn reads_retry_5xx_and_dropped_connections() {
     for fault in ["http_500", "http_503", "drop_connection"] {
-        crate::sandbox::set_faults(json!({ fault: 1.0, "limit": 2 })).await;
-        let before = crate::sandbox::counter("v1_requests").await;
-        let languages = crate::sandbox::client()
-            .target_languages(None)
-            .await
-            .unwrap();
+        sandbox::set_faults(json!({ fault: 1.0, "limit": 2 })).await;
+        let before = sandbox::counter("v1_requests").await;
+        let languages = sandbox::client().target_languages(None).await.unwrap();
         assert!(!languages.is_empty(), "{fault}");
         assert_eq!(
-            crate::sandbox::counter("v1_requests").await - before,
+            sandbox::counter("v1_requests").await - before,
             3,
             "{fault}: two failures, then success"
         );
@@ -181,13 +179,10 @@ async fn reads_retry_5xx_and_dropped_connections() {
 
 #[wasm_bindgen_test]
 async fn retry_after_is_honoured() {
-    crate::sandbox::set_faults(json!({"http_429": 1.0, "retry_after_secs": 1, "limit": 1})).await;
-    let started = crate::sandbox::now();
-    crate::sandbox::client()
-        .target_languages(None)
-        .await
-        .unwrap();
-    let waited = crate::sandbox::now() - started;
+    sandbox::set_faults(json!({"http_429": 1.0, "retry_after_secs": 1, "limit": 1})).await;
+    let started = sandbox::now();
+    sandbox::client().target_languages(None).await.unwrap();
+    let waited = sandbox::now() - started;
     assert!(
         waited >= 1000.0,
         "retried after {waited} ms, before Retry-After: 1"
@@ -198,23 +193,23 @@ async fn retry_after_is_honoured() {
 #[wasm_bindgen_test]
 async fn submits_are_not_retried_after_a_500_or_a_dropped_connection() {
     for (fault, kind) in [("http_500", "http"), ("drop_connection", "network")] {
-        crate::sandbox::set_faults(json!({ fault: 1.0, "limit": 1 })).await;
+        sandbox::set_faults(json!({ fault: 1.0, "limit": 1 })).await;
         let (requests, tasks) = (
-            crate::sandbox::counter("v1_requests").await,
-            crate::sandbox::counter("tasks_created").await,
+            sandbox::counter("v1_requests").await,
+            sandbox::counter("tasks_created").await,
         );
-        let error = crate::sandbox::client()
+        let error = sandbox::client()
             .submit_image_generate(&image_generate(), None)
             .await
             .expect_err(fault);
         assert_eq!(error.kind(), kind, "{fault}");
         assert_eq!(
-            crate::sandbox::counter("v1_requests").await - requests,
+            sandbox::counter("v1_requests").await - requests,
             1,
             "{fault}: no retry"
         );
         assert_eq!(
-            crate::sandbox::counter("tasks_created").await - tasks,
+            sandbox::counter("tasks_created").await - tasks,
             1,
             "{fault}: the task exists, so a retry would duplicate it"
         );
@@ -223,15 +218,15 @@ async fn submits_are_not_retried_after_a_500_or_a_dropped_connection() {
 
 #[wasm_bindgen_test]
 async fn submits_are_retried_after_429_with_retry_after() {
-    crate::sandbox::set_faults(json!({"http_429": 1.0, "retry_after_secs": 1, "limit": 1})).await;
-    let tasks = crate::sandbox::counter("tasks_created").await;
-    let ids = crate::sandbox::client()
+    sandbox::set_faults(json!({"http_429": 1.0, "retry_after_secs": 1, "limit": 1})).await;
+    let tasks = sandbox::counter("tasks_created").await;
+    let ids = sandbox::client()
         .submit_image_generate(&image_generate(), None)
         .await
         .unwrap();
     assert_eq!(ids.task_ids.len(), 1);
     assert_eq!(
-        crate::sandbox::counter("tasks_created").await - tasks,
+        sandbox::counter("tasks_created").await - tasks,
         1,
         "exactly one task"
     );
@@ -239,44 +234,44 @@ async fn submits_are_retried_after_429_with_retry_after() {
 
 #[wasm_bindgen_test]
 async fn abort_cancels_the_request_in_flight() {
-    crate::sandbox::set_faults(json!({"latency_ms": 3000, "limit": 1})).await;
+    sandbox::set_faults(json!({"latency_ms": 3000, "limit": 1})).await;
     let controller = AbortController::new().unwrap();
     let signal = controller.signal();
-    let client = crate::sandbox::client();
+    let client = sandbox::client();
     let call = client.target_languages(Some(&signal));
     let abort = async {
         gloo_timers::future::TimeoutFuture::new(200).await;
         controller.abort();
     };
-    let started = crate::sandbox::now();
+    let started = sandbox::now();
     let (result, ()) = futures::join!(call, abort);
-    let took = crate::sandbox::now() - started;
+    let took = sandbox::now() - started;
     assert_eq!(result.unwrap_err(), ClientError::Aborted);
     assert!(took < 1000.0, "aborted after {took} ms");
 }
 
 #[wasm_bindgen_test]
 async fn abort_cancels_the_wait_between_retries_and_nothing_follows() {
-    crate::sandbox::set_faults(json!({"http_429": 1.0, "retry_after_secs": 1, "limit": 1})).await;
+    sandbox::set_faults(json!({"http_429": 1.0, "retry_after_secs": 1, "limit": 1})).await;
     let controller = AbortController::new().unwrap();
     let signal = controller.signal();
-    let before = crate::sandbox::counter("v1_requests").await;
-    let client = crate::sandbox::client();
+    let before = sandbox::counter("v1_requests").await;
+    let client = sandbox::client();
     let call = client.target_languages(Some(&signal));
     let abort = async {
         gloo_timers::future::TimeoutFuture::new(300).await;
         controller.abort();
     };
-    let started = crate::sandbox::now();
+    let started = sandbox::now();
     let (result, ()) = futures::join!(call, abort);
     assert_eq!(result.unwrap_err(), ClientError::Aborted);
     assert!(
-        crate::sandbox::now() - started < 900.0,
+        sandbox::now() - started < 900.0,
         "the 1 s wait was cut short"
     );
     gloo_timers::future::TimeoutFuture::new(1500).await;
     assert_eq!(
-        crate::sandbox::counter("v1_requests").await - before,
+        sandbox::counter("v1_requests").await - before,
         1,
         "no retry after abort"
     );
@@ -286,40 +281,37 @@ async fn abort_cancels_the_wait_between_retries_and_nothing_follows() {
 async fn an_already_aborted_signal_sends_nothing() {
     let controller = AbortController::new().unwrap();
     controller.abort();
-    let before = crate::sandbox::counter("v1_requests").await;
-    let error = crate::sandbox::client()
+    let before = sandbox::counter("v1_requests").await;
+    let error = sandbox::client()
         .target_languages(Some(&controller.signal()))
         .await
         .unwrap_err();
     assert_eq!(error, ClientError::Aborted);
-    assert_eq!(crate::sandbox::counter("v1_requests").await, before);
+    assert_eq!(sandbox::counter("v1_requests").await, before);
 }
 
 #[wasm_bindgen_test]
 async fn a_token_provider_is_asked_for_each_call() {
-    crate::sandbox::set_faults(json!({})).await;
+    sandbox::set_faults(json!({})).await;
     let provider: media_gen_client::TokenProvider =
-        std::rc::Rc::new(|| Box::pin(async { Some(crate::sandbox::TOKEN.to_owned()) }));
-    let client = Client::new(ClientOptions::new(
-        crate::sandbox::url(),
-        Auth::Provider(provider),
-    ));
+        std::rc::Rc::new(|| Box::pin(async { Some(sandbox::TOKEN.to_owned()) }));
+    let client = Client::new(ClientOptions::new(sandbox::url(), Auth::Provider(provider)));
     assert!(!client.target_languages(None).await.unwrap().is_empty());
 }
 
 #[wasm_bindgen_test]
 async fn the_overall_deadline_ends_retries() {
-    crate::sandbox::set_faults(json!({"http_503": 1.0, "limit": 20})).await;
-    let mut options = crate::sandbox::options();
+    sandbox::set_faults(json!({"http_503": 1.0, "limit": 20})).await;
+    let mut options = sandbox::options();
     options.deadline = Duration::from_millis(1200);
     options.retry.max_retries = 20;
-    let started = crate::sandbox::now();
+    let started = sandbox::now();
     let error = Client::new(options)
         .target_languages(None)
         .await
         .unwrap_err();
-    let took = crate::sandbox::now() - started;
-    crate::sandbox::set_faults(json!({})).await;
+    let took = sandbox::now() - started;
+    sandbox::set_faults(json!({})).await;
     assert_eq!(error.status(), Some(503));
     assert!(
         took <= 1300.0,

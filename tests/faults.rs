@@ -1,6 +1,11 @@
 //! Nothing lost under faults: a batch of submissions of every kind through
 //! the board while the sandbox fails 30% of requests (5xx, 429 with
 //! Retry-After, dropped connections, latency).
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
+
+mod sandbox;
 
 use leptos::prelude::*;
 use media_gen::board::provide_board;
@@ -10,6 +15,8 @@ use media_gen::shell::notifications::provide_notifier;
 use media_gen_api::*;
 use media_gen_ui::store::tasks;
 use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 /// Submissions per kind.
 const BATCH: usize = 20;
@@ -39,13 +46,13 @@ fn request(kind: TaskKind, i: usize) -> Request {
 
 #[wasm_bindgen_test]
 async fn under_faults_every_returned_task_is_kept_followed_and_never_duplicated() {
-    crate::sandbox::connect_the_app();
-    crate::sandbox::set_faults(serde_json::json!({
+    sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({
         "http_500": 0.08, "http_503": 0.06, "http_429": 0.06, "retry_after_secs": 1,
         "drop_connection": 0.05, "malformed_body": 0.05, "latency_ms": 30,
     }))
     .await;
-    let created_before = crate::sandbox::counter("tasks_created").await;
+    let created_before = sandbox::counter("tasks_created").await;
     let owner = Owner::new();
     let board =
         owner.with(|| provide_board(provide_settings(), provide_announcer(), provide_notifier()));
@@ -112,8 +119,8 @@ async fn under_faults_every_returned_task_is_kept_followed_and_never_duplicated(
 
     // No retry made a task twice: each submission made at most one task,
     // and those beyond the board's are from failures after the work.
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    let created = (crate::sandbox::counter("tasks_created").await - created_before) as usize;
+    sandbox::set_faults(serde_json::json!({})).await;
+    let created = (sandbox::counter("tasks_created").await - created_before) as usize;
     assert!(
         created <= submissions,
         "{created} tasks for {submissions} submissions"

@@ -1,9 +1,17 @@
 //! The keyboard flow (`/`, `?`, Esc) and what a hidden tab shows when tasks
 //! end: a count in the title and, for people who opt in, notifications.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
 
-use crate::mount::{element, exists, js, mount_app_at, wait_for, MountedApp};
+mod mount;
+mod sandbox;
+
+use mount::{element, exists, js, mount_app_at, wait_for, MountedApp};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 /// Press `key` on the page itself (not in a field); returns whether the
 /// browser's own action for it still happens (the press was not cancelled).
@@ -60,8 +68,8 @@ async fn the_keys_handled_cancel_the_browsers_action_and_no_others() {
 
 #[wasm_bindgen_test]
 async fn slash_focuses_the_board_filter_from_any_page() {
-    crate::sandbox::connect_the_app();
-    crate::sandbox::images_on_the_board("a hidden tab", 1)
+    sandbox::connect_the_app();
+    sandbox::images_on_the_board("a hidden tab", 1)
         .await
         .remove(0);
     let app = mount_app_at("/").await;
@@ -70,8 +78,8 @@ async fn slash_focuses_the_board_filter_from_any_page() {
     assert_eq!(active_id(), "filter-text");
 
     // A "/" typed into a field stays there.
-    crate::mount::type_into(&app, "#filter-text", "");
-    crate::mount::press(&app, "#filter-text", "/", false);
+    mount::type_into(&app, "#filter-text", "");
+    mount::press(&app, "#filter-text", "/", false);
     assert_eq!(active_id(), "filter-text");
     drop(app);
 
@@ -86,7 +94,7 @@ async fn slash_focuses_the_board_filter_from_any_page() {
 
 #[wasm_bindgen_test]
 async fn question_mark_lists_the_shortcuts() {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     let app = mount_app_at("/").await;
     let dialog: web_sys::HtmlDialogElement = element(&app, "#shortcuts").unchecked_into();
     assert!(!dialog.open());
@@ -105,9 +113,9 @@ async fn question_mark_lists_the_shortcuts() {
 
 #[wasm_bindgen_test]
 async fn escape_closes_a_task_page_and_the_task_goes_on() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
-    let id = crate::sandbox::images_on_the_board("a hidden tab", 1)
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let id = sandbox::images_on_the_board("a hidden tab", 1)
         .await
         .remove(0);
     let app = mount_app_at(&format!("/tasks/image_generate/{id}")).await;
@@ -127,8 +135,8 @@ async fn escape_closes_a_task_page_and_the_task_goes_on() {
 
 #[wasm_bindgen_test]
 async fn a_hidden_tab_counts_ended_tasks_in_its_title() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     // The app's page has a title (the test page has none).
     web_sys::window()
         .unwrap()
@@ -136,8 +144,8 @@ async fn a_hidden_tab_counts_ended_tasks_in_its_title() {
         .unwrap()
         .set_title("Media Generation");
     let before = title();
-    crate::sandbox::set_page_hidden(true);
-    let id = crate::sandbox::images_on_the_board("a hidden tab", 1)
+    sandbox::set_page_hidden(true);
+    let id = sandbox::images_on_the_board("a hidden tab", 1)
         .await
         .remove(0);
     let app = mount_app_at("/").await;
@@ -150,14 +158,14 @@ async fn a_hidden_tab_counts_ended_tasks_in_its_title() {
         gloo_timers::future::TimeoutFuture::new(10).await;
     }
     assert_eq!(title(), counted);
-    crate::sandbox::set_page_hidden(false);
+    sandbox::set_page_hidden(false);
     wait_for("the count to clear", || title() == before).await;
 }
 
 #[wasm_bindgen_test]
 async fn people_who_opt_in_are_notified_when_a_hidden_tab_sees_a_task_end() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     // The browser's notifications, recorded: permission is given when asked.
     js("window.__notes = [];
         window.Notification = class {
@@ -177,8 +185,8 @@ async fn people_who_opt_in_are_notified_when_a_hidden_tab_sees_a_task_end() {
     .await;
     drop(settings);
 
-    crate::sandbox::set_page_hidden(true);
-    let id = crate::sandbox::images_on_the_board("a hidden tab", 1)
+    sandbox::set_page_hidden(true);
+    let id = sandbox::images_on_the_board("a hidden tab", 1)
         .await
         .remove(0);
     let app = mount_app_at("/").await;
@@ -194,7 +202,7 @@ async fn people_who_opt_in_are_notified_when_a_hidden_tab_sees_a_task_end() {
         note,
         format!("Image generation succeeded|Task {id}|image_generate:{id}")
     );
-    crate::sandbox::set_page_hidden(false);
+    sandbox::set_page_hidden(false);
     drop(app);
 
     // Turned off, it stays off after a reload of the app.

@@ -1,10 +1,18 @@
 //! The settings page: where the token is kept, and the connection test
 //! against the sandbox, in headless Chromium.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
 
-use crate::mount::{mount_app, navigate, wait_for, MountedApp};
+mod mount;
+mod sandbox;
+
+use mount::{mount_app, navigate, wait_for, MountedApp};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{HtmlElement, HtmlInputElement, Storage};
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 const TOKEN_KEY: &str = "media-gen.token";
 
@@ -119,10 +127,10 @@ async fn a_remembered_token_is_there_after_a_reload() {
 
 #[wasm_bindgen_test]
 async fn test_connection_reports_success() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::set_faults(serde_json::json!({})).await;
     let app = settings_page().await;
-    enter(&app, "#base-url", crate::sandbox::url());
-    enter(&app, "#token", crate::sandbox::TOKEN);
+    enter(&app, "#base-url", sandbox::url());
+    enter(&app, "#token", sandbox::TOKEN);
     let message = test_connection(&app).await;
     assert_eq!(
         message,
@@ -134,7 +142,7 @@ async fn test_connection_reports_success() {
 #[wasm_bindgen_test]
 async fn test_connection_says_when_the_token_is_wrong() {
     let app = settings_page().await;
-    enter(&app, "#base-url", crate::sandbox::url());
+    enter(&app, "#base-url", sandbox::url());
     enter(&app, "#token", "wrong-token");
     let message = test_connection(&app).await;
     assert!(message.starts_with("HTTP 401"), "{message}");

@@ -1,20 +1,28 @@
 //! The board's controls and the task page, as a person uses them: filters,
 //! copy, re-run, edit and re-run, remove, look-up by id, results and failures.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
 
-use crate::mount::{
-    choose, element, elements, exists, mount_app, mount_app_at, texts, type_into, value_of,
-    wait_for, MountedApp,
-};
+mod mount;
+mod sandbox;
+
 use media_gen_api::*;
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::store::tasks;
+use mount::{
+    choose, element, elements, exists, mount_app, mount_app_at, texts, type_into, value_of,
+    wait_for, MountedApp,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
+wasm_bindgen_test_configure!(run_in_browser);
+
 /// Submit an image task straight to the sandbox (as another tool would).
 async fn submit_image(prompt: &str, count: i64) -> (Request, Vec<String>) {
-    let request = crate::sandbox::image_request(prompt, count);
-    let ids = crate::sandbox::submit(&request).await;
+    let request = sandbox::image_request(prompt, count);
+    let ids = sandbox::submit(&request).await;
     (request, ids)
 }
 
@@ -28,7 +36,7 @@ async fn submit_video(prompt: &str, duration: i64) -> (Request, Vec<String>) {
         image_url: Some("https://example.com/a.png".into()),
         ..Default::default()
     });
-    let ids = crate::sandbox::submit(&request).await;
+    let ids = sandbox::submit(&request).await;
     (request, ids)
 }
 
@@ -54,13 +62,13 @@ fn shown_ids(app: &MountedApp) -> Vec<String> {
 
 #[wasm_bindgen_test]
 async fn filters_narrow_the_board_by_kind_and_status() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     let (good, good_ids) = submit_image("fine", 1).await;
     let (bad, bad_ids) = submit_image("[fail] on purpose", 1).await;
-    let now = crate::sandbox::now();
-    crate::sandbox::store_submitted(&good, &good_ids[..1], now);
-    crate::sandbox::store_submitted(&bad, &bad_ids[..1], now + 1.0);
+    let now = sandbox::now();
+    sandbox::store_submitted(&good, &good_ids[..1], now);
+    sandbox::store_submitted(&bad, &bad_ids[..1], now + 1.0);
     let app = mount_app().await;
     wait_for_status(&app, &good_ids[0], "SUCCEEDED").await;
     wait_for_status(&app, &bad_ids[0], "FAILED").await;
@@ -100,10 +108,10 @@ async fn filters_narrow_the_board_by_kind_and_status() {
 
 #[wasm_bindgen_test]
 async fn rerun_edit_and_remove_from_the_board() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     let (request, ids) = submit_image("a red kite", 1).await;
-    crate::sandbox::store_submitted(&request, &ids[..1], crate::sandbox::now());
+    sandbox::store_submitted(&request, &ids[..1], sandbox::now());
     let app = mount_app().await;
     wait_for_status(&app, &ids[0], "SUCCEEDED").await;
 
@@ -135,8 +143,8 @@ async fn rerun_edit_and_remove_from_the_board() {
 
 #[wasm_bindgen_test]
 async fn a_task_submitted_elsewhere_is_looked_up_by_id_and_followed() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     let (_, ids) = submit_image("made elsewhere", 2).await;
     let app = mount_app().await;
     choose(&app, "#lookup-kind", "image_generate");
@@ -175,8 +183,8 @@ async fn a_task_submitted_elsewhere_is_looked_up_by_id_and_followed() {
 
 #[wasm_bindgen_test]
 async fn a_task_link_opens_directly_and_shows_a_failure_prominently() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     let (_, ids) = submit_video("[fail] a storm", 4).await;
     let app = mount_app_at(&format!("/tasks/image_to_video/{}", ids[0])).await;
     wait_for("the failure", || exists(&app, ".failure")).await;
@@ -190,10 +198,10 @@ async fn a_task_link_opens_directly_and_shows_a_failure_prominently() {
 
 #[wasm_bindgen_test]
 async fn a_finished_video_has_a_player_with_poster_facts_and_download() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     let (request, ids) = submit_video("calm sea", 8).await;
-    crate::sandbox::store_submitted(&request, &ids[..1], crate::sandbox::now());
+    sandbox::store_submitted(&request, &ids[..1], sandbox::now());
     let app = mount_app_at(&format!("/tasks/image_to_video/{}", ids[0])).await;
     wait_for("the player", || exists(&app, ".video-result video")).await;
     let video = element(&app, ".video-result video");
@@ -207,9 +215,9 @@ async fn a_finished_video_has_a_player_with_poster_facts_and_download() {
 
 #[wasm_bindgen_test]
 async fn a_translation_shows_its_name_language_and_captions() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
-    let id = crate::sandbox::translate_talk().await;
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
+    let id = sandbox::translate_talk().await;
     let app = mount_app_at(&format!("/tasks/video_translate/{id}")).await;
     wait_for("the translated video", || {
         exists(&app, ".video-result video")
@@ -233,7 +241,7 @@ async fn wait_for_not_found(app: &MountedApp) {
 
 #[wasm_bindgen_test]
 async fn an_unknown_id_says_it_could_not_be_read() {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     let app = mount_app_at("/tasks/image_generate/i2is-nope").await;
     wait_for_not_found(&app).await;
     assert!(
@@ -244,10 +252,10 @@ async fn an_unknown_id_says_it_could_not_be_read() {
 
 /// A finished task as a hostile server could describe it.
 fn hostile_record(kind: TaskKind, id: &str, task: serde_json::Value) -> TaskRecord {
-    let mut record = TaskRecord::followed(kind, id, crate::sandbox::now());
+    let mut record = TaskRecord::followed(kind, id, sandbox::now());
     let task = serde_json::json!({ "task_type": kind.as_str(), "data": task });
     let task: AnyTask = serde_json::from_value(task).unwrap();
-    record.apply(Some(&task), None, crate::sandbox::now());
+    record.apply(Some(&task), None, sandbox::now());
     record
 }
 
@@ -273,7 +281,7 @@ fn unsafe_links(app: &MountedApp) -> Vec<String> {
 
 #[wasm_bindgen_test]
 async fn hostile_strings_are_text_and_hostile_urls_are_dropped() {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     let script = "<img src=x onerror=\"window.pwned=1\"><script>window.pwned=1</script>";
     tasks::save(&hostile_record(
         TaskKind::VideoTranslate,
@@ -335,10 +343,10 @@ async fn hostile_strings_are_text_and_hostile_urls_are_dropped() {
 
 #[wasm_bindgen_test]
 async fn a_long_board_opens_a_page_at_a_time_and_filters_reach_every_task() {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     // 130 finished tasks, oldest first: "old-0" … "old-129".
     for index in 0..130 {
-        let request = crate::sandbox::image_request(&format!("picture {index}"), 1);
+        let request = sandbox::image_request(&format!("picture {index}"), 1);
         let at = 1_000.0 + f64::from(index);
         let mut record = TaskRecord::submitted(&request, &format!("old-{index}"), at);
         record.status = TaskStatus::Succeeded;
@@ -379,12 +387,12 @@ async fn a_long_board_opens_a_page_at_a_time_and_filters_reach_every_task() {
 /// with new parameters shows the new task (and a different kind, its kind).
 #[wasm_bindgen_test]
 async fn following_a_link_from_one_task_page_to_another_shows_the_other() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
-    crate::sandbox::connect_the_app();
+    sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::connect_the_app();
     let (request, ids) = submit_image("two frames", 2).await;
-    crate::sandbox::store_submitted(&request, &ids, crate::sandbox::now());
+    sandbox::store_submitted(&request, &ids, sandbox::now());
     let (video, videos) = submit_video("a third", 4).await;
-    crate::sandbox::store_submitted(&video, &videos[..1], crate::sandbox::now());
+    sandbox::store_submitted(&video, &videos[..1], sandbox::now());
     let app = mount_app_at(&format!("/tasks/image_generate/{}", ids[0])).await;
     let shown = || texts(&app.host, "#task-id").concat();
     wait_for("the first task", || shown() == ids[0]).await;
@@ -414,7 +422,7 @@ async fn following_a_link_from_one_task_page_to_another_shows_the_other() {
 /// trailing slash is the same page, and a kind that does not exist is named.
 #[wasm_bindgen_test]
 async fn hand_typed_task_addresses_show_what_they_name() {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     let id = "i2is-a b/c?";
     let app = mount_app_at(&format!(
         "/tasks/image_generate/{}/",

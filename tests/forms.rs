@@ -1,16 +1,24 @@
 //! The submit forms in headless Chromium, against the sandbox.
+#![cfg(target_arch = "wasm32")]
+// Test-only crate: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used)]
 
-use crate::mount::{
+mod mount;
+mod sandbox;
+
+use leptos::prelude::document;
+use mount::{
     choose, element, elements, exists, leave, mount_app, navigate, options, press, submit_button,
     texts, type_into, type_without_leaving, value_of, wait_for, MountedApp,
 };
-use leptos::prelude::document;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlTextAreaElement;
 
+wasm_bindgen_test_configure!(run_in_browser);
+
 async fn image_form() -> MountedApp {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     let app = mount_app().await;
     navigate(&app.host, "Image generation").await;
     app
@@ -155,7 +163,7 @@ async fn wait_for_success_on_the_board(app: &MountedApp) {
 
 #[wasm_bindgen_test]
 async fn submitting_puts_the_task_on_the_board_until_it_succeeds() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::set_faults(serde_json::json!({})).await;
     let app = image_form().await;
     type_into(&app, "#prompt", "A lighthouse at dawn");
     wait_for("a valid form", || !submit_button(&app).disabled()).await;
@@ -166,7 +174,7 @@ async fn submitting_puts_the_task_on_the_board_until_it_succeeds() {
 
 #[wasm_bindgen_test]
 async fn ctrl_enter_submits() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::set_faults(serde_json::json!({})).await;
     let app = image_form().await;
     type_into(&app, "#prompt", "Keyboard only");
     wait_for("a valid form", || !submit_button(&app).disabled()).await;
@@ -176,7 +184,7 @@ async fn ctrl_enter_submits() {
 
 #[wasm_bindgen_test]
 async fn a_refused_submit_shows_the_reason_and_keeps_the_form() {
-    crate::sandbox::set_faults(serde_json::json!({"http_503": 1.0, "limit": 1})).await;
+    sandbox::set_faults(serde_json::json!({"http_503": 1.0, "limit": 1})).await;
     let app = image_form().await;
     type_into(&app, "#prompt", "Busy service");
     wait_for("a valid form", || !submit_button(&app).disabled()).await;
@@ -201,7 +209,7 @@ async fn a_refused_submit_shows_the_reason_and_keeps_the_form() {
 }
 
 async fn form_page(title: &str) -> MountedApp {
-    crate::sandbox::connect_the_app();
+    sandbox::connect_the_app();
     let app = mount_app().await;
     navigate(&app.host, title).await;
     app
@@ -209,10 +217,7 @@ async fn form_page(title: &str) -> MountedApp {
 
 /// A sandbox image of `ratio` (`16x9`), which previews can measure.
 fn sandbox_image(ratio: &str) -> String {
-    format!(
-        "{}/sandbox/media/image/1K/{ratio}.png",
-        crate::sandbox::url()
-    )
+    format!("{}/sandbox/media/image/1K/{ratio}.png", sandbox::url())
 }
 
 #[wasm_bindgen_test]
@@ -335,7 +340,7 @@ async fn image_to_video_errors_follow_the_model_and_the_images() {
 
 #[wasm_bindgen_test]
 async fn an_image_to_video_task_goes_on_the_board() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::set_faults(serde_json::json!({})).await;
     let app = form_page("Image to video").await;
     element(&app, "#model-S").click();
     type_into(&app, "#prompt", "Waves");
@@ -356,10 +361,7 @@ async fn an_image_to_video_task_goes_on_the_board() {
 
 #[wasm_bindgen_test]
 async fn languages_come_from_the_service_with_search_and_predicted_names() {
-    let offered = crate::sandbox::client()
-        .target_languages(None)
-        .await
-        .unwrap();
+    let offered = sandbox::client().target_languages(None).await.unwrap();
     let app = form_page("Video translation").await;
     wait_for("the service's languages", || {
         elements(&app.host, "#language-options li").len() == offered.len()
@@ -424,16 +426,13 @@ async fn languages_come_from_the_service_with_search_and_predicted_names() {
 
 #[wasm_bindgen_test]
 async fn a_translation_makes_one_task_per_language() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::set_faults(serde_json::json!({})).await;
     let app = form_page("Video translation").await;
     wait_for("the languages", || exists(&app, "#language-Spanish")).await;
     type_into(
         &app,
         "#video_url",
-        &format!(
-            "{}/sandbox/media/video/landscape.mp4",
-            crate::sandbox::url()
-        ),
+        &format!("{}/sandbox/media/video/landscape.mp4", sandbox::url()),
     );
     element(&app, "#language-Spanish").click();
     element(&app, "#language-French").click();
@@ -459,7 +458,7 @@ async fn the_inbox_button_fills_in_the_callback_url() {
     wait_for("the inbox button", || exists(&app, "#use-inbox")).await;
     element(&app, "#use-inbox").click();
     wait_for("the inbox URL", || {
-        value_of(&app, "#callback_url") == format!("{}/sandbox/inbox/app", crate::sandbox::url())
+        value_of(&app, "#callback_url") == format!("{}/sandbox/inbox/app", sandbox::url())
     })
     .await;
     type_into(&app, "#callback_url", "ftp://x");
@@ -471,7 +470,7 @@ async fn the_inbox_button_fills_in_the_callback_url() {
 
 #[wasm_bindgen_test]
 async fn with_storage_full_the_app_warns_and_keeps_working_in_memory() {
-    crate::sandbox::set_faults(serde_json::json!({})).await;
+    sandbox::set_faults(serde_json::json!({})).await;
     let app = image_form().await;
     // Fill this origin's localStorage to the browser's quota.
     let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
