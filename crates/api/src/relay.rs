@@ -45,6 +45,31 @@ pub struct Capabilities {
     /// callbacks it receives in (a form offers one as its callback URL).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<SandboxInfo>,
+    /// Who may use the gateway, and who is asking (absent: anyone, as a
+    /// service or an older gateway).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<AccessInfo>,
+}
+
+/// A gateway's access rule as a page sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessInfo {
+    /// `open` (anyone) or `keys` (a person's access key).
+    pub mode: String,
+    /// The person the asking call names, when it names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<PersonInfo>,
+}
+
+/// The person a call names, and what is left of their day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PersonInfo {
+    /// The name their key was given to.
+    pub name: String,
+    /// The tasks they may create per day (UTC).
+    pub tasks_per_day: u32,
+    /// What is left of it today.
+    pub tasks_left_today: u32,
 }
 
 /// What a sandbox offers a page.

@@ -2,7 +2,6 @@
 //! created per hour by submits (each can create up to eight on the owner's
 //! bill). Idle visitors are forgotten by [`Budgets::forget_idle`].
 
-use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -10,7 +9,9 @@ use governor::clock::{Clock, DefaultClock};
 use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter};
 
-type Keyed = RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock>;
+use crate::access::Who;
+
+type Keyed = RateLimiter<Who, DefaultKeyedStateStore<Who>, DefaultClock>;
 
 /// The two budgets.
 #[derive(Debug)]
@@ -34,18 +35,18 @@ impl Budgets {
     }
 
     /// Count one request from `client`; `Err(wait)` when over budget.
-    pub fn request(&self, client: IpAddr) -> Result<(), Duration> {
+    pub fn request(&self, client: &Who) -> Result<(), Duration> {
         self.requests
-            .check_key(&client)
+            .check_key(client)
             .map_err(|not_until| not_until.wait_time_from(self.clock.now()))
     }
 
     /// Count `tasks` tasks a submit from `client` would create; `Err(wait)`
     /// when over budget (a submit larger than the whole budget waits a period).
-    pub fn submit(&self, client: IpAddr, tasks: u64) -> Result<(), Duration> {
+    pub fn submit(&self, client: &Who, tasks: u64) -> Result<(), Duration> {
         let tasks = NonZeroU32::new(u32::try_from(tasks).unwrap_or(u32::MAX).max(1))
             .unwrap_or(NonZeroU32::MIN);
-        match self.tasks.check_key_n(&client, tasks) {
+        match self.tasks.check_key_n(client, tasks) {
             Ok(Ok(())) => Ok(()),
             Ok(Err(not_until)) => Err(not_until.wait_time_from(self.clock.now())),
             Err(_) => Err(self.task_period),
@@ -78,27 +79,28 @@ mod tests {
     #[test]
     fn each_visitor_has_a_budget_of_their_own() {
         let budgets = Budgets::new(n(3), n(10));
-        let (a, b) = ("192.0.2.1".parse().unwrap(), "192.0.2.2".parse().unwrap());
+        let a = Who::Address("192.0.2.1".parse().unwrap());
+        let b = Who::Person("192.0.2.1".into());
         for _ in 0..3 {
-            assert!(budgets.request(a).is_ok());
+            assert!(budgets.request(&a).is_ok());
         }
-        let wait = budgets.request(a).unwrap_err();
+        let wait = budgets.request(&a).unwrap_err();
         assert!(
             wait > Duration::ZERO && wait <= Duration::from_secs(20),
             "{wait:?}"
         );
-        assert!(budgets.request(b).is_ok());
+        assert!(budgets.request(&b).is_ok(), "a person is not an address");
     }
 
     #[test]
     fn submits_count_the_tasks_they_create() {
         let budgets = Budgets::new(n(100), n(10));
-        let client = "192.0.2.1".parse().unwrap();
-        assert!(budgets.submit(client, 8).is_ok());
-        assert!(budgets.submit(client, 2).is_ok());
-        assert!(budgets.submit(client, 1).is_err());
-        let other = "192.0.2.9".parse().unwrap();
-        assert_eq!(budgets.submit(other, 11), Err(Duration::from_secs(3_600)));
-        assert!(budgets.submit(other, 10).is_ok());
+        let client = Who::Address("192.0.2.1".parse().unwrap());
+        assert!(budgets.submit(&client, 8).is_ok());
+        assert!(budgets.submit(&client, 2).is_ok());
+        assert!(budgets.submit(&client, 1).is_err());
+        let other = Who::Person("ada".into());
+        assert_eq!(budgets.submit(&other, 11), Err(Duration::from_secs(3_600)));
+        assert!(budgets.submit(&other, 10).is_ok());
     }
 }

@@ -30,6 +30,26 @@ pub enum LogFormat {
     about = "Forwards the Media Generation Service's documented calls with the token kept server-side"
 )]
 pub struct Config {
+    /// The owner's commands; without one, serve.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Who may use the gateway: `open` (anyone; budgets per address) or
+    /// `keys` (holders of an access key from `keys add`; budgets per person).
+    #[arg(long, env = "MEDIA_GEN_ACCESS", value_enum, default_value = "open")]
+    pub access: crate::access::AccessMode,
+    /// Where the access keys and the people's use are kept (`keys.json`,
+    /// `usage.json`); needed by `--access keys` and the `keys` commands.
+    #[arg(long, env = "MEDIA_GEN_DATA_DIR", value_name = "DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+    /// Tasks a person may create per day (UTC) unless their key says
+    /// (`keys add NAME --tasks-per-day N`).
+    #[arg(
+        long,
+        env = "MEDIA_GEN_TASKS_PER_DAY",
+        default_value = "50",
+        global = true
+    )]
+    pub tasks_per_day: u32,
     /// Where to listen.
     #[arg(long, env = "MEDIA_GEN_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
@@ -130,6 +150,18 @@ pub struct Config {
     /// (accepting too) and no request changes threads on its way.
     #[arg(long, env = "MEDIA_GEN_WORKER_THREADS")]
     pub worker_threads: Option<std::num::NonZeroUsize>,
+}
+
+/// The owner's commands.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum Command {
+    /// The access keys under --data-dir (run without the gateway; a
+    /// running one sees a change within a second).
+    Keys {
+        /// What to do.
+        #[command(subcommand)]
+        action: crate::access::cli::KeysAction,
+    },
 }
 
 /// The service's token. Its `Debug` and `Display` print a placeholder, so

@@ -18,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use http_body_util::LengthLimitError;
 use media_gen_api::{Endpoint, TaskKind};
 
+use crate::access;
 use crate::client_address::client_address;
 use crate::observe::UPSTREAM_SECONDS;
 use crate::refusal::Refusal;
@@ -67,8 +68,16 @@ pub async fn handle(
     let Ok(endpoint) = Endpoint::parse(parts.method.as_str(), parts.uri.path()) else {
         return Refusal::NotFound.into_response();
     };
+    if matches!(endpoint, Endpoint::Submit(_)) && !access::same_site::from_this_site(&parts.headers)
+    {
+        return Refusal::CrossSite.into_response();
+    }
     let client = client_address(peer.ip(), &parts.headers, &gateway.trusted_proxies);
-    if let Err(refusal) = gateway.count_request(client).await {
+    let who = match gateway.access.who(&parts.headers, client) {
+        Ok(who) => who,
+        Err(refusal) => return refusal.into_response(),
+    };
+    if let Err(refusal) = gateway.count_request(&who).await {
         return refusal.into_response();
     }
     let Some(upstream) = &gateway.upstream else {
@@ -80,7 +89,11 @@ pub async fn handle(
     };
     if let Endpoint::Submit(kind) = endpoint {
         let tasks = tasks_created(kind, &body);
-        if let Err(refusal) = gateway.count_submit(client, tasks).await {
+        if let access::Who::Person(name) = &who {
+            // The person, never the key.
+            tracing::info!(person = %name, kind = kind.as_str(), tasks, "submit");
+        }
+        if let Err(refusal) = gateway.count_submit(&who, tasks).await {
             return refusal.into_response();
         }
     }

@@ -4,6 +4,7 @@
 //! budgets, connection cap, timeouts, body limit) and reports what it does
 //! (metrics, health, one log line per request).
 
+pub mod access;
 pub mod base_path;
 pub mod budgets;
 pub mod client_address;
@@ -63,6 +64,8 @@ pub struct Shared {
     pub redis: Option<Arc<redis_link::RedisLink>>,
     /// The last readiness answer (`/readyz` reuses it a few seconds).
     pub readiness: std::sync::Mutex<Option<health::Readiness>>,
+    /// Who may use it (`--access`), and each person's use.
+    pub access: Arc<access::Access>,
 }
 
 impl std::ops::Deref for Gateway {
@@ -100,6 +103,12 @@ pub struct Settings {
     /// The Redis the gateways behind one balancer share: the per-visitor
     /// budgets are counted there (and the relay kept, with `relay`).
     pub redis: Option<String>,
+    /// Who may use it.
+    pub access: access::AccessMode,
+    /// Where the access keys and the people's use are kept.
+    pub data_dir: Option<std::path::PathBuf>,
+    /// Tasks a person may create per day unless their key says.
+    pub tasks_per_day: u32,
 }
 
 impl Settings {
@@ -136,6 +145,9 @@ impl Settings {
             connect_src,
             relay: None,
             redis: None,
+            access: access::AccessMode::Open,
+            data_dir: None,
+            tasks_per_day: 1_000_000,
         }
     }
 
@@ -162,6 +174,9 @@ impl Settings {
             connect_src: config.connect_src.clone(),
             relay: config.relay(),
             redis: config.redis.clone(),
+            access: config.access,
+            data_dir: config.data_dir.clone(),
+            tasks_per_day: config.tasks_per_day,
         })
     }
 }
@@ -171,8 +186,7 @@ impl Gateway {
     /// gateways share in Redis (`--redis`), else this gateway's own (also
     /// when Redis does not answer). Over budget: the 429 to answer, counted
     /// in the metrics.
-    pub async fn count_request(&self, client: std::net::IpAddr) -> Result<(), Refusal> {
-        let client = client_address::visitor(client);
+    pub async fn count_request(&self, client: &access::Who) -> Result<(), Refusal> {
         let shared = match &self.shared_budgets {
             Some(shared) => Some(shared.request(client).await),
             None => None,
@@ -186,8 +200,7 @@ impl Gateway {
 
     /// Count the `tasks` a submit from `client` would create, as
     /// [`Gateway::count_request`] counts requests.
-    pub async fn count_submit(&self, client: std::net::IpAddr, tasks: u64) -> Result<(), Refusal> {
-        let client = client_address::visitor(client);
+    pub async fn count_submit(&self, client: &access::Who, tasks: u64) -> Result<(), Refusal> {
         let shared = match &self.shared_budgets {
             Some(shared) => Some(shared.submit(client, tasks).await),
             None => None,
@@ -196,16 +209,20 @@ impl Gateway {
         verdict.map_err(|wait| {
             metrics::counter!(observe::REFUSED, "budget" => "tasks").increment(1);
             Refusal::TooManyTasks(wait)
+        })?;
+        self.access.take_tasks(client, tasks).inspect_err(|_| {
+            metrics::counter!(observe::REFUSED, "budget" => "tasks_of_the_day").increment(1);
         })
     }
 
-    /// A gateway with `settings`, the relay started for them and the
-    /// shared budgets connected.
+    /// A gateway with `settings`, the relay started for them, the shared
+    /// budgets connected and the access rule read.
     pub fn new(
         settings: &Settings,
         relay: Option<relay::Relay>,
         shared_budgets: Option<shared_budgets::SharedBudgets>,
         redis: Option<Arc<redis_link::RedisLink>>,
+        access: Arc<access::Access>,
     ) -> Gateway {
         Gateway(Arc::new(Shared {
             upstream: settings.upstream.clone(),
@@ -217,6 +234,7 @@ impl Gateway {
             shared_budgets,
             redis,
             readiness: std::sync::Mutex::new(None),
+            access,
         }))
     }
 }
@@ -264,6 +282,10 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
             get(relay::events::stream),
         )
         .route("/callbacks/{capability}", post(relay::callbacks::receive))
+        .route(
+            "/session",
+            post(access::sign_in::sign_in).delete(access::sign_in::sign_out),
+        )
         .with_state(gateway);
     let app = match &settings.static_dir {
         Some(dir) => app.merge(static_files::router(
@@ -347,9 +369,10 @@ fn layered(routes: Router, settings: &Settings) -> Router {
 pub async fn spawn_local(settings: Settings) -> std::io::Result<String> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let base_url = format!("http://{}", listener.local_addr()?);
-    // Read the app's folder now, so a bad one fails here and not in the task.
+    // Read the app's folder and the access rule now, so a bad one fails
+    // here and not in the task.
     drop(router(
-        Gateway::new(&settings, None, None, None),
+        Gateway::new(&settings, None, None, None, access_of(&settings)?),
         &settings,
     )?);
     tokio::spawn(async move {
@@ -391,8 +414,10 @@ pub async fn serve(
             settings.tasks_per_hour,
         )
     });
-    let gateway = Gateway::new(settings, relay, shared_budgets, redis);
+    let access = access_of(settings)?;
+    let gateway = Gateway::new(settings, relay, shared_budgets, redis, access.clone());
     let app = router(gateway.clone(), settings)?;
+    let keys_upkeep = tokio::spawn(access::upkeep(access));
     let forgetting = {
         let gateway = gateway.clone();
         tokio::spawn(async move {
@@ -407,5 +432,18 @@ pub async fn serve(
     server::serve(listener, app, settings.connections, shutdown).await;
     forgetting.abort();
     upkeep.abort();
+    keys_upkeep.abort();
+    gateway.access.save_usage();
     Ok(())
+}
+
+/// The access rule of `settings`, its keys read.
+fn access_of(settings: &Settings) -> std::io::Result<Arc<access::Access>> {
+    access::Access::new(
+        settings.access,
+        settings.data_dir.as_deref(),
+        settings.tasks_per_day,
+    )
+    .map(Arc::new)
+    .map_err(std::io::Error::other)
 }

@@ -39,8 +39,29 @@ async fn shutdown_signal() {
     tracing::info!("shutting down: finishing requests in flight");
 }
 
+/// `keys add | list | revoke`: the key alone on standard output for `add`.
+fn keys(action: &media_gen_gateway::access::cli::KeysAction, config: &Config) -> ExitCode {
+    let Some(dir) = &config.data_dir else {
+        eprintln!("media-gen-gateway keys: --data-dir (or MEDIA_GEN_DATA_DIR) names where the keys are kept");
+        return ExitCode::FAILURE;
+    };
+    match media_gen_gateway::access::cli::run(action, dir, config.tasks_per_day) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("media-gen-gateway keys: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let config = Config::parse();
+    if let Some(media_gen_gateway::config::Command::Keys { action }) = &config.command {
+        return keys(action, &config);
+    }
     // One thread: accepting, answering and reading the service all on it,
     // with no hand-over between threads on the way.
     let mut runtime = match config.worker_threads {

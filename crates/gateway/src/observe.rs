@@ -18,8 +18,13 @@ use tower_http::request_id::{MakeRequestId, RequestId};
 pub const REQUESTS: &str = "gateway_requests_total";
 /// Seconds the service took to answer, by `route`.
 pub const UPSTREAM_SECONDS: &str = "gateway_upstream_duration_seconds";
-/// Requests refused by a budget, by `budget` (`requests` or `tasks`).
+/// Requests refused by a budget, by `budget` (`requests`, `tasks`,
+/// `tasks_of_the_day`, or `keys`: a wrong access key).
 pub const REFUSED: &str = "gateway_rate_limited_total";
+/// Pages signing in with an access key, by result (`ok`, `refused`).
+pub const SIGN_INS: &str = "gateway_sign_ins_total";
+/// Pages' sessions alive now.
+pub const SESSIONS: &str = "gateway_sessions";
 /// Connections closed at once because the cap was reached.
 pub const CONNECTIONS_REFUSED: &str = "gateway_connections_refused_total";
 /// Connections open now.

@@ -43,6 +43,16 @@ pub enum Refusal {
     /// The gateway holds as many event streams as it may; back after this
     /// long.
     StreamsFull(Duration),
+    /// The gateway needs a person (`--access keys`) and the call names none.
+    SignInNeeded,
+    /// The call's access key is not one the gateway knows (mistyped or revoked).
+    WrongKey,
+    /// This address sent too many wrong keys; back after this long.
+    TooManyGuesses(Duration),
+    /// The person's tasks of the day (this many) are used; more after this long.
+    TasksOfTheDayUsed(u32, Duration),
+    /// A call that changes something, sent by another site's page.
+    CrossSite,
 }
 
 impl Refusal {
@@ -110,6 +120,35 @@ impl Refusal {
                 error_codes::RATE_LIMITED,
                 "Too many event streams from this address (a page needs one); try again after Retry-After seconds",
             ),
+            Refusal::CrossSite => (
+                StatusCode::FORBIDDEN,
+                error_codes::UNAUTHORIZED,
+                "Refused: this call came from another site's page",
+            ),
+            Refusal::SignInNeeded => (
+                StatusCode::UNAUTHORIZED,
+                error_codes::UNAUTHORIZED,
+                "Sign in: this gateway needs an access key (Authorization: Bearer mgk_…)",
+            ),
+            Refusal::WrongKey => (
+                StatusCode::UNAUTHORIZED,
+                error_codes::UNAUTHORIZED,
+                "This access key is not valid: mistyped, or revoked by the owner",
+            ),
+            Refusal::TooManyGuesses(_) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                error_codes::RATE_LIMITED,
+                "Too many wrong access keys from this address; try again after Retry-After seconds",
+            ),
+            Refusal::TasksOfTheDayUsed(per_day, _) => {
+                return (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    error_codes::RATE_LIMITED,
+                    Cow::Owned(format!(
+                        "Your {per_day} tasks of today are used; more from midnight UTC (after Retry-After seconds)"
+                    )),
+                )
+            }
             Refusal::StreamsFull(_) => (
                 StatusCode::TOO_MANY_REQUESTS,
                 error_codes::RATE_LIMITED,
@@ -141,11 +180,19 @@ impl IntoResponse for Refusal {
         let (status, code, message) = self.status_code_message();
         let mut response =
             (status, Json(ErrorEnvelope::new(code, message.into_owned()))).into_response();
+        if status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"media-gen\""),
+            );
+        }
         if let Refusal::TooManyRequests(wait)
         | Refusal::TooManyTasks(wait)
         | Refusal::RetryLater(wait)
         | Refusal::TooManyStreams(wait)
-        | Refusal::StreamsFull(wait) = self
+        | Refusal::StreamsFull(wait)
+        | Refusal::TooManyGuesses(wait)
+        | Refusal::TasksOfTheDayUsed(_, wait) = self
         {
             response.headers_mut().insert(
                 header::RETRY_AFTER,

@@ -7,12 +7,12 @@
 //! its period. Each check is one Lua script, so the read and the update of
 //! a visitor's theoretical arrival time are one step for every gateway.
 
-use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use std::sync::Arc;
 
+use crate::access::Who;
 use crate::redis_link::RedisLink;
 
 use crate::relay::store::StoreError;
@@ -74,7 +74,7 @@ impl SharedBudgets {
     }
 
     /// Count one request from `client`; `Err(wait)` when over budget.
-    pub async fn request(&self, client: IpAddr) -> Result<Result<(), Duration>, StoreError> {
+    pub async fn request(&self, client: &Who) -> Result<Result<(), Duration>, StoreError> {
         self.take(self.requests, client, 1).await
     }
 
@@ -82,7 +82,7 @@ impl SharedBudgets {
     /// larger than the whole budget waits a period.
     pub async fn submit(
         &self,
-        client: IpAddr,
+        client: &Who,
         tasks: u64,
     ) -> Result<Result<(), Duration>, StoreError> {
         if tasks > u64::from(self.tasks.quota.get()) {
@@ -94,7 +94,7 @@ impl SharedBudgets {
     async fn take(
         &self,
         budget: Budget,
-        client: IpAddr,
+        client: &Who,
         units: u64,
     ) -> Result<Result<(), Duration>, StoreError> {
         let now = SystemTime::now()

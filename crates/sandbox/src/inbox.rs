@@ -173,6 +173,7 @@ pub async fn capabilities() -> Json<Envelope<Capabilities>> {
             sandbox: Some(SandboxInfo {
                 inbox: SANDBOX_INBOX_PATH.to_owned(),
             }),
+            access: None,
         },
     ))
 }

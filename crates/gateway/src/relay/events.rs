@@ -57,7 +57,11 @@ pub async fn stream(
         return Refusal::NotFound.into_response();
     };
     let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
-    if let Err(refusal) = gateway.count_request(client).await {
+    let who = match gateway.access.who(&headers, client) {
+        Ok(who) => who,
+        Err(refusal) => return refusal.into_response(),
+    };
+    if let Err(refusal) = gateway.count_request(&who).await {
         return refusal.into_response();
     }
     // Held by the stream while it lives: a few per visitor, and room left

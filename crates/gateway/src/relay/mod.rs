@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::Json;
 use media_gen_api::envelope::MSG_OK;
 use media_gen_api::relay::{Capabilities, RelayInfo};
@@ -179,13 +179,32 @@ impl Relay {
 /// `GET /capabilities`: what this gateway offers beyond the documented
 /// calls (in the success envelope), so a page knows whether to listen or
 /// to poll.
-pub async fn capabilities(State(gateway): State<Gateway>) -> Json<Envelope<Capabilities>> {
+/// Open to anyone, so a page learns it must sign in; with a person's key,
+/// it names them and what is left of their day.
+pub async fn capabilities(
+    State(gateway): State<Gateway>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    headers: axum::http::HeaderMap,
+) -> Json<Envelope<Capabilities>> {
     let relay = gateway.relay.as_ref().map(|_| RelayInfo::default());
+    let access = match gateway.access.mode() {
+        crate::access::AccessMode::Open => None,
+        crate::access::AccessMode::Keys => {
+            let client = crate::client_address::client_address(
+                peer.ip(),
+                &headers,
+                &gateway.trusted_proxies,
+            );
+            let who = gateway.access.who(&headers, client).ok();
+            Some(gateway.access.info(who.as_ref()))
+        }
+    };
     Json(Envelope::success(
         MSG_OK,
         Capabilities {
             relay,
             sandbox: None,
+            access,
         },
     ))
 }

@@ -8,6 +8,7 @@
 mod support;
 
 mod abuse;
+mod access;
 mod forwarding;
 mod operations;
 mod relay_bounds;

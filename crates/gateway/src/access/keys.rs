@@ -1,0 +1,105 @@
+//! Access keys: what the owner hands a person (`mgk_` and 256 random bits,
+//! shown once), and what is kept of one (its SHA-256 only, with the
+//! person's name and daily budget). A key is looked up by its hash, so
+//! nothing compares a guess with a key byte by byte.
+
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// What every access key starts with, so one is recognised in a config
+/// file or a leaked log (and told from the service's own token).
+pub const KEY_PREFIX: &str = "mgk_";
+
+/// A new access key: the prefix and 32 random bytes from the operating
+/// system, base64url without padding (47 characters in all).
+pub fn new_key() -> Option<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(format!(
+        "{KEY_PREFIX}{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    ))
+}
+
+/// How a key is kept and looked up: its SHA-256, in hex.
+pub fn key_hash(key: &str) -> String {
+    Sha256::digest(key.as_bytes())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// Whether `text` has an access key's shape (a wrong one is refused
+/// without a lookup).
+pub fn looks_like_key(text: &str) -> bool {
+    text.strip_prefix(KEY_PREFIX).is_some_and(|rest| {
+        rest.len() == 43
+            && rest
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
+    })
+}
+
+/// A person's name as the owner gives it: 1 to 64 letters, digits and
+/// `-._@+` (a login or an e-mail address); the refusal names the rule.
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.len() > 64 {
+        return Err(format!("the name {name:?} must have 1 to 64 characters"));
+    }
+    match name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '@' | '+')))
+    {
+        Some(other) => Err(format!(
+            "the name {name:?} has {other:?}: use letters, digits and -._@+"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What is kept of one key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyRecord {
+    /// The person it was given to.
+    pub name: String,
+    /// [`key_hash`] of the key.
+    pub hash: String,
+    /// When it was made (seconds since 1970, UTC).
+    pub created: u64,
+    /// Tasks the person may create per day (UTC); `None`: the gateway's
+    /// `--tasks-per-day`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks_per_day: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_random_shaped_and_kept_as_hashes() {
+        let (one, two) = (new_key().unwrap(), new_key().unwrap());
+        assert_ne!(one, two);
+        assert!(looks_like_key(&one) && looks_like_key(&two), "{one}");
+        assert_eq!(one.len(), 47);
+        assert_eq!(key_hash(&one), key_hash(&one));
+        assert_ne!(key_hash(&one), key_hash(&two));
+        assert_eq!(key_hash(&one).len(), 64);
+        assert!(!key_hash(&one).contains(&one[4..]));
+        assert!(!looks_like_key("Bearer x"));
+        assert!(!looks_like_key(&one[..46]));
+        assert!(!looks_like_key(&one.replace("mgk_", "mgx_")));
+    }
+
+    #[test]
+    fn names_are_logins_or_addresses() {
+        for name in ["ada", "ada.lovelace@example.com", "team-7_b+x"] {
+            assert!(check_name(name).is_ok(), "{name}");
+        }
+        assert!(check_name("").unwrap_err().contains("1 to 64"));
+        assert!(check_name(&"a".repeat(65)).unwrap_err().contains("1 to 64"));
+        assert!(check_name("ada lovelace").unwrap_err().contains("' '"));
+        assert!(check_name("ådа").unwrap_err().contains("'å'"));
+    }
+}

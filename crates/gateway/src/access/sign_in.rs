@@ -1,0 +1,69 @@
+//! `POST /session` (`{ "key": "mgk_…" }`: a session cookie for the page and
+//! the person it names) and `DELETE /session` (the session ended, the
+//! cookie taken back). Both only from this site's pages.
+
+use std::net::SocketAddr;
+
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use media_gen_api::Envelope;
+use serde::Deserialize;
+
+use super::same_site::from_this_site;
+use super::sessions::cookie_of;
+use crate::client_address::client_address;
+use crate::refusal::Refusal;
+use crate::Gateway;
+
+/// What a sign-in sends.
+#[derive(Debug, Deserialize)]
+struct SignIn {
+    key: String,
+}
+
+/// `POST /session`.
+pub async fn sign_in(
+    State(gateway): State<Gateway>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if !from_this_site(&headers) {
+        return Refusal::CrossSite.into_response();
+    }
+    if gateway.access.mode() != super::AccessMode::Keys {
+        return Refusal::NotFound.into_response();
+    }
+    let Ok(SignIn { key }) = serde_json::from_slice::<SignIn>(&body) else {
+        return Refusal::Invalid("key: send { \"key\": \"mgk_…\" }".to_owned()).into_response();
+    };
+    let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
+    match gateway.access.sign_in(key.trim(), &headers, client) {
+        Ok((person, cookie)) => {
+            metrics::counter!(crate::observe::SIGN_INS, "result" => "ok").increment(1);
+            let mut response =
+                Json(Envelope::success(media_gen_api::envelope::MSG_OK, person)).into_response();
+            response.headers_mut().insert(header::SET_COOKIE, cookie);
+            response
+        }
+        Err(refusal) => {
+            metrics::counter!(crate::observe::SIGN_INS, "result" => "refused").increment(1);
+            refusal.into_response()
+        }
+    }
+}
+
+/// `DELETE /session`.
+pub async fn sign_out(State(gateway): State<Gateway>, headers: HeaderMap) -> Response {
+    if !from_this_site(&headers) {
+        return Refusal::CrossSite.into_response();
+    }
+    let mut response = Json(Envelope::success(media_gen_api::envelope::MSG_OK, ())).into_response();
+    for cookie in gateway.access.sessions().end(cookie_of(&headers)) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}

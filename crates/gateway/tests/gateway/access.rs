@@ -1,0 +1,429 @@
+//! `--access keys` over HTTP: no key, a wrong key and a revoked key are
+//! refused with the contract's envelope (and guessing is throttled), a
+//! right key reaches the service as the gateway's own token, budgets count
+//! per person, each person has tasks a day, and `/capabilities` says who
+//! is asking. The owner's commands are the binary's own.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use media_gen_gateway::access::AccessMode;
+use serde_json::{json, Value};
+
+use crate::support::{settings, start_gateway, start_service, Recorder, TOKEN};
+
+/// `media-gen-gateway keys ...` on `dir`: standard output and error.
+fn keys(dir: &Path, args: &[&str]) -> (String, String, bool) {
+    let output = Command::new(env!("CARGO_BIN_EXE_media-gen-gateway"))
+        .arg("keys")
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .env_remove("MEDIA_GEN_DATA_DIR")
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.success(),
+    )
+}
+
+/// A new key for `name` from the binary, as the owner makes one.
+fn new_key(dir: &Path, name: &str, tasks_per_day: Option<u32>) -> String {
+    let tasks = tasks_per_day.map(|n| n.to_string());
+    let mut args = vec!["add", name];
+    if let Some(tasks) = &tasks {
+        args.extend(["--tasks-per-day", tasks]);
+    }
+    let (out, err, ok) = keys(dir, &args);
+    assert!(ok, "{err}");
+    assert!(err.contains("not shown again"), "{err}");
+    let key = out.trim().to_owned();
+    assert_eq!(out, format!("{key}\n"), "the key alone on standard output");
+    key
+}
+
+/// A gateway in `keys` mode over `dir`, with `requests_per_minute`.
+async fn keyed_gateway(dir: &Path, requests_per_minute: u32) -> (String, Recorder) {
+    let (service, seen) = start_service().await;
+    let mut settings = settings(Some(&service));
+    settings.access = AccessMode::Keys;
+    settings.data_dir = Some(dir.to_owned());
+    settings.tasks_per_day = 50;
+    settings.requests_per_minute = std::num::NonZeroU32::new(requests_per_minute).unwrap();
+    (format!("http://{}", start_gateway(settings).await), seen)
+}
+
+async fn get(url: &str, key: Option<&str>) -> reqwest::Response {
+    let mut request = reqwest::Client::new().get(url);
+    if let Some(key) = key {
+        request = request.bearer_auth(key);
+    }
+    request.send().await.unwrap()
+}
+
+async fn submit(base: &str, key: &str, count: u32) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(format!("{base}/v1/image_generate"))
+        .bearer_auth(key)
+        .json(&json!({ "prompt": "A lighthouse", "generate_count": count }))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn without_a_right_key_nothing_reaches_the_service() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", None);
+    let (base, seen) = keyed_gateway(dir.path(), 1_000).await;
+    let languages = format!("{base}/v1/video_translate/target_languages");
+
+    let none = get(&languages, None).await;
+    assert_eq!(none.status(), 401);
+    assert_eq!(
+        none.headers()["www-authenticate"],
+        "Bearer realm=\"media-gen\""
+    );
+    let body: Value = none.json().await.unwrap();
+    assert_eq!(body["code"], 100002);
+    assert!(
+        body["msg"].as_str().unwrap().contains("access key"),
+        "{body}"
+    );
+
+    let mut wrong = key.clone();
+    wrong.replace_range(10..11, if &key[10..11] == "A" { "B" } else { "A" });
+    let refused = get(&languages, Some(&wrong)).await;
+    assert_eq!(refused.status(), 401);
+    let body: Value = refused.json().await.unwrap();
+    assert!(
+        body["msg"].as_str().unwrap().contains("not valid"),
+        "{body}"
+    );
+    // The service's own token is no key here either.
+    assert_eq!(get(&languages, Some(TOKEN)).await.status(), 401);
+    assert!(seen.seen().is_empty(), "nothing reached the service");
+
+    // The right key: forwarded with the gateway's token, the key left behind.
+    let answer = get(&languages, Some(&key)).await;
+    assert_eq!(answer.status(), 200);
+    let seen = seen.seen();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].headers["authorization"], format!("Bearer {TOKEN}"));
+    assert!(
+        seen[0]
+            .headers
+            .values()
+            .all(|value| !value.to_str().unwrap_or("").contains(&key[4..])),
+        "the key never reaches the service"
+    );
+}
+
+#[tokio::test]
+async fn guessing_keys_is_refused_long_before_it_could_succeed() {
+    let dir = tempfile::tempdir().unwrap();
+    new_key(dir.path(), "ada", None);
+    let (base, _) = keyed_gateway(dir.path(), 1_000).await;
+    let languages = format!("{base}/v1/video_translate/target_languages");
+    let mut statuses = Vec::new();
+    for guess in 0..40 {
+        let key = format!("mgk_{:043}", guess);
+        statuses.push(get(&languages, Some(&key)).await.status().as_u16());
+    }
+    let unauthorized = statuses.iter().filter(|s| **s == 401).count();
+    let throttled = statuses.iter().filter(|s| **s == 429).count();
+    assert_eq!(unauthorized, 10, "ten wrong keys a minute: {statuses:?}");
+    assert_eq!(throttled, 30, "{statuses:?}");
+    let last = get(&languages, Some("mgk_guess")).await;
+    assert_eq!(last.status(), 429);
+    assert!(last.headers().contains_key("retry-after"));
+}
+
+#[tokio::test]
+async fn a_revoked_key_stops_working_within_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", None);
+    let (base, _) = keyed_gateway(dir.path(), 1_000).await;
+    let languages = format!("{base}/v1/video_translate/target_languages");
+    assert_eq!(get(&languages, Some(&key)).await.status(), 200);
+    let (_, err, ok) = keys(dir.path(), &["revoke", "ada"]);
+    assert!(ok && err.contains("revoked"), "{err}");
+    let revoked = tokio::time::Instant::now();
+    loop {
+        if get(&languages, Some(&key)).await.status() == 401 {
+            break;
+        }
+        assert!(
+            revoked.elapsed() < Duration::from_secs(3),
+            "still taken 3 s after the revoke"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // A key given afterwards works at once (within the same second).
+    let grace = new_key(dir.path(), "grace", None);
+    let given = tokio::time::Instant::now();
+    while get(&languages, Some(&grace)).await.status() != 200 {
+        assert!(given.elapsed() < Duration::from_secs(3));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn each_person_has_budgets_and_tasks_of_the_day_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let ada = new_key(dir.path(), "ada", Some(3));
+    let grace = new_key(dir.path(), "grace", None);
+    let (base, _) = keyed_gateway(dir.path(), 6).await;
+
+    // Tasks of the day: 2 + 1 fit ada's 3, the next one does not.
+    assert_eq!(submit(&base, &ada, 2).await.status(), 200);
+    assert_eq!(submit(&base, &ada, 1).await.status(), 200);
+    let over = submit(&base, &ada, 1).await;
+    assert_eq!(over.status(), 429);
+    let wait: u64 = over.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(wait > 0 && wait <= 86_400, "until midnight UTC: {wait}");
+    let body: Value = over.json().await.unwrap();
+    assert!(
+        body["msg"].as_str().unwrap().contains("3 tasks of today"),
+        "{body}"
+    );
+
+    // What /capabilities says of each.
+    let said = |key: Option<String>| {
+        let url = format!("{base}/capabilities");
+        async move {
+            get(&url, key.as_deref())
+                .await
+                .json::<Value>()
+                .await
+                .unwrap()
+        }
+    };
+    let anyone = said(None).await;
+    assert_eq!(anyone["data"]["access"], json!({ "mode": "keys" }));
+    let of_ada = said(Some(ada.clone())).await;
+    assert_eq!(
+        of_ada["data"]["access"]["person"],
+        json!({ "name": "ada", "tasks_per_day": 3, "tasks_left_today": 0 })
+    );
+    let of_grace = said(Some(grace.clone())).await;
+    assert_eq!(of_grace["data"]["access"]["person"]["tasks_left_today"], 50);
+
+    // Requests per minute count per person: ada's three submits and three
+    // reads use her six (capabilities is not counted); grace, from the
+    // same address, still has hers.
+    let languages = format!("{base}/v1/video_translate/target_languages");
+    for _ in 0..3 {
+        assert_eq!(get(&languages, Some(&ada)).await.status(), 200);
+    }
+    let ada_now = get(&languages, Some(&ada)).await;
+    assert_eq!(
+        ada_now.status(),
+        429,
+        "ada's six requests a minute are used"
+    );
+    let grace_now = get(&languages, Some(&grace)).await;
+    assert_eq!(
+        grace_now.status(),
+        200,
+        "grace, from the same address, has hers"
+    );
+
+    // The owner sees the use (written within a second).
+    let started = tokio::time::Instant::now();
+    loop {
+        let (listed, _, ok) = keys(dir.path(), &["list"]);
+        assert!(ok);
+        if listed
+            .lines()
+            .any(|line| line.starts_with("ada") && line.contains("3 of 3"))
+        {
+            assert!(listed
+                .lines()
+                .any(|line| line.starts_with("grace") && line.contains("0 of 50")));
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(3), "{listed}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+async fn keys_mode_without_a_data_dir_does_not_start() {
+    let mut settings = settings(None);
+    settings.access = AccessMode::Keys;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let error = media_gen_gateway::serve(listener, &settings, std::future::pending())
+        .await
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("--access keys needs --data-dir"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn an_open_gateway_says_nothing_of_access() {
+    let (service, _) = start_service().await;
+    let base = format!("http://{}", start_gateway(settings(Some(&service))).await);
+    let said: Value = get(&format!("{base}/capabilities"), None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(said["data"].get("access").is_none(), "{said}");
+}
+
+/// `POST /session` with `key` and extra headers: the answer.
+async fn sign_in(base: &str, key: &str, extra: &[(&str, &str)]) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}/session"))
+        .json(&json!({ "key": key }));
+    for (name, value) in extra {
+        request = request.header(*name, *value);
+    }
+    request.send().await.unwrap()
+}
+
+/// The `name=value` of a `Set-Cookie`.
+fn cookie_of(answer: &reqwest::Response) -> String {
+    answer.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn a_page_signs_in_once_and_its_session_ends_with_sign_out_or_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", Some(7));
+    let (base, seen) = keyed_gateway(dir.path(), 1_000).await;
+    let same_site = [("sec-fetch-site", "same-origin")];
+
+    let wrong = sign_in(&base, "mgk_wrong", &same_site).await;
+    assert_eq!(wrong.status(), 401);
+    assert!(!wrong.headers().contains_key("set-cookie"));
+
+    let signed_in = sign_in(&base, &key, &same_site).await;
+    assert_eq!(signed_in.status(), 200);
+    let set = signed_in.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Strict"),
+        "{set}"
+    );
+    let cookie = cookie_of(&signed_in);
+    assert!(!cookie.contains(&key[4..]), "the cookie is not the key");
+    let person: Value = signed_in.json().await.unwrap();
+    assert_eq!(
+        person["data"],
+        json!({ "name": "ada", "tasks_per_day": 7, "tasks_left_today": 7 })
+    );
+
+    let with_cookie = |path: &str| {
+        reqwest::Client::new()
+            .get(format!("{base}{path}"))
+            .header("cookie", cookie.clone())
+            .send()
+    };
+    assert_eq!(
+        with_cookie("/v1/video_translate/target_languages")
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    let said: Value = with_cookie("/capabilities")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(said["data"]["access"]["person"]["name"], "ada");
+    // The service saw the gateway's token, not the cookie.
+    assert!(seen
+        .seen()
+        .iter()
+        .all(|s| !s.headers.contains_key("cookie")));
+
+    // Signing out ends it.
+    let out = reqwest::Client::new()
+        .delete(format!("{base}/session"))
+        .header("cookie", cookie.clone())
+        .header("sec-fetch-site", "same-origin")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), 200);
+    assert!(out
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .any(|v| v.to_str().unwrap().contains("Max-Age=0")));
+    assert_eq!(
+        with_cookie("/v1/video_translate/target_languages")
+            .await
+            .unwrap()
+            .status(),
+        401
+    );
+
+    // A new session ends when the key is revoked.
+    let again = cookie_of(&sign_in(&base, &key, &same_site).await);
+    let languages = || {
+        reqwest::Client::new()
+            .get(format!("{base}/v1/video_translate/target_languages"))
+            .header("cookie", again.clone())
+            .send()
+    };
+    assert_eq!(languages().await.unwrap().status(), 200);
+    keys(dir.path(), &["revoke", "ada"]);
+    let revoked = tokio::time::Instant::now();
+    while languages().await.unwrap().status() != 401 {
+        assert!(
+            revoked.elapsed() < Duration::from_secs(3),
+            "the session outlived its key"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn another_sites_page_can_neither_submit_nor_sign_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", None);
+    let (base, seen) = keyed_gateway(dir.path(), 1_000).await;
+    for site in [
+        &[("sec-fetch-site", "cross-site")][..],
+        &[("origin", "https://evil.example")][..],
+    ] {
+        let mut request = reqwest::Client::new()
+            .post(format!("{base}/v1/image_generate"))
+            .bearer_auth(&key)
+            .json(&json!({ "prompt": "A lighthouse" }));
+        for (name, value) in site {
+            request = request.header(*name, *value);
+        }
+        let refused = request.send().await.unwrap();
+        assert_eq!(refused.status(), 403, "{site:?}");
+        let body: Value = refused.json().await.unwrap();
+        assert!(
+            body["msg"].as_str().unwrap().contains("another site"),
+            "{body}"
+        );
+        assert_eq!(sign_in(&base, &key, site).await.status(), 403, "{site:?}");
+    }
+    assert!(seen.seen().is_empty(), "nothing reached the service");
+}
