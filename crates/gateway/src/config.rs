@@ -33,8 +33,9 @@ pub struct Config {
     /// The owner's commands; without one, serve.
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Who may use the gateway: `open` (anyone; budgets per address) or
-    /// `keys` (holders of an access key from `keys add`; budgets per person).
+    /// Who may use the gateway: `open` (anyone; budgets per address),
+    /// `keys` (holders of an access key from `keys add`; budgets per
+    /// person) or `proxy` (the person an auth proxy names in --user-header).
     #[arg(long, env = "MEDIA_GEN_ACCESS", value_enum, default_value = "open")]
     pub access: crate::access::AccessMode,
     /// Where the access keys and the people's use are kept (`keys.json`,
@@ -50,6 +51,13 @@ pub struct Config {
         global = true
     )]
     pub tasks_per_day: u32,
+    /// The header a trusted auth proxy names the person in (`--access proxy`).
+    #[arg(
+        long,
+        env = "MEDIA_GEN_USER_HEADER",
+        default_value = "X-Forwarded-User"
+    )]
+    pub user_header: String,
     /// Where to listen.
     #[arg(long, env = "MEDIA_GEN_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,

@@ -73,7 +73,7 @@ pub async fn handle(
         return Refusal::CrossSite.into_response();
     }
     let client = client_address(peer.ip(), &parts.headers, &gateway.trusted_proxies);
-    let who = match gateway.access.who(&parts.headers, client) {
+    let who = match gateway.access.who(&parts.headers, peer.ip(), client) {
         Ok(who) => who,
         Err(refusal) => return refusal.into_response(),
     };

@@ -109,6 +109,8 @@ pub struct Settings {
     pub data_dir: Option<std::path::PathBuf>,
     /// Tasks a person may create per day unless their key says.
     pub tasks_per_day: u32,
+    /// The header an auth proxy names the person in (`--access proxy`).
+    pub user_header: String,
 }
 
 impl Settings {
@@ -148,6 +150,7 @@ impl Settings {
             access: access::AccessMode::Open,
             data_dir: None,
             tasks_per_day: 1_000_000,
+            user_header: "x-forwarded-user".to_owned(),
         }
     }
 
@@ -177,6 +180,7 @@ impl Settings {
             access: config.access,
             data_dir: config.data_dir.clone(),
             tasks_per_day: config.tasks_per_day,
+            user_header: config.user_header.clone(),
         })
     }
 }
@@ -439,11 +443,13 @@ pub async fn serve(
 
 /// The access rule of `settings`, its keys read.
 fn access_of(settings: &Settings) -> std::io::Result<Arc<access::Access>> {
-    access::Access::new(
-        settings.access,
-        settings.data_dir.as_deref(),
-        settings.tasks_per_day,
-    )
+    access::Access::new(&access::AccessSettings {
+        mode: settings.access,
+        data_dir: settings.data_dir.clone(),
+        tasks_per_day: settings.tasks_per_day,
+        user_header: settings.user_header.clone(),
+        trusted: settings.trusted_proxies.clone(),
+    })
     .map(Arc::new)
     .map_err(std::io::Error::other)
 }

@@ -3,7 +3,9 @@
 //! owner handed out (`media-gen-gateway keys add NAME`), sent as
 //! `Authorization: Bearer mgk_…` by programs, or exchanged once for a
 //! session cookie by a page (`POST /session`); the budgets count per
-//! person, and each person has a number of tasks a day. Every `/v1` and `/events` call asks
+//! person, and each person has a number of tasks a day. `proxy`: the
+//! person an auth proxy in front names in a header (nginx `auth_basic`,
+//! oauth2-proxy), believed only from `--trusted-proxy` addresses. Every `/v1` and `/events` call asks
 //! [`Access::who`] first; health, metrics, `/capabilities` and the
 //! service's callbacks do not.
 
@@ -40,6 +42,9 @@ pub enum AccessMode {
     Open,
     /// Holders of an access key.
     Keys,
+    /// The people an auth proxy in front names (`--user-header`, believed
+    /// from `--trusted-proxy` addresses only).
+    Proxy,
 }
 
 impl AccessMode {
@@ -48,6 +53,7 @@ impl AccessMode {
         match self {
             AccessMode::Open => "open",
             AccessMode::Keys => "keys",
+            AccessMode::Proxy => "proxy",
         }
     }
 }
@@ -99,6 +105,23 @@ pub struct Access {
     guesses: Guesses,
     clock: DefaultClock,
     sessions: sessions::Sessions,
+    user_header: axum::http::HeaderName,
+    trusted: Vec<ipnet::IpNet>,
+}
+
+/// How the access rule is set up (the flags).
+#[derive(Debug, Clone)]
+pub struct AccessSettings {
+    /// Who may use the gateway.
+    pub mode: AccessMode,
+    /// Where keys and use are kept.
+    pub data_dir: Option<PathBuf>,
+    /// Tasks a person may create per day unless their key says.
+    pub tasks_per_day: u32,
+    /// The header an auth proxy names the person in (`proxy` mode).
+    pub user_header: String,
+    /// Proxies whose headers are believed.
+    pub trusted: Vec<ipnet::IpNet>,
 }
 
 /// Seconds since 1970.
@@ -114,18 +137,29 @@ impl Access {
     /// person's tasks per day `tasks_per_day` unless their key says.
     /// Fails when keys are asked for without a folder to keep them in, or
     /// the key file cannot be read.
-    pub fn new(
-        mode: AccessMode,
-        data_dir: Option<&Path>,
-        tasks_per_day: u32,
-    ) -> Result<Access, String> {
+    pub fn new(settings: &AccessSettings) -> Result<Access, String> {
+        let (mode, data_dir, tasks_per_day) = (
+            settings.mode,
+            settings.data_dir.as_deref(),
+            settings.tasks_per_day,
+        );
         let file = match (mode, data_dir) {
             (AccessMode::Keys, None) => {
                 return Err("--access keys needs --data-dir, where the keys are kept".to_owned())
             }
             (AccessMode::Keys, Some(dir)) => Some(KeyFile::new(dir)),
-            (AccessMode::Open, _) => None,
+            (AccessMode::Open | AccessMode::Proxy, _) => None,
         };
+        if mode == AccessMode::Proxy && settings.trusted.is_empty() {
+            return Err("--access proxy needs --trusted-proxy: the auth proxy whose --user-header is believed".to_owned());
+        }
+        let user_header =
+            axum::http::HeaderName::try_from(settings.user_header.as_str()).map_err(|_| {
+                format!(
+                    "--user-header {:?} is not a header name",
+                    settings.user_header
+                )
+            })?;
         let usage = data_dir.map_or_else(Usage::default, |dir| Usage::load(&Usage::file(dir)));
         let access = Access {
             mode,
@@ -139,6 +173,8 @@ impl Access {
             )),
             clock: DefaultClock::default(),
             sessions: sessions::Sessions::default(),
+            user_header,
+            trusted: settings.trusted.clone(),
         };
         access.reload().map_err(|error| error.to_string())?;
         Ok(access)
@@ -193,11 +229,27 @@ impl Access {
     /// `keys` mode the person whose key the call carries, or why not (no
     /// key: 401; a wrong one: 401, and 429 once this address has sent
     /// too many).
-    pub fn who(&self, headers: &HeaderMap, client: IpAddr) -> Result<Who, Refusal> {
+    pub fn who(&self, headers: &HeaderMap, peer: IpAddr, client: IpAddr) -> Result<Who, Refusal> {
         match self.mode {
             AccessMode::Open => Ok(Who::Address(visitor(client))),
             AccessMode::Keys => self.person(headers, client),
+            AccessMode::Proxy => self.proxys_user(headers, peer),
         }
+    }
+
+    /// The person the auth proxy names, when the call comes from it.
+    fn proxys_user(&self, headers: &HeaderMap, peer: IpAddr) -> Result<Who, Refusal> {
+        if !self.trusted.iter().any(|net| net.contains(&peer)) {
+            return Err(Refusal::SignInNeeded);
+        }
+        let name = headers
+            .get(&self.user_header)
+            .and_then(|value| value.to_str().ok())
+            .map(str::trim)
+            .filter(|name| keys::check_name(name).is_ok())
+            .ok_or(Refusal::SignInNeeded)?;
+        self.usage.seen(name, now_seconds());
+        Ok(Who::Person(Arc::from(name)))
     }
 
     fn person(&self, headers: &HeaderMap, client: IpAddr) -> Result<Who, Refusal> {

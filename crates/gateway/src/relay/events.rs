@@ -57,7 +57,7 @@ pub async fn stream(
         return Refusal::NotFound.into_response();
     };
     let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
-    let who = match gateway.access.who(&headers, client) {
+    let who = match gateway.access.who(&headers, peer.ip(), client) {
         Ok(who) => who,
         Err(refusal) => return refusal.into_response(),
     };

@@ -189,13 +189,13 @@ pub async fn capabilities(
     let relay = gateway.relay.as_ref().map(|_| RelayInfo::default());
     let access = match gateway.access.mode() {
         crate::access::AccessMode::Open => None,
-        crate::access::AccessMode::Keys => {
+        crate::access::AccessMode::Keys | crate::access::AccessMode::Proxy => {
             let client = crate::client_address::client_address(
                 peer.ip(),
                 &headers,
                 &gateway.trusted_proxies,
             );
-            let who = gateway.access.who(&headers, client).ok();
+            let who = gateway.access.who(&headers, peer.ip(), client).ok();
             Some(gateway.access.info(who.as_ref()))
         }
     };

@@ -427,3 +427,62 @@ async fn another_sites_page_can_neither_submit_nor_sign_in() {
     }
     assert!(seen.seen().is_empty(), "nothing reached the service");
 }
+
+/// A gateway in `proxy` mode believing `trusted` (CIDRs).
+async fn proxied_gateway(trusted: &[&str]) -> String {
+    let (service, _) = start_service().await;
+    let mut settings = settings(Some(&service));
+    settings.access = AccessMode::Proxy;
+    settings.trusted_proxies = trusted.iter().map(|net| net.parse().unwrap()).collect();
+    format!("http://{}", start_gateway(settings).await)
+}
+
+async fn as_user(url: &str, user: Option<&str>) -> reqwest::Response {
+    let mut request = reqwest::Client::new().get(url);
+    if let Some(user) = user {
+        request = request.header("x-forwarded-user", user);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn behind_an_auth_proxy_its_user_is_the_person_and_nobody_else_can_say_so() {
+    // The proxy (this test, on loopback) is trusted: its header names the person.
+    let base = proxied_gateway(&["127.0.0.1/32"]).await;
+    let languages = format!("{base}/v1/video_translate/target_languages");
+    assert_eq!(as_user(&languages, Some("ada")).await.status(), 200);
+    assert_eq!(as_user(&languages, None).await.status(), 401);
+    assert_eq!(as_user(&languages, Some("not a name")).await.status(), 401);
+    let said: Value = as_user(&format!("{base}/capabilities"), Some("ada"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(said["data"]["access"]["mode"], "proxy");
+    assert_eq!(said["data"]["access"]["person"]["name"], "ada");
+
+    // The same header from an address that is not the proxy buys nothing.
+    let elsewhere = proxied_gateway(&["10.0.0.0/8"]).await;
+    let forged = as_user(
+        &format!("{elsewhere}/v1/video_translate/target_languages"),
+        Some("ada"),
+    )
+    .await;
+    assert_eq!(forged.status(), 401);
+}
+
+#[tokio::test]
+async fn proxy_mode_without_a_trusted_proxy_does_not_start() {
+    let mut settings = settings(None);
+    settings.access = AccessMode::Proxy;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let error = media_gen_gateway::serve(listener, &settings, std::future::pending())
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("--access proxy needs --trusted-proxy"),
+        "{error}"
+    );
+}
