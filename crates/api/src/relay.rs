@@ -46,8 +46,10 @@ pub struct Capabilities {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<SandboxInfo>,
     /// Who may use the gateway, and who is asking (absent: anyone, as a
-    /// service or an older gateway).
+    /// service or an older gateway). Read only with the `access` feature
+    /// (always written).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "access"), serde(skip_deserializing))]
     pub access: Option<AccessInfo>,
 }
 
@@ -113,6 +115,15 @@ impl RelayInfo {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(feature = "access")]
+    #[test]
+    fn the_access_rule_is_read_with_its_person() {
+        let json = r#"{"access":{"mode":"keys","person":{"name":"ada","tasks_per_day":5,"tasks_left_today":2}}}"#;
+        let read: super::Capabilities = serde_json::from_str(json).unwrap();
+        let person = read.access.and_then(|access| access.person).unwrap();
+        assert_eq!((person.name.as_str(), person.tasks_left_today), ("ada", 2));
+    }
+
     use super::*;
 
     #[test]
