@@ -226,6 +226,12 @@ fn ensure_chromium() -> Result<PathBuf> {
 /// Debian's nginx, for the end-to-end test of the deployment's topology
 /// (nginx in front of the gateway). Returns its path.
 pub fn ensure_nginx() -> Result<PathBuf> {
+    // The password file of the auth proxy's test is made with openssl.
+    ensure_debian_program(
+        "openssl",
+        "/usr/bin/openssl",
+        "the password file of the end-to-end test behind an auth proxy",
+    )?;
     ensure_debian_program(
         "nginx",
         "/usr/sbin/nginx",

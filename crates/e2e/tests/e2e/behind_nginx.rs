@@ -512,3 +512,83 @@ async fn the_app_under_a_path_behind_nginx() {
     browser.close().await;
     let _ = std::fs::remove_dir_all(&site);
 }
+
+#[tokio::test]
+#[ignore = "needs nginx and openssl: run through `cargo xtask test`"]
+async fn an_auth_proxy_in_front_names_the_person() {
+    // The password file, made as the guide says.
+    let dir = std::env::temp_dir().join(format!("media-gen-htpasswd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let hashed = std::process::Command::new("openssl")
+        .args(["passwd", "-apr1", "open sesame"])
+        .output()
+        .expect("openssl");
+    let hashed = String::from_utf8_lossy(&hashed.stdout).trim().to_owned();
+    let passwords = dir.join("media-gen.htpasswd");
+    std::fs::write(&passwords, format!("ada:{hashed}\n")).expect("the password file");
+
+    let sandbox = start_sandbox(100).await;
+    let gateway = media_gen_e2e::start_gateway(&sandbox, None, |settings| {
+        settings.access = media_gen_gateway::access::AccessMode::Proxy;
+        settings.trusted_proxies = vec!["127.0.0.1/32".parse().expect("a network")];
+    })
+    .await;
+    let address = gateway.trim_start_matches("http://").to_owned();
+    let nginx = Nginx::start(|port| {
+        guide_block(
+            "docs/deploy/nginx-auth-basic.conf",
+            &[address.clone()],
+            port,
+        )
+        .replace(
+            "/etc/nginx/media-gen.htpasswd",
+            &passwords.to_string_lossy(),
+        )
+    })
+    .await;
+    let site = format!("http://{}", nginx.address);
+    let client = reqwest::Client::new();
+    let capabilities = format!("{site}/capabilities");
+    let languages = format!("{site}/v1/video_translate/target_languages");
+
+    // No password, a wrong one: nginx refuses, nothing reaches the gateway.
+    assert_eq!(
+        client.get(&languages).send().await.expect("nginx").status(),
+        401
+    );
+    let wrong = client
+        .get(&languages)
+        .basic_auth("ada", Some("guess"))
+        .send();
+    assert_eq!(wrong.await.expect("nginx").status(), 401);
+    // The right one: the gateway serves ada, whatever name the visitor sends.
+    let right = client
+        .get(&capabilities)
+        .basic_auth("ada", Some("open sesame"))
+        .header("X-Forwarded-User", "root")
+        .send()
+        .await
+        .expect("nginx");
+    assert_eq!(right.status(), 200);
+    let said: serde_json::Value = right.json().await.expect("JSON");
+    assert_eq!(said["data"]["access"]["person"]["name"], "ada", "{said}");
+    let call = client
+        .get(&languages)
+        .basic_auth("ada", Some("open sesame"))
+        .send();
+    assert_eq!(call.await.expect("nginx").status(), 200);
+
+    // Straight to the gateway from another address, naming someone: nothing.
+    let gateway_address: SocketAddr = address.parse().expect("an address");
+    assert_eq!(
+        get_from(
+            "127.0.0.2",
+            gateway_address,
+            "/v1/video_translate/target_languages",
+            "X-Forwarded-User: ada\r\n"
+        )
+        .await,
+        401
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
