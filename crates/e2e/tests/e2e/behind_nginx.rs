@@ -537,7 +537,7 @@ async fn an_auth_proxy_in_front_names_the_person() {
     let nginx = Nginx::start(|port| {
         guide_block(
             "docs/deploy/nginx-auth-basic.conf",
-            &[address.clone()],
+            std::slice::from_ref(&address),
             port,
         )
         .replace(
