@@ -5,6 +5,8 @@
 //! is asking. The owner's commands are the binary's own.
 
 use std::path::Path;
+
+use futures_util::StreamExt as _;
 use std::process::Command;
 use std::time::Duration;
 
@@ -485,4 +487,55 @@ async fn proxy_mode_without_a_trusted_proxy_does_not_start() {
             .contains("--access proxy needs --trusted-proxy"),
         "{error}"
     );
+}
+
+#[tokio::test]
+async fn ten_thousand_guessed_keys_meet_429_from_an_address_and_from_a_64() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", None);
+    let (service, _) = start_service().await;
+    let mut settings = settings(Some(&service));
+    settings.access = AccessMode::Keys;
+    settings.data_dir = Some(dir.path().to_owned());
+    // The test is the proxy in front: its X-Forwarded-For names each guesser.
+    settings.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    let base = format!("http://{}", start_gateway(settings).await);
+    let languages = format!("{base}/v1/video_translate/target_languages");
+    let client = reqwest::Client::new();
+
+    let started = tokio::time::Instant::now();
+    let guesses = (0..10_000u32).map(|n| {
+        // Half from one IPv4 address, half from addresses all over one /64.
+        let from = if n % 2 == 0 {
+            "198.51.100.7".to_owned()
+        } else {
+            format!("2001:db8:0:1:{:x}:{:x}::{:x}", n % 65_536, n / 7, n)
+        };
+        let request = client
+            .get(&languages)
+            .bearer_auth(format!("mgk_{n:043}"))
+            .header("x-forwarded-for", from);
+        async move { request.send().await.unwrap().status().as_u16() }
+    });
+    let mut statuses = Vec::new();
+    let mut pending = futures_util::stream::iter(guesses).buffer_unordered(50);
+    while let Some(status) = futures_util::StreamExt::next(&mut pending).await {
+        statuses.push(status);
+    }
+    let took = started.elapsed();
+    let unauthorized = statuses.iter().filter(|s| **s == 401).count();
+    let throttled = statuses.iter().filter(|s| **s == 429).count();
+    println!("10,000 guessed keys: {unauthorized} × 401, {throttled} × 429, in {took:.2?}");
+    // Ten a minute each for the address and the /64; everything else 429.
+    assert_eq!(unauthorized, 20, "{unauthorized} guesses looked at");
+    assert_eq!(throttled, 9_980);
+    // The owner's person, elsewhere, is not held up by them.
+    let right = client
+        .get(&languages)
+        .bearer_auth(&key)
+        .header("x-forwarded-for", "203.0.113.5")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(right.status(), 200);
 }
