@@ -51,6 +51,13 @@ pub struct Config {
         global = true
     )]
     pub tasks_per_day: u32,
+    /// Another site whose pages may call the gateway (CORS: exact origins,
+    /// repeatable; their pages send a page token from `POST /tokens`).
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = parse_allowed_origin)]
+    pub allow_origin: Vec<String>,
+    /// How long a page token from `POST /tokens` lasts.
+    #[arg(long, default_value = "10m", value_parser = humantime::parse_duration)]
+    pub token_lifetime: Duration,
     /// The header a trusted auth proxy names the person in (`--access proxy`).
     #[arg(
         long,
@@ -158,6 +165,16 @@ pub struct Config {
     /// (accepting too) and no request changes threads on its way.
     #[arg(long, env = "MEDIA_GEN_WORKER_THREADS")]
     pub worker_threads: Option<std::num::NonZeroUsize>,
+}
+
+/// An origin other sites' pages call from: exact, never `*`.
+fn parse_allowed_origin(text: &str) -> Result<String, String> {
+    if text == "*" {
+        return Err(
+            "every site may not call: name each site's origin (https://app.example.com)".to_owned(),
+        );
+    }
+    media_gen_api::validate::parse_origin(text)
 }
 
 /// The owner's commands.

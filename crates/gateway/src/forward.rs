@@ -68,8 +68,7 @@ pub async fn handle(
     let Ok(endpoint) = Endpoint::parse(parts.method.as_str(), parts.uri.path()) else {
         return Refusal::NotFound.into_response();
     };
-    if matches!(endpoint, Endpoint::Submit(_)) && !access::same_site::from_this_site(&parts.headers)
-    {
+    if matches!(endpoint, Endpoint::Submit(_)) && !gateway.access.may_change(&parts.headers) {
         return Refusal::CrossSite.into_response();
     }
     let client = client_address(peer.ip(), &parts.headers, &gateway.trusted_proxies);

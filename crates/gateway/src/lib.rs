@@ -111,6 +111,10 @@ pub struct Settings {
     pub tasks_per_day: u32,
     /// The header an auth proxy names the person in (`--access proxy`).
     pub user_header: String,
+    /// Other sites whose pages may call the gateway (CORS).
+    pub allowed_origins: Vec<String>,
+    /// How long a page token lasts.
+    pub token_lifetime: Duration,
 }
 
 impl Settings {
@@ -151,6 +155,8 @@ impl Settings {
             data_dir: None,
             tasks_per_day: 1_000_000,
             user_header: "x-forwarded-user".to_owned(),
+            allowed_origins: Vec::new(),
+            token_lifetime: access::page_tokens::TOKEN_LIFETIME,
         }
     }
 
@@ -181,6 +187,8 @@ impl Settings {
             data_dir: config.data_dir.clone(),
             tasks_per_day: config.tasks_per_day,
             user_header: config.user_header.clone(),
+            allowed_origins: config.allow_origin.clone(),
+            token_lifetime: config.token_lifetime,
         })
     }
 }
@@ -290,6 +298,7 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
             "/session",
             post(access::sign_in::sign_in).delete(access::sign_in::sign_out),
         )
+        .route("/tokens", post(access::sign_in::page_token))
         .with_state(gateway);
     let app = match &settings.static_dir {
         Some(dir) => app.merge(static_files::router(
@@ -298,6 +307,10 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
             &settings.connect_src,
         )?),
         None => app.fallback(not_found),
+    };
+    let app = match cors(&settings.allowed_origins) {
+        Some(cors) => app.layer(cors),
+        None => app,
     };
     if settings.base_path.is_root() {
         return Ok(layered(operations.merge(app), settings));
@@ -326,6 +339,30 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
         }
     });
     Ok(Router::new().fallback_service(dispatch))
+}
+
+/// Other sites' pages allowed to call (`--allow-origin`): their preflights
+/// answered, the relay's header and `Retry-After` readable; no cookies
+/// (they send a page token).
+fn cors(origins: &[String]) -> Option<tower_http::cors::CorsLayer> {
+    if origins.is_empty() {
+        return None;
+    }
+    let origins: Vec<HeaderValue> = origins
+        .iter()
+        .filter_map(|origin| HeaderValue::from_str(origin).ok())
+        .collect();
+    Some(
+        tower_http::cors::CorsLayer::new()
+            .allow_origin(origins)
+            .allow_methods([axum::http::Method::GET, axum::http::Method::POST])
+            .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+            .expose_headers([
+                HeaderName::from_static(media_gen_api::relay::RELAY_HEADER),
+                header::RETRY_AFTER,
+            ])
+            .max_age(Duration::from_secs(600)),
+    )
 }
 
 /// Every answer's layers: body time limit, metrics, security headers, the
@@ -449,6 +486,8 @@ fn access_of(settings: &Settings) -> std::io::Result<Arc<access::Access>> {
         tasks_per_day: settings.tasks_per_day,
         user_header: settings.user_header.clone(),
         trusted: settings.trusted_proxies.clone(),
+        allowed_origins: settings.allowed_origins.clone(),
+        token_lifetime: settings.token_lifetime,
     })
     .map(Arc::new)
     .map_err(std::io::Error::other)

@@ -12,6 +12,7 @@
 pub mod cli;
 pub mod key_file;
 pub mod keys;
+pub mod page_tokens;
 pub mod same_site;
 pub mod sessions;
 pub mod sign_in;
@@ -107,6 +108,9 @@ pub struct Access {
     sessions: sessions::Sessions,
     user_header: axum::http::HeaderName,
     trusted: Vec<ipnet::IpNet>,
+    page_tokens: page_tokens::PageTokens,
+    token_lifetime: Duration,
+    allowed_origins: Vec<String>,
 }
 
 /// How the access rule is set up (the flags).
@@ -122,6 +126,10 @@ pub struct AccessSettings {
     pub user_header: String,
     /// Proxies whose headers are believed.
     pub trusted: Vec<ipnet::IpNet>,
+    /// Other sites whose pages may call (`--allow-origin`).
+    pub allowed_origins: Vec<String>,
+    /// How long a page token lasts.
+    pub token_lifetime: Duration,
 }
 
 /// Seconds since 1970.
@@ -175,6 +183,9 @@ impl Access {
             sessions: sessions::Sessions::default(),
             user_header,
             trusted: settings.trusted.clone(),
+            page_tokens: page_tokens::PageTokens::default(),
+            token_lifetime: settings.token_lifetime,
+            allowed_origins: settings.allowed_origins.clone(),
         };
         access.reload().map_err(|error| error.to_string())?;
         Ok(access)
@@ -254,6 +265,10 @@ impl Access {
 
     fn person(&self, headers: &HeaderMap, client: IpAddr) -> Result<Who, Refusal> {
         let name = match (bearer(headers), sessions::cookie_of(headers)) {
+            (Some(given), _) if given.starts_with(page_tokens::TOKEN_PREFIX) => self
+                .page_tokens
+                .person(given, |hash| self.knows(hash))
+                .ok_or_else(|| self.wrong(client))?,
             (Some(given), _) => self.holder(given, client)?.name,
             (None, Some(cookie)) => self
                 .sessions
@@ -276,15 +291,43 @@ impl Access {
                     .and_then(|ring| ring.by_hash.get(&key_hash(given)).cloned())
             })
             .flatten();
-        found.ok_or_else(|| {
-            metrics::counter!(crate::observe::REFUSED, "budget" => "keys").increment(1);
-            match self.guesses.check_key(&visitor(client)) {
-                Ok(()) => Refusal::WrongKey,
-                Err(not_until) => {
-                    Refusal::TooManyGuesses(not_until.wait_time_from(self.clock.now()))
-                }
-            }
-        })
+        found.ok_or_else(|| self.wrong(client))
+    }
+
+    /// The refusal of a wrong key or token from `client`, counted: 401, or
+    /// 429 once the address has sent too many.
+    fn wrong(&self, client: IpAddr) -> Refusal {
+        metrics::counter!(crate::observe::REFUSED, "budget" => "keys").increment(1);
+        match self.guesses.check_key(&visitor(client)) {
+            Ok(()) => Refusal::WrongKey,
+            Err(not_until) => Refusal::TooManyGuesses(not_until.wait_time_from(self.clock.now())),
+        }
+    }
+
+    /// A page token for the person whose access key the call carries (a
+    /// page token or a session does not make another).
+    pub fn page_token(
+        &self,
+        headers: &HeaderMap,
+        client: IpAddr,
+    ) -> Result<page_tokens::Given, Refusal> {
+        let key = bearer(headers)
+            .filter(|given| !given.starts_with(page_tokens::TOKEN_PREFIX))
+            .ok_or(Refusal::SignInNeeded)?;
+        let record = self.holder(key, client)?;
+        self.page_tokens
+            .give(&record.name, &record.hash, self.token_lifetime)
+            .ok_or(Refusal::Unavailable)
+    }
+
+    /// Whether a call that changes something may: from this site's pages,
+    /// a program, or a page of an `--allow-origin` site.
+    pub fn may_change(&self, headers: &HeaderMap) -> bool {
+        same_site::from_this_site(headers)
+            || headers
+                .get(header::ORIGIN)
+                .and_then(|origin| origin.to_str().ok())
+                .is_some_and(|origin| self.allowed_origins.iter().any(|allowed| allowed == origin))
     }
 
     /// Whether the key of hash `hash` is still given.

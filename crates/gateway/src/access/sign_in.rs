@@ -67,3 +67,23 @@ pub async fn sign_out(State(gateway): State<Gateway>, headers: HeaderMap) -> Res
     }
     response
 }
+
+/// `POST /tokens` with `Authorization: Bearer <access key>`: a page token
+/// for that person (`{ token, expiresAt }`), for a host site's server to
+/// hand its page.
+pub async fn page_token(
+    State(gateway): State<Gateway>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    if gateway.access.mode() != super::AccessMode::Keys {
+        return Refusal::NotFound.into_response();
+    }
+    let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
+    match gateway.access.page_token(&headers, client) {
+        Ok(given) => {
+            Json(Envelope::success(media_gen_api::envelope::MSG_OK, given)).into_response()
+        }
+        Err(refusal) => refusal.into_response(),
+    }
+}

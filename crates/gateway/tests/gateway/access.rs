@@ -539,3 +539,111 @@ async fn ten_thousand_guessed_keys_meet_429_from_an_address_and_from_a_64() {
         .unwrap();
     assert_eq!(right.status(), 200);
 }
+
+#[tokio::test]
+async fn another_site_allowed_by_name_calls_with_a_short_lived_page_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", None);
+    let (service, seen) = start_service().await;
+    let mut settings = settings(Some(&service));
+    settings.access = AccessMode::Keys;
+    settings.data_dir = Some(dir.path().to_owned());
+    settings.allowed_origins = vec!["https://host.example".to_owned()];
+    settings.token_lifetime = Duration::from_secs(2);
+    let base = format!("http://{}", start_gateway(settings).await);
+    let client = reqwest::Client::new();
+
+    // The host's server trades its key for a page token.
+    let given: Value = client
+        .post(format!("{base}/tokens"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = given["data"]["token"].as_str().unwrap().to_owned();
+    assert!(
+        token.starts_with("mgt_") && !token.contains(&key[4..]),
+        "{given}"
+    );
+    assert!(given["data"]["expiresAt"].as_str().unwrap().ends_with('Z'));
+    // A page token makes no other.
+    let again = client
+        .post(format!("{base}/tokens"))
+        .bearer_auth(&token)
+        .send();
+    assert_eq!(again.await.unwrap().status(), 401);
+
+    // The browser's preflight for the allowed site, and for another.
+    let preflight = |origin: &'static str| {
+        client
+            .request(
+                reqwest::Method::OPTIONS,
+                format!("{base}/v1/image_generate"),
+            )
+            .header("origin", origin)
+            .header("access-control-request-method", "POST")
+            .header(
+                "access-control-request-headers",
+                "authorization, content-type",
+            )
+            .send()
+    };
+    let allowed = preflight("https://host.example").await.unwrap();
+    assert_eq!(
+        allowed.headers()["access-control-allow-origin"],
+        "https://host.example"
+    );
+    assert!(allowed.headers()["access-control-allow-headers"]
+        .to_str()
+        .unwrap()
+        .contains("authorization"));
+    let other = preflight("https://evil.example").await.unwrap();
+    assert!(!other.headers().contains_key("access-control-allow-origin"));
+
+    // The allowed site's page submits with the token; its relay header readable.
+    let submit = |origin: &'static str, token: &str| {
+        client
+            .post(format!("{base}/v1/image_generate"))
+            .header("origin", origin)
+            .header("sec-fetch-site", "cross-site")
+            .bearer_auth(token)
+            .json(&json!({ "prompt": "A lighthouse" }))
+            .send()
+    };
+    let from_host = submit("https://host.example", &token).await.unwrap();
+    assert_eq!(from_host.status(), 200);
+    assert_eq!(
+        from_host.headers()["access-control-allow-origin"],
+        "https://host.example"
+    );
+    assert!(from_host.headers()["access-control-expose-headers"]
+        .to_str()
+        .unwrap()
+        .contains("media-gen-relay"));
+    // Another site's page is refused, token or not.
+    assert_eq!(
+        submit("https://evil.example", &token)
+            .await
+            .unwrap()
+            .status(),
+        403
+    );
+    assert_eq!(
+        seen.seen().len(),
+        1,
+        "only the allowed page's submit went on"
+    );
+
+    // The token ends by itself.
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    assert_eq!(
+        submit("https://host.example", &token)
+            .await
+            .unwrap()
+            .status(),
+        401
+    );
+}
