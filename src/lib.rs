@@ -37,28 +37,51 @@ fn SkipLink() -> impl IntoView {
 }
 
 /// The whole app: the browser's URL parser for the rules, settings context,
-/// header with navigation, and the routed page.
+/// and either the site or, on a gateway that asks for a person and has
+/// none, the sign-in page in its place (at the same address).
 #[component]
 pub fn App() -> impl IntoView {
     media_gen_client::use_browser_urls();
     let settings = settings::provide_settings();
     let announcer = shell::announcer::provide_announcer();
     let notifier = shell::notifications::provide_notifier();
-    board::provide_board(settings, announcer, notifier);
+    let access = shell::access::provide_access(settings);
     provide_context(shell::shortcuts::FilterFocus::new());
+    let out = Memo::new(move |_| access.is_out());
     view! {
         <Router base=routes::base_prefix()>
             <SkipLink/>
-            <Header/>
             <LiveRegion/>
-            <main id="main" class="page">
-                <Pages/>
-            </main>
-            <board::UndoRemove/>
-            // After the page, never over it: a floating link covered fields.
-            <footer class="site-footer">
-                <Shortcuts/>
-            </footer>
+            {media_gen_ui::components::redrawn(move || {
+                if out.get() {
+                    view! { <shell::sign_in::SignIn/> }.into_any()
+                } else {
+                    view! { <Site settings announcer notifier/> }.into_any()
+                }
+            })}
         </Router>
+    }
+}
+
+/// The site once anyone may use it: the board (its tasks followed from
+/// here on, so none is read while nobody is signed in), the header with
+/// navigation, and the routed page.
+#[component]
+fn Site(
+    settings: settings::Settings,
+    announcer: shell::announcer::Announcer,
+    notifier: shell::notifications::Notifier,
+) -> impl IntoView {
+    board::provide_board(settings, announcer, notifier);
+    view! {
+        <Header/>
+        <main id="main" class="page">
+            <Pages/>
+        </main>
+        <board::UndoRemove/>
+        // After the page, never over it: a floating link covered fields.
+        <footer class="site-footer">
+            <Shortcuts/>
+        </footer>
     }
 }

@@ -6,6 +6,7 @@ use media_gen_api::{AnyTask, Request, TaskKey, TaskKind, TaskStatus};
 
 use crate::kind_text;
 use crate::settings::Settings;
+use crate::shell::access::Access;
 use crate::shell::announcer::Announcer;
 use crate::shell::notifications::Notifier;
 use media_gen_client::{
@@ -86,7 +87,16 @@ fn apply(
     storage_problem: RwSignal<Option<String>>,
     announcer: Announcer,
     notifier: Notifier,
+    access: Option<Access>,
 ) {
+    // Refused for want of a person (a revoked key, an ended session): the
+    // task is as it was; signing in again follows it on.
+    if update.error.as_ref().and_then(|error| error.status()) == Some(401) {
+        if let Some(access) = access {
+            access.refused();
+        }
+        return;
+    }
     let mut changed = None;
     records.update(|records| {
         let found = records
@@ -341,8 +351,16 @@ pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifie
         Err(error) => (Vec::new(), Some(error.to_string())),
     };
     storage_problem.set(problem);
+    let access = use_context::<Access>();
     let poller = Poller::new(settings.client(), PollerOptions::default(), move |update| {
-        apply(update, records, storage_problem, announcer, notifier)
+        apply(
+            update,
+            records,
+            storage_problem,
+            announcer,
+            notifier,
+            access,
+        )
     });
     records.set(loaded);
     let board = Board {

@@ -7,6 +7,32 @@ use media_gen_api::TaskKind;
 use crate::kind_text;
 use crate::settings::{Connection, Settings};
 
+/// Who is signed in, what is left of their day, and "Sign out" (with a
+/// key; behind an auth proxy, signing out is the proxy's).
+#[component]
+fn Person(settings: Settings) -> impl IntoView {
+    let access = super::access::Access::expect();
+    move || match access.get() {
+        super::access::SignedIn::As { person, keys } => {
+            let left = format!(
+                "{} of {} tasks left today",
+                person.tasks_left_today, person.tasks_per_day
+            );
+            Some(view! {
+                <span class="person" id="person">
+                    <span class="person__name">{person.name}</span>
+                    <span class="person__left">{left}</span>
+                    {keys.then(|| view! {
+                        <button type="button" class="secondary" id="sign-out"
+                            on:click=move |_| access.sign_out(settings)>"Sign out"</button>
+                    })}
+                </span>
+            })
+        }
+        _ => None,
+    }
+}
+
 /// The site header with the main navigation.
 #[component]
 pub fn Header() -> impl IntoView {
@@ -55,6 +81,7 @@ pub fn Header() -> impl IntoView {
             <A href=crate::routes::href("/settings") attr:class=move || connection().0>
                 {move || connection().1}
             </A>
+            <Person settings/>
         </header>
     }
 }

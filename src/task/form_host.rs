@@ -12,15 +12,19 @@ use media_gen_ui::forms::FormHost;
 /// anything else) and then shows the board.
 pub fn app_form_host() -> FormHost {
     let (settings, board) = (Settings::expect(), Board::expect());
+    let access = crate::shell::access::Access::expect();
     let navigate = crate::routes::use_app_navigate();
     FormHost {
         submit: Rc::new(move |request: Request| {
             let navigate = navigate.clone();
             Box::pin(async move {
-                board
-                    .submit(&request)
-                    .await
-                    .map_err(|error| error.to_string())?;
+                let submitted = board.submit(&request).await;
+                // What is left of the person's day, or back to signing in.
+                match &submitted {
+                    Err(error) if error.status() == Some(401) => access.refused(),
+                    _ => access.refresh(settings),
+                }
+                submitted.map_err(|error| error.to_string())?;
                 navigate("/", Default::default());
                 Ok(())
             })

@@ -10,6 +10,11 @@ use serde::{Deserialize, Serialize};
 /// success envelope. A service answers it 404: no relay.
 pub const CAPABILITIES_PATH: &str = "/capabilities";
 
+/// `POST` an access key here (`{ "key": "mgk_…" }`) for a session cookie
+/// and the [`PersonInfo`] it names; `DELETE` ends the session. Only on a
+/// gateway started with `--access keys`.
+pub const SESSION_PATH: &str = "/session";
+
 /// The header a relayed submit's answer carries the submission's
 /// capability in.
 pub const RELAY_HEADER: &str = "media-gen-relay";

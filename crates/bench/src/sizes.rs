@@ -33,8 +33,11 @@ pub const WIDGETS_PAGE_BUDGET_KB: f64 = 200.0;
 /// +1.4, a task's page saying what was asked +6.8, a request's tasks as one
 /// row +5.7); 387 since the app runs under a path of its site (+1.3 KB,
 /// 383.8 → 385.1: its base read from the page, every link and navigation
-/// under it, a skip link that stays on its page); see `docs/performance.md`.
-pub const APP_CEILING_KB: f64 = 387.0;
+/// under it, a skip link that stays on its page); 396 since a gateway may
+/// ask for a person (+8.8 KB, 385.6 → 394.4: the access rule read from
+/// `/capabilities` +2.1, the sign-in page, the signed-in header and signing
+/// in and out, the site drawn only once signed in); see `docs/performance.md`.
+pub const APP_CEILING_KB: f64 = 396.0;
 /// The client entry's ceiling, as [`APP_CEILING_KB`]: 159.5 KB in a Vite
 /// build as a module of its own; 134.0 with the browser's URL parser and
 /// without a second, path-tracking JSON reader; 138.5 with the poller's

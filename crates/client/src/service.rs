@@ -75,7 +75,7 @@ impl Client {
 
     /// Send one call with the retry policy, and decode its `data`; with
     /// the relay's capability the answer named, if any.
-    async fn call<T: DeserializeOwned>(
+    pub(crate) async fn call<T: DeserializeOwned>(
         &self,
         kind: RequestKind,
         path: &str,

@@ -295,7 +295,7 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
         )
         .route("/callbacks/{capability}", post(relay::callbacks::receive))
         .route(
-            "/session",
+            media_gen_api::relay::SESSION_PATH,
             post(access::sign_in::sign_in).delete(access::sign_in::sign_out),
         )
         .route("/tokens", post(access::sign_in::page_token))

@@ -22,4 +22,5 @@ mod redis_faults;
 mod relay;
 mod relay_abuse;
 mod results;
+mod sign_in;
 mod widgets;

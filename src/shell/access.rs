@@ -1,0 +1,96 @@
+//! Who the app is signed in as, on a gateway that asks for a person
+//! (`--access keys`, or `proxy` behind an auth proxy): learnt from
+//! `/capabilities` as the app starts and after each submit, set by signing
+//! in or out, and lost when a call is refused for want of a person (a
+//! revoked key, an ended session), which brings the sign-in page back with
+//! every stored task kept.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use media_gen_api::relay::PersonInfo;
+
+use crate::settings::Settings;
+
+/// Where the app stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignedIn {
+    /// Nobody needs to sign in (an open gateway, a service), or it is not
+    /// known yet.
+    Anyone,
+    /// The gateway asks for a person and has none.
+    Out,
+    /// Signed in as this person; `keys`: with an access key (so signing out
+    /// is the app's to do, not an auth proxy's).
+    As {
+        /// The person and their day.
+        person: PersonInfo,
+        /// Signed in with a key (`--access keys`).
+        keys: bool,
+    },
+}
+
+/// The app's sign-in state, as context.
+#[derive(Debug, Clone, Copy)]
+pub struct Access(RwSignal<SignedIn>);
+
+/// Provide the state and ask the gateway where the app stands.
+pub fn provide_access(settings: Settings) -> Access {
+    let access = Access(RwSignal::new(SignedIn::Anyone));
+    provide_context(access);
+    access.refresh(settings);
+    access
+}
+
+impl Access {
+    /// The state provided by the app.
+    pub fn expect() -> Access {
+        expect_context()
+    }
+
+    /// Where the app stands (tracked).
+    pub fn get(self) -> SignedIn {
+        self.0.get()
+    }
+
+    /// Whether the sign-in page is due (tracked).
+    pub fn is_out(self) -> bool {
+        self.0.with(|state| *state == SignedIn::Out)
+    }
+
+    /// Ask the gateway again (as the app starts, after a submit: what is
+    /// left of the day). An unreachable site changes nothing.
+    pub fn refresh(self, settings: Settings) {
+        let client = settings.client();
+        spawn_local(async move {
+            let Ok(capabilities) = client.capabilities(None).await else {
+                return;
+            };
+            let state = match capabilities.access {
+                None => SignedIn::Anyone,
+                Some(info) => match info.person {
+                    Some(person) => SignedIn::As {
+                        person,
+                        keys: info.mode == "keys",
+                    },
+                    None if info.mode == "open" => SignedIn::Anyone,
+                    None => SignedIn::Out,
+                },
+            };
+            self.0.try_set(state);
+        });
+    }
+
+    /// A call was refused for want of a person: back to the sign-in page.
+    pub fn refused(self) {
+        self.0.try_set(SignedIn::Out);
+    }
+
+    /// Sign out, then show the sign-in page whatever the gateway said.
+    pub fn sign_out(self, settings: Settings) {
+        let client = settings.client();
+        spawn_local(async move {
+            let _ = client.sign_out().await;
+            self.0.try_set(SignedIn::Out);
+        });
+    }
+}
