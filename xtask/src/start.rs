@@ -33,6 +33,10 @@ pub struct Options {
     /// beside other things does.
     #[arg(long, value_name = "PATH")]
     pub base_path: Option<String>,
+    /// Ask for a person, as a gateway on the internet would (`keys`): a key
+    /// for "you" is made and printed to sign in with.
+    #[arg(long, value_name = "MODE", value_parser = ["open", "keys"])]
+    pub access: Option<String>,
 }
 
 /// A token for this run's sandbox, from the system's random source.
@@ -83,6 +87,27 @@ pub fn run(options: &Options) -> Result<ExitCode> {
     let mut gateway = command(&binary("release", "media-gen-gateway").to_string_lossy());
     gateway.args(["--listen", &format!("127.0.0.1:{port}"), "--static", "dist"]);
     gateway.args(["--base-path", &format!("{prefix}/")]);
+    let sign_in_key = match options.access.as_deref() {
+        Some("keys") => {
+            let data = project::root().join("target").join("start-data");
+            let data_dir = data.to_string_lossy().into_owned();
+            let program = binary("release", "media-gen-gateway");
+            let keys = |args: &[&str]| {
+                let mut keys = command(&program.to_string_lossy());
+                keys.arg("keys").args(args).args(["--data-dir", &data_dir]);
+                keys.output()
+            };
+            // A fresh key for "you" each start: the last one is not shown again.
+            let _ = keys(&["revoke", "you"]);
+            let made = keys(&["add", "you"]).context("make a key")?;
+            if !made.status.success() {
+                bail!("no key could be made: {}", String::from_utf8_lossy(&made.stderr));
+            }
+            gateway.args(["--access", "keys", "--data-dir", &data_dir]);
+            Some(String::from_utf8_lossy(&made.stdout).trim().to_owned())
+        }
+        _ => None,
+    };
     // Kept alive until the gateway stops; stopped with it.
     let _sandbox = match &options.upstream {
         Some(upstream) => {
@@ -111,6 +136,9 @@ pub fn run(options: &Options) -> Result<ExitCode> {
         }
     };
     println!("Open {site}/ (no token in the page: the gateway adds it). Ctrl+C stops.");
+    if let Some(key) = sign_in_key {
+        println!("The gateway asks for a person: sign in with the access key {key}");
+    }
     cmd::run(&mut gateway)?;
     Ok(ExitCode::SUCCESS)
 }
