@@ -101,7 +101,10 @@ pub fn run(options: &Options) -> Result<ExitCode> {
             let _ = keys(&["revoke", "you"]);
             let made = keys(&["add", "you"]).context("make a key")?;
             if !made.status.success() {
-                bail!("no key could be made: {}", String::from_utf8_lossy(&made.stderr));
+                bail!(
+                    "no key could be made: {}",
+                    String::from_utf8_lossy(&made.stderr)
+                );
             }
             gateway.args(["--access", "keys", "--data-dir", &data_dir]);
             Some(String::from_utf8_lossy(&made.stdout).trim().to_owned())

@@ -21,6 +21,39 @@ async fn person_says(browser: &Browser, text: &str) {
         .await;
 }
 
+/// At a 360 px phone's width `what` does not scroll sideways (a
+/// screenshot `phone-<name>` kept); then back to a desktop's width.
+async fn fits_a_phone(browser: &Browser, name: &str) {
+    browser
+        .client
+        .set_window_size(360, 780)
+        .await
+        .expect("a phone's size");
+    browser
+        .wait_until(
+            "the phone's width",
+            "document.documentElement.clientWidth <= 360",
+        )
+        .await;
+    assert_eq!(
+        browser.sideways_overflow().await,
+        0,
+        "{name} scrolls sideways at 360 px"
+    );
+    browser.screenshot(&format!("phone-{name}")).await;
+    browser
+        .client
+        .set_window_size(1280, 800)
+        .await
+        .expect("a desktop's size");
+    browser
+        .wait_until(
+            "the desktop width",
+            "document.documentElement.clientWidth > 1000",
+        )
+        .await;
+}
+
 #[tokio::test]
 #[ignore = "needs the release build and ChromeDriver: run through `cargo xtask test`"]
 async fn a_visitor_signs_in_with_a_key_works_and_signs_out() {
@@ -41,6 +74,7 @@ async fn a_visitor_signs_in_with_a_key_works_and_signs_out() {
     browser.wait_for_text("main h1", "Sign in").await;
     browser.watch_for_errors().await;
     browser.check_accessibility("the sign-in page").await;
+    fits_a_phone(&browser, "sign-in").await;
     let reads = "performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/v1/')).length";
     assert_eq!(
         browser.eval(reads).await,
@@ -75,6 +109,7 @@ async fn a_visitor_signs_in_with_a_key_works_and_signs_out() {
     person_says(&browser, "ada").await;
     person_says(&browser, "5 of 5 tasks left today").await;
     browser.check_accessibility("the signed-in header").await;
+    fits_a_phone(&browser, "signed-in").await;
 
     // A submit counts against the day.
     browser
