@@ -17,6 +17,7 @@ mod guidance;
 mod images;
 mod keystrokes;
 mod navigation;
+mod other_site;
 mod phone_and_compare;
 mod redis_faults;
 mod relay;

@@ -1,0 +1,96 @@
+//! The widgets on another site's page, against a gateway that asks for
+//! access keys: the gateway names that site (`--allow-origin`), the site's
+//! server trades its key for a short-lived page token, and the page's
+//! widgets submit with it (`getToken`), the key never in the page. A page
+//! of a site not named is refused by the browser itself.
+
+use media_gen_e2e::{npm_scratch_dir, start_gateway, start_sandbox, Browser};
+use media_gen_gateway::access::key_file::KeyFile;
+use media_gen_gateway::access::AccessMode;
+use serde_json::Value;
+
+/// The npm package's test page served by a site of its own (a gateway on
+/// another port: another origin), whose pages may call any loopback port.
+async fn other_site() -> String {
+    let sandbox = start_sandbox(100).await;
+    start_gateway(&sandbox, Some(npm_scratch_dir()), |settings| {
+        settings.connect_src.push("http://127.0.0.1:*".to_owned());
+    })
+    .await
+}
+
+/// On the page: a form for `window.gateway` that gets `window.pageToken`
+/// from `getToken` (as from its site's server), a prompt sent; the
+/// submitted event's detail, or the error's.
+const SUBMIT: &str = "
+    const form = widgets.mountSubmitWidget(document.querySelector('#submit-a'),
+      { baseUrl: window.gateway, kind: 'image_generate', getToken: async () => window.pageToken });
+    await form.ready;
+    const outcome = new Promise((resolve) => {
+      document.addEventListener('media-gen-submitted', (event) => resolve({ submitted: event.detail }), { once: true });
+      document.addEventListener('media-gen-error', (event) => resolve({ error: event.detail.error }), { once: true });
+    });
+    const field = document.querySelector('#submit-a').shadowRoot.querySelector('#prompt');
+    field.value = 'From another site';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    form.submit();
+    return await outcome;";
+
+/// Open the test page of `site`, point it at `gateway` with `token`, submit.
+async fn submit_from(site: &str, gateway: &str, token: &str) -> Value {
+    let browser = Browser::start().await;
+    browser.open(&format!("{site}/index.html")).await;
+    browser
+        .wait_until("the package", "window.ready === true")
+        .await;
+    browser
+        .run_async(&format!(
+            "window.gateway = '{gateway}'; window.pageToken = '{token}';"
+        ))
+        .await;
+    let outcome = browser.run_async(SUBMIT).await;
+    browser.close().await;
+    outcome
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn another_sites_page_submits_with_a_page_token_and_an_unnamed_one_cannot() {
+    let dir = std::env::temp_dir().join(format!("media-gen-other-site-{}", std::process::id()));
+    let key = KeyFile::new(&dir).add("host", None, 0).unwrap();
+    let (named, unnamed) = (other_site().await, other_site().await);
+    let sandbox = start_sandbox(100).await;
+    let gateway = start_gateway(&sandbox, None, {
+        let (dir, named) = (dir.clone(), named.clone());
+        move |settings| {
+            settings.access = AccessMode::Keys;
+            settings.data_dir = Some(dir);
+            settings.allowed_origins = vec![named];
+        }
+    })
+    .await;
+
+    // The named site's server trades its key for a page token.
+    let given: Value = reqwest::Client::new()
+        .post(format!("{gateway}/tokens"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = given["data"]["token"].as_str().unwrap().to_owned();
+
+    let outcome = submit_from(&named, &gateway, &token).await;
+    assert_eq!(
+        outcome["submitted"]["taskIds"].as_array().map(Vec::len),
+        Some(1),
+        "{outcome}"
+    );
+    // A site the gateway does not name: the browser blocks the call.
+    let refused = submit_from(&unnamed, &gateway, &token).await;
+    assert_eq!(refused["error"]["kind"], "network", "{refused}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
