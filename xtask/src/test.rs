@@ -16,24 +16,38 @@ use crate::sandbox;
 use crate::stamp::{self, Stamp};
 use crate::tools::{self, WASM_TARGET};
 
-/// What the release app is built from (from the project's root).
+/// What the release app is built from (from the project's root): the app
+/// and the crates it depends on (its Cargo.toml's edges), not the servers
+/// or the tests.
 const APP_INPUTS: &[&str] = &[
     "src",
-    "crates",
+    "crates/api",
+    "crates/client",
+    "crates/ui",
     "index.html",
     "style",
     "assets",
     "Trunk.toml",
     "Cargo.toml",
     "Cargo.lock",
+    ".cargo/config.toml",
+    "xtask/src/dist.rs",
 ];
 
-/// What the npm package, its checks and its Vite pages are made from.
+/// What the npm package, its checks and its Vite pages are made from: the
+/// two modules' crates and what they depend on, the package's own files
+/// (`crates/widgets/npm`), the pages it is checked with.
 const NPM_INPUTS: &[&str] = &[
-    "crates",
+    "crates/api",
+    "crates/client",
+    "crates/ui",
+    "crates/js",
+    "crates/widgets",
+    "crates/e2e/pages",
     "examples",
     "Cargo.toml",
     "Cargo.lock",
+    ".cargo/config.toml",
     "xtask/src/npm.rs",
 ];
 
@@ -314,5 +328,48 @@ pub fn run() -> Result<ExitCode> {
     } else {
         println!("Some checks FAILED (see above).");
         Ok(ExitCode::FAILURE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{APP_INPUTS, NPM_INPUTS};
+
+    /// The workspace crates `manifest` (a Cargo.toml's text) depends on,
+    /// as folders: `media-gen-ui.workspace = true` → `crates/ui`.
+    fn project_dependencies(manifest: &str) -> Vec<String> {
+        let manifest: toml::Table = toml::from_str(manifest).unwrap();
+        ["dependencies"]
+            .iter()
+            .filter_map(|table| manifest.get(*table).and_then(|deps| deps.as_table()))
+            .flat_map(|deps| deps.keys())
+            .filter_map(|name| name.strip_prefix("media-gen-"))
+            .filter(|name| *name != "launch")
+            .map(|name| format!("crates/{name}"))
+            .collect()
+    }
+
+    /// Every project crate a build's crates depend on, however indirectly,
+    /// is among its inputs: a build is never skipped over a change it
+    /// would have seen.
+    fn closed(inputs: &[&str], roots: &[&str]) {
+        let root = crate::project::root();
+        let mut folders: Vec<String> = roots.iter().map(|r| (*r).to_owned()).collect();
+        while let Some(folder) = folders.pop() {
+            let manifest = std::fs::read_to_string(root.join(&folder).join("Cargo.toml")).unwrap();
+            for dependency in project_dependencies(&manifest) {
+                assert!(
+                    inputs.contains(&dependency.as_str()),
+                    "{folder} depends on {dependency}, which is not among the inputs {inputs:?}"
+                );
+                folders.push(dependency);
+            }
+        }
+    }
+
+    #[test]
+    fn the_builds_inputs_hold_every_crate_they_are_made_of() {
+        closed(APP_INPUTS, &["."]);
+        closed(NPM_INPUTS, &["crates/widgets", "crates/js"]);
     }
 }
