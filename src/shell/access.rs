@@ -57,8 +57,8 @@ impl Access {
         self.0.with(|state| *state == SignedIn::Out)
     }
 
-    /// Ask the gateway again (as the app starts, after a submit: what is
-    /// left of the day). An unreachable site changes nothing.
+    /// Ask the gateway where the app stands (as the app starts, once signed
+    /// in, after a submit). An unreachable site changes nothing.
     pub fn refresh(self, settings: Settings) {
         let client = settings.client();
         spawn_local(async move {
@@ -78,6 +78,17 @@ impl Access {
             };
             self.0.try_set(state);
         });
+    }
+
+    /// After a submit: what is left of the signed-in person's day (nothing
+    /// to ask when nobody needs to sign in), or back to signing in when it
+    /// was refused for want of a person.
+    pub fn after_submit(self, settings: Settings, refused: bool) {
+        if refused {
+            self.refused();
+        } else if matches!(self.0.get_untracked(), SignedIn::As { .. }) {
+            self.refresh(settings);
+        }
     }
 
     /// A call was refused for want of a person: back to the sign-in page.

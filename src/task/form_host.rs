@@ -19,11 +19,10 @@ pub fn app_form_host() -> FormHost {
             let navigate = navigate.clone();
             Box::pin(async move {
                 let submitted = board.submit(&request).await;
-                // What is left of the person's day, or back to signing in.
-                match &submitted {
-                    Err(error) if error.status() == Some(401) => access.refused(),
-                    _ => access.refresh(settings),
-                }
+                let refused = submitted
+                    .as_ref()
+                    .is_err_and(|error| error.status() == Some(401));
+                access.after_submit(settings, refused);
                 submitted.map_err(|error| error.to_string())?;
                 navigate("/", Default::default());
                 Ok(())

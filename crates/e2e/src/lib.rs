@@ -851,6 +851,20 @@ impl Browser {
         );
     }
 
+    /// Resize the window to `width` × `height` and wait until the page has
+    /// the width (a phone's 360, a desktop's 1280).
+    pub async fn resize(&self, width: u32, height: u32) {
+        self.client
+            .set_window_size(width, height)
+            .await
+            .expect("resize");
+        self.wait_until(
+            "the new width",
+            &format!("Math.abs(document.documentElement.clientWidth - {width}) < 40"),
+        )
+        .await;
+    }
+
     /// How far the page is wider than the window, in CSS pixels (0 when it
     /// does not scroll sideways).
     pub async fn sideways_overflow(&self) -> i64 {

@@ -303,11 +303,10 @@ impl Config {
         let Some(public_url) = &self.public_url else {
             return Ok(());
         };
-        let path = public_url
-            .split_once("://")
-            .and_then(|(_, rest)| rest.find('/').map(|at| &rest[at..]))
+        let path = media_gen_api::url_parts::url_parts(public_url)
+            .map(|parts| parts.path)
             .unwrap_or_default();
-        if self.base_path.ends(path) {
+        if self.base_path.ends(&path) {
             Ok(())
         } else {
             Err(ConfigError::PublicUrlOutsideBase {

@@ -4,7 +4,7 @@
 //! keyboard hints on a phone, "Compare the two chosen" in view while rows
 //! far down are ticked, and the overlay as wide as the panels.
 
-use media_gen_e2e::{session, Browser};
+use media_gen_e2e::session;
 
 /// Every checkbox and radio in the page: [id, width, height, gap to its
 /// label's words] (CSS px).
@@ -18,21 +18,6 @@ const TARGETS: &str = "[...document.querySelectorAll('main input[type=checkbox],
       if (words) { const range = document.createRange(); range.selectNodeContents(words); gap = range.getBoundingClientRect().left - box.right; }\n\
       return [input.id, box.width, box.height, gap];\n\
     })";
-
-/// Resize to `width` × `height` and wait until the page has the width.
-async fn resize(browser: &Browser, width: u32, height: u32) {
-    browser
-        .client
-        .set_window_size(width, height)
-        .await
-        .expect("resize");
-    browser
-        .wait_until(
-            "the new width",
-            &format!("Math.abs(document.documentElement.clientWidth - {width}) < 40"),
-        )
-        .await;
-}
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
@@ -54,7 +39,7 @@ async fn a_phone_gets_a_compact_header_big_targets_and_no_keyboard_hints() {
         .await;
     assert_eq!(browser.eval(shown).await, serde_json::json!([true, true]));
 
-    resize(&browser, 390, 844).await;
+    browser.resize(390, 844).await;
     browser.watch_for_errors().await;
     assert_eq!(
         browser.eval(shown).await,

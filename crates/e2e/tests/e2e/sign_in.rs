@@ -24,34 +24,14 @@ async fn person_says(browser: &Browser, text: &str) {
 /// At a 360 px phone's width `what` does not scroll sideways (a
 /// screenshot `phone-<name>` kept); then back to a desktop's width.
 async fn fits_a_phone(browser: &Browser, name: &str) {
-    browser
-        .client
-        .set_window_size(360, 780)
-        .await
-        .expect("a phone's size");
-    browser
-        .wait_until(
-            "the phone's width",
-            "document.documentElement.clientWidth <= 360",
-        )
-        .await;
+    browser.resize(360, 780).await;
     assert_eq!(
         browser.sideways_overflow().await,
         0,
         "{name} scrolls sideways at 360 px"
     );
     browser.screenshot(&format!("phone-{name}")).await;
-    browser
-        .client
-        .set_window_size(1280, 800)
-        .await
-        .expect("a desktop's size");
-    browser
-        .wait_until(
-            "the desktop width",
-            "document.documentElement.clientWidth > 1000",
-        )
-        .await;
+    browser.resize(1280, 800).await;
 }
 
 #[tokio::test]

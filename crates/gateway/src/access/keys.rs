@@ -11,23 +11,26 @@ use sha2::{Digest, Sha256};
 /// file or a leaked log (and told from the service's own token).
 pub const KEY_PREFIX: &str = "mgk_";
 
-/// A new access key: the prefix and 32 random bytes from the operating
-/// system, base64url without padding (47 characters in all).
-pub fn new_key() -> Option<String> {
+/// `prefix` and 32 random bytes from the operating system, base64url
+/// without padding: an access key, a session's cookie, a page token.
+pub fn random_secret(prefix: &str) -> Option<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).ok()?;
     Some(format!(
-        "{KEY_PREFIX}{}",
+        "{prefix}{}",
         base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
     ))
 }
 
-/// How a key is kept and looked up: its SHA-256, in hex.
+/// A new access key (47 characters in all).
+pub fn new_key() -> Option<String> {
+    random_secret(KEY_PREFIX)
+}
+
+/// How a secret (a key, a cookie, a page token) is kept and looked up:
+/// its SHA-256, in hex.
 pub fn key_hash(key: &str) -> String {
-    Sha256::digest(key.as_bytes())
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    crate::relay::capability::hex(&Sha256::digest(key.as_bytes()))
 }
 
 /// Whether `text` has an access key's shape (a wrong one is refused

@@ -10,6 +10,7 @@
 //! service's callbacks do not.
 
 pub mod cli;
+pub mod grants;
 pub mod key_file;
 pub mod keys;
 pub mod page_tokens;

@@ -1,20 +1,16 @@
 //! Signed-in pages: `POST /session` with an access key sets a session
-//! cookie, `DELETE /session` ends it. The cookie is 256 random bits,
+//! cookie, `DELETE /session` ends it. The cookie is a [`Grants`] secret,
 //! `HttpOnly` (no script reads it), `SameSite=Strict` (no other site's page
 //! sends it), `Path=/`, and `Secure` with the `__Host-` prefix whenever the
 //! page came over https (a browser keeps `Secure` cookies from https only).
-//! A session names its person and the key it was made with: it ends when
-//! idle for [`IDLE`], after [`LIFETIME`], or as soon as that key is revoked.
-//! Sessions live in the gateway's memory, by the SHA-256 of their cookie.
+//! A session ends when idle for [`IDLE`], after [`LIFETIME`], or as soon as
+//! the key it was made with is revoked.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::http::{header, HeaderMap, HeaderValue};
-use base64::Engine;
 
-use super::keys::key_hash;
+use super::grants::Grants;
 
 /// A session ends after this long without a call.
 pub const IDLE: Duration = Duration::from_secs(12 * 3_600);
@@ -26,18 +22,14 @@ pub const LIFETIME: Duration = Duration::from_secs(7 * 24 * 3_600);
 const SECURE_NAME: &str = "__Host-media-gen-session";
 const PLAIN_NAME: &str = "media-gen-session";
 
-#[derive(Debug, Clone)]
-struct Session {
-    name: String,
-    key_hash: String,
-    created: Instant,
-    last_seen: Instant,
-}
-
 /// The sessions of this gateway.
-#[derive(Debug, Default)]
-pub struct Sessions {
-    by_hash: Mutex<HashMap<String, Session>>,
+#[derive(Debug)]
+pub struct Sessions(Grants);
+
+impl Default for Sessions {
+    fn default() -> Self {
+        Sessions(Grants::new(Some(IDLE)))
+    }
 }
 
 /// The session cookie a call carries, under either name.
@@ -52,8 +44,7 @@ pub fn cookie_of(headers: &HeaderMap) -> Option<&str> {
         .map(|(_, value)| value)
 }
 
-/// Whether the page came over https (as the proxy in front says, or the
-/// request itself).
+/// Whether the page came over https (as the proxy in front says).
 fn over_https(headers: &HeaderMap) -> bool {
     headers
         .get("x-forwarded-proto")
@@ -62,39 +53,10 @@ fn over_https(headers: &HeaderMap) -> bool {
 }
 
 impl Sessions {
-    fn with<T>(&self, change: impl FnOnce(&mut HashMap<String, Session>) -> T) -> T {
-        let mut sessions = self
-            .by_hash
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        change(&mut sessions)
-    }
-
-    /// A new session for `name`, made with the key of hash `key_hash`: the
+    /// A new session for `name`, made with the key of hash `from_key`: the
     /// `Set-Cookie` value that gives it to the page.
-    pub fn start(
-        &self,
-        name: &str,
-        key_hash_of_key: &str,
-        headers: &HeaderMap,
-    ) -> Option<HeaderValue> {
-        let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes).ok()?;
-        let id = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
-        let now = Instant::now();
-        self.with(|sessions| {
-            // Ended sessions go as new ones come: memory follows the live ones.
-            sessions.retain(|_, session| alive(session, now));
-            sessions.insert(
-                key_hash(&id),
-                Session {
-                    name: name.to_owned(),
-                    key_hash: key_hash_of_key.to_owned(),
-                    created: now,
-                    last_seen: now,
-                },
-            );
-        });
+    pub fn start(&self, name: &str, from_key: &str, headers: &HeaderMap) -> Option<HeaderValue> {
+        let id = self.0.give("", name, from_key, LIFETIME)?;
         let (cookie, secure) = if over_https(headers) {
             (SECURE_NAME, "; Secure")
         } else {
@@ -107,27 +69,17 @@ impl Sessions {
         .ok()
     }
 
-    /// The person of the session `cookie` names, if it is alive and its key
-    /// is one `key_alive` still knows; the call counts as use.
+    /// The person of the session `cookie` names, while it is alive and its
+    /// key is one `key_alive` still knows; the call counts as use.
     pub fn person(&self, cookie: &str, key_alive: impl Fn(&str) -> bool) -> Option<String> {
-        let now = Instant::now();
-        self.with(|sessions| {
-            let hash = key_hash(cookie);
-            let session = sessions.get_mut(&hash)?;
-            if !alive(session, now) || !key_alive(&session.key_hash) {
-                sessions.remove(&hash);
-                return None;
-            }
-            session.last_seen = now;
-            Some(session.name.clone())
-        })
+        self.0.person(cookie, key_alive)
     }
 
     /// End the session `cookie` names: the `Set-Cookie` values that take
     /// the cookie back from the page.
     pub fn end(&self, cookie: Option<&str>) -> [HeaderValue; 2] {
         if let Some(cookie) = cookie {
-            self.with(|sessions| sessions.remove(&key_hash(cookie)));
+            self.0.end(cookie);
         }
         [
             HeaderValue::from_static(
@@ -141,13 +93,8 @@ impl Sessions {
 
     /// Sessions alive now (for the metrics).
     pub fn count(&self) -> usize {
-        let now = Instant::now();
-        self.with(|sessions| sessions.values().filter(|s| alive(s, now)).count())
+        self.0.count()
     }
-}
-
-fn alive(session: &Session, now: Instant) -> bool {
-    now.duration_since(session.last_seen) < IDLE && now.duration_since(session.created) < LIFETIME
 }
 
 #[cfg(test)]

@@ -31,7 +31,8 @@ pub fn listening(callback_secret: &str) -> String {
     hex(&digest[..16])
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// `bytes` in lowercase hex.
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 

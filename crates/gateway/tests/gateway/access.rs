@@ -13,7 +13,7 @@ use std::time::Duration;
 use media_gen_gateway::access::AccessMode;
 use serde_json::{json, Value};
 
-use crate::support::{settings, start_gateway, start_service, Recorder, TOKEN};
+use crate::support::{refused_at_start, settings, start_gateway, start_service, Recorder, TOKEN};
 
 /// `media-gen-gateway keys ...` on `dir`: standard output and error.
 fn keys(dir: &Path, args: &[&str]) -> (String, String, bool) {
@@ -261,10 +261,7 @@ async fn each_person_has_budgets_and_tasks_of_the_day_of_their_own() {
 async fn keys_mode_without_a_data_dir_does_not_start() {
     let mut settings = settings(None);
     settings.access = AccessMode::Keys;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let error = media_gen_gateway::serve(listener, &settings, std::future::pending())
-        .await
-        .unwrap_err();
+    let error = refused_at_start(settings).await;
     assert!(
         error.to_string().contains("--access keys needs --data-dir"),
         "{error}"
@@ -477,10 +474,7 @@ async fn behind_an_auth_proxy_its_user_is_the_person_and_nobody_else_can_say_so(
 async fn proxy_mode_without_a_trusted_proxy_does_not_start() {
     let mut settings = settings(None);
     settings.access = AccessMode::Proxy;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let error = media_gen_gateway::serve(listener, &settings, std::future::pending())
-        .await
-        .unwrap_err();
+    let error = refused_at_start(settings).await;
     assert!(
         error
             .to_string()

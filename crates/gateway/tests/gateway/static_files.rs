@@ -2,7 +2,7 @@
 //! `Accept-Encoding`, caching by name, the app's routes, each page's policy.
 use std::io::{Read, Write};
 
-use crate::support::{settings, start_gateway, start_service, Recorder};
+use crate::support::{refused_at_start, settings, start_gateway, start_service, Recorder};
 
 const CSS: &str = "body { color: black; } /* enough text to be worth compressing */";
 const CSS_NAME: &str = "app-0123456789abcdef.css";
@@ -179,10 +179,7 @@ async fn a_folder_without_the_app_is_refused_at_start() {
     let empty = tempfile::tempdir().unwrap();
     let mut settings = settings(None);
     settings.static_dir = Some(empty.path().to_owned());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let error = media_gen_gateway::serve(listener, &settings, std::future::pending())
-        .await
-        .unwrap_err();
+    let error = refused_at_start(settings).await;
     assert!(error.to_string().contains("no index.html"), "{error}");
 }
 
@@ -281,10 +278,7 @@ async fn a_page_without_a_base_cannot_be_served_under_a_path() {
     let mut settings = settings(None);
     settings.static_dir = Some(dir.path().to_owned());
     settings.base_path = "/media/".parse().unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let error = media_gen_gateway::serve(listener, &settings, std::future::pending())
-        .await
-        .unwrap_err();
+    let error = refused_at_start(settings).await;
     assert!(
         error
             .to_string()

@@ -148,6 +148,15 @@ pub async fn start_gateway(settings: Settings) -> SocketAddr {
     address
 }
 
+/// Why a gateway with `settings` does not start.
+pub async fn refused_at_start(settings: Settings) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    media_gen_gateway::serve(listener, &settings, std::future::pending())
+        .await
+        .unwrap_err()
+        .to_string()
+}
+
 /// A gateway in front of a fresh stand-in: its address, the stand-in's record.
 pub async fn gateway() -> (SocketAddr, Recorder) {
     let (service, recorder) = start_service().await;
