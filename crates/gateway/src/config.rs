@@ -39,7 +39,8 @@ pub struct Config {
     #[arg(long, env = "MEDIA_GEN_ACCESS", value_enum, default_value = "open")]
     pub access: crate::access::AccessMode,
     /// Where the access keys and the people's use are kept (`keys.json`,
-    /// `usage.json`); needed by `--access keys` and the `keys` commands.
+    /// `usage.json`) without --redis; `--access keys` and the `keys`
+    /// commands need it or --redis.
     #[arg(long, env = "MEDIA_GEN_DATA_DIR", value_name = "DIR", global = true)]
     pub data_dir: Option<PathBuf>,
     /// Tasks a person may create per day (UTC) unless their key says
@@ -131,10 +132,12 @@ pub struct Config {
     #[arg(long, env = "MEDIA_GEN_TRUST_CALLBACKS")]
     pub trust_callbacks: bool,
     /// A Redis (`redis://host:6379/`) the gateways behind one balancer
-    /// share: the per-visitor budgets are counted there, and with the relay
-    /// a callback any of them takes reaches the streams open on every
-    /// other, and a stream resumes on another gateway where it was.
-    #[arg(long, env = "MEDIA_GEN_REDIS")]
+    /// share: the budgets are counted there; the access keys, sessions,
+    /// page tokens and each person's use are kept there (not under
+    /// --data-dir); and with the relay a callback any of them takes reaches
+    /// the streams open on every other, and a stream resumes on another
+    /// gateway where it was.
+    #[arg(long, env = "MEDIA_GEN_REDIS", global = true)]
     pub redis: Option<String>,
     /// How often an idle event stream gets a comment line, so proxies keep it open.
     #[arg(long, default_value = "15s", value_parser = humantime::parse_duration)]
@@ -180,8 +183,8 @@ fn parse_allowed_origin(text: &str) -> Result<String, String> {
 /// The owner's commands.
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum Command {
-    /// The access keys under --data-dir (run without the gateway; a
-    /// running one sees a change within a second).
+    /// The access keys under --data-dir, or in --redis (run without the
+    /// gateway; running ones see a change within a second).
     Keys {
         /// What to do.
         #[command(subcommand)]

@@ -72,7 +72,7 @@ pub async fn handle(
         return Refusal::CrossSite.into_response();
     }
     let client = client_address(peer.ip(), &parts.headers, &gateway.trusted_proxies);
-    let who = match gateway.access.who(&parts.headers, peer.ip(), client) {
+    let who = match gateway.access.who(&parts.headers, peer.ip(), client).await {
         Ok(who) => who,
         Err(refusal) => return refusal.into_response(),
     };

@@ -222,9 +222,12 @@ impl Gateway {
             metrics::counter!(observe::REFUSED, "budget" => "tasks").increment(1);
             Refusal::TooManyTasks(wait)
         })?;
-        self.access.take_tasks(client, tasks).inspect_err(|_| {
-            metrics::counter!(observe::REFUSED, "budget" => "tasks_of_the_day").increment(1);
-        })
+        self.access
+            .take_tasks(client, tasks)
+            .await
+            .inspect_err(|_| {
+                metrics::counter!(observe::REFUSED, "budget" => "tasks_of_the_day").increment(1);
+            })
     }
 
     /// A gateway with `settings`, the relay started for them, the shared
@@ -413,7 +416,13 @@ pub async fn spawn_local(settings: Settings) -> std::io::Result<String> {
     // Read the app's folder and the access rule now, so a bad one fails
     // here and not in the task.
     drop(router(
-        Gateway::new(&settings, None, None, None, access_of(&settings)?),
+        Gateway::new(
+            &settings,
+            None,
+            None,
+            None,
+            access_of(&settings, None).await?,
+        ),
         &settings,
     )?);
     tokio::spawn(async move {
@@ -455,7 +464,7 @@ pub async fn serve(
             settings.tasks_per_hour,
         )
     });
-    let access = access_of(settings)?;
+    let access = access_of(settings, redis.clone()).await?;
     let gateway = Gateway::new(settings, relay, shared_budgets, redis, access.clone());
     let app = router(gateway.clone(), settings)?;
     let keys_upkeep = tokio::spawn(access::upkeep(access));
@@ -474,21 +483,32 @@ pub async fn serve(
     forgetting.abort();
     upkeep.abort();
     keys_upkeep.abort();
-    gateway.access.save_usage();
+    gateway.access.keep_usage().await;
     Ok(())
 }
 
-/// The access rule of `settings`, its keys read.
-fn access_of(settings: &Settings) -> std::io::Result<Arc<access::Access>> {
-    access::Access::new(&access::AccessSettings {
+/// The access rule of `settings`, its keys read (from the Redis of
+/// `redis`, when given).
+async fn access_of(
+    settings: &Settings,
+    redis: Option<Arc<redis_link::RedisLink>>,
+) -> std::io::Result<Arc<access::Access>> {
+    access::Access::new(&access_settings(settings), redis)
+        .await
+        .map(Arc::new)
+        .map_err(std::io::Error::other)
+}
+
+/// What the access rule is made of, out of `settings`.
+fn access_settings(settings: &Settings) -> access::AccessSettings {
+    access::AccessSettings {
         mode: settings.access,
         data_dir: settings.data_dir.clone(),
+        redis: settings.redis.is_some(),
         tasks_per_day: settings.tasks_per_day,
         user_header: settings.user_header.clone(),
         trusted: settings.trusted_proxies.clone(),
         allowed_origins: settings.allowed_origins.clone(),
         token_lifetime: settings.token_lifetime,
-    })
-    .map(Arc::new)
-    .map_err(std::io::Error::other)
+    }
 }

@@ -41,11 +41,29 @@ async fn shutdown_signal() {
 
 /// `keys add | list | revoke`: the key alone on standard output for `add`.
 fn keys(action: &media_gen_gateway::access::cli::KeysAction, config: &Config) -> ExitCode {
-    let Some(dir) = &config.data_dir else {
-        eprintln!("media-gen-gateway keys: --data-dir (or MEDIA_GEN_DATA_DIR) names where the keys are kept");
-        return ExitCode::FAILURE;
+    use media_gen_gateway::access::cli::{run, KeysAt};
+    let at = match (&config.redis, &config.data_dir) {
+        (Some(url), _) => KeysAt::Redis(url.clone()),
+        (None, Some(dir)) => KeysAt::Dir(dir.clone()),
+        (None, None) => {
+            eprintln!(
+                "media-gen-gateway keys: --data-dir (MEDIA_GEN_DATA_DIR) or --redis \
+                 (MEDIA_GEN_REDIS) names where the keys are kept"
+            );
+            return ExitCode::FAILURE;
+        }
     };
-    match media_gen_gateway::access::cli::run(action, dir, config.tasks_per_day) {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("media-gen-gateway keys: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(action, &at, config.tasks_per_day)) {
         Ok(out) => {
             print!("{out}");
             ExitCode::SUCCESS

@@ -23,5 +23,6 @@ mod redis_faults;
 mod relay;
 mod relay_abuse;
 mod results;
+mod shared_access;
 mod sign_in;
 mod widgets;

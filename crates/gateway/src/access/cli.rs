@@ -1,16 +1,22 @@
 //! `media-gen-gateway keys add | list | revoke`: the owner's commands over
-//! the keys under `--data-dir`, run without the gateway (a running one
-//! sees a change within a second). `keys add` prints the key alone on
-//! standard output, so a script can capture it; everything else goes to
-//! standard error.
+//! the keys under `--data-dir` or in `--redis`, run without the gateway
+//! (running ones see a change within a second). `keys add` prints the key
+//! alone on standard output, so a script can capture it; everything else
+//! goes to standard error.
 
+use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
-use super::key_file::{KeyError, KeyFile};
+use super::key_file::KeyFile;
+use super::key_store::KeyStore;
+use super::keys::KeyError;
 use super::now_seconds;
-use super::usage::Usage;
+use super::shared::usage as shared_usage;
+use super::usage::{self, PersonUsage, Usage};
+use crate::redis_link::RedisLink;
 
 /// What to do with the keys.
 #[derive(Debug, Clone, clap::Subcommand)]
@@ -34,20 +40,32 @@ pub enum KeysAction {
     },
 }
 
-/// Carry out `action` on the keys under `data_dir`; the text for standard
-/// output, or why it failed.
-pub fn run(
+/// Where the commands find the keys.
+#[derive(Debug, Clone)]
+pub enum KeysAt {
+    /// Under this `--data-dir`.
+    Dir(PathBuf),
+    /// In the Redis at this `--redis` URL.
+    Redis(String),
+}
+
+/// Carry out `action` on the keys `at`; the text for standard output, or
+/// why it failed.
+pub async fn run(
     action: &KeysAction,
-    data_dir: &Path,
+    at: &KeysAt,
     default_tasks_per_day: u32,
 ) -> Result<String, KeyError> {
-    let file = KeyFile::new(data_dir);
+    let store = match at {
+        KeysAt::Dir(dir) => KeyStore::File(KeyFile::new(dir)),
+        KeysAt::Redis(url) => KeyStore::Redis(reach(url).await?),
+    };
     match action {
         KeysAction::Add {
             name,
             tasks_per_day,
         } => {
-            let key = file.add(name, *tasks_per_day, now_seconds())?;
+            let key = store.add(name, *tasks_per_day, now_seconds()).await?;
             let _ = writeln!(
                 std::io::stderr(),
                 "A key for {name} ({} tasks a day). Hand it over now: it is not shown again.",
@@ -55,9 +73,18 @@ pub fn run(
             );
             Ok(format!("{key}\n"))
         }
-        KeysAction::List => Ok(list(&file, data_dir, default_tasks_per_day)?),
+        KeysAction::List => {
+            let people = match (&store, at) {
+                (KeyStore::Redis(link), _) => {
+                    shared_usage::everyone(&mut link.connection()?, now_seconds()).await?
+                }
+                (KeyStore::File(_), KeysAt::Dir(dir)) => usage::read(&Usage::file(dir)),
+                (KeyStore::File(_), KeysAt::Redis(_)) => HashMap::new(),
+            };
+            list(&store, &people, default_tasks_per_day).await
+        }
         KeysAction::Revoke { name } => {
-            file.revoke(name)?;
+            store.revoke(name).await?;
             let _ = writeln!(
                 std::io::stderr(),
                 "{name}'s key is revoked: running gateways refuse it within a second."
@@ -67,20 +94,35 @@ pub fn run(
     }
 }
 
-/// The table `keys list` prints.
-fn list(file: &KeyFile, data_dir: &Path, default_tasks_per_day: u32) -> Result<String, KeyError> {
-    let keys = file.load()?;
+/// The Redis at `url`, answering, or why not (named, with the URL).
+async fn reach(url: &str) -> Result<Arc<RedisLink>, KeyError> {
+    let link = RedisLink::start(url).await?;
+    if link.answers() {
+        Ok(link)
+    } else {
+        Err(KeyError::RedisSilent(url.to_owned()))
+    }
+}
+
+/// The table `keys list` prints: the keys in `store`, each with its
+/// person's use in `people`.
+async fn list(
+    store: &KeyStore,
+    people: &HashMap<String, PersonUsage>,
+    default_tasks_per_day: u32,
+) -> Result<String, KeyError> {
+    let mut keys = store.load().await?;
     if keys.is_empty() {
         return Ok("No keys yet: `media-gen-gateway keys add NAME` makes one.\n".to_owned());
     }
-    let usage = Usage::load(&Usage::file(data_dir));
+    keys.sort_by_key(|key| key.created);
     let now = now_seconds();
     let mut table = format!(
         "{:<24} {:<20} {:<20} {}\n",
         "name", "created", "last used", "tasks today"
     );
     for key in keys {
-        let used = usage.of(&key.name);
+        let used = people.get(&key.name).copied().unwrap_or_default();
         let last = if used.last_used == 0 {
             "never".to_owned()
         } else {
@@ -109,23 +151,22 @@ fn when(seconds: u64) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn add_prints_the_key_alone_list_shows_names_and_revoke_takes_it_back() {
+    #[tokio::test]
+    async fn add_prints_the_key_alone_list_shows_names_and_revoke_takes_it_back() {
         let dir = tempfile::tempdir().unwrap();
+        let at = KeysAt::Dir(dir.path().to_owned());
         let add = |name: &str, tasks| {
-            run(
-                &KeysAction::Add {
-                    name: name.to_owned(),
-                    tasks_per_day: tasks,
-                },
-                dir.path(),
-                50,
-            )
+            let action = KeysAction::Add {
+                name: name.to_owned(),
+                tasks_per_day: tasks,
+            };
+            let at = at.clone();
+            async move { run(&action, &at, 50).await }
         };
-        let key = add("ada", Some(5)).unwrap();
+        let key = add("ada", Some(5)).await.unwrap();
         assert!(super::super::keys::looks_like_key(key.trim()), "{key}");
-        add("grace", None).unwrap();
-        let listed = run(&KeysAction::List, dir.path(), 50).unwrap();
+        add("grace", None).await.unwrap();
+        let listed = run(&KeysAction::List, &at, 50).await.unwrap();
         assert!(
             listed.contains("ada") && listed.contains("0 of 5"),
             "{listed}"
@@ -136,23 +177,13 @@ mod tests {
         );
         assert!(listed.contains("never"));
         assert!(!listed.contains(key.trim()), "the list shows no key");
-        run(
-            &KeysAction::Revoke {
-                name: "ada".to_owned(),
-            },
-            dir.path(),
-            50,
-        )
-        .unwrap();
-        let listed = run(&KeysAction::List, dir.path(), 50).unwrap();
+        let revoke = KeysAction::Revoke {
+            name: "ada".to_owned(),
+        };
+        run(&revoke, &at, 50).await.unwrap();
+        let listed = run(&KeysAction::List, &at, 50).await.unwrap();
         assert!(!listed.contains("ada"), "{listed}");
-        let unknown = run(
-            &KeysAction::Revoke {
-                name: "ada".to_owned(),
-            },
-            dir.path(),
-            50,
-        );
+        let unknown = run(&revoke, &at, 50).await;
         assert_eq!(unknown.unwrap_err().to_string(), "no key is given to ada");
     }
 

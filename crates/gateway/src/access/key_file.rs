@@ -11,35 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::keys::{check_name, key_hash, new_key, KeyRecord};
-
-/// Why a change of the keys was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum KeyError {
-    /// The file or its folder could not be read or written.
-    #[error("{0}")]
-    Io(#[from] io::Error),
-    /// The file is not what this program writes.
-    #[error("{path} is not a key file this gateway wrote: {why}")]
-    Unreadable {
-        /// The file.
-        path: String,
-        /// What is wrong with it.
-        why: String,
-    },
-    /// The name breaks the rule.
-    #[error("{0}")]
-    Name(String),
-    /// A key is already given to this name.
-    #[error("{0} already has a key: revoke it first, or choose another name")]
-    Exists(String),
-    /// No key is given to this name.
-    #[error("no key is given to {0}")]
-    Unknown(String),
-    /// The operating system gave no randomness.
-    #[error("no randomness from the operating system for a key")]
-    Random,
-}
+use super::keys::{KeyError, KeyRecord};
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Stored {
@@ -81,28 +53,27 @@ impl KeyFile {
             })
     }
 
-    /// Give `name` a new key (`tasks_per_day`, when given, instead of the
-    /// gateway's default); returns the key, which is kept nowhere.
+    /// Keep `record`, unless its name already has a key.
+    pub fn insert(&self, record: KeyRecord) -> Result<(), KeyError> {
+        self.change(|keys| {
+            if keys.iter().any(|kept| kept.name == record.name) {
+                return Err(KeyError::Exists(record.name.clone()));
+            }
+            keys.push(record);
+            Ok(())
+        })
+    }
+
+    /// Give `name` a new key (see [`KeyRecord::issue`]); returns the key,
+    /// which is kept nowhere.
     pub fn add(
         &self,
         name: &str,
         tasks_per_day: Option<u32>,
         now: u64,
     ) -> Result<String, KeyError> {
-        check_name(name).map_err(KeyError::Name)?;
-        let key = new_key().ok_or(KeyError::Random)?;
-        self.change(|keys| {
-            if keys.iter().any(|record| record.name == name) {
-                return Err(KeyError::Exists(name.to_owned()));
-            }
-            keys.push(KeyRecord {
-                name: name.to_owned(),
-                hash: key_hash(&key),
-                created: now,
-                tasks_per_day,
-            });
-            Ok(())
-        })?;
+        let (key, record) = KeyRecord::issue(name, tasks_per_day, now)?;
+        self.insert(record)?;
         Ok(key)
     }
 
@@ -162,6 +133,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::keys::key_hash;
     use super::*;
 
     #[test]

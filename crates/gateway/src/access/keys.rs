@@ -4,6 +4,8 @@
 //! nothing compares a guess with a key byte by byte.
 
 use base64::Engine;
+use std::io;
+
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -61,6 +63,40 @@ pub fn check_name(name: &str) -> Result<(), String> {
     }
 }
 
+/// Why a change of the keys was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    /// The key file or its folder could not be read or written.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The file is not what this program writes.
+    #[error("{path} is not a key file this gateway wrote: {why}")]
+    Unreadable {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The name breaks the rule.
+    #[error("{0}")]
+    Name(String),
+    /// A key is already given to this name.
+    #[error("{0} already has a key: revoke it first, or choose another name")]
+    Exists(String),
+    /// No key is given to this name.
+    #[error("no key is given to {0}")]
+    Unknown(String),
+    /// The operating system gave no randomness.
+    #[error("no randomness from the operating system for a key")]
+    Random,
+    /// The Redis the keys are kept in (`--redis`) failed a call.
+    #[error("{0}")]
+    Redis(#[from] crate::relay::store::StoreError),
+    /// The Redis of `--redis` does not answer.
+    #[error("the redis at {0} does not answer: is it running, and is --redis right?")]
+    RedisSilent(String),
+}
+
 /// What is kept of one key.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyRecord {
@@ -74,6 +110,27 @@ pub struct KeyRecord {
     /// `--tasks-per-day`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks_per_day: Option<u32>,
+}
+
+impl KeyRecord {
+    /// A new key for `name` (`tasks_per_day`, when given, instead of the
+    /// gateway's default), made at `now`: the key itself, to hand over
+    /// once, and the record to keep.
+    pub fn issue(
+        name: &str,
+        tasks_per_day: Option<u32>,
+        now: u64,
+    ) -> Result<(String, KeyRecord), KeyError> {
+        check_name(name).map_err(KeyError::Name)?;
+        let key = new_key().ok_or(KeyError::Random)?;
+        let record = KeyRecord {
+            name: name.to_owned(),
+            hash: key_hash(&key),
+            created: now,
+            tasks_per_day,
+        };
+        Ok((key, record))
+    }
 }
 
 #[cfg(test)]

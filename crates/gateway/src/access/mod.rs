@@ -5,23 +5,28 @@
 //! session cookie by a page (`POST /session`); the budgets count per
 //! person, and each person has a number of tasks a day. `proxy`: the
 //! person an auth proxy in front names in a header (nginx `auth_basic`,
-//! oauth2-proxy), believed only from `--trusted-proxy` addresses. Every `/v1` and `/events` call asks
-//! [`Access::who`] first; health, metrics, `/capabilities` and the
-//! service's callbacks do not.
+//! oauth2-proxy), believed only from `--trusted-proxy` addresses. Every
+//! `/v1` and `/events` call asks [`Access::who`] first; health, metrics,
+//! `/capabilities` and the service's callbacks do not. The keys, sessions,
+//! page tokens and each person's use live in this gateway (the keys and
+//! use in files under `--data-dir`) or, with `--redis`, in Redis, shared
+//! by every gateway behind a balancer ([`shared`]).
 
 pub mod cli;
 pub mod grants;
 pub mod key_file;
+pub mod key_store;
 pub mod keys;
 pub mod page_tokens;
 pub mod same_site;
 pub mod sessions;
+pub mod shared;
 pub mod sign_in;
 pub mod usage;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -31,9 +36,11 @@ use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter};
 
 use crate::client_address::visitor;
+use crate::redis_link::RedisLink;
 use crate::refusal::Refusal;
 use key_file::KeyFile;
-use keys::{key_hash, looks_like_key, KeyRecord};
+use key_store::KeyStore;
+use keys::{key_hash, looks_like_key, KeyError, KeyRecord};
 use usage::Usage;
 
 /// Who may use the gateway.
@@ -81,28 +88,28 @@ impl std::fmt::Display for Who {
 /// Wrong keys one address may send per minute before it is refused (429).
 const GUESSES_PER_MINUTE: u32 = 10;
 
-/// How often the key file is looked at for changes (a revoked key stops
-/// working within this).
+/// How often the keys are read again (a revoked key stops working within
+/// this, on every gateway).
 pub const KEYS_RELOAD: Duration = Duration::from_secs(1);
 
 type Guesses = RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock>;
 
-/// The keys as last read, by hash, and the file's state when read.
+/// The keys as last read, by hash, and the key file's state when read.
 #[derive(Debug, Default)]
 struct Ring {
     by_hash: HashMap<String, KeyRecord>,
     /// The file's modification time, length and inode when read (each
-    /// write renames a new file in: a new inode).
+    /// write renames a new file in: a new inode); `None` for Redis, read
+    /// every time.
     seen: Option<(SystemTime, u64, u64)>,
 }
 
 /// The gateway's access rule and what it needs.
 pub struct Access {
     mode: AccessMode,
-    file: Option<KeyFile>,
+    keys: Option<KeyStore>,
     ring: RwLock<Ring>,
     usage: Usage,
-    data_dir: Option<PathBuf>,
     tasks_per_day: u32,
     guesses: Guesses,
     clock: DefaultClock,
@@ -119,8 +126,11 @@ pub struct Access {
 pub struct AccessSettings {
     /// Who may use the gateway.
     pub mode: AccessMode,
-    /// Where keys and use are kept.
+    /// Where keys and use are kept without `--redis`.
     pub data_dir: Option<PathBuf>,
+    /// Whether `--redis` is given: keys, sessions, page tokens and use are
+    /// kept there.
+    pub redis: bool,
     /// Tasks a person may create per day unless their key says.
     pub tasks_per_day: u32,
     /// The header an auth proxy names the person in (`proxy` mode).
@@ -141,54 +151,82 @@ pub fn now_seconds() -> u64 {
         .as_secs()
 }
 
-impl Access {
-    /// The rule `mode`, keys (and their use) kept under `data_dir`, each
-    /// person's tasks per day `tasks_per_day` unless their key says.
-    /// Fails when keys are asked for without a folder to keep them in, or
-    /// the key file cannot be read.
-    pub fn new(settings: &AccessSettings) -> Result<Access, String> {
-        let (mode, data_dir, tasks_per_day) = (
-            settings.mode,
-            settings.data_dir.as_deref(),
-            settings.tasks_per_day,
-        );
-        let file = match (mode, data_dir) {
-            (AccessMode::Keys, None) => {
-                return Err("--access keys needs --data-dir, where the keys are kept".to_owned())
+impl AccessSettings {
+    /// Whether the flags go together, and the key file (if keys are kept in
+    /// one) reads: the refusal names the flag to fix.
+    pub fn check(&self) -> Result<(), String> {
+        match (self.mode, &self.data_dir, self.redis) {
+            (AccessMode::Keys, None, false) => {
+                return Err(
+                    "--access keys needs --data-dir, where the keys are kept (or --redis)"
+                        .to_owned(),
+                )
             }
-            (AccessMode::Keys, Some(dir)) => Some(KeyFile::new(dir)),
-            (AccessMode::Open | AccessMode::Proxy, _) => None,
-        };
-        if mode == AccessMode::Proxy && settings.trusted.is_empty() {
+            (AccessMode::Keys, Some(dir), false) => {
+                KeyFile::new(dir)
+                    .load()
+                    .map_err(|error| error.to_string())?;
+            }
+            _ => {}
+        }
+        if self.mode == AccessMode::Proxy && self.trusted.is_empty() {
             return Err("--access proxy needs --trusted-proxy: the auth proxy whose --user-header is believed".to_owned());
         }
-        let user_header =
-            axum::http::HeaderName::try_from(settings.user_header.as_str()).map_err(|_| {
-                format!(
-                    "--user-header {:?} is not a header name",
-                    settings.user_header
-                )
-            })?;
-        let usage = data_dir.map_or_else(Usage::default, |dir| Usage::load(&Usage::file(dir)));
+        axum::http::HeaderName::try_from(self.user_header.as_str())
+            .map(drop)
+            .map_err(|_| format!("--user-header {:?} is not a header name", self.user_header))
+    }
+}
+
+impl Access {
+    /// The rule of `settings`, its keys read; keys, grants and use kept in
+    /// the Redis of `redis` when given (a Redis not answering yet is read
+    /// within a second of answering). Fails on flags that do not go
+    /// together or a key file that cannot be read.
+    pub async fn new(
+        settings: &AccessSettings,
+        redis: Option<Arc<RedisLink>>,
+    ) -> Result<Access, String> {
+        settings.check()?;
+        let user_header = axum::http::HeaderName::try_from(settings.user_header.as_str())
+            .map_err(|error| error.to_string())?;
+        let data_dir = settings.data_dir.as_deref();
+        let keys = match (settings.mode, &redis, data_dir) {
+            (AccessMode::Keys, Some(link), dir) => {
+                if let Some(dir) = dir.filter(|dir| KeyFile::new(dir).path().exists()) {
+                    tracing::warn!(
+                        dir = %dir.display(),
+                        "keys are kept in redis with --redis: the key file under --data-dir is not read"
+                    );
+                }
+                Some(KeyStore::Redis(Arc::clone(link)))
+            }
+            (AccessMode::Keys, None, Some(dir)) => Some(KeyStore::File(KeyFile::new(dir))),
+            _ => None,
+        };
         let access = Access {
-            mode,
-            file,
+            mode: settings.mode,
+            keys,
             ring: RwLock::new(Ring::default()),
-            usage,
-            data_dir: data_dir.map(Path::to_owned),
-            tasks_per_day,
+            usage: Usage::new(data_dir.map(Usage::file), redis.clone()),
+            tasks_per_day: settings.tasks_per_day,
             guesses: RateLimiter::keyed(Quota::per_minute(
                 std::num::NonZeroU32::new(GUESSES_PER_MINUTE).unwrap_or(std::num::NonZeroU32::MIN),
             )),
             clock: DefaultClock::default(),
-            sessions: sessions::Sessions::default(),
+            sessions: sessions::Sessions::new(redis.clone()),
             user_header,
             trusted: settings.trusted.clone(),
-            page_tokens: page_tokens::PageTokens::default(),
+            page_tokens: page_tokens::PageTokens::new(redis.clone()),
             token_lifetime: settings.token_lifetime,
             allowed_origins: settings.allowed_origins.clone(),
         };
-        access.reload().map_err(|error| error.to_string())?;
+        match access.reload().await {
+            Err(KeyError::Redis(error)) => {
+                tracing::warn!(%error, "the keys in redis could not be read yet; trying every second");
+            }
+            other => other.map_err(|error| error.to_string())?,
+        }
         Ok(access)
     }
 
@@ -197,15 +235,19 @@ impl Access {
         self.mode
     }
 
-    /// Read the key file again when it changed since it was last read.
-    pub fn reload(&self) -> Result<(), key_file::KeyError> {
-        let Some(file) = &self.file else {
+    /// Read the keys again: from Redis, or from the key file when it
+    /// changed since it was last read.
+    pub async fn reload(&self) -> Result<(), KeyError> {
+        let Some(store) = &self.keys else {
             return Ok(());
         };
-        let state = std::fs::metadata(file.path()).ok().and_then(|meta| {
-            use std::os::unix::fs::MetadataExt;
-            Some((meta.modified().ok()?, meta.len(), meta.ino()))
-        });
+        let state = match store {
+            KeyStore::File(file) => std::fs::metadata(file.path()).ok().and_then(|meta| {
+                use std::os::unix::fs::MetadataExt;
+                Some((meta.modified().ok()?, meta.len(), meta.ino()))
+            }),
+            KeyStore::Redis(_) => None,
+        };
         let unchanged = self
             .ring
             .read()
@@ -214,7 +256,7 @@ impl Access {
         if unchanged {
             return Ok(());
         }
-        let records = file.load()?;
+        let records = store.load().await?;
         let by_hash = records
             .into_iter()
             .map(|record| (record.hash.clone(), record))
@@ -228,23 +270,24 @@ impl Access {
         Ok(())
     }
 
-    /// Keep the people's use on disk (when it changed).
-    pub fn save_usage(&self) {
-        if let Some(dir) = &self.data_dir {
-            if let Err(error) = self.usage.save_if_changed(&Usage::file(dir)) {
-                tracing::warn!(%error, "could not write the people's use");
-            }
-        }
+    /// Keep the people's use (when it changed): on disk, or in Redis.
+    pub async fn keep_usage(&self) {
+        self.usage.keep().await;
     }
 
     /// Whose call this is: in `open` mode the visitor at `client`; in
     /// `keys` mode the person whose key the call carries, or why not (no
     /// key: 401; a wrong one: 401, and 429 once this address has sent
     /// too many).
-    pub fn who(&self, headers: &HeaderMap, peer: IpAddr, client: IpAddr) -> Result<Who, Refusal> {
+    pub async fn who(
+        &self,
+        headers: &HeaderMap,
+        peer: IpAddr,
+        client: IpAddr,
+    ) -> Result<Who, Refusal> {
         match self.mode {
             AccessMode::Open => Ok(Who::Address(visitor(client))),
-            AccessMode::Keys => self.person(headers, client),
+            AccessMode::Keys => self.person(headers, client).await,
             AccessMode::Proxy => self.proxys_user(headers, peer),
         }
     }
@@ -264,16 +307,20 @@ impl Access {
         Ok(Who::Person(Arc::from(name)))
     }
 
-    fn person(&self, headers: &HeaderMap, client: IpAddr) -> Result<Who, Refusal> {
+    async fn person(&self, headers: &HeaderMap, client: IpAddr) -> Result<Who, Refusal> {
         let name = match (bearer(headers), sessions::cookie_of(headers)) {
             (Some(given), _) if given.starts_with(page_tokens::TOKEN_PREFIX) => self
                 .page_tokens
                 .person(given, |hash| self.knows(hash))
+                .await
+                .map_err(unavailable)?
                 .ok_or_else(|| self.wrong(client))?,
             (Some(given), _) => self.holder(given, client)?.name,
             (None, Some(cookie)) => self
                 .sessions
                 .person(cookie, |hash| self.knows(hash))
+                .await
+                .map_err(unavailable)?
                 .ok_or(Refusal::SignInNeeded)?,
             (None, None) => return Err(Refusal::SignInNeeded),
         };
@@ -307,7 +354,7 @@ impl Access {
 
     /// A page token for the person whose access key the call carries (a
     /// page token or a session does not make another).
-    pub fn page_token(
+    pub async fn page_token(
         &self,
         headers: &HeaderMap,
         client: IpAddr,
@@ -318,6 +365,7 @@ impl Access {
         let record = self.holder(key, client)?;
         self.page_tokens
             .give(&record.name, &record.hash, self.token_lifetime)
+            .await
             .ok_or(Refusal::Unavailable)
     }
 
@@ -341,7 +389,7 @@ impl Access {
 
     /// A page signing in with `key`: the person, and the cookie of their
     /// new session.
-    pub fn sign_in(
+    pub async fn sign_in(
         &self,
         key: &str,
         headers: &HeaderMap,
@@ -351,10 +399,15 @@ impl Access {
         let cookie = self
             .sessions
             .start(&record.name, &record.hash, headers)
+            .await
             .ok_or(Refusal::Unavailable)?;
         self.usage.seen(&record.name, now_seconds());
         let who = Who::Person(Arc::from(record.name.as_str()));
-        let person = self.info(Some(&who)).person.ok_or(Refusal::Unavailable)?;
+        let person = self
+            .info(Some(&who))
+            .await
+            .person
+            .ok_or(Refusal::Unavailable)?;
         Ok((person, cookie))
     }
 
@@ -364,7 +417,7 @@ impl Access {
     }
 
     /// Count `tasks` against `who`'s tasks of the day (people only).
-    pub fn take_tasks(&self, who: &Who, tasks: u64) -> Result<(), Refusal> {
+    pub async fn take_tasks(&self, who: &Who, tasks: u64) -> Result<(), Refusal> {
         let Who::Person(name) = who else {
             return Ok(());
         };
@@ -372,6 +425,7 @@ impl Access {
         let tasks = u32::try_from(tasks).unwrap_or(u32::MAX);
         self.usage
             .take_tasks(name, tasks, per_day, now_seconds())
+            .await
             .map(drop)
             .map_err(|wait| Refusal::TasksOfTheDayUsed(per_day, wait))
     }
@@ -391,11 +445,11 @@ impl Access {
     }
 
     /// What `/capabilities` says of the access rule and of `who`.
-    pub fn info(&self, who: Option<&Who>) -> media_gen_api::relay::AccessInfo {
+    pub async fn info(&self, who: Option<&Who>) -> media_gen_api::relay::AccessInfo {
         let person = match who {
             Some(Who::Person(name)) => {
                 let per_day = self.tasks_per_day_of(name);
-                let used = self.usage.of(name).tasks_on(now_seconds());
+                let used = self.usage.tasks_on(name, now_seconds()).await;
                 Some(media_gen_api::relay::PersonInfo {
                     name: name.to_string(),
                     tasks_per_day: per_day,
@@ -411,6 +465,13 @@ impl Access {
     }
 }
 
+/// A session or page token that cannot be looked up now (Redis silent):
+/// 503, not a reason to sign in again.
+fn unavailable(error: crate::relay::store::StoreError) -> Refusal {
+    tracing::warn!(%error, "a session or page token could not be looked up");
+    Refusal::Unavailable
+}
+
 /// The token of `Authorization: Bearer …`, if the call carries one.
 fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
@@ -418,16 +479,18 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
-/// Keep the key file read and the people's use written (when it changed)
-/// every second while the gateway runs.
+/// Keep the keys read and the people's use kept (when it changed) every
+/// second while the gateway runs.
 pub async fn upkeep(access: Arc<Access>) {
     let mut every = tokio::time::interval(KEYS_RELOAD);
     loop {
         every.tick().await;
-        if let Err(error) = access.reload() {
-            tracing::warn!(%error, "the key file could not be read; the keys as last read stay");
+        if let Err(error) = access.reload().await {
+            tracing::warn!(%error, "the keys could not be read; the keys as last read stay");
         }
-        access.save_usage();
-        metrics::gauge!(crate::observe::SESSIONS).set(access.sessions.count() as f64);
+        access.keep_usage().await;
+        if let Ok(sessions) = access.sessions.count().await {
+            metrics::gauge!(crate::observe::SESSIONS).set(sessions as f64);
+        }
     }
 }

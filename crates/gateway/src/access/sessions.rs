@@ -6,11 +6,14 @@
 //! A session ends when idle for [`IDLE`], after [`LIFETIME`], or as soon as
 //! the key it was made with is revoked.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::{header, HeaderMap, HeaderValue};
 
 use super::grants::Grants;
+use crate::redis_link::RedisLink;
+use crate::relay::store::StoreError;
 
 /// A session ends after this long without a call.
 pub const IDLE: Duration = Duration::from_secs(12 * 3_600);
@@ -22,15 +25,8 @@ pub const LIFETIME: Duration = Duration::from_secs(7 * 24 * 3_600);
 const SECURE_NAME: &str = "__Host-media-gen-session";
 const PLAIN_NAME: &str = "media-gen-session";
 
-/// The sessions of this gateway.
-#[derive(Debug)]
+/// The pages' sessions: this gateway's, or with `--redis` every gateway's.
 pub struct Sessions(Grants);
-
-impl Default for Sessions {
-    fn default() -> Self {
-        Sessions(Grants::new(Some(IDLE)))
-    }
-}
 
 /// The session cookie a call carries, under either name.
 pub fn cookie_of(headers: &HeaderMap) -> Option<&str> {
@@ -53,10 +49,20 @@ fn over_https(headers: &HeaderMap) -> bool {
 }
 
 impl Sessions {
+    /// The sessions, kept in the Redis of `redis` if given, else here.
+    pub fn new(redis: Option<Arc<RedisLink>>) -> Sessions {
+        Sessions(Grants::new("session", Some(IDLE), redis))
+    }
+
     /// A new session for `name`, made with the key of hash `from_key`: the
     /// `Set-Cookie` value that gives it to the page.
-    pub fn start(&self, name: &str, from_key: &str, headers: &HeaderMap) -> Option<HeaderValue> {
-        let id = self.0.give("", name, from_key, LIFETIME)?;
+    pub async fn start(
+        &self,
+        name: &str,
+        from_key: &str,
+        headers: &HeaderMap,
+    ) -> Option<HeaderValue> {
+        let id = self.0.give("", name, from_key, LIFETIME).await?;
         let (cookie, secure) = if over_https(headers) {
             (SECURE_NAME, "; Secure")
         } else {
@@ -70,16 +76,23 @@ impl Sessions {
     }
 
     /// The person of the session `cookie` names, while it is alive and its
-    /// key is one `key_alive` still knows; the call counts as use.
-    pub fn person(&self, cookie: &str, key_alive: impl Fn(&str) -> bool) -> Option<String> {
-        self.0.person(cookie, key_alive)
+    /// key is one `key_alive` still knows; the call counts as use. Fails
+    /// only when the Redis sessions are kept in does not answer.
+    pub async fn person(
+        &self,
+        cookie: &str,
+        key_alive: impl Fn(&str) -> bool,
+    ) -> Result<Option<String>, StoreError> {
+        self.0.person(cookie, key_alive).await
     }
 
     /// End the session `cookie` names: the `Set-Cookie` values that take
     /// the cookie back from the page.
-    pub fn end(&self, cookie: Option<&str>) -> [HeaderValue; 2] {
+    pub async fn end(&self, cookie: Option<&str>) -> [HeaderValue; 2] {
         if let Some(cookie) = cookie {
-            self.0.end(cookie);
+            if let Err(error) = self.0.end(cookie).await {
+                tracing::warn!(%error, "a session signed out of could not be ended; it ends when idle");
+            }
         }
         [
             HeaderValue::from_static(
@@ -92,8 +105,8 @@ impl Sessions {
     }
 
     /// Sessions alive now (for the metrics).
-    pub fn count(&self) -> usize {
-        self.0.count()
+    pub async fn count(&self) -> Result<usize, StoreError> {
+        self.0.count().await
     }
 }
 
@@ -108,10 +121,13 @@ mod tests {
         (name.to_owned(), value.to_owned())
     }
 
-    #[test]
-    fn a_session_names_its_person_until_ended_or_its_key_is_revoked() {
-        let sessions = Sessions::default();
-        let set = sessions.start("ada", "hash-a", &HeaderMap::new()).unwrap();
+    #[tokio::test]
+    async fn a_session_names_its_person_until_ended_or_its_key_is_revoked() {
+        let sessions = Sessions::new(None);
+        let set = sessions
+            .start("ada", "hash-a", &HeaderMap::new())
+            .await
+            .unwrap();
         let text = set.to_str().unwrap();
         assert!(
             text.contains("HttpOnly")
@@ -121,22 +137,34 @@ mod tests {
         let (name, id) = cookie_value(&set);
         assert_eq!(name, PLAIN_NAME);
         assert!(id.len() >= 43, "256 bits");
-        assert_eq!(sessions.person(&id, |_| true).as_deref(), Some("ada"));
-        assert_eq!(sessions.person("forged", |_| true), None);
+        assert_eq!(
+            sessions.person(&id, |_| true).await.unwrap().as_deref(),
+            Some("ada")
+        );
+        assert_eq!(sessions.person("forged", |_| true).await.unwrap(), None);
         // The key revoked: the session is gone with it.
-        assert_eq!(sessions.person(&id, |hash| hash != "hash-a"), None);
-        assert_eq!(sessions.person(&id, |_| true), None);
-        let again = cookie_value(&sessions.start("ada", "hash-a", &HeaderMap::new()).unwrap()).1;
-        sessions.end(Some(&again));
-        assert_eq!(sessions.person(&again, |_| true), None);
+        assert_eq!(
+            sessions.person(&id, |hash| hash != "hash-a").await.unwrap(),
+            None
+        );
+        assert_eq!(sessions.person(&id, |_| true).await.unwrap(), None);
+        let again = cookie_value(
+            &sessions
+                .start("ada", "hash-a", &HeaderMap::new())
+                .await
+                .unwrap(),
+        )
+        .1;
+        sessions.end(Some(&again)).await;
+        assert_eq!(sessions.person(&again, |_| true).await.unwrap(), None);
     }
 
-    #[test]
-    fn over_https_the_cookie_is_secure_and_host_only() {
-        let sessions = Sessions::default();
+    #[tokio::test]
+    async fn over_https_the_cookie_is_secure_and_host_only() {
+        let sessions = Sessions::new(None);
         let mut headers = HeaderMap::new();
         headers.insert("x-forwarded-proto", HeaderValue::from_static("https"));
-        let set = sessions.start("ada", "h", &headers).unwrap();
+        let set = sessions.start("ada", "h", &headers).await.unwrap();
         let text = set.to_str().unwrap();
         assert!(
             text.starts_with("__Host-media-gen-session=") && text.ends_with("; Secure"),

@@ -41,7 +41,7 @@ pub async fn sign_in(
         return Refusal::Invalid("key: send { \"key\": \"mgk_…\" }".to_owned()).into_response();
     };
     let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
-    match gateway.access.sign_in(key.trim(), &headers, client) {
+    match gateway.access.sign_in(key.trim(), &headers, client).await {
         Ok((person, cookie)) => {
             metrics::counter!(crate::observe::SIGN_INS, "result" => "ok").increment(1);
             let mut response =
@@ -62,7 +62,7 @@ pub async fn sign_out(State(gateway): State<Gateway>, headers: HeaderMap) -> Res
         return Refusal::CrossSite.into_response();
     }
     let mut response = Json(Envelope::success(media_gen_api::envelope::MSG_OK, ())).into_response();
-    for cookie in gateway.access.sessions().end(cookie_of(&headers)) {
+    for cookie in gateway.access.sessions().end(cookie_of(&headers)).await {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
     response
@@ -80,7 +80,7 @@ pub async fn page_token(
         return Refusal::NotFound.into_response();
     }
     let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
-    match gateway.access.page_token(&headers, client) {
+    match gateway.access.page_token(&headers, client).await {
         Ok(given) => {
             Json(Envelope::success(media_gen_api::envelope::MSG_OK, given)).into_response()
         }

@@ -1,18 +1,24 @@
 //! What each person used: the tasks of the current day (UTC) and their
 //! last call. Kept in memory, counted on every submit, and written to
 //! `usage.json` under `--data-dir` (atomically, when it changed) every
-//! second, where `keys list` reads it.
+//! second, where `keys list` reads it. With `--redis` the tasks are
+//! counted in Redis ([`super::shared::usage`]), one count for every
+//! gateway, and the last calls sent there every second; while Redis does
+//! not answer, each gateway counts here.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::shared::usage as shared;
+use crate::redis_link::RedisLink;
+
 /// Seconds in a day.
-const DAY: u64 = 86_400;
+pub const DAY: u64 = 86_400;
 
 /// One person's use.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,22 +43,37 @@ impl PersonUsage {
 }
 
 /// Everyone's use.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Usage {
     people: Mutex<HashMap<String, PersonUsage>>,
     changed: AtomicBool,
+    /// Where it is written, without `--redis`.
+    file: Option<PathBuf>,
+    /// Where it is counted, with `--redis`.
+    redis: Option<Arc<RedisLink>>,
+}
+
+/// The use kept in `file` (none when it cannot be read).
+pub fn read(file: &Path) -> HashMap<String, PersonUsage> {
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
 }
 
 impl Usage {
-    /// The use kept in `file` (none when it cannot be read).
-    pub fn load(file: &Path) -> Usage {
-        let people = std::fs::read_to_string(file)
-            .ok()
-            .and_then(|text| serde_json::from_str(&text).ok())
-            .unwrap_or_default();
+    /// The use counted in the Redis of `redis` when given, else here and
+    /// kept in `file` (when given; read from it now).
+    pub fn new(file: Option<PathBuf>, redis: Option<Arc<RedisLink>>) -> Usage {
+        let people = match (&file, &redis) {
+            (Some(file), None) => read(file),
+            _ => HashMap::new(),
+        };
         Usage {
             people: Mutex::new(people),
             changed: AtomicBool::new(false),
+            file: file.filter(|_| redis.is_none()),
+            redis,
         }
     }
 
@@ -77,14 +98,36 @@ impl Usage {
 
     /// Count `tasks` for `name` at `now` against `per_day`: the tasks left
     /// today after them, or how long until more may be made (the next
-    /// day), when they do not fit.
-    pub fn take_tasks(
+    /// day), when they do not fit. In Redis when it answers.
+    pub async fn take_tasks(
         &self,
         name: &str,
         tasks: u32,
         per_day: u32,
         now: u64,
     ) -> Result<u32, Duration> {
+        if let Some(link) = &self.redis {
+            let counted = match link.connection() {
+                Ok(mut connection) => {
+                    shared::take_tasks(&mut connection, name, tasks, per_day, now).await
+                }
+                Err(error) => Err(error),
+            };
+            match counted {
+                Ok(taken) => {
+                    self.seen(name, now);
+                    return taken;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "tasks of the day counted on this gateway alone")
+                }
+            }
+        }
+        self.take_here(name, tasks, per_day, now)
+    }
+
+    /// [`Usage::take_tasks`] in this gateway's memory.
+    fn take_here(&self, name: &str, tasks: u32, per_day: u32, now: u64) -> Result<u32, Duration> {
         let taken = self.with(|people| {
             let person = people.entry(name.to_owned()).or_default();
             let used = person.tasks_on(now);
@@ -105,20 +148,55 @@ impl Usage {
         taken
     }
 
-    /// `name`'s use as of now.
+    /// The tasks `name` made on the day of `now` (in Redis when it answers).
+    pub async fn tasks_on(&self, name: &str, now: u64) -> u32 {
+        if let Some(Ok(mut connection)) = self.redis.as_ref().map(|link| link.connection()) {
+            if let Ok(used) = shared::tasks_on(&mut connection, name, now).await {
+                return used;
+            }
+        }
+        self.of(name).tasks_on(now)
+    }
+
+    /// `name`'s use as counted here.
     pub fn of(&self, name: &str) -> PersonUsage {
         self.with(|people| people.get(name).copied().unwrap_or_default())
     }
 
-    /// Write it to `file` when it changed since the last write.
-    pub fn save_if_changed(&self, file: &Path) -> std::io::Result<()> {
+    /// Keep what changed since the last time: in Redis (the last calls)
+    /// or in the file.
+    pub async fn keep(&self) {
         if !self.changed.swap(false, Ordering::Relaxed) {
-            return Ok(());
+            return;
         }
-        let text = self.with(|people| serde_json::to_string_pretty(people))?;
-        super::key_file::write_atomically(file, text.as_bytes()).inspect_err(|_| {
+        let kept = match (&self.redis, &self.file) {
+            (Some(link), _) => {
+                let last_calls: Vec<(String, u64)> = self.with(|people| {
+                    people
+                        .iter()
+                        .map(|(name, used)| (name.clone(), used.last_used))
+                        .collect()
+                });
+                match link.connection() {
+                    Ok(mut connection) => shared::seen(&mut connection, &last_calls)
+                        .await
+                        .map_err(|error| error.to_string()),
+                    Err(error) => Err(error.to_string()),
+                }
+            }
+            (None, Some(file)) => self.write(file).map_err(|error| error.to_string()),
+            (None, None) => Ok(()),
+        };
+        if let Err(error) = kept {
             self.changed.store(true, Ordering::Relaxed);
-        })
+            tracing::warn!(%error, "could not keep the people's use; trying again");
+        }
+    }
+
+    /// Write it to `file`.
+    fn write(&self, file: &Path) -> std::io::Result<()> {
+        let text = self.with(|people| serde_json::to_string_pretty(people))?;
+        super::key_file::write_atomically(file, text.as_bytes())
     }
 }
 
@@ -129,34 +207,39 @@ mod tests {
     #[test]
     fn a_day_of_tasks_is_counted_and_the_next_day_starts_afresh() {
         let usage = Usage::default();
+        let take = |name, tasks, per_day, now| {
+            futures_util::FutureExt::now_or_never(usage.take_tasks(name, tasks, per_day, now))
+                .expect("counted here without waiting")
+        };
         let noon = 20_000 * DAY + DAY / 2;
-        assert_eq!(usage.take_tasks("ada", 3, 5, noon), Ok(2));
-        assert_eq!(usage.take_tasks("ada", 2, 5, noon + 1), Ok(0));
+        assert_eq!(take("ada", 3, 5, noon), Ok(2));
+        assert_eq!(take("ada", 2, 5, noon + 1), Ok(0));
         // Over: refused until midnight, nothing counted.
         assert_eq!(
-            usage.take_tasks("ada", 1, 5, noon + 2),
+            take("ada", 1, 5, noon + 2),
             Err(Duration::from_secs(DAY / 2 - 2))
         );
         assert_eq!(usage.of("ada").tasks_on(noon + 2), 5);
         // Another person has their own.
-        assert_eq!(usage.take_tasks("grace", 4, 5, noon), Ok(1));
+        assert_eq!(take("grace", 4, 5, noon), Ok(1));
         // The next day.
         assert_eq!(usage.of("ada").tasks_on(noon + DAY), 0);
-        assert_eq!(usage.take_tasks("ada", 5, 5, noon + DAY), Ok(0));
+        assert_eq!(take("ada", 5, 5, noon + DAY), Ok(0));
     }
 
-    #[test]
-    fn use_is_written_when_it_changed_and_read_back() {
+    #[tokio::test]
+    async fn use_is_written_when_it_changed_and_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let file = Usage::file(dir.path());
-        let usage = Usage::default();
-        usage.save_if_changed(&file).unwrap();
+        let usage = Usage::new(Some(file.clone()), None);
+        usage.keep().await;
         assert!(!file.exists(), "nothing changed, nothing written");
         usage.seen("ada", 7);
-        usage.take_tasks("ada", 2, 10, 8).unwrap();
-        usage.save_if_changed(&file).unwrap();
-        let again = Usage::load(&file);
+        usage.take_tasks("ada", 2, 10, 8).await.unwrap();
+        usage.keep().await;
+        let again = Usage::new(Some(file.clone()), None);
         assert_eq!(again.of("ada").last_used, 8);
-        assert_eq!(again.of("ada").tasks_on(8), 2);
+        assert_eq!(again.tasks_on("ada", 8).await, 2);
+        assert_eq!(read(&file)["ada"].tasks_today, 2);
     }
 }

@@ -57,7 +57,7 @@ pub async fn stream(
         return Refusal::NotFound.into_response();
     };
     let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
-    let who = match gateway.access.who(&headers, peer.ip(), client) {
+    let who = match gateway.access.who(&headers, peer.ip(), client).await {
         Ok(who) => who,
         Err(refusal) => return refusal.into_response(),
     };

@@ -195,8 +195,8 @@ pub async fn capabilities(
                 &headers,
                 &gateway.trusted_proxies,
             );
-            let who = gateway.access.who(&headers, peer.ip(), client).ok();
-            Some(gateway.access.info(who.as_ref()))
+            let who = gateway.access.who(&headers, peer.ip(), client).await.ok();
+            Some(gateway.access.info(who.as_ref()).await)
         }
     };
     Json(Envelope::success(

@@ -1,0 +1,238 @@
+//! Two gateways in `keys` mode on one Redis (`--redis`), as behind a
+//! balancer: a key the owner adds with `keys add --redis` works on both; a
+//! session made on one is a session on the other; a person's tasks of the
+//! day spent on one are spent on both; a page token given by one works on
+//! the other; signing out on one ends the session on both; `keys revoke`
+//! ends key, session and token on both within seconds; `keys list` shows
+//! the day's use counted on both.
+
+use std::time::{Duration, Instant};
+
+use media_gen_e2e::{start_gateway, start_sandbox, Redis};
+use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
+use media_gen_gateway::access::AccessMode;
+use serde_json::{json, Value};
+
+/// How a call is made: with a session cookie, or `Authorization: Bearer`.
+#[derive(Clone, Copy)]
+enum As<'a> {
+    Cookie(&'a str),
+    Bearer(&'a str),
+}
+
+/// `GET {base}/capabilities` as `who`: the person it names, if any.
+async fn person(base: &str, who: As<'_>) -> Option<Value> {
+    let said: Value = with(
+        reqwest::Client::new().get(format!("{base}/capabilities")),
+        who,
+    )
+    .send()
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    said["data"]["access"].get("person").cloned()
+}
+
+fn with(request: reqwest::RequestBuilder, who: As<'_>) -> reqwest::RequestBuilder {
+    match who {
+        As::Cookie(cookie) => request
+            .header("cookie", cookie)
+            .header("sec-fetch-site", "same-origin"),
+        As::Bearer(token) => request.bearer_auth(token),
+    }
+}
+
+/// A submit of `count` images at `base` as `who`: its status.
+async fn submit(base: &str, who: As<'_>, count: u32) -> u16 {
+    let request = reqwest::Client::new()
+        .post(format!("{base}/v1/image_generate"))
+        .json(&json!({ "prompt": "shared", "image_quality": "1K", "generate_count": count }));
+    with(request, who).send().await.unwrap().status().as_u16()
+}
+
+/// A status read at `base` as `who`: its status (404 from the sandbox is
+/// a call that got through).
+async fn read(base: &str, who: As<'_>) -> u16 {
+    let request = reqwest::Client::new().get(format!("{base}/v1/image_generate/no-such-task"));
+    with(request, who).send().await.unwrap().status().as_u16()
+}
+
+/// Wait up to 5 s for `base` to answer a read as `who` with `status`;
+/// how long it took.
+async fn until_read_is(base: &str, who: As<'_>, status: u16) -> Duration {
+    let start = Instant::now();
+    loop {
+        let now = read(base, who).await;
+        if now == status {
+            return start.elapsed();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{base} still answers {now}, not {status}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// `keys …` on the Redis at `url`.
+async fn keys(url: &str, action: KeysAction) -> String {
+    run(&action, &KeysAt::Redis(url.to_owned()), 50)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+#[ignore = "needs redis-server: run through `cargo xtask test`"]
+async fn two_gateways_on_one_redis_share_keys_sessions_tokens_and_the_days_tasks() {
+    let redis = Redis::start().await;
+    let sandbox = start_sandbox(100).await;
+    let keyed = |settings: &mut media_gen_gateway::Settings| {
+        settings.access = AccessMode::Keys;
+        settings.redis = Some(redis.url.clone());
+    };
+    let (a, b) = (
+        start_gateway(&sandbox, None, keyed).await,
+        start_gateway(&sandbox, None, keyed).await,
+    );
+    let key = keys(
+        &redis.url,
+        KeysAction::Add {
+            name: "ada".to_owned(),
+            tasks_per_day: Some(3),
+        },
+    )
+    .await;
+    let key = key.trim();
+    // Added with the gateways running: both know it within a second or so.
+    for base in [&a, &b] {
+        let took = until_read_is(base, As::Bearer(key), 404).await;
+        println!("a key added in redis works at {base} after {took:.2?}");
+    }
+
+    // A session made on A is a session on B.
+    let signed_in = reqwest::Client::new()
+        .post(format!("{a}/session"))
+        .header("sec-fetch-site", "same-origin")
+        .json(&json!({ "key": key }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_in.status(), 200);
+    let cookie = signed_in.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let session = As::Cookie(&cookie);
+    let on_b = person(&b, session).await.expect("the session known at B");
+    assert_eq!(on_b["name"], "ada");
+    assert_eq!(on_b["tasks_left_today"], 3);
+
+    // The day's tasks: two spent on A leave one on B.
+    assert_eq!(submit(&a, session, 2).await, 200);
+    assert_eq!(
+        person(&b, session).await.unwrap()["tasks_left_today"],
+        1,
+        "B sees what A spent"
+    );
+    assert_eq!(submit(&b, As::Bearer(key), 2).await, 429, "2 + 2 > 3");
+    assert_eq!(submit(&b, As::Bearer(key), 1).await, 200);
+    assert_eq!(person(&a, session).await.unwrap()["tasks_left_today"], 0);
+    assert_eq!(
+        submit(&a, session, 1).await,
+        429,
+        "the day is spent on A too"
+    );
+
+    // `keys list` shows the use both counted.
+    let listed = keys(&redis.url, KeysAction::List).await;
+    assert!(
+        listed.contains("ada") && listed.contains("3 of 3"),
+        "{listed}"
+    );
+    assert!(
+        !listed.contains("never"),
+        "ada's last call is kept: {listed}"
+    );
+
+    // A page token from B works on A.
+    let given: Value = reqwest::Client::new()
+        .post(format!("{b}/tokens"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = given["data"]["token"].as_str().unwrap().to_owned();
+    assert_eq!(
+        read(&a, As::Bearer(&token)).await,
+        404,
+        "the token works at A"
+    );
+
+    // Signing out on A ends the session on B.
+    let signed_out = reqwest::Client::new()
+        .delete(format!("{a}/session"))
+        .header("cookie", &cookie)
+        .header("sec-fetch-site", "same-origin")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_out.status(), 200);
+    assert_eq!(read(&b, session).await, 401, "signed out on A, out on B");
+
+    // Revoked: key, a new session and the token end on both.
+    let again = reqwest::Client::new()
+        .post(format!("{b}/session"))
+        .header("sec-fetch-site", "same-origin")
+        .json(&json!({ "key": key }))
+        .send()
+        .await
+        .unwrap();
+    let cookie = again.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    assert_eq!(read(&a, As::Cookie(&cookie)).await, 404);
+    keys(
+        &redis.url,
+        KeysAction::Revoke {
+            name: "ada".to_owned(),
+        },
+    )
+    .await;
+    for base in [&a, &b] {
+        let took = until_read_is(base, As::Bearer(key), 401).await;
+        println!("a key revoked in redis is refused at {base} after {took:.2?}");
+        assert_eq!(read(base, As::Cookie(&cookie)).await, 401);
+        assert_eq!(read(base, As::Bearer(&token)).await, 401);
+    }
+}
+
+#[tokio::test]
+async fn the_keys_commands_name_a_redis_that_does_not_answer() {
+    let port = media_gen_e2e::unused_port();
+    let error = run(
+        &KeysAction::List,
+        &KeysAt::Redis(format!("redis://127.0.0.1:{port}/")),
+        50,
+    )
+    .await
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.starts_with(&format!(
+            "the redis at redis://127.0.0.1:{port}/ does not answer"
+        )),
+        "{error}"
+    );
+}
