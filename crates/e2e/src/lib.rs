@@ -213,6 +213,8 @@ pub struct RelayOptions {
     pub trust_callbacks: bool,
     /// Its `--base-path` (`/` at the root).
     pub base_path: &'static str,
+    /// Its `--access` (with `keys`, the keys are in `redis`).
+    pub access: media_gen_gateway::access::AccessMode,
 }
 
 /// Whether the gateway at `base_url` answers `/readyz` with success within
@@ -294,6 +296,7 @@ impl RelayGateway {
         });
         settings.redis = options.redis.clone();
         settings.base_path = options.base_path.parse().expect("a base path");
+        settings.access = options.access;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         self.stop = Some(stop);
         self.serving = Some(tokio::spawn(async move {
@@ -352,6 +355,7 @@ pub async fn start_relay_gateway(
         heartbeat,
         trust_callbacks: false,
         base_path: "/",
+        access: media_gen_gateway::access::AccessMode::Open,
     })
     .await;
     if redis.is_some() {

@@ -28,7 +28,7 @@ const GUIDE_GATEWAY: &str = "server 127.0.0.1:8080 max_fails=0;";
 /// The guide's block (`docs/deploy/nginx.conf`) with this test's
 /// addresses: the gateways', and a plain loopback listener instead of TLS
 /// on 443.
-fn server_block(gateways: &[String], port: u16) -> String {
+pub(crate) fn server_block(gateways: &[String], port: u16) -> String {
     guide_block("docs/deploy/nginx.conf", gateways, port)
 }
 
@@ -215,6 +215,7 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
         heartbeat: Duration::from_secs(15),
         trust_callbacks: false,
         base_path: "/",
+        access: media_gen_gateway::access::AccessMode::Open,
     };
     let mut a = RelayGateway::start_on(first, options.clone());
     let mut b = RelayGateway::start_on(second, options);
@@ -284,6 +285,7 @@ async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
             heartbeat: Duration::from_secs(15),
             trust_callbacks: false,
             base_path: "/",
+            access: media_gen_gateway::access::AccessMode::Open,
         },
     );
     gateway.ready().await;
@@ -394,6 +396,7 @@ async fn the_app_under_a_path_behind_nginx() {
             heartbeat: Duration::from_secs(15),
             trust_callbacks: false,
             base_path: "/media/",
+            access: media_gen_gateway::access::AccessMode::Open,
         },
     );
     gateway.ready().await;

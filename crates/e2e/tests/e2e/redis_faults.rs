@@ -25,6 +25,7 @@ async fn gateway(redis: &str, task_ms: u64) -> RelayGateway {
         heartbeat: Duration::from_secs(15),
         trust_callbacks: false,
         base_path: "/",
+        access: media_gen_gateway::access::AccessMode::Open,
     })
     .await
 }

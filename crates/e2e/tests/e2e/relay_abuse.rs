@@ -104,6 +104,7 @@ async fn trusting_gateway_on_redis() -> (Redis, String, RelayGateway) {
         heartbeat: Duration::from_secs(15),
         trust_callbacks: true,
         base_path: "/",
+        access: media_gen_gateway::access::AccessMode::Open,
     })
     .await;
     gateway.ready().await;

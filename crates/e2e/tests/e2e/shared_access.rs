@@ -4,11 +4,17 @@
 //! day spent on one are spent on both; a page token given by one works on
 //! the other; signing out on one ends the session on both; `keys revoke`
 //! ends key, session and token on both within seconds; `keys list` shows
-//! the day's use counted on both.
+//! the day's use counted on both. And in a browser, through nginx
+//! balancing the two: one sign-in holds while either gateway alone
+//! answers, the day's count is the same on both, and a revoke brings the
+//! sign-in page back.
 
 use std::time::{Duration, Instant};
 
-use media_gen_e2e::{start_gateway, start_sandbox, Redis};
+use media_gen_e2e::{
+    dist_dir, start_gateway, start_sandbox, Browser, Nginx, Redis, RelayGateway, RelayOptions,
+    STORED_TASKS,
+};
 use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
 use media_gen_gateway::access::AccessMode;
 use serde_json::{json, Value};
@@ -235,4 +241,105 @@ async fn the_keys_commands_name_a_redis_that_does_not_answer() {
         )),
         "{error}"
     );
+}
+
+/// Wait until the header's person says `text` (a part of it).
+async fn person_says(browser: &Browser, text: &str) {
+    browser
+        .wait_until(
+            &format!("the header to say {text:?}"),
+            &format!("document.querySelector('#person')?.textContent.includes({text:?})"),
+        )
+        .await;
+}
+
+#[tokio::test]
+#[ignore = "needs nginx, redis-server, the release build and ChromeDriver: run through `cargo xtask test`"]
+async fn signed_in_behind_nginx_and_two_gateways_one_session_and_one_day_on_either() {
+    let redis = Redis::start().await;
+    let sandbox = start_sandbox(300).await;
+    let listeners = [
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+    ];
+    let addresses: Vec<String> = listeners
+        .iter()
+        .map(|listener| listener.local_addr().unwrap().to_string())
+        .collect();
+    let nginx = Nginx::start(|port| super::behind_nginx::server_block(&addresses, port)).await;
+    let site = format!("http://{}", nginx.address);
+    let [first, second] = listeners;
+    let options = RelayOptions {
+        sandbox_url: sandbox.clone(),
+        static_dir: Some(dist_dir()),
+        redis: Some(redis.url.clone()),
+        public_url: Some(site.clone()),
+        heartbeat: Duration::from_secs(15),
+        trust_callbacks: false,
+        base_path: "/",
+        access: AccessMode::Keys,
+    };
+    let mut a = RelayGateway::start_on(first, options.clone());
+    let mut b = RelayGateway::start_on(second, options);
+    a.ready().await;
+    b.ready().await;
+    let key = keys(
+        &redis.url,
+        KeysAction::Add {
+            name: "ada".to_owned(),
+            tasks_per_day: Some(4),
+        },
+    )
+    .await;
+    until_read_is(&a.base_url, As::Bearer(key.trim()), 404).await;
+    until_read_is(&b.base_url, As::Bearer(key.trim()), 404).await;
+
+    // Signed in through nginx; two tasks made.
+    let browser = Browser::start().await;
+    browser.open(&format!("{site}/new/image-generate")).await;
+    browser.wait_for_text("main h1", "Sign in").await;
+    browser.watch_for_errors().await;
+    browser
+        .type_into("#access-key", &format!("{}\u{E007}", key.trim()))
+        .await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    person_says(&browser, "4 of 4 tasks left today").await;
+    browser.type_into("#prompt", "Two gateways, one day").await;
+    browser.type_into("#count", "2").await;
+    browser.submit_and_wait("SUCCEEDED").await;
+    person_says(&browser, "2 of 4 tasks left today").await;
+
+    // Either gateway alone: the same session, the same day.
+    for (stopped, running) in [(&mut a, "B alone"), (&mut b, "A alone")] {
+        stopped.stop().await;
+        browser.reload().await;
+        browser.wait_for_text("main h1", "Tasks").await;
+        person_says(&browser, "ada").await;
+        person_says(&browser, "2 of 4 tasks left today").await;
+        println!("{running}: still signed in, 2 of 4 left");
+        stopped.restart().await;
+    }
+
+    // Revoked in Redis: the page's next call is refused and the sign-in
+    // page comes back, its tasks kept.
+    browser.watch_for_errors().await;
+    keys(
+        &redis.url,
+        KeysAction::Revoke {
+            name: "ada".to_owned(),
+        },
+    )
+    .await;
+    until_read_is(&a.base_url, As::Bearer(key.trim()), 401).await;
+    until_read_is(&b.base_url, As::Bearer(key.trim()), 401).await;
+    browser
+        .click("#main-nav a[href='/new/image-generate']")
+        .await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    browser.type_into("#prompt", "After the revoke").await;
+    browser.click("#submit").await;
+    browser.wait_for_text("main h1", "Sign in").await;
+    assert_eq!(browser.eval(STORED_TASKS).await, 2, "no stored task lost");
+    browser.assert_still_working("a key revoked in redis").await;
+    browser.close().await;
 }
