@@ -32,9 +32,31 @@ pub fn is_capability(text: &str) -> bool {
             .all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
 }
 
+/// Whether `text` has a page token's shape: [`PAGE_TOKEN_PREFIX`] and
+/// 43 base64url characters (256 random bits), nothing that needs escaping
+/// in an address.
+pub fn is_page_token(text: &str) -> bool {
+    text.strip_prefix(PAGE_TOKEN_PREFIX).is_some_and(|rest| {
+        rest.len() == 43
+            && rest
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
+    })
+}
+
 /// Where a gateway that relays serves its event stream (what
 /// [`Capabilities`] names), relative to the base URL the submits went to.
 pub const EVENTS_PATH: &str = "/events";
+
+/// What a page token starts with: the short-lived token a host site's
+/// server gets for its page from a gateway that asks for keys.
+pub const PAGE_TOKEN_PREFIX: &str = "mgt_";
+
+/// The event stream's query parameter for a page token: an `EventSource`
+/// cannot send `Authorization`, so another site's page names its token
+/// here. Only a page token: it lasts minutes, where a key in an address
+/// would outlive every log and history it reached.
+pub const STREAM_TOKEN_PARAM: &str = "token";
 
 // Each event of the stream carries one ended task: its name is the task's
 // kind (`image_generate`, ...), its data the task object as a status read
@@ -109,12 +131,21 @@ impl Default for RelayInfo {
 }
 
 impl RelayInfo {
-    /// The stream's path and query for `capabilities`. A stream opened on
-    /// it replays everything the gateway kept for them; on reconnecting,
-    /// the browser's `Last-Event-ID` resumes where it was.
-    pub fn stream_path<'a>(&self, capabilities: impl IntoIterator<Item = &'a str>) -> String {
+    /// The stream's path and query for `capabilities`, with `token` when
+    /// it is a page token (anything else stays out of the address). A
+    /// stream opened on it replays everything the gateway kept for them;
+    /// on reconnecting, the browser's `Last-Event-ID` resumes where it was.
+    pub fn stream_path<'a>(
+        &self,
+        capabilities: impl IntoIterator<Item = &'a str>,
+        token: Option<&str>,
+    ) -> String {
         let relays: Vec<&str> = capabilities.into_iter().collect();
-        format!("{}?relays={}", self.events, relays.join(","))
+        let mut path = format!("{}?relays={}", self.events, relays.join(","));
+        if let Some(token) = token.filter(|token| is_page_token(token)) {
+            path.push_str(&format!("&{STREAM_TOKEN_PARAM}={token}"));
+        }
+        path
     }
 }
 
@@ -136,7 +167,22 @@ mod tests {
         let relay = RelayInfo {
             events: "/events".into(),
         };
-        assert_eq!(relay.stream_path(["a1", "b2"]), "/events?relays=a1,b2");
+        assert_eq!(
+            relay.stream_path(["a1", "b2"], None),
+            "/events?relays=a1,b2"
+        );
+        let token = format!("mgt_{}", "A-_z".repeat(10) + "abc");
+        assert_eq!(
+            relay.stream_path(["a1"], Some(&token)),
+            format!("/events?relays=a1&token={token}")
+        );
+        // A key, or anything else, never goes into the address.
+        let key = token.replace("mgt_", "mgk_");
+        assert_eq!(relay.stream_path(["a1"], Some(&key)), "/events?relays=a1");
+        assert_eq!(
+            relay.stream_path(["a1"], Some("mgt_x&y=z")),
+            "/events?relays=a1"
+        );
         let none: Capabilities = serde_json::from_str("{}").unwrap();
         assert_eq!(none.relay, None);
     }

@@ -94,7 +94,7 @@ async fn listen(
 ) -> Result<HashMap<String, Instant>, String> {
     let url = format!(
         "{gateway}{}",
-        RelayInfo::default().stream_path(capabilities.iter().copied())
+        RelayInfo::default().stream_path(capabilities.iter().copied(), None)
     );
     let mut stream = client.get(url).send().await.map_err(|e| e.to_string())?;
     let deadline = tokio::time::Instant::now() + within;
@@ -140,7 +140,7 @@ async fn open_streams(address: &str) -> Result<Vec<tokio::net::TcpStream>, Strin
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let request = format!(
         "GET {} HTTP/1.1\r\nHost: {address}\r\n\r\n",
-        RelayInfo::default().stream_path(["0".repeat(32).as_str()])
+        RelayInfo::default().stream_path(["0".repeat(32).as_str()], None)
     );
     let mut streams = Vec::with_capacity(STREAMS);
     for _ in 0..STREAMS {

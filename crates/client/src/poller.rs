@@ -288,8 +288,21 @@ impl Poller {
     /// capability comes only from a gateway that relays there, so whoever
     /// holds one (a page that just submitted, a widget given a submit's
     /// `relay`) knows where to listen.
+    /// A client that carries a token gets it first: another site's page
+    /// names its page token in the stream's address.
     pub fn use_default_relay(&self) {
-        set_relay(&self.state, Some(RelayInfo::default()));
+        let client = self.state.borrow().client.clone();
+        if !client.carries_token() {
+            set_relay(&self.state, Some(RelayInfo::default()));
+            return;
+        }
+        let state = Rc::downgrade(&self.state);
+        spawn_local(async move {
+            client.refresh_token().await;
+            if let Some(state) = state.upgrade() {
+                set_relay(&state, Some(RelayInfo::default()));
+            }
+        });
     }
 
     /// Ask the site (the client's base URL) where its relay is, and use
@@ -665,9 +678,10 @@ fn sync_stream(state: &Rc<RefCell<State>>) {
         .filter(|_| !wanted.is_empty())
         .map(|relay| {
             let base = borrowed.client.base_url().to_owned();
+            let token = borrowed.client.page_token();
             format!(
                 "{base}{}",
-                relay.stream_path(wanted.iter().map(String::as_str))
+                relay.stream_path(wanted.iter().map(String::as_str), token.as_deref())
             )
         });
     drop(borrowed);

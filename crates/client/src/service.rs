@@ -1,5 +1,6 @@
 //! `Client`: one method per endpoint, with timeouts, retries and cancel.
 
+use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -47,9 +48,21 @@ pub struct Submitted {
 /// network failures, timeouts, 408, 429 and 5xx; submits only on 429 and 503
 /// that carry `Retry-After` (the service did no work), never after a 500 or a
 /// dropped connection, where tasks may already exist.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Client {
     options: Rc<ClientOptions>,
+    /// The last page token a call carried: what the relay's event stream
+    /// names in its address (an `EventSource` sends no `Authorization`).
+    page_token: Rc<RefCell<Option<String>>>,
+}
+
+impl std::fmt::Debug for Client {
+    // Never print a token.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Client {
@@ -57,7 +70,25 @@ impl Client {
     pub fn new(options: ClientOptions) -> Self {
         Client {
             options: Rc::new(options),
+            page_token: Rc::default(),
         }
+    }
+
+    /// The page token the last call carried, if it carried one (a gateway
+    /// that asks for keys gives them to other sites' pages).
+    pub fn page_token(&self) -> Option<String> {
+        self.page_token.borrow().clone()
+    }
+
+    /// Whether calls carry a token (given, or from `getToken`).
+    pub(crate) fn carries_token(&self) -> bool {
+        !matches!(self.options.auth, Auth::None)
+    }
+
+    /// Get the token a call would carry now, so a stream opened next can
+    /// name it when it is a page token ([`Client::page_token`]).
+    pub(crate) async fn refresh_token(&self) {
+        self.token().await;
     }
 
     /// The base URL requests go to (without a trailing slash).
@@ -66,11 +97,15 @@ impl Client {
     }
 
     async fn token(&self) -> Option<String> {
-        match &self.options.auth {
+        let token = match &self.options.auth {
             Auth::None => None,
             Auth::Token(token) => Some(token.clone()),
             Auth::Provider(provider) => provider().await,
-        }
+        };
+        *self.page_token.borrow_mut() = token
+            .clone()
+            .filter(|token| media_gen_api::relay::is_page_token(token));
+        token
     }
 
     /// Send one call with the retry policy, and decode its `data`; with

@@ -215,6 +215,8 @@ pub struct RelayOptions {
     pub base_path: &'static str,
     /// Its `--access` (with `keys`, the keys are in `redis`).
     pub access: media_gen_gateway::access::AccessMode,
+    /// Its `--allow-origin`s: other sites whose pages may call.
+    pub allowed_origins: Vec<String>,
 }
 
 /// Whether the gateway at `base_url` answers `/readyz` with success within
@@ -297,6 +299,7 @@ impl RelayGateway {
         settings.redis = options.redis.clone();
         settings.base_path = options.base_path.parse().expect("a base path");
         settings.access = options.access;
+        settings.allowed_origins = options.allowed_origins.clone();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         self.stop = Some(stop);
         self.serving = Some(tokio::spawn(async move {
@@ -356,6 +359,7 @@ pub async fn start_relay_gateway(
         trust_callbacks: false,
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
+        allowed_origins: Vec::new(),
     })
     .await;
     if redis.is_some() {

@@ -216,6 +216,7 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
         trust_callbacks: false,
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
+        allowed_origins: Vec::new(),
     };
     let mut a = RelayGateway::start_on(first, options.clone());
     let mut b = RelayGateway::start_on(second, options);
@@ -286,6 +287,7 @@ async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
             trust_callbacks: false,
             base_path: "/",
             access: media_gen_gateway::access::AccessMode::Open,
+            allowed_origins: Vec::new(),
         },
     );
     gateway.ready().await;
@@ -397,6 +399,7 @@ async fn the_app_under_a_path_behind_nginx() {
             trust_callbacks: false,
             base_path: "/media/",
             access: media_gen_gateway::access::AccessMode::Open,
+            allowed_origins: Vec::new(),
         },
     );
     gateway.ready().await;

@@ -2,12 +2,21 @@
 //! access keys: the gateway names that site (`--allow-origin`), the site's
 //! server trades its key for a short-lived page token, and the page's
 //! widgets submit with it (`getToken`), the key never in the page. A page
-//! of a site not named is refused by the browser itself.
+//! of a site not named is refused by the browser itself. A relaying
+//! gateway's stream follows that page's tasks across origins, its page
+//! token in the stream's address.
 
-use media_gen_e2e::{npm_scratch_dir, start_gateway, start_sandbox, Browser};
+use std::time::Duration;
+
+use media_gen_e2e::{
+    npm_scratch_dir, start_gateway, start_sandbox, Browser, Redis, RelayGateway, RelayOptions,
+};
+use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
 use media_gen_gateway::access::key_file::KeyFile;
 use media_gen_gateway::access::AccessMode;
 use serde_json::Value;
+
+use crate::common::heard_not_read;
 
 /// The npm package's test page served by a site of its own (a gateway on
 /// another port: another origin), whose pages may call any loopback port.
@@ -93,4 +102,74 @@ async fn another_sites_page_submits_with_a_page_token_and_an_unnamed_one_cannot(
     let refused = submit_from(&unnamed, &gateway, &token).await;
     assert_eq!(refused["error"]["kind"], "network", "{refused}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A page token for `key` from the gateway at `gateway`, as the host
+/// site's server gets one.
+async fn page_token(gateway: &str, key: &str) -> String {
+    let given: Value = reqwest::Client::new()
+        .post(format!("{gateway}/tokens"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    given["data"]["token"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+#[ignore = "needs redis-server, the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn another_sites_status_widget_hears_its_tasks_end_through_the_relay() {
+    let redis = Redis::start().await;
+    let add = KeysAction::Add {
+        name: "host".to_owned(),
+        tasks_per_day: None,
+    };
+    let key = run(&add, &KeysAt::Redis(redis.url.clone()), 50)
+        .await
+        .unwrap();
+    let site = other_site().await;
+    let sandbox = start_sandbox(1_500).await;
+    let gateway = RelayGateway::start(RelayOptions {
+        sandbox_url: sandbox.clone(),
+        static_dir: None,
+        redis: Some(redis.url.clone()),
+        public_url: None,
+        heartbeat: Duration::from_secs(15),
+        trust_callbacks: false,
+        base_path: "/",
+        access: AccessMode::Keys,
+        allowed_origins: vec![site.clone()],
+    })
+    .await;
+    gateway.ready().await;
+    let token = page_token(&gateway.base_url, key.trim()).await;
+
+    let browser = Browser::start().await;
+    browser.open(&format!("{site}/index.html")).await;
+    browser
+        .wait_until("the package", "window.ready === true")
+        .await;
+    let submitted = browser
+        .run_async(&format!(
+            "const connection = {{ baseUrl: '{gateway}', getToken: async () => '{token}' }};
+             const client = widgets.createClient(connection);
+             const submitted = await client.submitImageGenerate({{ prompt: 'Followed from another site', generate_count: 2 }});
+             window.follow = widgets.mountStatusWidget(document.querySelector('#status'),
+               {{ ...connection, kind: 'image_generate', taskIds: submitted.taskIds, relay: submitted.relay }});
+             return submitted;",
+            gateway = gateway.base_url
+        ))
+        .await;
+    assert!(submitted["relay"].is_string(), "{submitted}");
+    browser
+        .wait_until(
+            "both tasks heard to end",
+            "events.filter((e) => e.type === 'media-gen-complete').length === 2",
+        )
+        .await;
+    heard_not_read(&browser, &sandbox, 2).await;
+    browser.close().await;
 }

@@ -26,6 +26,7 @@ async fn gateway(redis: &str, task_ms: u64) -> RelayGateway {
         trust_callbacks: false,
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
+        allowed_origins: Vec::new(),
     })
     .await
 }

@@ -105,6 +105,7 @@ async fn trusting_gateway_on_redis() -> (Redis, String, RelayGateway) {
         trust_callbacks: true,
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
+        allowed_origins: Vec::new(),
     })
     .await;
     gateway.ready().await;

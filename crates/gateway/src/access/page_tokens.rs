@@ -14,7 +14,7 @@ use crate::redis_link::RedisLink;
 use crate::relay::store::StoreError;
 
 /// What every page token starts with.
-pub const TOKEN_PREFIX: &str = "mgt_";
+pub const TOKEN_PREFIX: &str = media_gen_api::relay::PAGE_TOKEN_PREFIX;
 
 /// How long a page token lasts.
 pub const TOKEN_LIFETIME: Duration = Duration::from_secs(10 * 60);

@@ -44,6 +44,30 @@ pub struct EventsQuery {
     /// The capabilities, comma-separated.
     #[serde(default)]
     relays: String,
+    /// Another site's page token ([`media_gen_api::relay::STREAM_TOKEN_PARAM`]):
+    /// its `EventSource` can send no `Authorization`.
+    token: Option<String>,
+}
+
+/// `headers` with the query's page token as `Authorization`, when the call
+/// carries none; a token that is not a page token is refused (400), so a
+/// key is never taken from an address.
+fn with_page_token(mut headers: HeaderMap, token: Option<&str>) -> Result<HeaderMap, Refusal> {
+    let Some(token) = token else {
+        return Ok(headers);
+    };
+    if !media_gen_api::relay::is_page_token(token) {
+        return Err(Refusal::Invalid(format!(
+            "{}: only a page token (mgt_…) may be named in the address; send a key as Authorization",
+            media_gen_api::relay::STREAM_TOKEN_PARAM
+        )));
+    }
+    if !headers.contains_key(axum::http::header::AUTHORIZATION) {
+        if let Ok(value) = axum::http::HeaderValue::from_str(&format!("Bearer {token}")) {
+            headers.insert(axum::http::header::AUTHORIZATION, value);
+        }
+    }
+    Ok(headers)
 }
 
 /// The stream, or why there is none.
@@ -57,6 +81,10 @@ pub async fn stream(
         return Refusal::NotFound.into_response();
     };
     let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
+    let headers = match with_page_token(headers, query.token.as_deref()) {
+        Ok(headers) => headers,
+        Err(refusal) => return refusal.into_response(),
+    };
     let who = match gateway.access.who(&headers, peer.ip(), client).await {
         Ok(who) => who,
         Err(refusal) => return refusal.into_response(),

@@ -641,3 +641,62 @@ async fn another_site_allowed_by_name_calls_with_a_short_lived_page_token() {
         401
     );
 }
+
+#[tokio::test]
+async fn another_sites_event_stream_names_a_page_token_in_its_address_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", None);
+    let (service, _) = start_service().await;
+    let mut settings = settings(Some(&service));
+    settings.access = AccessMode::Keys;
+    settings.data_dir = Some(dir.path().to_owned());
+    settings.allowed_origins = vec!["https://host.example".to_owned()];
+    settings.relay = Some(media_gen_gateway::relay::RelaySettings::new(
+        "http://127.0.0.1:9".to_owned(),
+        64,
+    ));
+    let base = format!("http://{}", start_gateway(settings).await);
+    let client = reqwest::Client::new();
+    let given: Value = client
+        .post(format!("{base}/tokens"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = given["data"]["token"].as_str().unwrap().to_owned();
+    let stream = |token: String| {
+        client
+            .get(format!(
+                "{base}/events?relays={}&token={token}",
+                "a".repeat(32)
+            ))
+            .header("origin", "https://host.example")
+            .send()
+    };
+
+    // The page token: the stream opens, readable by the allowed site.
+    let open = stream(token.clone()).await.unwrap();
+    assert_eq!(open.status(), 200);
+    assert_eq!(open.headers()["content-type"], "text/event-stream");
+    assert_eq!(
+        open.headers()["access-control-allow-origin"],
+        "https://host.example"
+    );
+    drop(open);
+    // A key in the address is refused, named; a made-up token is no one.
+    let with_key = stream(key.clone()).await.unwrap();
+    assert_eq!(with_key.status(), 400);
+    let said: Value = with_key.json().await.unwrap();
+    assert!(
+        said["msg"]
+            .as_str()
+            .unwrap()
+            .contains("token: only a page token"),
+        "{said}"
+    );
+    let made_up = format!("mgt_{}", "x".repeat(43));
+    assert_eq!(stream(made_up).await.unwrap().status(), 401);
+}
