@@ -143,7 +143,9 @@ impl RelayInfo {
         let relays: Vec<&str> = capabilities.into_iter().collect();
         let mut path = format!("{}?relays={}", self.events, relays.join(","));
         if let Some(token) = token.filter(|token| is_page_token(token)) {
-            path.push_str(&format!("&{STREAM_TOKEN_PARAM}={token}"));
+            for part in ["&", STREAM_TOKEN_PARAM, "=", token] {
+                path.push_str(part);
+            }
         }
         path
     }
