@@ -18,6 +18,7 @@ pub mod image_generate;
 pub mod image_to_video;
 pub mod kind;
 pub mod languages;
+pub mod media_type;
 mod lenient;
 pub mod model_rules;
 pub mod path;

@@ -362,3 +362,43 @@ proptest! {
         prop_assert_eq!(estimate.median(), expected);
     }
 }
+
+/// A file's first bytes: arbitrary, or a known magic number followed by
+/// arbitrary bytes.
+fn file_head() -> impl Strategy<Value = Vec<u8>> {
+    let magic = prop_oneof![
+        Just(Vec::new()),
+        Just(vec![0xFF, 0xD8, 0xFF]),
+        Just(b"\x89PNG\r\n\x1a\n".to_vec()),
+        Just(b"RIFF\0\0\0\0WEBP".to_vec()),
+        Just(b"BM".to_vec()),
+        Just(b"\0\0\0\x20ftyp".to_vec()),
+        Just(vec![0x1A, 0x45, 0xDF, 0xA3]),
+    ];
+    (magic, prop::collection::vec(any::<u8>(), 0..80)).prop_map(|(mut head, rest)| {
+        head.extend(rest);
+        head
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(2048)))]
+
+    /// Any bytes are judged without a panic, a type is decided by the first
+    /// `SNIFF_BYTES` alone, and what is taken is within its type's bound.
+    #[test]
+    fn a_files_type_is_judged_by_its_first_bytes_within_its_bound(
+        head in file_head(),
+        length in 0u64..(1 << 32),
+        max_video in 0u64..(1 << 32),
+    ) {
+        use media_gen_api::media_type::{check_media, MediaType, SNIFF_BYTES};
+        let sniffed = MediaType::sniff(&head);
+        let first = &head[..head.len().min(SNIFF_BYTES)];
+        prop_assert_eq!(MediaType::sniff(first), sniffed);
+        if let Ok(media) = check_media(first, length, max_video) {
+            prop_assert_eq!(Some(media), sniffed);
+            prop_assert!(length <= media.max_bytes(max_video));
+        }
+    }
+}
