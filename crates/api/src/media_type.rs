@@ -12,7 +12,8 @@ use crate::validate::MAX_IMAGE_BYTES;
 pub const SNIFF_BYTES: usize = 64;
 
 /// A file the service takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum MediaType {
     /// JPEG (`FF D8 FF`).
     Jpeg,
@@ -47,7 +48,8 @@ impl MediaType {
         // The first bytes only, however many are given: one answer for a
         // file whoever reads it and however much of it they have.
         let head = head.get(..SNIFF_BYTES).unwrap_or(head);
-        let at = |offset: usize, magic: &[u8]| head.get(offset..offset + magic.len()) == Some(magic);
+        let at =
+            |offset: usize, magic: &[u8]| head.get(offset..offset + magic.len()) == Some(magic);
         if at(0, &[0xFF, 0xD8, 0xFF]) {
             return Some(MediaType::Jpeg);
         }

@@ -78,6 +78,24 @@ pub struct Capabilities {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(not(feature = "access"), serde(skip_deserializing))]
     pub access: Option<AccessInfo>,
+    /// Where files are uploaded, when the gateway takes them. Read only
+    /// with the `uploads` feature (always written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "uploads"), serde(skip_deserializing))]
+    pub uploads: Option<UploadsInfo>,
+}
+
+/// Where a gateway takes uploads (tus 1.0) and within what bounds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UploadsInfo {
+    /// The tus creation path (`/uploads/`), relative to the base URL.
+    pub path: String,
+    /// The largest image taken (the contract's 20 MB).
+    pub max_image_bytes: u64,
+    /// The largest video taken.
+    pub max_video_bytes: u64,
+    /// How long an upload is kept after it is made or finished (seconds).
+    pub ttl_seconds: u64,
 }
 
 /// A gateway's access rule as a page sees it.

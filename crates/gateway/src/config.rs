@@ -126,6 +126,31 @@ pub struct Config {
     /// instead of status reads (docs/deploy.md, "The relay").
     #[arg(long, env = "MEDIA_GEN_PUBLIC_URL", value_parser = media_gen_api::validate::parse_base_url)]
     pub public_url: Option<String>,
+    /// Take uploads (tus 1.0 under `/uploads/`) into this folder and serve
+    /// them to the service; needs --public-url, and in `--access open`
+    /// --uploads-open too (docs/deploy.md, "Uploads").
+    #[arg(long, env = "MEDIA_GEN_UPLOAD_DIR", value_name = "DIR")]
+    pub upload_dir: Option<PathBuf>,
+    /// How long an upload is kept after it is made, and again after it is
+    /// finished.
+    #[arg(long, default_value = "24h", value_parser = humantime::parse_duration)]
+    pub upload_ttl: Duration,
+    /// Bytes the upload folder may hold in all (`20GiB`); more: 507.
+    #[arg(long, default_value = "20GiB", value_parser = parse_bytes)]
+    pub upload_quota: u64,
+    /// The largest video taken (images: the service's 20 MB).
+    #[arg(long, default_value = "2GiB", value_parser = parse_bytes)]
+    pub upload_max_video: u64,
+    /// Bytes each person (or address) may upload a day (UTC).
+    #[arg(long, default_value = "10GiB", value_parser = parse_bytes)]
+    pub upload_bytes_per_day: u64,
+    /// Uploads each person (or address) may have under way at once.
+    #[arg(long, default_value_t = 4)]
+    pub uploads_in_flight: usize,
+    /// Take uploads in `--access open` too: anyone who reaches the gateway
+    /// may then store files on it (for loopback and demos).
+    #[arg(long, env = "MEDIA_GEN_UPLOADS_OPEN")]
+    pub uploads_open: bool,
     /// Announce callbacks as they come, without confirming each with one
     /// status read (the interface document gives callbacks no signature:
     /// only for a service reached over a private network).
@@ -178,6 +203,13 @@ fn parse_allowed_origin(text: &str) -> Result<String, String> {
         );
     }
     media_gen_api::validate::parse_origin(text)
+}
+
+/// A size as people write it (`20GiB`, `500 MB`, `1048576`), in bytes.
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    text.parse::<bytesize::ByteSize>()
+        .map(|size| size.as_u64())
+        .map_err(|why| format!("{text:?} is not a size such as 20GiB: {why}"))
 }
 
 /// The owner's commands.
@@ -242,6 +274,8 @@ pub enum ConfigError {
         /// `--base-path`.
         base_path: crate::base_path::BasePath,
     },
+    /// Uploads without an address the service can fetch them from.
+    UploadsWithoutPublicUrl,
 }
 
 impl fmt::Display for ConfigError {
@@ -255,6 +289,10 @@ impl fmt::Display for ConfigError {
                 write!(f, "cannot read the token file {}: {error}", path.display())
             }
             ConfigError::Upstream(why) => write!(f, "--upstream: {why}"),
+            ConfigError::UploadsWithoutPublicUrl => write!(
+                f,
+                "--upload-dir needs --public-url: the address the service fetches uploads from"
+            ),
             ConfigError::PublicUrlOutsideBase {
                 public_url,
                 base_path,
@@ -319,6 +357,33 @@ impl Config {
         }
     }
 
+    /// The uploads' settings, when `--upload-dir` is given: refused without
+    /// `--public-url`; off (with a warning) in `open` mode without
+    /// `--uploads-open`.
+    pub fn uploads(&self) -> Result<Option<crate::uploads::UploadSettings>, ConfigError> {
+        let Some(dir) = &self.upload_dir else {
+            return Ok(None);
+        };
+        let Some(public_url) = &self.public_url else {
+            return Err(ConfigError::UploadsWithoutPublicUrl);
+        };
+        if self.access == crate::access::AccessMode::Open && !self.uploads_open {
+            tracing::warn!(
+                "uploads are off: --access open would make this gateway a free file host for \
+                 anyone who reaches it; add --uploads-open to take them anyway"
+            );
+            return Ok(None);
+        }
+        Ok(Some(crate::uploads::UploadSettings {
+            ttl: self.upload_ttl,
+            quota: self.upload_quota,
+            max_video_bytes: self.upload_max_video,
+            bytes_per_day: self.upload_bytes_per_day,
+            in_flight: self.uploads_in_flight,
+            ..crate::uploads::UploadSettings::new(dir.clone(), public_url.clone())
+        }))
+    }
+
     /// The relay's settings, when `--public-url` is given.
     pub fn relay(&self) -> Option<crate::relay::RelaySettings> {
         self.public_url
@@ -369,6 +434,7 @@ fn without_userinfo(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::uploads::UploadSettings;
 
     #[test]
     fn the_shown_upstream_has_no_user_or_password() {
@@ -388,6 +454,50 @@ mod tests {
 
     fn config(args: &[&str]) -> Config {
         Config::parse_from(std::iter::once("media-gen-gateway").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn uploads_need_a_public_url_and_in_open_mode_a_yes() {
+        let refused = config(&["--upload-dir", "/tmp/u"]).uploads().unwrap_err();
+        assert!(refused
+            .to_string()
+            .contains("--upload-dir needs --public-url"));
+        let public = [
+            "--upload-dir",
+            "/tmp/u",
+            "--public-url",
+            "https://gw.example",
+        ];
+        assert_eq!(config(&public).uploads().unwrap().map(|u| u.dir), None);
+        let open = config(&[&public[..], &["--uploads-open"]].concat());
+        let settings = open.uploads().unwrap().unwrap();
+        let defaults = UploadSettings::new("/tmp/u".into(), "https://gw.example".to_owned());
+        assert_eq!(
+            (
+                settings.ttl,
+                settings.quota,
+                settings.max_video_bytes,
+                settings.bytes_per_day,
+                settings.in_flight
+            ),
+            (
+                defaults.ttl,
+                defaults.quota,
+                defaults.max_video_bytes,
+                defaults.bytes_per_day,
+                defaults.in_flight
+            ),
+            "one set of defaults: the flags' and UploadSettings::new's"
+        );
+        let keys = config(
+            &[
+                &public[..],
+                &["--access", "keys", "--upload-quota", "1.5 GiB"],
+            ]
+            .concat(),
+        );
+        assert_eq!(keys.uploads().unwrap().unwrap().quota, 1_610_612_736);
+        assert!(Config::try_parse_from(["g", "--upload-quota", "lots"]).is_err());
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod relay;
 pub mod server;
 pub mod shared_budgets;
 pub mod static_files;
+pub mod uploads;
 pub mod upstream;
 
 use std::sync::Arc;
@@ -66,6 +67,8 @@ pub struct Shared {
     pub readiness: std::sync::Mutex<Option<health::Readiness>>,
     /// Who may use it (`--access`), and each person's use.
     pub access: Arc<access::Access>,
+    /// Files uploaded for the service to fetch, with `--upload-dir`.
+    pub uploads: Option<Arc<uploads::Uploads>>,
 }
 
 impl std::ops::Deref for Gateway {
@@ -115,6 +118,8 @@ pub struct Settings {
     pub allowed_origins: Vec<String>,
     /// How long a page token lasts.
     pub token_lifetime: Duration,
+    /// Uploads, when taken.
+    pub uploads: Option<uploads::UploadSettings>,
 }
 
 impl Settings {
@@ -157,6 +162,7 @@ impl Settings {
             user_header: "x-forwarded-user".to_owned(),
             allowed_origins: Vec::new(),
             token_lifetime: access::page_tokens::TOKEN_LIFETIME,
+            uploads: None,
         }
     }
 
@@ -189,6 +195,7 @@ impl Settings {
             user_header: config.user_header.clone(),
             allowed_origins: config.allow_origin.clone(),
             token_lifetime: config.token_lifetime,
+            uploads: config.uploads()?,
         })
     }
 }
@@ -238,6 +245,7 @@ impl Gateway {
         shared_budgets: Option<shared_budgets::SharedBudgets>,
         redis: Option<Arc<redis_link::RedisLink>>,
         access: Arc<access::Access>,
+        uploads: Option<Arc<uploads::Uploads>>,
     ) -> Gateway {
         Gateway(Arc::new(Shared {
             upstream: settings.upstream.clone(),
@@ -250,6 +258,7 @@ impl Gateway {
             redis,
             readiness: std::sync::Mutex::new(None),
             access,
+            uploads,
         }))
     }
 }
@@ -302,6 +311,7 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
             post(access::sign_in::sign_in).delete(access::sign_in::sign_out),
         )
         .route("/tokens", post(access::sign_in::page_token))
+        .merge(uploads::routes())
         .with_state(gateway);
     let app = match &settings.static_dir {
         Some(dir) => app.merge(static_files::router(
@@ -358,11 +368,29 @@ fn cors(origins: &[String]) -> Option<tower_http::cors::CorsLayer> {
     Some(
         tower_http::cors::CorsLayer::new()
             .allow_origin(origins)
-            .allow_methods([axum::http::Method::GET, axum::http::Method::POST])
-            .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+            .allow_methods([
+                axum::http::Method::GET,
+                axum::http::Method::POST,
+                axum::http::Method::HEAD,
+                axum::http::Method::PATCH,
+                axum::http::Method::DELETE,
+            ])
+            .allow_headers([
+                header::AUTHORIZATION,
+                header::CONTENT_TYPE,
+                HeaderName::from_static("tus-resumable"),
+                HeaderName::from_static("upload-length"),
+                HeaderName::from_static("upload-offset"),
+                HeaderName::from_static("upload-metadata"),
+            ])
             .expose_headers([
                 HeaderName::from_static(media_gen_api::relay::RELAY_HEADER),
                 header::RETRY_AFTER,
+                header::LOCATION,
+                HeaderName::from_static("tus-resumable"),
+                HeaderName::from_static("upload-offset"),
+                HeaderName::from_static("upload-length"),
+                HeaderName::from_static("upload-expires"),
             ])
             .max_age(Duration::from_secs(600)),
     )
@@ -422,6 +450,7 @@ pub async fn spawn_local(settings: Settings) -> std::io::Result<String> {
             None,
             None,
             access_of(&settings, None).await?,
+            None,
         ),
         &settings,
     )?);
@@ -465,9 +494,21 @@ pub async fn serve(
         )
     });
     let access = access_of(settings, redis.clone()).await?;
-    let gateway = Gateway::new(settings, relay, shared_budgets, redis, access.clone());
+    let uploads = match &settings.uploads {
+        Some(upload_settings) => Some(Arc::new(uploads::Uploads::open(upload_settings.clone())?)),
+        None => None,
+    };
+    let gateway = Gateway::new(
+        settings,
+        relay,
+        shared_budgets,
+        redis,
+        access.clone(),
+        uploads.clone(),
+    );
     let app = router(gateway.clone(), settings)?;
     let keys_upkeep = tokio::spawn(access::upkeep(access));
+    let sweeping = uploads.map(|uploads| tokio::spawn(uploads::sweep(uploads)));
     let forgetting = {
         let gateway = gateway.clone();
         tokio::spawn(async move {
@@ -483,6 +524,9 @@ pub async fn serve(
     forgetting.abort();
     upkeep.abort();
     keys_upkeep.abort();
+    if let Some(sweeping) = sweeping {
+        sweeping.abort();
+    }
     gateway.access.keep_usage().await;
     Ok(())
 }

@@ -174,6 +174,7 @@ pub async fn capabilities() -> Json<Envelope<Capabilities>> {
                 inbox: SANDBOX_INBOX_PATH.to_owned(),
             }),
             access: None,
+            uploads: None,
         },
     ))
 }

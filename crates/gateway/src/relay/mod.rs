@@ -205,6 +205,7 @@ pub async fn capabilities(
             relay,
             sandbox: None,
             access,
+            uploads: gateway.uploads.as_ref().map(|uploads| uploads.info()),
         },
     ))
 }

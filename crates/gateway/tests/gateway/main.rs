@@ -1,5 +1,5 @@
 //! The gateway's tests over real HTTP, one binary (linked once): forwarding,
-//! abuse, operations, the relay's bounds and the static files, a module
+//! abuse, operations, the relay's bounds, the static files and uploads, a module
 //! each, against a stand-in service that records what reached it.
 
 // Test-only crate: a failed unwrap is a failed test, with its location.
@@ -13,3 +13,4 @@ mod forwarding;
 mod operations;
 mod relay_bounds;
 mod static_files;
+mod uploads;

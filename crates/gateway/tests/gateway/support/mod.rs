@@ -148,6 +148,23 @@ pub async fn start_gateway(settings: Settings) -> SocketAddr {
     address
 }
 
+/// Start a gateway with `settings` changed by `configure`, which is given
+/// the gateway's own base URL first (for `--public-url`); returns that URL.
+pub async fn start_gateway_at(
+    mut settings: Settings,
+    configure: impl FnOnce(&mut Settings, &str),
+) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    configure(&mut settings, &base);
+    tokio::spawn(async move {
+        media_gen_gateway::serve(listener, &settings, std::future::pending())
+            .await
+            .unwrap();
+    });
+    base
+}
+
 /// Why a gateway with `settings` does not start.
 pub async fn refused_at_start(settings: Settings) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();

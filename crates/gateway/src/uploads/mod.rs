@@ -1,0 +1,157 @@
+//! Files from people's computers, uploaded to the gateway with tus
+//! ([`tus`]) and served to the service at an unguessable address
+//! ([`serve`]): the service takes every input only as a public URL. Kept in
+//! a folder ([`store`]) until `--upload-ttl` after they are made (or
+//! finished), within `--upload-quota` for the folder and each owner's
+//! budgets ([`budgets`]); a sweeper deletes the expired ones' bytes.
+
+pub mod budgets;
+pub mod metadata;
+pub mod refusal;
+pub mod serve;
+pub mod store;
+pub mod tus;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::routing::{get, options};
+use axum::Router;
+use media_gen_api::validate::MAX_IMAGE_BYTES;
+
+use crate::access::now_seconds;
+use crate::Gateway;
+use budgets::UploadBudgets;
+use store::Store;
+
+/// The path uploads are made under (and served from).
+pub const UPLOADS_PATH: &str = "/uploads/";
+
+/// How uploads are taken (the flags).
+#[derive(Debug, Clone)]
+pub struct UploadSettings {
+    /// The folder they are kept in (`--upload-dir`).
+    pub dir: PathBuf,
+    /// The gateway's address as the service reaches it (`--public-url`):
+    /// where uploads are served from.
+    pub public_url: String,
+    /// How long one is kept after it is made, and again after it is
+    /// finished (`--upload-ttl`).
+    pub ttl: Duration,
+    /// Bytes the folder may hold in all (`--upload-quota`).
+    pub quota: u64,
+    /// The largest video (`--upload-max-video`); images are the
+    /// contract's 20 MB.
+    pub max_video_bytes: u64,
+    /// Bytes each owner may upload a day (`--upload-bytes-per-day`).
+    pub bytes_per_day: u64,
+    /// Uploads each owner may have under way at once (`--uploads-in-flight`).
+    pub in_flight: usize,
+}
+
+impl UploadSettings {
+    /// The defaults the flags have, in `dir`, served at `public_url`.
+    pub fn new(dir: PathBuf, public_url: String) -> UploadSettings {
+        UploadSettings {
+            dir,
+            public_url,
+            ttl: Duration::from_secs(24 * 3_600),
+            quota: 20 << 30,
+            max_video_bytes: 2 << 30,
+            bytes_per_day: 10 << 30,
+            in_flight: 4,
+        }
+    }
+}
+
+/// The uploads of a gateway.
+pub struct Uploads {
+    settings: UploadSettings,
+    store: Store,
+    budgets: UploadBudgets,
+}
+
+/// A new upload's id: 128 random bits in hex (the contract's capability shape).
+fn new_id() -> Option<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(crate::relay::capability::hex(&bytes))
+}
+
+impl Uploads {
+    /// Uploads kept as `settings` say, the folder read.
+    pub fn open(settings: UploadSettings) -> std::io::Result<Uploads> {
+        Ok(Uploads {
+            store: Store::open(&settings.dir)?,
+            budgets: UploadBudgets::new(settings.bytes_per_day, settings.in_flight),
+            settings,
+        })
+    }
+
+    /// The largest file taken: a video's bound, or an image's if larger.
+    pub fn largest(&self) -> u64 {
+        self.settings.max_video_bytes.max(MAX_IMAGE_BYTES)
+    }
+
+    /// The address upload `id` is written and served at.
+    pub fn address(&self, id: &str) -> String {
+        format!(
+            "{}{UPLOADS_PATH}{id}",
+            self.settings.public_url.trim_end_matches('/')
+        )
+    }
+
+    /// What `/capabilities` says of them.
+    pub fn info(&self) -> media_gen_api::relay::UploadsInfo {
+        media_gen_api::relay::UploadsInfo {
+            path: UPLOADS_PATH.to_owned(),
+            max_image_bytes: MAX_IMAGE_BYTES,
+            max_video_bytes: self.settings.max_video_bytes,
+            ttl_seconds: self.settings.ttl.as_secs(),
+        }
+    }
+}
+
+/// The routes under [`UPLOADS_PATH`].
+pub fn routes() -> Router<Gateway> {
+    Router::new()
+        .route("/uploads", options(tus::options).post(tus::create))
+        .route("/uploads/", options(tus::options).post(tus::create))
+        .route(
+            "/uploads/{id}",
+            get(serve::file)
+                .head(tus::head)
+                .patch(tus::patch)
+                .delete(tus::delete)
+                .options(tus::options),
+        )
+        .route("/uploads/{id}/{name}", get(serve::named))
+}
+
+/// How long what is known of an expired upload stays (its address
+/// answering 410, not 404): a day, or the TTL when longer.
+const REMEMBERED: Duration = Duration::from_secs(24 * 3_600);
+
+/// Delete expired uploads' bytes, and forget them [`REMEMBERED`] later,
+/// every minute (every TTL when that is shorter) while the gateway runs.
+pub async fn sweep(uploads: Arc<Uploads>) {
+    let every = uploads
+        .settings
+        .ttl
+        .clamp(Duration::from_secs(1), Duration::from_secs(60));
+    let mut ticks = tokio::time::interval(every);
+    loop {
+        ticks.tick().await;
+        let (expired, forgotten) = uploads.store.expired(
+            now_seconds(),
+            uploads.settings.ttl.max(REMEMBERED).as_secs(),
+        );
+        for id in expired {
+            uploads.store.expire(&id).await;
+        }
+        for id in forgotten {
+            uploads.store.remove(&id).await;
+        }
+    }
+}

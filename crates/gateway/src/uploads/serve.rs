@@ -1,0 +1,72 @@
+//! A finished upload served at its own address (the tus `Location`, with
+//! or without a `/{name}` after it), for the service to fetch: its type as
+//! its first bytes said, `Range` requests (video fetchers use them), and
+//! headers that keep a browser from running it as a page of this site
+//! (`nosniff`, a sandboxing content security policy, a download name).
+
+use axum::extract::{Path, Request, State};
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use tower::ServiceExt;
+use tower_http::services::ServeFile;
+
+use super::refusal::UploadRefusal;
+use crate::Gateway;
+
+/// `GET`/`HEAD /uploads/{id}`.
+pub async fn file(
+    State(gateway): State<Gateway>,
+    Path(id): Path<String>,
+    request: Request,
+) -> Response {
+    serve(&gateway, &id, request).await
+}
+
+/// `GET`/`HEAD /uploads/{id}/{name}` (the name is the client's; the file
+/// is the upload's whatever it says).
+pub async fn named(
+    State(gateway): State<Gateway>,
+    Path((id, _name)): Path<(String, String)>,
+    request: Request,
+) -> Response {
+    serve(&gateway, &id, request).await
+}
+
+async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
+    let found = gateway
+        .uploads
+        .as_deref()
+        .ok_or(UploadRefusal::Off)
+        .and_then(|uploads| Ok((uploads, super::tus::live(uploads, id)?)));
+    let (uploads, upload) = match found {
+        Ok(found) => found,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let Some(media) = upload.media.filter(|_| upload.complete) else {
+        return UploadRefusal::Incomplete.into_response();
+    };
+    let Ok(mime) = media.mime().parse::<mime::Mime>() else {
+        return UploadRefusal::Storage.into_response();
+    };
+    let served = ServeFile::new_with_mime(uploads.store.data_path(id), &mime)
+        .oneshot(request)
+        .await;
+    let mut response = match served {
+        Ok(response) => response.map(axum::body::Body::new),
+        Err(error) => match error {},
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("sandbox; default-src 'none'"),
+    );
+    if let Ok(disposition) = HeaderValue::from_str(&format!("inline; filename=\"{}\"", upload.name))
+    {
+        headers.insert(header::CONTENT_DISPOSITION, disposition);
+    }
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=3600"),
+    );
+    response
+}

@@ -1,0 +1,419 @@
+//! tus 1.0 under `/uploads/`: core (`HEAD`, `PATCH`), creation (`POST`
+//! with `Upload-Length`), creation-with-upload (the first bytes in that
+//! `POST`), expiration (`Upload-Expires`) and termination (`DELETE`), so
+//! any tus client uploads here and resumes after a dropped connection or a
+//! reload at the offset `HEAD` gives. The file's type is decided from its
+//! first bytes as they arrive ([`media_gen_api::media_type`]): a file that
+//! is not one the service takes is refused and deleted at once.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+use media_gen_api::media_type::{check_media, SNIFF_BYTES};
+use media_gen_api::validate::MAX_IMAGE_BYTES;
+use tokio::io::AsyncWriteExt;
+
+use super::metadata::{safe_name, value};
+use super::refusal::UploadRefusal;
+use super::store::Upload;
+use super::Uploads;
+use crate::access::{now_seconds, Who};
+use crate::client_address::client_address;
+use crate::Gateway;
+
+/// The header every tus message carries.
+pub const TUS_RESUMABLE: &str = "tus-resumable";
+/// The extensions this server speaks.
+const EXTENSIONS: &str = "creation,creation-with-upload,expiration,termination";
+/// The body type of bytes sent to an upload.
+const OFFSET_STREAM: &str = "application/offset+octet-stream";
+/// Bytes uploaded (a counter for the metrics).
+pub const UPLOADED_BYTES: &str = "gateway_upload_bytes_total";
+
+/// The uploads, or the refusal that they are off.
+fn on(gateway: &Gateway) -> Result<&Arc<Uploads>, UploadRefusal> {
+    gateway.uploads.as_ref().ok_or(UploadRefusal::Off)
+}
+
+/// The call speaks tus 1.0.0.
+fn check_version(headers: &HeaderMap) -> Result<(), UploadRefusal> {
+    match headers.get(TUS_RESUMABLE).and_then(|v| v.to_str().ok()) {
+        Some("1.0.0") => Ok(()),
+        _ => Err(UploadRefusal::Version),
+    }
+}
+
+/// A header holding a count of bytes, named in the refusal when it does not read.
+fn bytes_header(headers: &HeaderMap, name: &str, rule: &str) -> Result<u64, UploadRefusal> {
+    headers
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok())
+        .ok_or_else(|| UploadRefusal::Header(format!("{name}: {rule}")))
+}
+
+/// Whether the body is bytes for an upload.
+fn is_offset_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case(OFFSET_STREAM))
+}
+
+/// Who calls: a person or, in `open` mode, their address; as an owner's text.
+async fn caller(gateway: &Gateway, headers: &HeaderMap, peer: SocketAddr) -> Result<Who, Response> {
+    let client = client_address(peer.ip(), headers, &gateway.trusted_proxies);
+    let who = gateway
+        .access
+        .who(headers, peer.ip(), client)
+        .await
+        .map_err(IntoResponse::into_response)?;
+    gateway
+        .count_request(&who)
+        .await
+        .map_err(IntoResponse::into_response)?;
+    Ok(who)
+}
+
+/// An upload's id and what is known of it, while it lives.
+pub(super) fn live(uploads: &Uploads, id: &str) -> Result<Upload, UploadRefusal> {
+    if !media_gen_api::relay::is_capability(id) {
+        return Err(UploadRefusal::Unknown);
+    }
+    let upload = uploads.store.get(id).ok_or(UploadRefusal::Unknown)?;
+    if upload.gone || upload.expires <= now_seconds() {
+        return Err(UploadRefusal::Expired);
+    }
+    Ok(upload)
+}
+
+/// Whether `who` may change `upload`: its person, or anyone holding its
+/// address in `open` mode (an address changes on a phone).
+fn may_change(who: &Who, upload: &Upload) -> Result<(), UploadRefusal> {
+    match who {
+        Who::Person(_) if who.to_string() != upload.owner => Err(UploadRefusal::NotYours),
+        _ => Ok(()),
+    }
+}
+
+/// The headers of every tus answer: the version, and where the upload
+/// stands (`offset`, expiry) when there is one.
+fn tus_answer(status: StatusCode, upload: Option<(&Upload, u64)>) -> Response {
+    let mut response = status.into_response();
+    let headers = response.headers_mut();
+    headers.insert(TUS_RESUMABLE, HeaderValue::from_static("1.0.0"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Some((upload, offset)) = upload {
+        headers.insert("upload-offset", HeaderValue::from(offset));
+        headers.insert("upload-length", HeaderValue::from(upload.length));
+        let expires = std::time::UNIX_EPOCH + std::time::Duration::from_secs(upload.expires);
+        if let Ok(date) = HeaderValue::from_str(&httpdate::fmt_http_date(expires)) {
+            headers.insert("upload-expires", date);
+        }
+    }
+    response
+}
+
+/// `OPTIONS /uploads/`: what this server speaks.
+pub async fn options(State(gateway): State<Gateway>) -> Response {
+    let Some(uploads) = gateway.uploads.as_deref() else {
+        return UploadRefusal::Off.into_response();
+    };
+    let mut response = tus_answer(StatusCode::NO_CONTENT, None);
+    let headers = response.headers_mut();
+    headers.insert("tus-version", HeaderValue::from_static("1.0.0"));
+    headers.insert("tus-extension", HeaderValue::from_static(EXTENSIONS));
+    headers.insert("tus-max-size", HeaderValue::from(uploads.largest()));
+    response
+}
+
+/// `POST /uploads/`: a new upload of `Upload-Length` bytes (and its first
+/// bytes, when the body carries them).
+pub async fn create(
+    State(gateway): State<Gateway>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request,
+) -> Response {
+    let uploads = match on(&gateway) {
+        Ok(uploads) => uploads,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let (parts, body) = request.into_parts();
+    if let Err(refusal) = check_version(&parts.headers) {
+        return refusal.into_response();
+    }
+    let who = match caller(&gateway, &parts.headers, peer).await {
+        Ok(who) => who,
+        Err(response) => return response,
+    };
+    match start(uploads, &who, &parts.headers).await {
+        Ok((id, upload)) => {
+            let written = if is_offset_stream(&parts.headers) {
+                receive_apart(uploads, &id, upload, 0, body, None).await
+            } else {
+                Ok((upload, 0))
+            };
+            match written {
+                Ok((upload, offset)) => {
+                    let mut response = tus_answer(StatusCode::CREATED, Some((&upload, offset)));
+                    if let Ok(location) = HeaderValue::from_str(&uploads.address(&id)) {
+                        response.headers_mut().insert(header::LOCATION, location);
+                    }
+                    tracing::info!(who = %who, length = upload.length, "upload started");
+                    response
+                }
+                Err(refusal) => refusal.into_response(),
+            }
+        }
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// Check a new upload against the bounds, the quota and `who`'s budgets,
+/// and keep it: its id and what is known of it.
+async fn start(
+    uploads: &Uploads,
+    who: &Who,
+    headers: &HeaderMap,
+) -> Result<(String, Upload), UploadRefusal> {
+    let length = bytes_header(
+        headers,
+        "upload-length",
+        "the file's size in bytes (Upload-Defer-Length is not taken)",
+    )?;
+    if length > uploads.largest() {
+        return Err(UploadRefusal::TooLong {
+            length,
+            max: uploads.largest(),
+            images: MAX_IMAGE_BYTES,
+        });
+    }
+    if length == 0 {
+        return Err(media_gen_api::media_type::MediaRefusal::NotMedia.into());
+    }
+    if uploads.store.reserved().saturating_add(length) > uploads.settings.quota {
+        return Err(UploadRefusal::Full {
+            quota: uploads.settings.quota,
+        });
+    }
+    let owner = who.to_string();
+    let now = now_seconds();
+    uploads
+        .budgets
+        .take(&owner, length, uploads.store.in_flight(&owner), now)?;
+    let given = headers
+        .get("upload-metadata")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|metadata| value(metadata, "filename"));
+    let id = super::new_id().ok_or(UploadRefusal::Storage)?;
+    let upload = Upload {
+        length,
+        created: now,
+        expires: now + uploads.settings.ttl.as_secs(),
+        media: None,
+        name: safe_name(given.as_deref(), "bin"),
+        owner,
+        complete: false,
+        gone: false,
+    };
+    uploads
+        .store
+        .create(&id, upload.clone())
+        .await
+        .map_err(|error| {
+            tracing::warn!(%error, "an upload could not be made");
+            UploadRefusal::Storage
+        })?;
+    Ok((id, upload))
+}
+
+/// `HEAD /uploads/{id}`: with `Tus-Resumable`, where the upload stands;
+/// without, the finished file's headers.
+pub async fn head(
+    State(gateway): State<Gateway>,
+    Path(id): Path<String>,
+    request: Request,
+) -> Response {
+    if !request.headers().contains_key(TUS_RESUMABLE) {
+        return super::serve::file(State(gateway), Path(id), request).await;
+    }
+    let stands = async {
+        let uploads = on(&gateway)?;
+        let upload = live(uploads, &id)?;
+        let offset = uploads
+            .store
+            .offset(&id)
+            .await
+            .map_err(|_| UploadRefusal::Unknown)?;
+        Ok::<_, UploadRefusal>(tus_answer(StatusCode::OK, Some((&upload, offset))))
+    };
+    stands.await.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `PATCH /uploads/{id}`: bytes from `Upload-Offset` on.
+pub async fn patch(
+    State(gateway): State<Gateway>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    if let Err(refusal) = check_version(&parts.headers) {
+        return refusal.into_response();
+    }
+    let who = match caller(&gateway, &parts.headers, peer).await {
+        Ok(who) => who,
+        Err(response) => return response,
+    };
+    let written = async {
+        let uploads = on(&gateway)?;
+        let upload = live(uploads, &id)?;
+        may_change(&who, &upload)?;
+        if !is_offset_stream(&parts.headers) {
+            return Err(UploadRefusal::ContentType);
+        }
+        let from = bytes_header(
+            &parts.headers,
+            "upload-offset",
+            "the offset the bytes start at (HEAD says where the upload stands)",
+        )?;
+        let writing = uploads
+            .store
+            .start_writing(&id)
+            .ok_or(UploadRefusal::Locked)?;
+        let at = uploads
+            .store
+            .offset(&id)
+            .await
+            .map_err(|_| UploadRefusal::Unknown)?;
+        if from != at {
+            return Err(UploadRefusal::WrongOffset(at));
+        }
+        receive_apart(uploads, &id, upload, at, body, Some(writing)).await
+    };
+    match written.await {
+        Ok((upload, offset)) => tus_answer(StatusCode::NO_CONTENT, Some((&upload, offset))),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// [`receive`] in a task of its own: a connection that drops ends this
+/// request's future, not the writing, which keeps every byte that arrived
+/// (holding `writing`, the upload's lock, until it is done).
+async fn receive_apart(
+    uploads: &Arc<Uploads>,
+    id: &str,
+    upload: Upload,
+    offset: u64,
+    body: Body,
+    writing: Option<super::store::Writing>,
+) -> Result<(Upload, u64), UploadRefusal> {
+    let (uploads, id) = (Arc::clone(uploads), id.to_owned());
+    let written = tokio::spawn(async move {
+        let written = receive(&uploads, &id, upload, offset, body).await;
+        drop(writing);
+        written
+    });
+    written.await.unwrap_or(Err(UploadRefusal::Storage))
+}
+
+/// Write `body` to the upload `id` from `offset`: what is known of it and
+/// its new offset. Its type is decided once its first bytes are in; a file
+/// refused is deleted. A body cut short keeps what arrived (the client
+/// resumes from there).
+async fn receive(
+    uploads: &Uploads,
+    id: &str,
+    mut upload: Upload,
+    mut offset: u64,
+    body: Body,
+) -> Result<(Upload, u64), UploadRefusal> {
+    let storage = |error: std::io::Error| {
+        tracing::warn!(%error, "an upload could not be written");
+        UploadRefusal::Storage
+    };
+    let mut file = tokio::fs::OpenOptions::new()
+        .append(true)
+        .open(uploads.store.data_path(id))
+        .await
+        .map_err(storage)?;
+    let mut stream = body.into_data_stream();
+    let mut outcome = Ok(());
+    while let Some(frame) = stream.next().await {
+        let Ok(bytes) = frame else {
+            // The connection dropped or went idle: keep what came.
+            break;
+        };
+        if offset + bytes.len() as u64 > upload.length {
+            outcome = Err(UploadRefusal::PastLength(upload.length));
+            break;
+        }
+        file.write_all(&bytes).await.map_err(storage)?;
+        offset += bytes.len() as u64;
+        metrics::counter!(UPLOADED_BYTES).increment(bytes.len() as u64);
+        if upload.media.is_none() && (offset >= SNIFF_BYTES as u64 || offset == upload.length) {
+            file.flush().await.map_err(storage)?;
+            let first = uploads.store.head(id, SNIFF_BYTES).await.map_err(storage)?;
+            match check_media(&first, upload.length, uploads.settings.max_video_bytes) {
+                Ok(media) => {
+                    let stem = upload
+                        .name
+                        .rsplit_once('.')
+                        .map_or(upload.name.as_str(), |(stem, _)| stem);
+                    upload.name = format!("{stem}.{}", media.extension());
+                    upload.media = Some(media);
+                }
+                Err(refused) => {
+                    drop(file);
+                    uploads.store.remove(id).await;
+                    return Err(refused.into());
+                }
+            }
+        }
+    }
+    file.flush().await.map_err(storage)?;
+    file.sync_data().await.map_err(storage)?;
+    if offset == upload.length {
+        upload.complete = true;
+        upload.expires = now_seconds() + uploads.settings.ttl.as_secs();
+    }
+    uploads
+        .store
+        .save(id, upload.clone())
+        .await
+        .map_err(storage)?;
+    outcome.map(|()| (upload, offset))
+}
+
+/// `DELETE /uploads/{id}`: the upload ended and its bytes deleted.
+pub async fn delete(
+    State(gateway): State<Gateway>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(refusal) = check_version(&headers) {
+        return refusal.into_response();
+    }
+    let who = match caller(&gateway, &headers, peer).await {
+        Ok(who) => who,
+        Err(response) => return response,
+    };
+    let ended = async {
+        let uploads = on(&gateway)?;
+        let upload = live(uploads, &id)?;
+        may_change(&who, &upload)?;
+        let _writing = uploads
+            .store
+            .start_writing(&id)
+            .ok_or(UploadRefusal::Locked)?;
+        uploads.store.remove(&id).await;
+        Ok::<_, UploadRefusal>(tus_answer(StatusCode::NO_CONTENT, None))
+    };
+    ended.await.unwrap_or_else(IntoResponse::into_response)
+}
