@@ -19,6 +19,7 @@ pub mod image_to_video;
 pub mod kind;
 pub mod languages;
 mod lenient;
+pub mod media_inputs;
 pub mod media_type;
 pub mod model_rules;
 pub mod path;

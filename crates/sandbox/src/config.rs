@@ -62,6 +62,12 @@ pub struct Config {
     #[arg(long)]
     pub callbacks_to_any_host: bool,
 
+    /// Fetch each image and video a submission names, as the service does,
+    /// and fail its tasks when one is missing, too large or not media
+    /// (`GET /sandbox/fetched` lists what was fetched, with hashes).
+    #[arg(long, env = "MEDIA_GEN_SANDBOX_FETCH_INPUTS")]
+    pub fetch_inputs: bool,
+
     /// Wait before the first callback retry, in milliseconds; doubled for the second.
     #[arg(long, default_value_t = 1000)]
     pub callback_retry_ms: u64,
@@ -87,6 +93,7 @@ impl Config {
             public_url: None,
             callbacks_to_any_host: false,
             callback_retry_ms: 20,
+            fetch_inputs: false,
             faults: Faults::default(),
         }
     }

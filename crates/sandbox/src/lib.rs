@@ -14,6 +14,7 @@ pub mod callbacks;
 pub mod config;
 pub mod error;
 pub mod faults;
+pub mod fetch_inputs;
 pub mod ids;
 pub mod inbox;
 pub mod lifecycle;
@@ -106,6 +107,7 @@ fn sandbox(app: &AppState) -> Router<AppState> {
         .route_layer(middleware::from_fn_with_state(tokens, auth::require_bearer));
     Router::new()
         .route("/sandbox/stats", get(stats::stats))
+        .route("/sandbox/fetched", get(fetch_inputs::fetched))
         .route(
             media_gen_api::relay::CAPABILITIES_PATH,
             get(inbox::capabilities),

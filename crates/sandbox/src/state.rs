@@ -33,6 +33,8 @@ pub struct Inner {
     pub http: reqwest::Client,
     /// Request and task counts.
     pub counters: Counters,
+    /// The inputs fetched (`--fetch-inputs`).
+    pub fetched: crate::fetch_inputs::FetchLog,
 }
 
 impl std::ops::Deref for AppState {
@@ -58,6 +60,7 @@ impl AppState {
             images: ImageCache::default(),
             http,
             counters: Counters::default(),
+            fetched: crate::fetch_inputs::FetchLog::default(),
             config,
         }))
     }

@@ -10,7 +10,7 @@ use media_gen_api::{
     TaskIds, TaskKind,
 };
 
-use super::{base_url, callback_target, prompt_outcome, refusal, NewTasks};
+use super::{base_url, callback_target, prompt_outcome, refusal, with_inputs, NewTasks};
 use crate::body::JsonBody;
 use crate::error::{codes, ApiError};
 use crate::state::AppState;
@@ -43,7 +43,12 @@ pub async fn submit(
         quality: request.image_quality.unwrap_or(defaults::IMAGE_QUALITY),
         ratio: request.image_ratio.unwrap_or(defaults::IMAGE_RATIO),
     };
-    let outcome = prompt_outcome(&request.prompt, "image");
+    let outcome = with_inputs(
+        &app,
+        &request.media_inputs(),
+        prompt_outcome(&request.prompt, "image"),
+    )
+    .await;
     let count = request
         .generate_count
         .unwrap_or(defaults::IMAGE_GENERATE_COUNT);

@@ -7,7 +7,7 @@ use media_gen_api::{
     defaults, validate_image_to_video, Context, Envelope, ImageToVideoRequest, TaskIds, TaskKind,
 };
 
-use super::{base_url, callback_target, prompt_outcome, refusal, NewTasks};
+use super::{base_url, callback_target, prompt_outcome, refusal, with_inputs, NewTasks};
 use crate::body::JsonBody;
 use crate::error::ApiError;
 use crate::render::DEFAULT_ASPECT;
@@ -37,7 +37,12 @@ pub async fn submit(
         resolution,
         duration,
     };
-    let outcome = prompt_outcome(&request.prompt, "video");
+    let outcome = with_inputs(
+        &app,
+        &request.media_inputs(),
+        prompt_outcome(&request.prompt, "video"),
+    )
+    .await;
     let count = request
         .generate_count
         .unwrap_or(defaults::IMAGE_TO_VIDEO_COUNT);

@@ -60,6 +60,19 @@ pub fn prompt_outcome(prompt: &str, what: &str) -> Outcome {
     }
 }
 
+/// `otherwise`, unless an input cannot be used (`--fetch-inputs`): then
+/// the failure that says which and why.
+pub async fn with_inputs(
+    app: &AppState,
+    inputs: &[media_gen_api::media_inputs::MediaInput<'_>],
+    otherwise: Outcome,
+) -> Outcome {
+    match crate::fetch_inputs::fetch_inputs(app, inputs).await {
+        Ok(()) => otherwise,
+        Err(message) => Outcome::Failure(message),
+    }
+}
+
 /// Everything a submit needs to make its tasks.
 pub struct NewTasks<'a> {
     /// The sandbox's state.

@@ -43,7 +43,7 @@ pub async fn submit(
             "The source video could not be read: its URL contains \"{VIDEO_FAIL_TRIGGER}\", the sandbox's failure trigger"
         ))
     } else {
-        Outcome::Success
+        super::with_inputs(&app, &request.media_inputs(), Outcome::Success).await
     };
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
