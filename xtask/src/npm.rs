@@ -155,10 +155,14 @@ const CREATE_VITE: &str = "create-vite@8.3.0";
 /// (`node_modules/axe-core/axe.min.js`, read by `crates/e2e`).
 const AXE_CORE: &str = "axe-core@4.14.1";
 
+/// A tus client another program would upload with: the end-to-end tests
+/// upload through the gateway with it (`node_modules/tus-js-client/dist/tus.min.js`).
+const TUS_CLIENT: &str = "tus-js-client@4.3.1";
+
 /// Install `tarball` with npm into a scratch folder next to the widget test
 /// page, as a JavaScript developer would, and check the declarations with
-/// `tsc --noEmit --strict`; axe-core goes in beside it for the end-to-end
-/// tests. Returns the folder (the e2e tests serve it).
+/// `tsc --noEmit --strict`; axe-core and tus-js-client go in beside it for
+/// the end-to-end tests. Returns the folder (the e2e tests serve it).
 pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
     let root = project::root();
     let scratch = npm_dir(&root).join("scratch");
@@ -197,6 +201,7 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             .arg(VITE)
             .arg(FAL_CLIENT)
             .arg(CREATE_VITE)
+            .arg(TUS_CLIENT)
             .current_dir(&scratch),
     )?;
     cmd::run(

@@ -144,6 +144,43 @@ pub async fn start_sandbox(task_ms: u64) -> String {
     .expect("bind a free loopback port")
 }
 
+/// A sandbox as [`start_sandbox`] that fetches each submission's inputs as
+/// the service does (`--fetch-inputs`); its base URL.
+pub async fn start_fetching_sandbox(task_ms: u64) -> String {
+    media_gen_sandbox::spawn_local(Config {
+        tokens: vec![GATEWAY_TOKEN.to_owned()],
+        task_ms,
+        fetch_inputs: true,
+        ..Config::for_tests()
+    })
+    .await
+    .expect("bind a free loopback port")
+}
+
+/// A gateway as [`start_gateway`] whose settings `configure` changes
+/// knowing the gateway's own base URL (its `--public-url`); that URL.
+pub async fn start_gateway_at(
+    sandbox_url: &str,
+    static_dir: Option<PathBuf>,
+    configure: impl FnOnce(&mut media_gen_gateway::Settings, &str),
+) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free loopback port");
+    let base_url = format!("http://{}", listener.local_addr().expect("an address"));
+    let mut settings =
+        media_gen_gateway::Settings::for_tests(sandbox_url, GATEWAY_TOKEN, static_dir);
+    configure(&mut settings, &base_url);
+    tokio::spawn(async move {
+        if let Err(error) =
+            media_gen_gateway::serve(listener, &settings, std::future::pending()).await
+        {
+            eprintln!("the gateway stopped: {error}");
+        }
+    });
+    base_url
+}
+
 /// Start a sandbox (tasks of about `task_ms`) and a gateway in front of it
 /// serving `static_dir`; the pages may read the sandbox's address too.
 pub async fn start_site_serving(static_dir: PathBuf, task_ms: u64) -> Site {

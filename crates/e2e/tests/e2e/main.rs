@@ -25,4 +25,5 @@ mod relay_abuse;
 mod results;
 mod shared_access;
 mod sign_in;
+mod uploads;
 mod widgets;

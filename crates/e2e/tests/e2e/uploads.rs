@@ -1,0 +1,96 @@
+//! Uploads as another program makes them: `tus-js-client` (from npm) in
+//! Chromium uploads a PNG the page drew, in 16 KiB pieces, through the
+//! gateway; a task submitted with the upload's address succeeds, and the
+//! sandbox, fetching inputs as the service does, received exactly the
+//! bytes the page held (their SHA-256 compared).
+
+use media_gen_e2e::{npm_scratch_dir, start_fetching_sandbox, start_gateway_at, Browser};
+use media_gen_gateway::uploads::UploadSettings;
+use serde_json::Value;
+
+/// On the page: draw a picture, upload it with tus-js-client, submit an
+/// image-to-video task starting from it and wait for its end; the upload's
+/// address, the file's SHA-256 and the task.
+const UPLOAD_AND_SUBMIT: &str = "
+    await new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = './node_modules/tus-js-client/dist/tus.min.js';
+      script.onload = resolve; script.onerror = reject;
+      document.head.append(script);
+    });
+    const canvas = document.createElement('canvas');
+    canvas.width = 640; canvas.height = 360;
+    const context = canvas.getContext('2d');
+    for (let i = 0; i < 4000; i++) {
+      context.fillStyle = `hsl(${i % 360} 70% ${30 + (i * 7) % 50}%)`;
+      context.fillRect((i * 37) % 640, (i * 53) % 360, 9, 9);
+    }
+    const file = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+    const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
+    const sha256 = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const progress = [];
+    const url = await new Promise((resolve, reject) => {
+      const upload = new tus.Upload(file, {
+        endpoint: '/uploads/',
+        chunkSize: 16 * 1024,
+        metadata: { filename: 'drawn.png', filetype: 'image/png' },
+        onProgress: (sent, total) => progress.push([sent, total]),
+        onError: (error) => reject(String(error)),
+        onSuccess: () => resolve(upload.url),
+      });
+      upload.start();
+    });
+    const submitted = await fetch('/v1/image_to_video', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'S', prompt: 'The drawing comes alive', aspect_ratio: '16:9',
+        aspect_resolution: '720p', duration: 8, image_url: url }),
+    }).then((r) => r.json());
+    const id = submitted.data.task_ids[0];
+    let task;
+    for (;;) {
+      task = (await fetch(`/v1/image_to_video/${id}`).then((r) => r.json())).data;
+      if (task.status === 'SUCCEEDED' || task.status === 'FAILED') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return { url, sha256, size: file.size, pieces: progress.length, task };";
+
+#[tokio::test]
+#[ignore = "needs the packed npm package (with tus-js-client) and ChromeDriver: run through `cargo xtask test`"]
+async fn a_tus_client_uploads_through_the_gateway_and_the_service_gets_those_bytes() {
+    let sandbox = start_fetching_sandbox(300).await;
+    let upload_dir = std::env::temp_dir().join(format!("media-gen-uploads-{}", std::process::id()));
+    let gateway = start_gateway_at(&sandbox, Some(npm_scratch_dir()), |settings, base| {
+        settings.uploads = Some(UploadSettings::new(upload_dir.clone(), base.to_owned()));
+    })
+    .await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{gateway}/index.html")).await;
+    browser
+        .wait_until("the page", "window.ready === true")
+        .await;
+    let outcome = browser.run_async(UPLOAD_AND_SUBMIT).await;
+    browser.close().await;
+
+    let url = outcome["url"].as_str().unwrap();
+    assert!(url.starts_with(&format!("{gateway}/uploads/")), "{outcome}");
+    assert!(
+        outcome["size"].as_u64().unwrap() > 2 * 16 * 1024 && outcome["pieces"].as_u64().unwrap() > 1,
+        "uploaded in pieces: {outcome}"
+    );
+    assert_eq!(outcome["task"]["status"], "SUCCEEDED", "{outcome}");
+    let fetched: Value = reqwest::get(format!("{sandbox}/sandbox/fetched"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let record = &fetched["data"][0];
+    assert_eq!(record["url"], url);
+    assert_eq!(record["mime"], "image/png");
+    assert_eq!(
+        record["sha256"], outcome["sha256"],
+        "the service got the page's bytes"
+    );
+    let _ = std::fs::remove_dir_all(&upload_dir);
+}
