@@ -119,9 +119,11 @@ pub fn run(options: &Options) -> Result<ExitCode> {
         }
         None => {
             let token = fresh_token()?;
+            // It fetches what a submission names, as the service does, so
+            // an upload that did not arrive fails its task here too.
             let sandbox = sandbox::launch(
                 &binary("release", "media-gen-sandbox"),
-                &["--private", "--token", &token],
+                &["--private", "--token", &token, "--fetch-inputs"],
             )?;
             // The pages may read the sandbox's media (captions) too. The
             // sandbox reaches the gateway on loopback: it relays the
@@ -131,6 +133,12 @@ pub fn run(options: &Options) -> Result<ExitCode> {
                 .args(["--connect-src", &sandbox.base_url])
                 .args(["--public-url", &site])
                 .env(TOKEN_VAR, token);
+            // Files from this computer, kept under target/ and served to
+            // the sandbox on loopback (open access: this machine only).
+            let uploads = project::root().join("target").join("start-uploads");
+            gateway
+                .args(["--upload-dir", &uploads.to_string_lossy()])
+                .arg("--uploads-open");
             println!(
                 "sandbox (the service, on a private port): {}",
                 sandbox.base_url

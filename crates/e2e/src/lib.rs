@@ -168,9 +168,23 @@ pub async fn start_gateway_at(
         .await
         .expect("bind a free loopback port");
     let base_url = format!("http://{}", listener.local_addr().expect("an address"));
+    start_gateway_on(listener, sandbox_url, static_dir, |settings| {
+        configure(settings, &base_url);
+    });
+    base_url
+}
+
+/// A gateway as [`start_gateway`] on `listener` (bound ahead, when another
+/// server must know its address first), running until the test ends.
+pub fn start_gateway_on(
+    listener: tokio::net::TcpListener,
+    sandbox_url: &str,
+    static_dir: Option<PathBuf>,
+    configure: impl FnOnce(&mut media_gen_gateway::Settings),
+) {
     let mut settings =
         media_gen_gateway::Settings::for_tests(sandbox_url, GATEWAY_TOKEN, static_dir);
-    configure(&mut settings, &base_url);
+    configure(&mut settings);
     tokio::spawn(async move {
         if let Err(error) =
             media_gen_gateway::serve(listener, &settings, std::future::pending()).await
@@ -178,7 +192,6 @@ pub async fn start_gateway_at(
             eprintln!("the gateway stopped: {error}");
         }
     });
-    base_url
 }
 
 /// Start a sandbox (tasks of about `task_ms`) and a gateway in front of it

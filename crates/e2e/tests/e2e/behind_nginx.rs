@@ -598,3 +598,57 @@ async fn an_auth_proxy_in_front_names_the_person() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+#[ignore = "needs nginx: run through `cargo xtask test`"]
+async fn an_upload_larger_than_nginxs_body_limit_goes_through_its_uploads_block() {
+    let sandbox = media_gen_e2e::start_fetching_sandbox(100).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let gateway = listener.local_addr().unwrap().to_string();
+    let nginx = Nginx::start(|port| server_block(&[gateway], port)).await;
+    let site = format!("http://{}", nginx.address);
+    let upload_dir = tempfile_dir("nginx-uploads");
+    media_gen_e2e::start_gateway_on(listener, &sandbox, None, |settings| {
+        settings.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+        settings.uploads = Some(media_gen_gateway::uploads::UploadSettings::new(
+            upload_dir.clone(),
+            site.clone(),
+        ));
+    });
+    // 3 MB in one PATCH: over the 1 MiB the guide allows elsewhere.
+    let mut file = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    file.resize(3_000_000, 1);
+    let client = reqwest::Client::new();
+    let made = client
+        .post(format!("{site}/uploads/"))
+        .header("tus-resumable", "1.0.0")
+        .header("upload-length", file.len())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), 201);
+    let upload = made.headers()["location"].to_str().unwrap().to_owned();
+    assert!(
+        upload.starts_with(&site),
+        "served at nginx's address: {upload}"
+    );
+    let written = client
+        .patch(&upload)
+        .header("tus-resumable", "1.0.0")
+        .header("upload-offset", 0)
+        .header("content-type", "application/offset+octet-stream")
+        .body(file.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(written.status(), 204, "{:?}", written.text().await);
+    let served = reqwest::get(&upload).await.unwrap();
+    assert_eq!(served.headers()["content-type"], "image/png");
+    assert_eq!(served.bytes().await.unwrap().len(), file.len());
+    let _ = std::fs::remove_dir_all(&upload_dir);
+}
+
+/// A fresh folder under the system's temporary one, named for `what`.
+fn tempfile_dir(what: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("media-gen-{what}-{}", std::process::id()))
+}

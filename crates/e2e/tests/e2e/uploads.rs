@@ -75,7 +75,8 @@ async fn a_tus_client_uploads_through_the_gateway_and_the_service_gets_those_byt
     let url = outcome["url"].as_str().unwrap();
     assert!(url.starts_with(&format!("{gateway}/uploads/")), "{outcome}");
     assert!(
-        outcome["size"].as_u64().unwrap() > 2 * 16 * 1024 && outcome["pieces"].as_u64().unwrap() > 1,
+        outcome["size"].as_u64().unwrap() > 2 * 16 * 1024
+            && outcome["pieces"].as_u64().unwrap() > 1,
         "uploaded in pieces: {outcome}"
     );
     assert_eq!(outcome["task"]["status"], "SUCCEEDED", "{outcome}");
