@@ -101,6 +101,7 @@ pub async fn handle(
         (Endpoint::Submit(kind), Some(relay)) => relay.take_submit(*kind, &body).await,
         _ => None,
     };
+    let asked = body.clone();
     let body = match &relayed {
         Some((_, relayed_body)) => relayed_body.clone(),
         None => body,
@@ -137,6 +138,9 @@ pub async fn handle(
         };
         relay.submit_answered(capability, *kind, status, body).await;
     }
+    if let (Ok(answer), Some(uploads)) = (&answer, &gateway.uploads) {
+        keep_uploads(uploads, &endpoint, &asked, answer).await;
+    }
     let answer = match answer {
         Ok(answer) => passed_on(answer).map(|mut response| {
             if let Some((capability, _)) = &relayed {
@@ -159,6 +163,29 @@ pub async fn handle(
             );
             refusal.into_response()
         }
+    }
+}
+
+/// Uploads a submit names are held by the tasks it made; a status read
+/// that shows a task ended lets its uploads go.
+async fn keep_uploads(
+    uploads: &crate::uploads::Uploads,
+    endpoint: &Endpoint,
+    asked: &[u8],
+    answer: &Answer,
+) {
+    let status = answer.status.as_u16();
+    match endpoint {
+        Endpoint::Submit(kind) => {
+            let created = crate::relay::submit::created_ids(*kind, status, &answer.body);
+            uploads.hold(*kind, asked, &created).await;
+        }
+        Endpoint::Status(kind, _) => {
+            if let Ok(task) = media_gen_api::decode_task(*kind, status, &answer.body) {
+                uploads.seen(&task).await;
+            }
+        }
+        Endpoint::TargetLanguages => {}
     }
 }
 

@@ -95,3 +95,91 @@ async fn a_tus_client_uploads_through_the_gateway_and_the_service_gets_those_byt
     );
     let _ = std::fs::remove_dir_all(&upload_dir);
 }
+
+/// A PNG's first bytes and filler: `length` bytes in all.
+fn png(length: usize) -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    bytes.resize(length, 3);
+    bytes
+}
+
+/// Upload `bytes` through the gateway at `base` in one `PATCH`; its address.
+async fn upload(base: &str, bytes: Vec<u8>) -> String {
+    let client = reqwest::Client::new();
+    let made = client
+        .post(format!("{base}/uploads/"))
+        .header("tus-resumable", "1.0.0")
+        .header("upload-length", bytes.len())
+        .send()
+        .await
+        .unwrap();
+    let url = made.headers()["location"].to_str().unwrap().to_owned();
+    let written = client
+        .patch(&url)
+        .header("tus-resumable", "1.0.0")
+        .header("upload-offset", 0)
+        .header("content-type", "application/offset+octet-stream")
+        .body(bytes)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(written.status(), 204);
+    url
+}
+
+#[tokio::test]
+async fn an_upload_a_task_is_made_from_outlives_its_ttl_until_the_task_ends() {
+    let sandbox = start_fetching_sandbox(3_000).await;
+    let dir = std::env::temp_dir().join(format!("media-gen-held-{}", std::process::id()));
+    let gateway = start_gateway_at(&sandbox, None, |settings, base| {
+        let mut uploads = UploadSettings::new(dir.clone(), base.to_owned());
+        uploads.ttl = std::time::Duration::from_secs(1);
+        settings.uploads = Some(uploads);
+    })
+    .await;
+    let url = upload(&gateway, png(2_000)).await;
+    let submitted: Value = reqwest::Client::new()
+        .post(format!("{gateway}/v1/image_to_video"))
+        .json(
+            &serde_json::json!({ "model": "S", "prompt": "Held", "aspect_ratio": "16:9",
+            "aspect_resolution": "720p", "duration": 8, "image_url": url }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = submitted["data"]["task_ids"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Past its TTL, the task still running: kept.
+    tokio::time::sleep(std::time::Duration::from_millis(1_800)).await;
+    assert_eq!(
+        reqwest::get(&url).await.unwrap().status(),
+        200,
+        "held by its task"
+    );
+    // The task read to its end through the gateway: kept a TTL more, then gone.
+    loop {
+        let task: Value = reqwest::get(format!("{gateway}/v1/image_to_video/{id}"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if task["data"]["status"] == "SUCCEEDED" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        reqwest::get(&url).await.unwrap().status(),
+        200,
+        "a TTL after the end"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    assert_eq!(reqwest::get(&url).await.unwrap().status(), 410);
+    let _ = std::fs::remove_dir_all(&dir);
+}

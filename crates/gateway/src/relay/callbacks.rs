@@ -121,6 +121,9 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
         tracing::warn!(%kind, "a callback for a task the service says has not ended");
         return Err(Refusal::RetryLater(relay.confirmations().interval()));
     }
+    if let Some(uploads) = &gateway.uploads {
+        uploads.seen(&task).await;
+    }
     if store
         .announce(capability, task)
         .await

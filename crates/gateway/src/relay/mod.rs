@@ -21,7 +21,7 @@ pub mod redis_store;
 pub mod store;
 pub mod streams;
 pub mod submissions;
-mod submit;
+pub(crate) mod submit;
 
 use std::num::NonZeroU32;
 use std::sync::Arc;

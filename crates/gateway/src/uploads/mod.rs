@@ -6,6 +6,7 @@
 //! budgets ([`budgets`]); a sweeper deletes the expired ones' bytes.
 
 pub mod budgets;
+pub mod held;
 pub mod metadata;
 pub mod refusal;
 pub mod serve;

@@ -35,6 +35,18 @@ pub struct Upload {
     /// stays a while longer, so its address answers 410, not 404).
     #[serde(default)]
     pub gone: bool,
+    /// Tasks made from it that have not ended (`kind/task_id`): while any
+    /// has not, it is kept whatever its expiry, so the service never finds
+    /// it gone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_by: Vec<String>,
+}
+
+impl Upload {
+    /// Whether it is past its time at `now` (and no task holds it).
+    pub fn expired_at(&self, now: u64) -> bool {
+        self.gone || (self.expires <= now && self.held_by.is_empty())
+    }
 }
 
 /// The uploads of one folder.
@@ -145,7 +157,7 @@ impl Store {
             for (id, upload) in index.iter() {
                 if upload.gone && upload.expires.saturating_add(forget_after) <= now {
                     forgotten.push(id.clone());
-                } else if !upload.gone && upload.expires <= now {
+                } else if !upload.gone && upload.expired_at(now) {
                     expired.push(id.clone());
                 }
             }
@@ -194,6 +206,17 @@ impl Store {
         let mut head = Vec::with_capacity(count);
         file.take(count as u64).read_to_end(&mut head).await?;
         Ok(head)
+    }
+
+    /// The uploads `task` (`kind/task_id`) holds.
+    pub fn held_by(&self, task: &str) -> Vec<String> {
+        self.with(|index| {
+            index
+                .iter()
+                .filter(|(_, upload)| upload.held_by.iter().any(|held| held == task))
+                .map(|(id, _)| id.clone())
+                .collect()
+        })
     }
 
     /// Delete `id`: its bytes and what was known of it.

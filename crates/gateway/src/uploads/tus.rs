@@ -86,7 +86,7 @@ pub(super) fn live(uploads: &Uploads, id: &str) -> Result<Upload, UploadRefusal>
         return Err(UploadRefusal::Unknown);
     }
     let upload = uploads.store.get(id).ok_or(UploadRefusal::Unknown)?;
-    if upload.gone || upload.expires <= now_seconds() {
+    if upload.expired_at(now_seconds()) {
         return Err(UploadRefusal::Expired);
     }
     Ok(upload)
@@ -220,6 +220,7 @@ async fn start(
         owner,
         complete: false,
         gone: false,
+        held_by: Vec::new(),
     };
     uploads
         .store

@@ -1,0 +1,97 @@
+//! An upload a submitted task is made from is kept until that task ends
+//! (as the relay hears or a status read shows) and then `--upload-ttl`
+//! more, so the service never finds the file gone however long the task
+//! waits. The submit names uploads by URL in its media fields (the
+//! contract's `media_inputs`); only this gateway's own upload addresses
+//! count.
+
+use media_gen_api::{
+    AnyTask, ImageGenerateRequest, ImageToVideoRequest, TaskKind, VideoTranslateRequest,
+};
+
+use super::{Uploads, UPLOADS_PATH};
+use crate::access::now_seconds;
+
+/// How a task is named in an upload's `held_by`.
+fn task_name(kind: TaskKind, task_id: &str) -> String {
+    format!("{}/{task_id}", kind.as_str())
+}
+
+/// The URLs a submit of `kind` with `body` names as media.
+fn input_urls(kind: TaskKind, body: &[u8]) -> Vec<String> {
+    fn urls<T>(body: &[u8], inputs: impl Fn(&T) -> Vec<String>) -> Vec<String>
+    where
+        T: serde::de::DeserializeOwned,
+    {
+        serde_json::from_slice::<T>(body)
+            .map(|request| inputs(&request))
+            .unwrap_or_default()
+    }
+    let owned = |inputs: Vec<media_gen_api::media_inputs::MediaInput<'_>>| {
+        inputs
+            .into_iter()
+            .map(|input| input.url.to_owned())
+            .collect()
+    };
+    match kind {
+        TaskKind::ImageToVideo => urls(body, |r: &ImageToVideoRequest| owned(r.media_inputs())),
+        TaskKind::ImageGenerate => urls(body, |r: &ImageGenerateRequest| owned(r.media_inputs())),
+        TaskKind::VideoTranslate => urls(body, |r: &VideoTranslateRequest| owned(r.media_inputs())),
+    }
+}
+
+impl Uploads {
+    /// The upload `url` names, if it is one of this gateway's (with or
+    /// without a `/{name}` after it).
+    fn upload_of(&self, url: &str) -> Option<String> {
+        let prefix = format!(
+            "{}{UPLOADS_PATH}",
+            self.settings.public_url.trim_end_matches('/')
+        );
+        let rest = url.strip_prefix(&prefix)?;
+        let id = rest.split(['/', '?', '#']).next()?;
+        media_gen_api::relay::is_capability(id).then(|| id.to_owned())
+    }
+
+    /// A submit of `kind` with `body` made the tasks `task_ids`: each
+    /// upload it names is held until they end.
+    pub async fn hold(&self, kind: TaskKind, body: &[u8], task_ids: &[String]) {
+        for url in input_urls(kind, body) {
+            let Some(id) = self.upload_of(&url) else {
+                continue;
+            };
+            let Some(mut upload) = self.store.get(&id) else {
+                continue;
+            };
+            upload
+                .held_by
+                .extend(task_ids.iter().map(|task_id| task_name(kind, task_id)));
+            if let Err(error) = self.store.save(&id, upload).await {
+                tracing::warn!(%error, "an upload could not be held for its tasks");
+            }
+        }
+    }
+
+    /// `task` has been read or heard of: when it has ended, the uploads it
+    /// held are kept `--upload-ttl` from now, and then go.
+    pub async fn seen(&self, task: &AnyTask) {
+        if !task.status().is_terminal() {
+            return;
+        }
+        let name = task_name(task.kind(), task.task_id());
+        for id in self.store.held_by(&name) {
+            let Some(mut upload) = self.store.get(&id) else {
+                continue;
+            };
+            upload.held_by.retain(|held| *held != name);
+            if upload.held_by.is_empty() {
+                upload.expires = upload
+                    .expires
+                    .max(now_seconds() + self.settings.ttl.as_secs());
+            }
+            if let Err(error) = self.store.save(&id, upload).await {
+                tracing::warn!(%error, "an upload could not be let go by its task");
+            }
+        }
+    }
+}
