@@ -14,6 +14,8 @@ mod options;
 mod poller;
 mod relay_stream;
 mod service;
+#[cfg(feature = "uploads")]
+pub mod upload;
 #[cfg(feature = "access")]
 mod session;
 mod urls;

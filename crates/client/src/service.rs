@@ -96,7 +96,8 @@ impl Client {
         &self.options.base_url
     }
 
-    async fn token(&self) -> Option<String> {
+    /// The token a call carries now (given, or from `getToken`).
+    pub(crate) async fn token(&self) -> Option<String> {
         let token = match &self.options.auth {
             Auth::None => None,
             Auth::Token(token) => Some(token.clone()),

@@ -1,0 +1,254 @@
+//! Uploading a file from the person's computer to a gateway that takes
+//! uploads (its `/capabilities` names the tus path): tus 1.0, the file sent
+//! in pieces of [`CHUNK_BYTES`], each `PATCH` reporting its bytes as they
+//! leave. A dropped connection costs at most the piece in flight: the
+//! upload waits (longer each time, up to [`MAX_WAIT`]), asks the gateway
+//! where it stands (`HEAD`) and goes on from there; given an upload's
+//! address from before (a reload), it resumes that one. The gateway's
+//! refusals come back with its message, which names the rule.
+
+mod xhr;
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use base64::Engine;
+use web_sys::{AbortSignal, Blob};
+
+use crate::abort::sleep;
+use crate::Client;
+use xhr::{Xhr, XhrAnswer, XhrFailed};
+
+/// Bytes per `PATCH`: what a cut connection may cost at most.
+pub const CHUNK_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
+/// The longest wait before trying again after the network failed.
+pub const MAX_WAIT: Duration = Duration::from_secs(30);
+/// Network failures in a row before the upload gives up (about five
+/// minutes of waiting in all).
+const NETWORK_TRIES: u32 = 14;
+
+/// Why an upload ended without its address.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UploadError {
+    /// The gateway refused it: its message, which names the rule.
+    #[error("{0}")]
+    Refused(String),
+    /// The network stayed down through every try.
+    #[error("the network stayed down; try again when it is back")]
+    Network,
+    /// Cancelled.
+    #[error("cancelled")]
+    Aborted,
+}
+
+/// What an upload tells as it goes.
+#[derive(Clone)]
+pub struct UploadWatch {
+    /// The upload's address, as soon as the gateway made it (keep it to
+    /// resume after a reload).
+    pub created: Rc<dyn Fn(&str)>,
+    /// Bytes the gateway has, or that are on their way.
+    pub progress: Rc<dyn Fn(f64)>,
+    /// `true` while waiting for the network to come back, `false` once
+    /// bytes flow again.
+    pub waiting: Rc<dyn Fn(bool)>,
+}
+
+/// Where an upload stands, as `HEAD` says.
+enum Stands {
+    At(f64),
+    Gone,
+}
+
+/// The refusal's message out of a gateway's error envelope.
+fn refusal(answer: &XhrAnswer) -> UploadError {
+    let message = serde_json::from_str::<serde_json::Value>(&answer.text())
+        .ok()
+        .and_then(|said| said["msg"].as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("the gateway answered HTTP {}", answer.status()));
+    UploadError::Refused(message)
+}
+
+/// Whether an answer is worth trying again: busy, rate limited, a server's
+/// passing failure.
+fn passing(status: u16) -> bool {
+    status == 423 || status == 429 || status >= 500
+}
+
+/// The wait before try `failures` (1, 2, 4 … s, at most [`MAX_WAIT`]).
+fn wait(failures: u32) -> Duration {
+    Duration::from_secs(1u64 << failures.clamp(1, 6).saturating_sub(1)).min(MAX_WAIT)
+}
+
+impl Client {
+    /// The headers every tus request carries: the version, and the token.
+    async fn tus_headers(&self) -> Vec<(&'static str, String)> {
+        let mut headers = vec![("Tus-Resumable", "1.0.0".to_owned())];
+        if let Some(token) = self.token().await {
+            headers.push(("Authorization", format!("Bearer {token}")));
+        }
+        headers
+    }
+
+    /// A new upload of `size` bytes named `name` at `{base}{path}`: its address.
+    async fn create(
+        &self,
+        path: &str,
+        size: f64,
+        name: &str,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<String, UploadError> {
+        let mut headers = self.tus_headers().await;
+        headers.push(("Upload-Length", format!("{size}")));
+        let name = base64::engine::general_purpose::STANDARD.encode(name);
+        headers.push(("Upload-Metadata", format!("filename {name}")));
+        let url = format!("{}{path}", self.base_url());
+        let made = Xhr {
+            method: "POST",
+            url: &url,
+            headers,
+            body: None,
+        }
+        .send(Rc::new(|_| {}), cancel)
+        .await
+        .map_err(failed)?;
+        if made.status() != 201 {
+            return Err(refusal(&made));
+        }
+        made.header("Location")
+            .ok_or_else(|| UploadError::Refused("the gateway named no upload address".to_owned()))
+    }
+
+    /// Where the upload at `url` stands.
+    async fn stands(&self, url: &str, cancel: Option<&AbortSignal>) -> Result<Stands, UploadError> {
+        let answer = Xhr {
+            method: "HEAD",
+            url,
+            headers: self.tus_headers().await,
+            body: None,
+        }
+        .send(Rc::new(|_| {}), cancel)
+        .await
+        .map_err(failed)?;
+        match answer.status() {
+            200 => Ok(Stands::At(offset_of(&answer).unwrap_or(0.0))),
+            404 | 410 => Ok(Stands::Gone),
+            status if passing(status) => Err(UploadError::Network),
+            _ => Err(refusal(&answer)),
+        }
+    }
+
+    /// Upload `file` as `name` to the gateway's tus `path` (`/uploads/`),
+    /// or go on with the upload at `resume` (one made before a reload): the
+    /// finished upload's address, which the service fetches.
+    pub async fn upload(
+        &self,
+        path: &str,
+        file: &Blob,
+        name: &str,
+        resume: Option<String>,
+        watch: &UploadWatch,
+        cancel: Option<&AbortSignal>,
+    ) -> Result<String, UploadError> {
+        let size = file.size();
+        let (mut url, mut offset) = match resume {
+            Some(url) => match self.stands(&url, cancel).await? {
+                Stands::At(offset) => (url, offset),
+                Stands::Gone => (self.create(path, size, name, cancel).await?, 0.0),
+            },
+            None => (self.create(path, size, name, cancel).await?, 0.0),
+        };
+        (watch.created)(&url);
+        (watch.progress)(offset);
+        let mut failures = 0;
+        while offset < size {
+            let end = (offset + CHUNK_BYTES).min(size);
+            let piece = file
+                .slice_with_f64_and_f64(offset, end)
+                .map_err(|_| UploadError::Refused("the file could not be read".to_owned()))?;
+            let mut headers = self.tus_headers().await;
+            headers.push(("Upload-Offset", format!("{offset}")));
+            headers.push(("Content-Type", "application/offset+octet-stream".to_owned()));
+            let from = offset;
+            let progress = Rc::clone(&watch.progress);
+            let sent = Xhr {
+                method: "PATCH",
+                url: &url,
+                headers,
+                body: Some(piece),
+            }
+            .send(Rc::new(move |bytes| progress(from + bytes)), cancel)
+            .await;
+            let trouble = match sent {
+                Ok(answer) if answer.status() == 204 => {
+                    offset = offset_of(&answer).unwrap_or(end);
+                    if failures > 0 {
+                        (watch.waiting)(false);
+                    }
+                    failures = 0;
+                    continue;
+                }
+                Ok(answer) if answer.status() == 409 => None,
+                Ok(answer) if passing(answer.status()) => None,
+                Ok(answer) if answer.status() == 404 || answer.status() == 410 => {
+                    // Gone from under it (expired, swept): start anew.
+                    url = self.create(path, size, name, cancel).await?;
+                    (watch.created)(&url);
+                    offset = 0.0;
+                    continue;
+                }
+                Ok(answer) => return Err(refusal(&answer)),
+                Err(XhrFailed::Aborted) => return Err(UploadError::Aborted),
+                Err(XhrFailed::Network) => Some(()),
+            };
+            if trouble.is_some() {
+                failures += 1;
+                if failures > NETWORK_TRIES {
+                    return Err(UploadError::Network);
+                }
+                (watch.waiting)(true);
+                sleep(wait(failures), cancel)
+                    .await
+                    .map_err(|()| UploadError::Aborted)?;
+            }
+            // Where the gateway stands decides where to go on from.
+            match self.stands(&url, cancel).await {
+                Ok(Stands::At(at)) => offset = at,
+                Ok(Stands::Gone) => {
+                    url = self.create(path, size, name, cancel).await?;
+                    (watch.created)(&url);
+                    offset = 0.0;
+                }
+                Err(UploadError::Network) => {}
+                Err(other) => return Err(other),
+            }
+            (watch.progress)(offset);
+        }
+        (watch.waiting)(false);
+        Ok(url)
+    }
+}
+
+/// `Upload-Offset`, read.
+fn offset_of(answer: &XhrAnswer) -> Option<f64> {
+    answer.header("Upload-Offset")?.trim().parse().ok()
+}
+
+/// An XHR that got no answer, as an upload's error.
+fn failed(why: XhrFailed) -> UploadError {
+    match why {
+        XhrFailed::Aborted => UploadError::Aborted,
+        XhrFailed::Network => UploadError::Network,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waits_grow_to_half_a_minute() {
+        let waits: Vec<u64> = (1..=8).map(|n| wait(n).as_secs()).collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30, 30]);
+    }
+}
