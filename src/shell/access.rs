@@ -3,11 +3,13 @@
 //! `/capabilities` as the app starts and after each submit, set by signing
 //! in or out, and lost when a call is refused for want of a person (a
 //! revoked key, an ended session), which brings the sign-in page back with
-//! every stored task kept.
+//! every stored task kept. The same answer says whether the gateway takes
+//! uploads, which gives the forms' media fields their file controls.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use media_gen_api::relay::PersonInfo;
+use media_gen_api::relay::{PersonInfo, UploadsInfo};
+use media_gen_ui::forms::file_target::UploadsOffered;
 
 use crate::settings::Settings;
 
@@ -29,14 +31,16 @@ pub enum SignedIn {
     },
 }
 
-/// The app's sign-in state, as context.
+/// The app's sign-in state, as context; and where its gateway takes
+/// uploads, if it does.
 #[derive(Debug, Clone, Copy)]
-pub struct Access(RwSignal<SignedIn>);
+pub struct Access(RwSignal<SignedIn>, RwSignal<Option<UploadsInfo>>);
 
 /// Provide the state and ask the gateway where the app stands.
 pub fn provide_access(settings: Settings) -> Access {
-    let access = Access(RwSignal::new(SignedIn::Anyone));
+    let access = Access(RwSignal::new(SignedIn::Anyone), RwSignal::new(None));
     provide_context(access);
+    provide_context(UploadsOffered(access.1.into()));
     access.refresh(settings);
     access
 }
@@ -65,6 +69,7 @@ impl Access {
             let Ok(capabilities) = client.capabilities(None).await else {
                 return;
             };
+            self.1.try_set(capabilities.uploads);
             let state = match capabilities.access {
                 None => SignedIn::Anyone,
                 Some(info) => match info.person {

@@ -14,10 +14,10 @@ mod options;
 mod poller;
 mod relay_stream;
 mod service;
-#[cfg(feature = "uploads")]
-pub mod upload;
 #[cfg(feature = "access")]
 mod session;
+#[cfg(feature = "uploads")]
+pub mod upload;
 mod urls;
 pub mod visibility;
 pub mod web_lock;

@@ -12,6 +12,7 @@ mod actions;
 mod app_shell;
 mod behind_nginx;
 mod every_page;
+mod file_fields;
 mod flows;
 mod guidance;
 mod images;

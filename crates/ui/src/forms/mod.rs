@@ -10,6 +10,11 @@
 
 pub mod callback;
 pub mod controls;
+#[cfg(feature = "uploads")]
+pub mod file_target;
+#[cfg(not(feature = "uploads"))]
+#[path = "file_target_off.rs"]
+pub mod file_target;
 mod for_kind;
 pub mod host;
 pub mod image_generate;

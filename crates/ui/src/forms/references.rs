@@ -4,6 +4,9 @@
 use leptos::prelude::*;
 use media_gen_api::Problems;
 
+use media_gen_api::media_inputs::InputKind;
+
+use super::file_target::FileTarget;
 use super::image_previews::{ImagePreviews, Measured};
 use super::lines;
 use crate::components::{Field, FieldProblems};
@@ -24,13 +27,15 @@ pub fn ReferenceImagesField(
     let urls = Signal::derive(move || lines(&value.get()));
     view! {
         <Field id="references" label>
-            <textarea
-                id="references"
-                rows="3"
-                aria-describedby="reference_images-problems"
-                prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
-            ></textarea>
+            <FileTarget value kind=InputKind::Image field="reference_images" many=true>
+                <textarea
+                    id="references"
+                    rows="3"
+                    aria-describedby="reference_images-problems"
+                    prop:value=move || value.get()
+                    on:input=move |ev| value.set(event_target_value(&ev))
+                ></textarea>
+            </FileTarget>
             <FieldProblems problems field="reference_images"/>
             <ImagePreviews urls measured/>
         </Field>

@@ -68,6 +68,13 @@ pub fn FormShell(
     /// The fields.
     children: Children,
 ) -> impl IntoView {
+    // Before the fields are made: their file controls count themselves here.
+    #[cfg(feature = "uploads")]
+    let under_way: Signal<usize> = super::file_target::FormUploads::provide(host.client.clone())
+        .under_way
+        .into();
+    #[cfg(not(feature = "uploads"))]
+    let under_way = Signal::derive(|| 0usize);
     let FormHost {
         submit,
         base_url,
@@ -102,10 +109,12 @@ pub fn FormShell(
     let submitting = RwSignal::new(false);
     let failure = RwSignal::new(None::<String>);
     let handler = StoredValue::new_local(submit);
-    let blocked = move || submitting.get() || problems.with(Problems::has_errors);
+    let blocked =
+        move || submitting.get() || under_way.get() > 0 || problems.with(Problems::has_errors);
 
     let send = move || {
-        if submitting.get_untracked() {
+        // Not while a file is still on its way: its field has no address yet.
+        if submitting.get_untracked() || under_way.get_untracked() > 0 {
             return;
         }
         if problems.with_untracked(Problems::has_errors) {
@@ -158,7 +167,12 @@ pub fn FormShell(
             </p>
             <div class="actions">
                 <button id="submit" part="submit" type="submit" disabled=blocked>
-                    {move || if submitting.get() { "Submitting…" } else { action }}
+                    {move || match (submitting.get(), under_way.get()) {
+                        (true, _) => "Submitting…".to_owned(),
+                        (false, 0) => action.to_owned(),
+                        (false, 1) => format!("{action} (waiting for 1 upload)"),
+                        (false, n) => format!("{action} (waiting for {n} uploads)"),
+                    }}
                 </button>
                 <span class="hint" id="submit-state">
                     {move || match problems.with(blocking_text) {

@@ -1,6 +1,7 @@
 //! The image-to-video form's fields, shown, hidden and limited per model.
 
 use leptos::prelude::*;
+use media_gen_api::media_inputs::InputKind;
 use media_gen_api::validate::{MAX_PROMPT_CHARS, MAX_VIDEOS};
 use media_gen_api::{defaults, AspectRatio, ImageToVideoRequest, Mode, Model, Request, Support};
 
@@ -8,6 +9,7 @@ use super::state::ImageToVideoState;
 use crate::components::{Field, FieldProblems};
 use crate::forms::callback::CallbackField;
 use crate::forms::controls::{choice, number, Switch};
+use crate::forms::file_target::FileTarget;
 use crate::forms::image_previews::ImagePreviews;
 use crate::forms::prompt::PromptField;
 use crate::forms::references::ReferenceImagesField;
@@ -79,14 +81,16 @@ fn url_field(
     let urls = Signal::derive(move || lines(&value.get()));
     view! {
         <Field id label=move || label.get()>
-            <input
-                id=id
-                type="url"
-                placeholder="https://example.com/frame.png"
-                aria-describedby=format!("{id}-problems")
-                prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
-            />
+            <FileTarget value kind=InputKind::Image field=id>
+                <input
+                    id=id
+                    type="url"
+                    placeholder="https://example.com/frame.png"
+                    aria-describedby=format!("{id}-problems")
+                    prop:value=move || value.get()
+                    on:input=move |ev| value.set(event_target_value(&ev))
+                />
+            </FileTarget>
             <FieldProblems problems field=id/>
             <ImagePreviews urls measured=form.images/>
         </Field>

@@ -1,6 +1,7 @@
 //! The video translation form's fields.
 
 use leptos::prelude::*;
+use media_gen_api::media_inputs::InputKind;
 use media_gen_api::validate::{char_count, NAME_CHAR_LIMIT};
 use media_gen_api::{predicted_name, Request, VideoTranslateRequest};
 
@@ -9,6 +10,7 @@ use super::state::VideoTranslateState;
 use crate::components::{Field, FieldProblems};
 use crate::forms::callback::CallbackField;
 use crate::forms::controls::Switch;
+use crate::forms::file_target::FileTarget;
 use crate::forms::{FormHost, FormShell};
 use media_gen_client::now_ms;
 
@@ -52,14 +54,16 @@ pub fn VideoTranslateForm(
     view! {
         <FormShell host=host.clone() prefilled request problems action="Translate">
             <Field id="video_url" label="Video URL">
-                <input
-                    id="video_url"
-                    type="url"
-                    placeholder="https://example.com/talk.mp4"
-                    aria-describedby="video_url-problems"
-                    prop:value=move || form.video_url.get()
-                    on:input=move |ev| form.video_url.set(event_target_value(&ev))
-                />
+                <FileTarget value=form.video_url kind=InputKind::Video field="video_url">
+                    <input
+                        id="video_url"
+                        type="url"
+                        placeholder="https://example.com/talk.mp4"
+                        aria-describedby="video_url-problems"
+                        prop:value=move || form.video_url.get()
+                        on:input=move |ev| form.video_url.set(event_target_value(&ev))
+                    />
+                </FileTarget>
                 <FieldProblems problems field="video_url"/>
             </Field>
             <LanguagePicker form problems client connection/>

@@ -1,0 +1,327 @@
+//! A file from the person's computer in the app's media fields, as they
+//! give one: picked with "Choose file", dropped on the field, pasted into
+//! it. Each shows from the local copy at once, uploads with a visible bar
+//! (on a slow line) while Submit waits, and leaves the upload's address in
+//! the field; the task made from it succeeds, and the sandbox, fetching
+//! inputs as the service does, received exactly the picked bytes. A page
+//! named `.png` and an image over 20 MB are refused before a byte is sent,
+//! naming the field and the rule.
+
+use std::path::{Path, PathBuf};
+
+use fantoccini::Locator;
+use media_gen_e2e::{dist_dir, start_fetching_sandbox, start_gateway_at, Browser};
+use media_gen_gateway::uploads::UploadSettings;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// A noisy 640×360 PNG (noise does not compress: about 700 KB), written
+/// to `path`; its bytes.
+fn write_png(path: &Path, seed: u32) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut bytes, 640, 360);
+        encoder.set_color(png::ColorType::Rgb);
+        let mut writer = encoder.write_header().unwrap();
+        let mut state = seed.wrapping_mul(2_654_435_761).max(1);
+        let pixels: Vec<u8> = (0..640 * 360 * 3)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                (state >> 24) as u8
+            })
+            .collect();
+        writer.write_image_data(&pixels).unwrap();
+    }
+    std::fs::write(path, &bytes).unwrap();
+    bytes
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// A folder of this test's own.
+fn scratch(what: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("media-gen-{what}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The app through a gateway that takes uploads, before a sandbox that
+/// fetches inputs: the site's and the sandbox's base URLs.
+async fn site(uploads: &Path) -> (String, String) {
+    let sandbox = start_fetching_sandbox(400).await;
+    let uploads = uploads.to_owned();
+    let site = start_gateway_at(&sandbox, Some(dist_dir()), move |settings, base| {
+        settings.uploads = Some(UploadSettings::new(uploads, base.to_owned()));
+    })
+    .await;
+    (site, sandbox)
+}
+
+/// A slow line (uploads at 250 KB/s), or a normal one again.
+async fn slow_line(browser: &Browser, slow: bool) {
+    browser
+        .devtools("Network.enable", serde_json::json!({}))
+        .await;
+    let throughput = if slow { 250_000 } else { -1 };
+    browser
+        .devtools(
+            "Network.emulateNetworkConditions",
+            serde_json::json!({
+                "offline": false,
+                "latency": 0,
+                "downloadThroughput": -1,
+                "uploadThroughput": throughput,
+            }),
+        )
+        .await;
+}
+
+/// Wait until the field `id` holds an upload's address on `site`; that address.
+async fn holds_an_upload(browser: &Browser, id: &str, site: &str) -> String {
+    browser
+        .wait_until(
+            &format!("#{id} to hold the upload's address"),
+            &format!("document.querySelector('#{id}').value.startsWith('{site}/uploads/')"),
+        )
+        .await;
+    browser
+        .eval(&format!("document.querySelector('#{id}').value"))
+        .await
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The SHA-256 of what the sandbox fetched from `url`.
+async fn fetched_hash(sandbox: &str, url: &str) -> Option<String> {
+    let fetched: Value = reqwest::get(format!("{sandbox}/sandbox/fetched"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    fetched["data"]
+        .as_array()?
+        .iter()
+        .find(|record| record["url"] == url)
+        .and_then(|record| record["sha256"].as_str().map(str::to_owned))
+}
+
+/// On the page: a file made of a canvas, named `NAME` (replaced), as
+/// `window.__file`, and its SHA-256.
+const MAKE_FILE: &str = "
+    const canvas = document.createElement('canvas');
+    canvas.width = 320; canvas.height = 180;
+    const context = canvas.getContext('2d');
+    for (let i = 0; i < 3000; i++) {
+      context.fillStyle = `hsl(${(i * 17) % 360} 80% ${20 + (i * 13) % 60}%)`;
+      context.fillRect((i * 31) % 320, (i * 47) % 180, 7, 7);
+    }
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+    window.__file = new File([blob], 'NAME', { type: 'image/png' });
+    const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');";
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_file_picked_dropped_or_pasted_uploads_with_a_bar_and_becomes_the_inputs_address() {
+    let uploads = scratch("app-uploads");
+    let (site, sandbox) = site(&uploads).await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site, "/new/image-to-video", "Image to video")
+        .await;
+    browser.watch_for_errors().await;
+    browser.click("#model-S").await;
+
+    // Picked with "Choose file", on a slow line: the local preview at
+    // once, a bar that moves, Submit waiting for it.
+    let file = scratch("picked").join("lighthouse.png");
+    let picked = write_png(&file, 7);
+    slow_line(&browser, true).await;
+    browser
+        .type_into("#prompt", "A lighthouse, from my own photo")
+        .await;
+    browser.find("#image_url-choose").await;
+    browser
+        .client
+        .find(Locator::Css("#image_url-file"))
+        .await
+        .unwrap()
+        .send_keys(&file.to_string_lossy())
+        .await
+        .unwrap();
+    browser.find("#image_url-uploads .upload__preview").await;
+    browser
+        .wait_until(
+            "the bar part way",
+            "(() => { const bar = document.querySelector('#image_url-uploads progress'); \
+               return bar && Number(bar.value) > 0 && Number(bar.value) < 100; })()",
+        )
+        .await;
+    let line = browser
+        .eval("document.querySelector('#image_url-uploads .upload__progress').textContent")
+        .await;
+    let size = format!(" of {} KB", (picked.len() + 500) / 1_000);
+    assert!(
+        line.as_str().unwrap().contains('%') && line.as_str().unwrap().contains(&size),
+        "{line}"
+    );
+    let button = browser
+        .eval("document.querySelector('#submit').textContent")
+        .await;
+    assert_eq!(button, "Generate video (waiting for 1 upload)");
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#submit').disabled")
+            .await,
+        true
+    );
+    browser
+        .check_accessibility("a form with an upload under way")
+        .await;
+    browser.resize(360, 780).await;
+    assert_eq!(
+        browser.sideways_overflow().await,
+        0,
+        "the upload fits a phone"
+    );
+    browser
+        .eval("document.querySelector('#image_url-uploads').scrollIntoView({ block: 'center' })")
+        .await;
+    browser.screenshot("phone-upload-under-way").await;
+    browser.resize(1280, 800).await;
+    slow_line(&browser, false).await;
+    let url = holds_an_upload(&browser, "image_url", &site).await;
+    browser.submit_and_wait("SUCCEEDED").await;
+    assert_eq!(
+        fetched_hash(&sandbox, &url).await,
+        Some(sha256(&picked)),
+        "the service got the picked bytes"
+    );
+
+    // Dropped on the start frame's field; pasted into the reference images.
+    browser
+        .open_app_page(&site, "/new/image-to-video", "Image to video")
+        .await;
+    browser.watch_for_errors().await;
+    browser.click("#model-S").await;
+    let hash = browser
+        .run_async(&MAKE_FILE.replace("NAME", "dropped.png"))
+        .await;
+    browser
+        .run_async(
+            "const data = new DataTransfer(); data.items.add(window.__file);
+             document.querySelector('#image_url').closest('.file-target')
+               .dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));",
+        )
+        .await;
+    let url = holds_an_upload(&browser, "image_url", &site).await;
+    let served = reqwest::get(&url).await.unwrap().bytes().await.unwrap();
+    assert_eq!(Value::from(sha256(&served)), hash, "dropped");
+
+    browser
+        .open_app_page(&site, "/new/image-generate", "Image generation")
+        .await;
+    browser.watch_for_errors().await;
+    browser
+        .type_into("#references", "https://example.com/first.png")
+        .await;
+    let hash = browser
+        .run_async(&MAKE_FILE.replace("NAME", "pasted.png"))
+        .await;
+    browser
+        .run_async(
+            "const data = new DataTransfer(); data.items.add(window.__file);
+             const field = document.querySelector('#references'); field.focus();
+             field.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));",
+        )
+        .await;
+    browser
+        .wait_until(
+            "the pasted file's address on a line of its own",
+            &format!(
+                "document.querySelector('#references').value.split('\\n')[1]?.startsWith('{site}/uploads/')"
+            ),
+        )
+        .await;
+    let lines = browser
+        .eval("document.querySelector('#references').value")
+        .await;
+    let lines: Vec<&str> = lines.as_str().unwrap().lines().collect();
+    assert_eq!(
+        lines[0], "https://example.com/first.png",
+        "what was typed is kept"
+    );
+    let served = reqwest::get(lines[1]).await.unwrap().bytes().await.unwrap();
+    assert_eq!(Value::from(sha256(&served)), hash, "pasted");
+    browser
+        .assert_still_working("files picked, dropped and pasted")
+        .await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&uploads);
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_page_named_png_and_an_image_over_20_mb_are_refused_before_a_byte_is_sent() {
+    let uploads = scratch("app-refusals");
+    let (site, _) = site(&uploads).await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site, "/new/image-generate", "Image generation")
+        .await;
+    browser.watch_for_errors().await;
+    let files = scratch("refused");
+    let page = files.join("cat.png");
+    std::fs::write(&page, "<!DOCTYPE html><script>alert(1)</script>").unwrap();
+    let huge = files.join("huge.png");
+    let mut big = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    big.resize(21_000_000, 0);
+    std::fs::write(&huge, big).unwrap();
+    let picker = browser
+        .client
+        .find(Locator::Css("#reference_images-file"))
+        .await
+        .unwrap();
+    picker
+        .send_keys(&format!("{}\n{}", page.display(), huge.display()))
+        .await
+        .unwrap();
+    browser
+        .wait_until(
+            "both refusals named",
+            "document.querySelectorAll('#reference_images-file-problems .problem').length === 2",
+        )
+        .await;
+    let said = browser
+        .eval("document.querySelector('#reference_images-file-problems').textContent")
+        .await;
+    let said = said.as_str().unwrap();
+    assert!(
+        said.contains("reference_images: cat.png: not an image (JPEG, PNG, BMP, WebP, GIF)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("reference_images: huge.png: image files may have at most 20971520 bytes"),
+        "{said}"
+    );
+    let uploads_made = browser
+        .eval(
+            "performance.getEntriesByType('resource')
+               .filter((e) => new URL(e.name).pathname.startsWith('/uploads')).length",
+        )
+        .await;
+    assert_eq!(uploads_made, 0, "nothing was sent");
+    browser.assert_still_working("refused files").await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&uploads);
+    let _ = std::fs::remove_dir_all(&files);
+}

@@ -1,0 +1,354 @@
+//! A media field that also takes a file from the person's computer, three
+//! ways: "Choose file" (on a phone it offers the camera roll), dropped on
+//! the field, or pasted into it. The file is judged before a byte is sent
+//! (type and size by the contract's rules), shown at once from the local
+//! copy, and uploaded to the page's gateway as soon as it is picked, with a
+//! progress bar (percent, size, speed, time left) and Cancel; the field
+//! then holds the upload's address, editable as any URL. The form's Submit
+//! waits for uploads under way. Without a gateway that takes uploads the
+//! field is a URL field as before.
+
+mod picked;
+pub mod progress_text;
+
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use media_gen_api::media_inputs::InputKind;
+use media_gen_api::relay::UploadsInfo;
+use media_gen_client::upload::{UploadError, UploadWatch};
+use media_gen_client::Client;
+use send_wrapper::SendWrapper;
+use wasm_bindgen::JsCast;
+use web_sys::{AbortController, File, FileList};
+
+use progress_text::progress_text;
+
+/// Where a page's gateway takes uploads, once its `/capabilities` said so
+/// (the app provides it; without it no file controls show).
+#[derive(Clone, Copy)]
+pub struct UploadsOffered(pub Signal<Option<UploadsInfo>>);
+
+/// One form's uploads: where they go and how many are under way (its
+/// Submit waits for them). The form's frame provides it.
+#[derive(Clone, Copy)]
+pub struct FormUploads {
+    /// Where the page's gateway takes uploads, if it does.
+    pub offered: Signal<Option<UploadsInfo>>,
+    /// The client uploads go through.
+    pub client: StoredValue<Rc<dyn Fn() -> Client>, LocalStorage>,
+    /// Uploads under way in the form.
+    pub under_way: RwSignal<usize>,
+}
+
+impl FormUploads {
+    /// Provide a form's uploads, going through `client`: offered when the
+    /// page says its gateway takes them.
+    pub fn provide(client: Rc<dyn Fn() -> Client>) -> FormUploads {
+        let offered = use_context::<UploadsOffered>()
+            .map_or_else(|| Signal::derive(|| None), |offered| offered.0);
+        let uploads = FormUploads {
+            offered,
+            client: StoredValue::new_local(client),
+            under_way: RwSignal::new(0),
+        };
+        provide_context(uploads);
+        uploads
+    }
+}
+
+/// One file on its way.
+#[derive(Clone)]
+struct Sending {
+    key: u64,
+    name: String,
+    size: u64,
+    /// A local address of the file, for the preview (images).
+    preview: Option<String>,
+    sent: RwSignal<u64>,
+    started_ms: f64,
+    waiting: RwSignal<bool>,
+    failed: RwSignal<Option<String>>,
+    /// Cancels it (a browser object: kept on the page's thread).
+    cancel: SendWrapper<AbortController>,
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// The files of a `FileList`.
+fn files_of(list: Option<FileList>) -> Vec<File> {
+    let Some(list) = list else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|index| list.get(index))
+        .collect()
+}
+
+/// The field's control (`children`) with its file controls, when the
+/// page's gateway takes uploads. `value` is the field's text: a finished
+/// upload's address is put there (added as a line when `many`).
+#[component]
+pub fn FileTarget(
+    /// The field's text.
+    value: RwSignal<String>,
+    /// What the field takes.
+    kind: InputKind,
+    /// The field's name, as its problems name it (`image_url`).
+    field: &'static str,
+    /// Whether it takes several (one address a line).
+    #[prop(optional)]
+    many: bool,
+    /// The field's control.
+    children: Children,
+) -> impl IntoView {
+    let Some(uploads) = use_context::<FormUploads>() else {
+        return children().into_any();
+    };
+    let sending = RwSignal::new(Vec::<Sending>::new());
+    let refused = RwSignal::new(Vec::<String>::new());
+    let next_key = StoredValue::new(0u64);
+    let offered = move || uploads.offered.get().is_some();
+
+    let finish = move |key: u64| {
+        sending.update(|all| {
+            if let Some(done) = all.iter().position(|sending| sending.key == key) {
+                let done = all.remove(done);
+                if let Some(preview) = &done.preview {
+                    let _ = web_sys::Url::revoke_object_url(preview);
+                }
+            }
+        });
+    };
+    let put = move |url: String| {
+        if many {
+            value.update(|text| {
+                if !text.trim().is_empty() && !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                text.push_str(&url);
+            });
+        } else {
+            value.set(url);
+        }
+    };
+    let start = move |file: File| {
+        let Some(info) = uploads.offered.get_untracked() else {
+            return;
+        };
+        spawn_local(async move {
+            if let Err(message) = picked::judge(&file, field, kind, info.max_video_bytes).await {
+                refused.update(|all| all.push(message));
+                return;
+            }
+            let Ok(cancel) = AbortController::new() else {
+                return;
+            };
+            let key = next_key.get_value();
+            next_key.set_value(key + 1);
+            let preview = (kind == InputKind::Image)
+                .then(|| web_sys::Url::create_object_url_with_blob(&file).ok())
+                .flatten();
+            let item = Sending {
+                key,
+                name: file.name(),
+                size: file.size() as u64,
+                preview,
+                sent: RwSignal::new(0),
+                started_ms: now_ms(),
+                waiting: RwSignal::new(false),
+                failed: RwSignal::new(None),
+                cancel: SendWrapper::new(cancel.clone()),
+            };
+            let (sent, waiting, failed) = (item.sent, item.waiting, item.failed);
+            sending.update(|all| all.push(item));
+            uploads.under_way.update(|n| *n += 1);
+            let client = uploads.client.with_value(|client| client());
+            let watch = UploadWatch {
+                created: Rc::new(|_| {}),
+                progress: Rc::new(move |bytes| {
+                    sent.try_set(bytes as u64);
+                }),
+                waiting: Rc::new(move |now| {
+                    waiting.try_set(now);
+                }),
+            };
+            let signal = cancel.signal();
+            let outcome = client
+                .upload(&info.path, &file, &file.name(), None, &watch, Some(&signal))
+                .await;
+            uploads.under_way.try_update(|n| *n = n.saturating_sub(1));
+            match outcome {
+                Ok(url) => {
+                    put(url);
+                    finish(key);
+                }
+                Err(UploadError::Aborted) => finish(key),
+                Err(error) => {
+                    failed.try_set(Some(format!("{field}: {}: {error}", file.name())));
+                }
+            }
+        });
+    };
+    let take = move |files: Vec<File>| {
+        refused.set(Vec::new());
+        let files = if many {
+            files
+        } else {
+            files.into_iter().take(1).collect()
+        };
+        for file in files {
+            start(file);
+        }
+    };
+
+    let input_ref = NodeRef::<leptos::html::Input>::new();
+    let accept = match kind {
+        InputKind::Image => "image/*",
+        InputKind::Video => "video/*",
+    };
+    let picker_id = format!("{field}-file");
+    let on_drop = move |ev: web_sys::DragEvent| {
+        if !offered() {
+            return;
+        }
+        ev.prevent_default();
+        take(files_of(ev.data_transfer().and_then(|data| data.files())));
+    };
+    let on_dragover = move |ev: web_sys::DragEvent| {
+        if offered() {
+            ev.prevent_default();
+        }
+    };
+    let on_paste = move |ev: web_sys::ClipboardEvent| {
+        if !offered() {
+            return;
+        }
+        let files = files_of(ev.clipboard_data().and_then(|data| data.files()));
+        if !files.is_empty() {
+            ev.prevent_default();
+            take(files);
+        }
+    };
+    let rows = move || {
+        sending
+            .get()
+            .into_iter()
+            .map(|item| sending_row(item, finish))
+            .collect_view()
+    };
+    view! {
+        <div class="file-target" on:drop=on_drop on:dragover=on_dragover on:paste=on_paste>
+            {children()}
+            <Show when=offered>
+                <div class="file-pick">
+                    <input
+                        type="file"
+                        class="visually-hidden"
+                        id=picker_id.clone()
+                        accept=accept
+                        multiple=many
+                        node_ref=input_ref
+                        tabindex="-1"
+                        aria-hidden="true"
+                        on:change=move |ev| {
+                            let input = ev
+                                .target()
+                                .and_then(|target| target.dyn_into::<web_sys::HtmlInputElement>().ok());
+                            if let Some(input) = input {
+                                take(files_of(input.files()));
+                                input.set_value("");
+                            }
+                        }
+                    />
+                    <button
+                        type="button"
+                        class="secondary"
+                        id=format!("{field}-choose")
+                        on:click=move |_| {
+                            if let Some(input) = input_ref.get_untracked() {
+                                input.click();
+                            }
+                        }
+                    >
+                        {if many { "Choose files" } else { "Choose file" }}
+                    </button>
+                    <span class="hint">"or drop or paste it here"</span>
+                </div>
+                <ul class="uploads" id=format!("{field}-uploads")>{rows}</ul>
+                <div role="alert" id=format!("{field}-file-problems")>
+                    {move || {
+                        refused
+                            .get()
+                            .into_iter()
+                            .map(|message| view! { <p class="problem problem--error">{message}</p> })
+                            .collect_view()
+                    }}
+                </div>
+            </Show>
+        </div>
+    }
+    .into_any()
+}
+
+/// One upload's row: its preview, name, bar, progress line and Cancel (or
+/// why it failed, and Remove).
+fn sending_row(
+    item: Sending,
+    finish: impl Fn(u64) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let Sending {
+        key,
+        name,
+        size,
+        preview,
+        sent,
+        started_ms,
+        waiting,
+        failed,
+        cancel,
+    } = item;
+    let label = format!("Uploading {name}");
+    let line = move || {
+        let elapsed = (now_ms() - started_ms).max(0.0) as u64;
+        let text = progress_text(sent.get(), size, elapsed);
+        if waiting.get() {
+            format!("{text} · waiting for the network")
+        } else {
+            text
+        }
+    };
+    let percent = move || {
+        (sent.get() * 100)
+            .checked_div(size)
+            .unwrap_or(100)
+            .to_string()
+    };
+    view! {
+        <li class="upload" data-state=move || if failed.get().is_some() { "failed" } else { "sending" }>
+            {preview.map(|src| view! { <img class="upload__preview" src=src alt=format!("{name}, picked") /> })}
+            <span class="upload__name">{name.clone()}</span>
+            <progress max="100" value=percent aria-label=label></progress>
+            <span class="upload__progress hint" aria-live="polite">{line}</span>
+            {move || match failed.get() {
+                Some(message) => view! {
+                    <p class="problem problem--error" role="alert">{message}</p>
+                    <button type="button" class="link-button" on:click=move |_| finish(key)>"Remove"</button>
+                }
+                .into_any(),
+                None => {
+                    let cancel = cancel.clone();
+                    view! {
+                        <button type="button" class="link-button upload__cancel" on:click=move |_| cancel.abort()>
+                            "Cancel"
+                        </button>
+                    }
+                    .into_any()
+                }
+            }}
+        </li>
+    }
+}
