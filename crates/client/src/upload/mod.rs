@@ -12,7 +12,7 @@ mod xhr;
 use std::rc::Rc;
 use std::time::Duration;
 
-use base64::Engine;
+use media_gen_api::ErrorEnvelope;
 use web_sys::{AbortSignal, Blob};
 
 use crate::abort::sleep;
@@ -20,7 +20,7 @@ use crate::Client;
 use xhr::{Xhr, XhrAnswer, XhrFailed};
 
 /// Bytes per `PATCH`: what a cut connection may cost at most.
-pub const CHUNK_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
+pub const CHUNK_BYTES: u64 = 4 * 1024 * 1024;
 /// The longest wait before trying again after the network failed.
 pub const MAX_WAIT: Duration = Duration::from_secs(30);
 /// Network failures in a row before the upload gives up (about five
@@ -48,7 +48,7 @@ pub struct UploadWatch {
     /// resume after a reload).
     pub created: Rc<dyn Fn(&str)>,
     /// Bytes the gateway has, or that are on their way.
-    pub progress: Rc<dyn Fn(f64)>,
+    pub progress: Rc<dyn Fn(u64)>,
     /// `true` while waiting for the network to come back, `false` once
     /// bytes flow again.
     pub waiting: Rc<dyn Fn(bool)>,
@@ -56,17 +56,33 @@ pub struct UploadWatch {
 
 /// Where an upload stands, as `HEAD` says.
 enum Stands {
-    At(f64),
+    At(u64),
     Gone,
 }
 
 /// The refusal's message out of a gateway's error envelope.
 fn refusal(answer: &XhrAnswer) -> UploadError {
-    let message = serde_json::from_str::<serde_json::Value>(&answer.text())
-        .ok()
-        .and_then(|said| said["msg"].as_str().map(str::to_owned))
-        .unwrap_or_else(|| format!("the gateway answered HTTP {}", answer.status()));
+    let message = serde_json::from_str::<ErrorEnvelope>(&answer.text())
+        .map(|envelope| envelope.msg)
+        .unwrap_or_else(|_| format!("the gateway answered HTTP {}", answer.status()));
     UploadError::Refused(message)
+}
+
+/// `name` as tus's `Upload-Metadata` carries it: base64 (the browser's
+/// `btoa`) of the name with anything but ASCII letters, digits and `-_.`
+/// written as `-` (the gateway keeps no more of a name than that).
+fn metadata_name(name: &str) -> Option<String> {
+    let ascii: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    web_sys::window()?.btoa(&ascii).ok()
 }
 
 /// Whether an answer is worth trying again: busy, rate limited, a server's
@@ -94,14 +110,15 @@ impl Client {
     async fn create(
         &self,
         path: &str,
-        size: f64,
+        size: u64,
         name: &str,
         cancel: Option<&AbortSignal>,
     ) -> Result<String, UploadError> {
         let mut headers = self.tus_headers().await;
-        headers.push(("Upload-Length", format!("{size}")));
-        let name = base64::engine::general_purpose::STANDARD.encode(name);
-        headers.push(("Upload-Metadata", format!("filename {name}")));
+        headers.push(("Upload-Length", size.to_string()));
+        if let Some(name) = metadata_name(name) {
+            headers.push(("Upload-Metadata", format!("filename {name}")));
+        }
         let url = format!("{}{path}", self.base_url());
         let made = Xhr {
             method: "POST",
@@ -131,7 +148,7 @@ impl Client {
         .await
         .map_err(failed)?;
         match answer.status() {
-            200 => Ok(Stands::At(offset_of(&answer).unwrap_or(0.0))),
+            200 => Ok(Stands::At(offset_of(&answer).unwrap_or(0))),
             404 | 410 => Ok(Stands::Gone),
             status if passing(status) => Err(UploadError::Network),
             _ => Err(refusal(&answer)),
@@ -150,13 +167,14 @@ impl Client {
         watch: &UploadWatch,
         cancel: Option<&AbortSignal>,
     ) -> Result<String, UploadError> {
-        let size = file.size();
+        // Sizes are whole bytes: no float is formatted or parsed here.
+        let size = file.size() as u64;
         let (mut url, mut offset) = match resume {
             Some(url) => match self.stands(&url, cancel).await? {
                 Stands::At(offset) => (url, offset),
-                Stands::Gone => (self.create(path, size, name, cancel).await?, 0.0),
+                Stands::Gone => (self.create(path, size, name, cancel).await?, 0),
             },
-            None => (self.create(path, size, name, cancel).await?, 0.0),
+            None => (self.create(path, size, name, cancel).await?, 0),
         };
         (watch.created)(&url);
         (watch.progress)(offset);
@@ -164,10 +182,10 @@ impl Client {
         while offset < size {
             let end = (offset + CHUNK_BYTES).min(size);
             let piece = file
-                .slice_with_f64_and_f64(offset, end)
+                .slice_with_f64_and_f64(offset as f64, end as f64)
                 .map_err(|_| UploadError::Refused("the file could not be read".to_owned()))?;
             let mut headers = self.tus_headers().await;
-            headers.push(("Upload-Offset", format!("{offset}")));
+            headers.push(("Upload-Offset", offset.to_string()));
             headers.push(("Content-Type", "application/offset+octet-stream".to_owned()));
             let from = offset;
             let progress = Rc::clone(&watch.progress);
@@ -194,7 +212,7 @@ impl Client {
                     // Gone from under it (expired, swept): start anew.
                     url = self.create(path, size, name, cancel).await?;
                     (watch.created)(&url);
-                    offset = 0.0;
+                    offset = 0;
                     continue;
                 }
                 Ok(answer) => return Err(refusal(&answer)),
@@ -217,7 +235,7 @@ impl Client {
                 Ok(Stands::Gone) => {
                     url = self.create(path, size, name, cancel).await?;
                     (watch.created)(&url);
-                    offset = 0.0;
+                    offset = 0;
                 }
                 Err(UploadError::Network) => {}
                 Err(other) => return Err(other),
@@ -230,7 +248,7 @@ impl Client {
 }
 
 /// `Upload-Offset`, read.
-fn offset_of(answer: &XhrAnswer) -> Option<f64> {
+fn offset_of(answer: &XhrAnswer) -> Option<u64> {
     answer.header("Upload-Offset")?.trim().parse().ok()
 }
 

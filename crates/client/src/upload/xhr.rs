@@ -57,7 +57,7 @@ impl Xhr<'_> {
     /// Send it; `progress` hears the body's bytes sent so far.
     pub async fn send(
         self,
-        progress: Rc<dyn Fn(f64)>,
+        progress: Rc<dyn Fn(u64)>,
         cancel: Option<&AbortSignal>,
     ) -> Result<XhrAnswer, XhrFailed> {
         let xhr = XmlHttpRequest::new().map_err(|_| XhrFailed::Network)?;
@@ -87,7 +87,7 @@ impl Xhr<'_> {
         xhr.set_ontimeout(Some(on_error.as_ref().unchecked_ref()));
         xhr.set_onabort(Some(on_abort.as_ref().unchecked_ref()));
         let on_progress = Closure::<dyn FnMut(ProgressEvent)>::new(move |event: ProgressEvent| {
-            progress(event.loaded());
+            progress(event.loaded() as u64);
         });
         if let Ok(upload) = xhr.upload() {
             upload.set_onprogress(Some(on_progress.as_ref().unchecked_ref()));

@@ -170,7 +170,7 @@ pub fn FileTarget(
             let watch = UploadWatch {
                 created: Rc::new(|_| {}),
                 progress: Rc::new(move |bytes| {
-                    sent.try_set(bytes as u64);
+                    sent.try_set(bytes);
                 }),
                 waiting: Rc::new(move |now| {
                     waiting.try_set(now);
