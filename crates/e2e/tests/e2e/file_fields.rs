@@ -325,3 +325,87 @@ async fn a_page_named_png_and_an_image_over_20_mb_are_refused_before_a_byte_is_s
     let _ = std::fs::remove_dir_all(&uploads);
     let _ = std::fs::remove_dir_all(&files);
 }
+
+/// Run in every page: each `PATCH` the page sends, with its
+/// `Upload-Offset` and its body's size, in `window.__patches`.
+const RECORD_PATCHES: &str = "
+    window.__patches = [];
+    const open = XMLHttpRequest.prototype.open;
+    XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+      this.__method = method; this.__url = url;
+      return open.call(this, method, url, ...rest);
+    };
+    const header = XMLHttpRequest.prototype.setRequestHeader;
+    XMLHttpRequest.prototype.setRequestHeader = function (name, value) {
+      if (name.toLowerCase() === 'upload-offset') this.__offset = Number(value);
+      return header.call(this, name, value);
+    };
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (body) {
+      if (this.__method === 'PATCH') {
+        window.__patches.push({ url: this.__url, offset: this.__offset, bytes: body ? body.size : 0 });
+      }
+      return send.call(this, body);
+    };";
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn an_upload_cut_by_a_reload_goes_on_from_where_the_gateway_stands() {
+    let uploads = scratch("app-reload");
+    let (site, _) = site(&uploads).await;
+    let browser = Browser::start().await;
+    browser.before_every_page(RECORD_PATCHES).await;
+    browser
+        .open_app_page(&site, "/new/image-to-video", "Image to video")
+        .await;
+    browser.click("#model-S").await;
+    let file = scratch("reloaded").join("harbour.png");
+    let picked = write_png(&file, 11);
+    slow_line(&browser, true).await;
+    browser
+        .client
+        .find(Locator::Css("#image_url-file"))
+        .await
+        .unwrap()
+        .send_keys(&file.to_string_lossy())
+        .await
+        .unwrap();
+    browser
+        .wait_until(
+            "a third sent",
+            "Number(document.querySelector('#image_url-uploads progress')?.value ?? 0) > 33",
+        )
+        .await;
+    let first: Vec<Value> = serde_json::from_value(browser.eval("window.__patches").await).unwrap();
+    let upload = first[0]["url"].as_str().unwrap().to_owned();
+
+    // Reloaded mid-upload: the file was kept in the browser, and the
+    // upload goes on from where the gateway stands, not from the start.
+    browser.reload().await;
+    browser.wait_for_text("main h1", "Image to video").await;
+    browser.watch_for_errors().await;
+    browser.find("#image_url-uploads .upload").await;
+    slow_line(&browser, false).await;
+    let url = holds_an_upload(&browser, "image_url", &site).await;
+    assert_eq!(url, upload, "the same upload, resumed");
+    let after: Vec<Value> = serde_json::from_value(browser.eval("window.__patches").await).unwrap();
+    let resent: u64 = after
+        .iter()
+        .map(|patch| patch["bytes"].as_u64().unwrap())
+        .sum();
+    let from = after[0]["offset"].as_u64().unwrap();
+    println!(
+        "reloaded at {from} of {} bytes: {resent} sent after the reload",
+        picked.len()
+    );
+    assert!(from > 0, "resumed where the gateway stood: {after:?}");
+    assert!(
+        resent < picked.len() as u64,
+        "less than the whole file sent again: {resent}"
+    );
+    let served = reqwest::get(&url).await.unwrap().bytes().await.unwrap();
+    assert_eq!(sha256(&served), sha256(&picked), "the whole file, once");
+    browser.assert_still_working("a reload mid-upload").await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&uploads);
+}

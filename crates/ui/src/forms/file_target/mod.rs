@@ -5,9 +5,12 @@
 //! copy, and uploaded to the page's gateway as soon as it is picked, with a
 //! progress bar (percent, size, speed, time left) and Cancel; the field
 //! then holds the upload's address, editable as any URL. The form's Submit
-//! waits for uploads under way. Without a gateway that takes uploads the
+//! waits for uploads under way. An upload under way survives a reload: its
+//! file and address are kept in the browser ([`kept`]) and the field
+//! resumes it where the gateway stands. Without a gateway that takes uploads the
 //! field is a URL field as before.
 
+mod kept;
 mod picked;
 pub mod progress_text;
 
@@ -78,6 +81,15 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
+/// Where a field's uploads are kept for a reload: under the page's path
+/// and the field's name.
+fn kept_prefix(field: &str) -> String {
+    let page = web_sys::window()
+        .and_then(|window| window.location().pathname().ok())
+        .unwrap_or_default();
+    format!("{page}|{field}|")
+}
+
 /// The files of a `FileList`.
 fn files_of(list: Option<FileList>) -> Vec<File> {
     let Some(list) = list else {
@@ -135,20 +147,30 @@ pub fn FileTarget(
             value.set(url);
         }
     };
-    let start = move |file: File| {
+    let start = move |file: File, resume: Option<kept::Kept>| {
         let Some(info) = uploads.offered.get_untracked() else {
             return;
         };
         spawn_local(async move {
-            if let Err(message) = picked::judge(&file, field, kind, info.max_video_bytes).await {
-                refused.update(|all| all.push(message));
-                return;
+            if resume.is_none() {
+                if let Err(message) = picked::judge(&file, field, kind, info.max_video_bytes).await
+                {
+                    refused.update(|all| all.push(message));
+                    return;
+                }
             }
             let Ok(cancel) = AbortController::new() else {
                 return;
             };
             let key = next_key.get_value();
             next_key.set_value(key + 1);
+            let (kept_key, resume_url) = match resume {
+                Some(kept) => (kept.key, Some(kept.url)),
+                None => (
+                    format!("{}{}-{key}", kept_prefix(field), now_ms() as u64),
+                    None,
+                ),
+            };
             let preview = (kind == InputKind::Image)
                 .then(|| web_sys::Url::create_object_url_with_blob(&file).ok())
                 .flatten();
@@ -168,7 +190,14 @@ pub fn FileTarget(
             uploads.under_way.update(|n| *n += 1);
             let client = uploads.client.with_value(|client| client());
             let watch = UploadWatch {
-                created: Rc::new(|_| {}),
+                created: Rc::new({
+                    let (kept_key, file) = (kept_key.clone(), file.clone());
+                    move |url: &str| {
+                        let (kept_key, url, file) =
+                            (kept_key.clone(), url.to_owned(), file.clone());
+                        spawn_local(async move { kept::keep(&kept_key, &url, &file).await });
+                    }
+                }),
                 progress: Rc::new(move |bytes| {
                     sent.try_set(bytes);
                 }),
@@ -178,9 +207,20 @@ pub fn FileTarget(
             };
             let signal = cancel.signal();
             let outcome = client
-                .upload(&info.path, &file, &file.name(), None, &watch, Some(&signal))
+                .upload(
+                    &info.path,
+                    &file,
+                    &file.name(),
+                    resume_url,
+                    &watch,
+                    Some(&signal),
+                )
                 .await;
             uploads.under_way.try_update(|n| *n = n.saturating_sub(1));
+            // Kept for a reload only while the network may come back.
+            if outcome != Err(UploadError::Network) {
+                kept::forget(&kept_key).await;
+            }
             match outcome {
                 Ok(url) => {
                     put(url);
@@ -201,9 +241,23 @@ pub fn FileTarget(
             files.into_iter().take(1).collect()
         };
         for file in files {
-            start(file);
+            start(file.clone(), None);
         }
     };
+    // Uploads this field had under way before a reload go on, once the
+    // gateway has said it takes uploads.
+    let resumed = StoredValue::new(false);
+    Effect::new(move |_| {
+        if uploads.offered.get().is_none() || resumed.get_value() {
+            return;
+        }
+        resumed.set_value(true);
+        spawn_local(async move {
+            for kept in kept::kept(&kept_prefix(field)).await {
+                start(kept.file.clone(), Some(kept));
+            }
+        });
+    });
 
     let input_ref = NodeRef::<leptos::html::Input>::new();
     let accept = match kind {
