@@ -267,6 +267,8 @@ pub struct RelayOptions {
     pub access: media_gen_gateway::access::AccessMode,
     /// Its `--allow-origin`s: other sites whose pages may call.
     pub allowed_origins: Vec<String>,
+    /// Its `--upload-dir`, taking uploads, if given.
+    pub uploads_dir: Option<PathBuf>,
 }
 
 /// Whether the gateway at `base_url` answers `/readyz` with success within
@@ -344,12 +346,16 @@ impl RelayGateway {
         settings.relay = Some(media_gen_gateway::relay::RelaySettings {
             heartbeat: options.heartbeat,
             trust_callbacks: options.trust_callbacks,
-            ..media_gen_gateway::relay::RelaySettings::new(public_url, max_connections)
+            ..media_gen_gateway::relay::RelaySettings::new(public_url.clone(), max_connections)
         });
         settings.redis = options.redis.clone();
         settings.base_path = options.base_path.parse().expect("a base path");
         settings.access = options.access;
         settings.allowed_origins = options.allowed_origins.clone();
+        settings.uploads = options
+            .uploads_dir
+            .clone()
+            .map(|dir| media_gen_gateway::uploads::UploadSettings::new(dir, public_url.clone()));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         self.stop = Some(stop);
         self.serving = Some(tokio::spawn(async move {
@@ -410,6 +416,7 @@ pub async fn start_relay_gateway(
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
         allowed_origins: Vec::new(),
+        uploads_dir: None,
     })
     .await;
     if redis.is_some() {

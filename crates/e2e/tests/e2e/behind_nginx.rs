@@ -217,6 +217,7 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
         allowed_origins: Vec::new(),
+        uploads_dir: None,
     };
     let mut a = RelayGateway::start_on(first, options.clone());
     let mut b = RelayGateway::start_on(second, options);
@@ -288,6 +289,7 @@ async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
             base_path: "/",
             access: media_gen_gateway::access::AccessMode::Open,
             allowed_origins: Vec::new(),
+            uploads_dir: None,
         },
     );
     gateway.ready().await;
@@ -400,6 +402,7 @@ async fn the_app_under_a_path_behind_nginx() {
             base_path: "/media/",
             access: media_gen_gateway::access::AccessMode::Open,
             allowed_origins: Vec::new(),
+            uploads_dir: None,
         },
     );
     gateway.ready().await;

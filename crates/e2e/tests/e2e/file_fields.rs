@@ -10,7 +10,9 @@
 use std::path::{Path, PathBuf};
 
 use fantoccini::Locator;
-use media_gen_e2e::{dist_dir, start_fetching_sandbox, start_gateway_at, Browser};
+use media_gen_e2e::{
+    dist_dir, start_fetching_sandbox, start_gateway_at, Browser, RelayGateway, RelayOptions,
+};
 use media_gen_gateway::uploads::UploadSettings;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -408,4 +410,92 @@ async fn an_upload_cut_by_a_reload_goes_on_from_where_the_gateway_stands() {
     browser.assert_still_working("a reload mid-upload").await;
     browser.close().await;
     let _ = std::fs::remove_dir_all(&uploads);
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn an_upload_goes_on_when_its_gateway_restarts_mid_way() {
+    let sandbox = start_fetching_sandbox(400).await;
+    let uploads = scratch("app-restart");
+    let mut gateway = RelayGateway::start(RelayOptions {
+        sandbox_url: sandbox,
+        static_dir: Some(dist_dir()),
+        redis: None,
+        public_url: None,
+        heartbeat: std::time::Duration::from_secs(15),
+        trust_callbacks: false,
+        base_path: "/",
+        access: media_gen_gateway::access::AccessMode::Open,
+        allowed_origins: Vec::new(),
+        uploads_dir: Some(uploads.clone()),
+    })
+    .await;
+    gateway.ready().await;
+    let site = gateway.base_url.clone();
+    let browser = Browser::start().await;
+    browser.before_every_page(RECORD_PATCHES).await;
+    browser
+        .open_app_page(&site, "/new/image-to-video", "Image to video")
+        .await;
+    browser.watch_for_errors().await;
+    browser.click("#model-S").await;
+    let file = scratch("restarted").join("bridge.png");
+    let picked = write_png(&file, 23);
+    slow_line(&browser, true).await;
+    browser
+        .client
+        .find(Locator::Css("#image_url-file"))
+        .await
+        .unwrap()
+        .send_keys(&file.to_string_lossy())
+        .await
+        .unwrap();
+    browser
+        .wait_until(
+            "a third sent",
+            "Number(document.querySelector('#image_url-uploads progress')?.value ?? 0) > 33",
+        )
+        .await;
+
+    // The gateway goes away mid-upload: the page says it waits, and goes
+    // on from where the gateway stands once it is back.
+    gateway.stop().await;
+    browser
+        .wait_until(
+            "the page waiting for the network",
+            "document.querySelector('#image_url-uploads .upload__progress')?.textContent.includes('waiting for the network')",
+        )
+        .await;
+    gateway.restart().await;
+    slow_line(&browser, false).await;
+    let url = holds_an_upload(&browser, "image_url", &site).await;
+    let patches: Vec<Value> =
+        serde_json::from_value(browser.eval("window.__patches").await).unwrap();
+    let sent: u64 = patches
+        .iter()
+        .map(|patch| patch["bytes"].as_u64().unwrap())
+        .sum();
+    let resumed_at = patches.last().unwrap()["offset"].as_u64().unwrap();
+    println!(
+        "gateway restarted: {} PATCHes with bodies of {sent} bytes in all for {} (the second from {resumed_at})",
+        patches.len(),
+        picked.len()
+    );
+    assert!(patches.len() >= 2 && resumed_at > 0, "{patches:?}");
+    assert!(
+        sent - picked.len() as u64 <= media_gen_client_chunk(),
+        "at most the piece in flight offered twice: {sent}"
+    );
+    let served = reqwest::get(&url).await.unwrap().bytes().await.unwrap();
+    assert_eq!(sha256(&served), sha256(&picked));
+    browser
+        .assert_still_working("a gateway restarted mid-upload")
+        .await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&uploads);
+}
+
+/// The uploader's piece size (4 MiB): what a cut may cost at most.
+fn media_gen_client_chunk() -> u64 {
+    4 * 1024 * 1024
 }
