@@ -20,13 +20,19 @@ use sha2::{Digest, Sha256};
 /// A noisy 640×360 PNG (noise does not compress: about 700 KB), written
 /// to `path`; its bytes.
 fn write_png(path: &Path, seed: u32) -> Vec<u8> {
+    write_noise_png(path, seed, 640, 360)
+}
+
+/// A noisy `width`×`height` PNG written to `path` (about 3 bytes a pixel);
+/// its bytes.
+fn write_noise_png(path: &Path, seed: u32, width: u32, height: u32) -> Vec<u8> {
     let mut bytes = Vec::new();
     {
-        let mut encoder = png::Encoder::new(&mut bytes, 640, 360);
+        let mut encoder = png::Encoder::new(&mut bytes, width, height);
         encoder.set_color(png::ColorType::Rgb);
         let mut writer = encoder.write_header().unwrap();
         let mut state = seed.wrapping_mul(2_654_435_761).max(1);
-        let pixels: Vec<u8> = (0..640 * 360 * 3)
+        let pixels: Vec<u8> = (0..width * height * 3)
             .map(|_| {
                 state ^= state << 13;
                 state ^= state >> 17;
@@ -498,4 +504,55 @@ async fn an_upload_goes_on_when_its_gateway_restarts_mid_way() {
 /// The uploader's piece size (4 MiB): what a cut may cost at most.
 fn media_gen_client_chunk() -> u64 {
     4 * 1024 * 1024
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn an_image_over_20_mb_is_shrunk_to_fit_and_sent_instead() {
+    let uploads = scratch("app-shrink");
+    let (site, _) = site(&uploads).await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site, "/new/image-to-video", "Image to video")
+        .await;
+    browser.watch_for_errors().await;
+    browser.click("#model-S").await;
+    let file = scratch("shrink").join("panorama.png");
+    let big = write_noise_png(&file, 5, 2_900, 2_500);
+    assert!(big.len() > 21_000_000, "{}", big.len());
+    browser
+        .client
+        .find(Locator::Css("#image_url-file"))
+        .await
+        .unwrap()
+        .send_keys(&file.to_string_lossy())
+        .await
+        .unwrap();
+    browser
+        .wait_until(
+            "the refusal with Shrink to fit",
+            "document.querySelector('#image_url-file-problems').textContent.includes('image files may have at most 20971520 bytes')",
+        )
+        .await;
+    browser.click("#image_url-shrink").await;
+    let url = holds_an_upload(&browser, "image_url", &site).await;
+    let served = reqwest::get(&url).await.unwrap();
+    assert_eq!(served.headers()["content-type"], "image/jpeg");
+    assert!(served.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .contains("panorama-fitted.jpg"));
+    let fitted = served.bytes().await.unwrap().len();
+    println!("shrunk to fit: {} bytes → {fitted}", big.len());
+    assert!(fitted as u64 <= 20 * 1024 * 1024, "{fitted}");
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#image_url-file-problems').textContent")
+            .await,
+        "",
+        "the refusal is gone with the fitted copy sent"
+    );
+    browser.assert_still_working("shrink to fit").await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&uploads);
 }

@@ -1,7 +1,8 @@
 //! A media field that also takes a file from the person's computer, three
 //! ways: "Choose file" (on a phone it offers the camera roll), dropped on
 //! the field, or pasted into it. The file is judged before a byte is sent
-//! (type and size by the contract's rules), shown at once from the local
+//! (type and size by the contract's rules; an image over 20 MB can be
+//! shrunk to fit instead), shown at once from the local
 //! copy, and uploaded to the page's gateway as soon as it is picked, with a
 //! progress bar (percent, size, speed, time left) and Cancel; the field
 //! then holds the upload's address, editable as any URL. The form's Submit
@@ -13,6 +14,7 @@
 mod kept;
 mod picked;
 pub mod progress_text;
+mod shrink;
 
 use std::rc::Rc;
 
@@ -121,7 +123,7 @@ pub fn FileTarget(
         return children().into_any();
     };
     let sending = RwSignal::new(Vec::<Sending>::new());
-    let refused = RwSignal::new(Vec::<String>::new());
+    let refused = RwSignal::new(Vec::<Refusal>::new());
     let next_key = StoredValue::new(0u64);
     let offered = move || uploads.offered.get().is_some();
 
@@ -153,9 +155,14 @@ pub fn FileTarget(
         };
         spawn_local(async move {
             if resume.is_none() {
-                if let Err(message) = picked::judge(&file, field, kind, info.max_video_bytes).await
-                {
-                    refused.update(|all| all.push(message));
+                if let Err(why) = picked::judge(&file, field, kind, info.max_video_bytes).await {
+                    let shrinkable = why.shrinkable.then(|| SendWrapper::new(file.clone()));
+                    refused.update(|all| {
+                        all.push(Refusal {
+                            message: why.message,
+                            shrinkable,
+                        })
+                    });
                     return;
                 }
             }
@@ -338,7 +345,8 @@ pub fn FileTarget(
                         refused
                             .get()
                             .into_iter()
-                            .map(|message| view! { <p class="problem problem--error">{message}</p> })
+                            .enumerate()
+                            .map(|(index, refusal)| refusal_line(refusal, index, refused, field, start))
                             .collect_view()
                     }}
                 </div>
@@ -346,6 +354,73 @@ pub fn FileTarget(
         </div>
     }
     .into_any()
+}
+
+/// A file not sent, and why; for an image only too large, "Shrink to fit",
+/// which sends a fitted copy in its place.
+#[derive(Clone)]
+struct Refusal {
+    message: String,
+    shrinkable: Option<SendWrapper<File>>,
+}
+
+fn refusal_line(
+    refusal: Refusal,
+    index: usize,
+    refused: RwSignal<Vec<Refusal>>,
+    field: &'static str,
+    start: impl Fn(File, Option<kept::Kept>) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let Refusal {
+        message,
+        shrinkable,
+    } = refusal;
+    let shrinking = RwSignal::new(false);
+    let fit = shrinkable.map(|file| {
+        let on_click = move |_| {
+            let file = (*file).clone();
+            shrinking.set(true);
+            spawn_local(async move {
+                match shrink::shrink(&file).await {
+                    Ok(fitted) => {
+                        refused.update(|all| {
+                            if index < all.len() {
+                                all.remove(index);
+                            }
+                        });
+                        start(fitted, None);
+                    }
+                    Err(why) => {
+                        shrinking.try_set(false);
+                        refused.update(|all| {
+                            all.push(Refusal {
+                                message: format!(
+                                    "{field}: {}: could not be shrunk: {why}",
+                                    file.name()
+                                ),
+                                shrinkable: None,
+                            });
+                        });
+                    }
+                }
+            });
+        };
+        view! {
+            <button
+                type="button"
+                class="secondary"
+                id=format!("{field}-shrink")
+                disabled=move || shrinking.get()
+                on:click=on_click
+            >
+                {move || if shrinking.get() { "Shrinking…" } else { "Shrink to fit" }}
+            </button>
+        }
+    });
+    view! {
+        <p class="problem problem--error">{message}</p>
+        {fit}
+    }
 }
 
 /// One upload's row: its preview, name, bar, progress line and Cancel (or
