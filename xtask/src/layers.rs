@@ -167,7 +167,7 @@ struct SourceRule {
 const SOURCE_RULES: &[SourceRule] = &[
     SourceRule {
         allowed: Some("crates/ui/src/store"),
-        calls: &["local_storage()", "session_storage()"],
+        calls: &["local_storage()", "session_storage()", "indexed_db()"],
         why: "only the store of media-gen-ui touches browser storage",
     },
     SourceRule {

@@ -192,9 +192,20 @@ async fn a_file_picked_dropped_or_pasted_uploads_with_a_bar_and_becomes_the_inpu
             .await,
         true
     );
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#submit-state').textContent")
+            .await,
+        "Ready once the file is in",
+        "a field waiting for its file is no problem to fix"
+    );
     browser
         .check_accessibility("a form with an upload under way")
         .await;
+    browser
+        .eval("document.querySelector('#image_url').scrollIntoView({ block: 'start' })")
+        .await;
+    browser.screenshot("upload-under-way").await;
     browser.resize(360, 780).await;
     assert_eq!(
         browser.sideways_overflow().await,

@@ -175,14 +175,18 @@ pub fn FormShell(
                     }}
                 </button>
                 <span class="hint" id="submit-state">
-                    {move || match problems.with(blocking_text) {
+                    {move || match problems.with(blocking_text).filter(|_| under_way.get() == 0) {
                         Some(text) => view! { {text} }.into_any(),
+                        // A field still waiting for its file is not a problem to fix.
+                        None if under_way.get() > 0 => view! { "Ready once the file is in" }.into_any(),
                         // Said only where there is a keyboard to press it on.
                         None => view! { <span class="keyboard-only">"Ctrl+Enter or ⌘+Enter"</span> }.into_any(),
                     }}
                 </span>
                 <button type="button" class="link-button" id="show-problems"
-                    hidden=move || !(touched.holds_back() && problems.with(Problems::has_errors))
+                    hidden=move || {
+                        under_way.get() > 0 || !(touched.holds_back() && problems.with(Problems::has_errors))
+                    }
                     on:click=move |_| show_problems()>
                     "Show problems"
                 </button>

@@ -4,3 +4,5 @@ pub mod record;
 pub mod settings;
 pub mod sync;
 pub mod tasks;
+#[cfg(feature = "uploads")]
+pub mod uploads;

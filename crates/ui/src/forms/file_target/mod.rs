@@ -7,11 +7,10 @@
 //! progress bar (percent, size, speed, time left) and Cancel; the field
 //! then holds the upload's address, editable as any URL. The form's Submit
 //! waits for uploads under way. An upload under way survives a reload: its
-//! file and address are kept in the browser ([`kept`]) and the field
+//! file and address are kept in the browser (`store::uploads`) and the field
 //! resumes it where the gateway stands. Without a gateway that takes uploads the
 //! field is a URL field as before.
 
-mod kept;
 mod picked;
 pub mod progress_text;
 mod shrink;
@@ -28,6 +27,7 @@ use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, File, FileList};
 
+use crate::store::uploads as uploads_kept;
 use progress_text::progress_text;
 
 /// Where a page's gateway takes uploads, once its `/capabilities` said so
@@ -149,7 +149,7 @@ pub fn FileTarget(
             value.set(url);
         }
     };
-    let start = move |file: File, resume: Option<kept::Kept>| {
+    let start = move |file: File, resume: Option<uploads_kept::Kept>| {
         let Some(info) = uploads.offered.get_untracked() else {
             return;
         };
@@ -202,7 +202,9 @@ pub fn FileTarget(
                     move |url: &str| {
                         let (kept_key, url, file) =
                             (kept_key.clone(), url.to_owned(), file.clone());
-                        spawn_local(async move { kept::keep(&kept_key, &url, &file).await });
+                        spawn_local(
+                            async move { uploads_kept::keep(&kept_key, &url, &file).await },
+                        );
                     }
                 }),
                 progress: Rc::new(move |bytes| {
@@ -226,7 +228,7 @@ pub fn FileTarget(
             uploads.under_way.try_update(|n| *n = n.saturating_sub(1));
             // Kept for a reload only while the network may come back.
             if outcome != Err(UploadError::Network) {
-                kept::forget(&kept_key).await;
+                uploads_kept::forget(&kept_key).await;
             }
             match outcome {
                 Ok(url) => {
@@ -260,7 +262,7 @@ pub fn FileTarget(
         }
         resumed.set_value(true);
         spawn_local(async move {
-            for kept in kept::kept(&kept_prefix(field)).await {
+            for kept in uploads_kept::kept(&kept_prefix(field)).await {
                 start(kept.file.clone(), Some(kept));
             }
         });
@@ -369,7 +371,7 @@ fn refusal_line(
     index: usize,
     refused: RwSignal<Vec<Refusal>>,
     field: &'static str,
-    start: impl Fn(File, Option<kept::Kept>) + Copy + Send + Sync + 'static,
+    start: impl Fn(File, Option<uploads_kept::Kept>) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let Refusal {
         message,
