@@ -300,7 +300,12 @@ async fn image_to_video_errors_follow_the_model_and_the_images() {
     })
     .await;
     assert!(!submit_button(&app).disabled());
-    let caption = || texts(&app.host, "#image_url ~ .image-previews figcaption");
+    let caption = || {
+        texts(
+            &app.host,
+            ".field:has(#image_url) .image-previews figcaption",
+        )
+    };
     wait_for("the preview to load", || {
         caption().iter().any(|text| text != "Loading…")
     })

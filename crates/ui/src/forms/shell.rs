@@ -70,11 +70,13 @@ pub fn FormShell(
 ) -> impl IntoView {
     // Before the fields are made: their file controls count themselves here.
     #[cfg(feature = "uploads")]
-    let under_way: Signal<usize> = super::file_target::FormUploads::provide(host.client.clone())
-        .under_way
-        .into();
+    let under_way = {
+        let counted = super::file_target::FormUploads::provide(host.client.clone()).under_way;
+        move || counted.get()
+    };
     #[cfg(not(feature = "uploads"))]
-    let under_way = Signal::derive(|| 0usize);
+    // No uploads: a constant, so the waiting branches below compile away.
+    let under_way = || 0usize;
     let FormHost {
         submit,
         base_url,
@@ -110,11 +112,11 @@ pub fn FormShell(
     let failure = RwSignal::new(None::<String>);
     let handler = StoredValue::new_local(submit);
     let blocked =
-        move || submitting.get() || under_way.get() > 0 || problems.with(Problems::has_errors);
+        move || submitting.get() || under_way() > 0 || problems.with(Problems::has_errors);
 
     let send = move || {
         // Not while a file is still on its way: its field has no address yet.
-        if submitting.get_untracked() || under_way.get_untracked() > 0 {
+        if submitting.get_untracked() || untrack(under_way) > 0 {
             return;
         }
         if problems.with_untracked(Problems::has_errors) {
@@ -167,7 +169,7 @@ pub fn FormShell(
             </p>
             <div class="actions">
                 <button id="submit" part="submit" type="submit" disabled=blocked>
-                    {move || match (submitting.get(), under_way.get()) {
+                    {move || match (submitting.get(), under_way()) {
                         (true, _) => "Submitting…".to_owned(),
                         (false, 0) => action.to_owned(),
                         (false, 1) => format!("{action} (waiting for 1 upload)"),
@@ -175,17 +177,17 @@ pub fn FormShell(
                     }}
                 </button>
                 <span class="hint" id="submit-state">
-                    {move || match problems.with(blocking_text).filter(|_| under_way.get() == 0) {
+                    {move || match problems.with(blocking_text).filter(|_| under_way() == 0) {
                         Some(text) => view! { {text} }.into_any(),
                         // A field still waiting for its file is not a problem to fix.
-                        None if under_way.get() > 0 => view! { "Ready once the file is in" }.into_any(),
+                        None if under_way() > 0 => view! { "Ready once the file is in" }.into_any(),
                         // Said only where there is a keyboard to press it on.
                         None => view! { <span class="keyboard-only">"Ctrl+Enter or ⌘+Enter"</span> }.into_any(),
                     }}
                 </span>
                 <button type="button" class="link-button" id="show-problems"
                     hidden=move || {
-                        under_way.get() > 0 || !(touched.holds_back() && problems.with(Problems::has_errors))
+                        under_way() > 0 || !(touched.holds_back() && problems.with(Problems::has_errors))
                     }
                     on:click=move |_| show_problems()>
                     "Show problems"
