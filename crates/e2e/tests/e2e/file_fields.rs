@@ -567,3 +567,88 @@ async fn an_image_over_20_mb_is_shrunk_to_fit_and_sent_instead() {
     browser.close().await;
     let _ = std::fs::remove_dir_all(&uploads);
 }
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn several_images_dropped_on_the_start_frame_make_one_task_each() {
+    let uploads = scratch("app-many");
+    let (site, sandbox) = site(&uploads).await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site, "/new/image-to-video", "Image to video")
+        .await;
+    browser.watch_for_errors().await;
+    browser.click("#model-S").await;
+    browser
+        .type_into("#prompt", "Each of my photos, moving")
+        .await;
+    // Three pictures dropped at once on the start frame.
+    browser
+        .run_async(
+            "const data = new DataTransfer();
+             for (const [index, hue] of [0, 120, 240].entries()) {
+               const canvas = document.createElement('canvas');
+               canvas.width = 320; canvas.height = 180;
+               const context = canvas.getContext('2d');
+               context.fillStyle = `hsl(${hue} 70% 50%)`;
+               context.fillRect(0, 0, 320, 180);
+               context.fillStyle = '#fff';
+               context.fillText(`photo ${index + 1}`, 20, 40);
+               const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+               data.items.add(new File([blob], `photo-${index + 1}.png`, { type: 'image/png' }));
+             }
+             document.querySelector('#image_url').closest('.file-target')
+               .dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));",
+        )
+        .await;
+    browser
+        .wait_for_text(
+            "#image_url-offer .hint",
+            "3 images: one video from each, with the same prompt and settings?",
+        )
+        .await;
+    browser
+        .check_accessibility("the offer of one task per image")
+        .await;
+    browser.click("#image_url-one-task-each").await;
+    holds_an_upload(&browser, "image_url", &site).await;
+    browser
+        .wait_until(
+            "two more start frames",
+            "document.querySelectorAll('#more-starts li').length === 2",
+        )
+        .await;
+    browser
+        .wait_until(
+            "the button counting the tasks",
+            "document.querySelector('#submit').textContent === 'Generate video (3 tasks)'",
+        )
+        .await;
+    browser.click("#submit").await;
+    browser
+        .wait_until(
+            "three tasks done",
+            "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length === 3",
+        )
+        .await;
+    // Three stored tasks, each from another picture, each fetched by the service.
+    let starts = browser
+        .eval(
+            "Object.keys(localStorage).filter((key) => key.startsWith('media-gen.task:'))
+               .map((key) => JSON.parse(localStorage.getItem(key)).request.image_url).sort()",
+        )
+        .await;
+    let starts: Vec<String> = serde_json::from_value(starts).unwrap();
+    assert_eq!(starts.len(), 3, "{starts:?}");
+    assert!(
+        starts.windows(2).all(|pair| pair[0] != pair[1]),
+        "{starts:?}"
+    );
+    for url in &starts {
+        assert!(url.starts_with(&format!("{site}/uploads/")), "{url}");
+        assert!(fetched_hash(&sandbox, url).await.is_some(), "{url} fetched");
+    }
+    browser.assert_still_working("one task per image").await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&uploads);
+}

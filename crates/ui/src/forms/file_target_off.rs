@@ -16,9 +16,12 @@ pub fn FileTarget(
     /// Whether it takes several.
     #[prop(optional)]
     many: bool,
+    /// Where more files' addresses would go.
+    #[prop(default = None)]
+    more: Option<RwSignal<Vec<String>>>,
     /// The field's control.
     children: Children,
 ) -> impl IntoView {
-    let _ = (value, kind, field, many);
+    let _ = (value, kind, field, many, more);
     children()
 }

@@ -65,6 +65,10 @@ pub fn FormShell(
     /// show at once.
     #[prop(optional)]
     prefilled: bool,
+    /// More requests sent with this one, one after another (one task per
+    /// start frame when several were given).
+    #[prop(optional, into)]
+    also: Option<Signal<Vec<Request>>>,
     /// The fields.
     children: Children,
 ) -> impl IntoView {
@@ -125,9 +129,19 @@ pub fn FormShell(
         }
         submitting.set(true);
         failure.set(None);
-        let sent = handler.with_value(|submit| submit(request.get_untracked()));
+        let submit = handler.get_value();
+        let mut all = vec![request.get_untracked()];
+        all.extend(also.map(|also| also.get_untracked()).unwrap_or_default());
         spawn_local(async move {
-            let result = sent.await;
+            // One after another, each on the board as it is made; the first
+            // refusal stops the rest and is shown.
+            let mut result = Ok(());
+            for request in all {
+                result = submit(request).await;
+                if result.is_err() {
+                    break;
+                }
+            }
             // On success the host usually navigates away and this form is gone.
             if let Err(message) = result {
                 failure.try_set(Some(message));
@@ -171,7 +185,10 @@ pub fn FormShell(
                 <button id="submit" part="submit" type="submit" disabled=blocked>
                     {move || match (submitting.get(), under_way()) {
                         (true, _) => "Submitting…".to_owned(),
-                        (false, 0) => action.to_owned(),
+                        (false, 0) => match also.map(|also| also.with(Vec::len)).unwrap_or(0) {
+                            0 => action.to_owned(),
+                            more => format!("{action} ({} tasks)", more + 1),
+                        },
                         (false, 1) => format!("{action} (waiting for 1 upload)"),
                         (false, n) => format!("{action} (waiting for {n} uploads)"),
                     }}

@@ -116,12 +116,22 @@ pub fn FileTarget(
     /// Whether it takes several (one address a line).
     #[prop(optional)]
     many: bool,
+    /// Where the addresses of more files go when several are given to a
+    /// field that takes one, and the person asks for one task per file.
+    #[prop(default = None)]
+    more: Option<RwSignal<Vec<String>>>,
     /// The field's control.
     children: Children,
 ) -> impl IntoView {
     let Some(uploads) = use_context::<FormUploads>() else {
         return children().into_any();
     };
+    // Several files offered to a field that takes one: kept here until the
+    // person says what to do with them.
+    let offer = RwSignal::new(None::<Vec<SendWrapper<File>>>);
+    // In a batch of one task per file, the first address still goes to
+    // the field; the others to `more`.
+    let first_of_batch = StoredValue::new(true);
     let sending = RwSignal::new(Vec::<Sending>::new());
     let refused = RwSignal::new(Vec::<Refusal>::new());
     let next_key = StoredValue::new(0u64);
@@ -138,7 +148,12 @@ pub fn FileTarget(
         });
     };
     let put = move |url: String| {
-        if many {
+        if let Some(more) = more.filter(|_| !first_of_batch.get_value()) {
+            more.update(|all| all.push(url));
+        } else if let Some(_batch) = more {
+            first_of_batch.set_value(false);
+            value.set(url);
+        } else if many {
             value.update(|text| {
                 if !text.trim().is_empty() && !text.ends_with('\n') {
                     text.push('\n');
@@ -244,13 +259,30 @@ pub fn FileTarget(
     };
     let take = move |files: Vec<File>| {
         refused.set(Vec::new());
+        if more.is_some() && files.len() > 1 {
+            offer.set(Some(files.into_iter().map(SendWrapper::new).collect()));
+            return;
+        }
         let files = if many {
             files
         } else {
             files.into_iter().take(1).collect()
         };
+        first_of_batch.set_value(true);
         for file in files {
             start(file.clone(), None);
+        }
+    };
+    // The person's answer to several files: one task each, or the first.
+    let answer = move |each: bool| {
+        let Some(files) = offer.get_untracked() else {
+            return;
+        };
+        offer.set(None);
+        first_of_batch.set_value(true);
+        let count = if each { files.len() } else { 1 };
+        for file in files.into_iter().take(count) {
+            start(file.take(), None);
         }
     };
     // Uploads this field had under way before a reload go on, once the
@@ -313,7 +345,7 @@ pub fn FileTarget(
                         class="visually-hidden"
                         id=picker_id.clone()
                         accept=accept
-                        multiple=many
+                        multiple=many || more.is_some()
                         node_ref=input_ref
                         tabindex="-1"
                         aria-hidden="true"
@@ -341,6 +373,23 @@ pub fn FileTarget(
                     </button>
                     <span class="hint">"or drop or paste it here"</span>
                 </div>
+                {move || {
+                    offer
+                        .with(|files| files.as_ref().map(Vec::len))
+                        .map(|count| {
+                            view! {
+                                <div class="file-offer" id=format!("{field}-offer") role="group" aria-label="Several images">
+                                    <p class="hint">{format!("{count} images: one video from each, with the same prompt and settings?")}</p>
+                                    <button type="button" class="secondary" id=format!("{field}-one-task-each") on:click=move |_| answer(true)>
+                                        "Make one task per image"
+                                    </button>
+                                    <button type="button" class="link-button" on:click=move |_| answer(false)>
+                                        "Use the first only"
+                                    </button>
+                                </div>
+                            }
+                        })
+                }}
                 <ul class="uploads" id=format!("{field}-uploads")>{rows}</ul>
                 <div role="alert" id=format!("{field}-file-problems")>
                     {move || {

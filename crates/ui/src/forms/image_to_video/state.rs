@@ -29,6 +29,9 @@ pub struct ImageToVideoState {
     pub duration: RwSignal<i64>,
     /// Start frame URL.
     pub image_url: RwSignal<String>,
+    /// More start frames, one task each with the same settings (several
+    /// images given to the start frame at once).
+    pub more_starts: RwSignal<Vec<String>>,
     /// End frame URL (model V).
     pub end_image_url: RwSignal<String>,
     /// Reference image URLs, one per line.
@@ -78,6 +81,7 @@ impl ImageToVideoState {
             resolution: RwSignal::new(request.aspect_resolution.unwrap_or(rules.resolutions[0])),
             duration: RwSignal::new(request.duration.unwrap_or(model.durations(mode)[0])),
             image_url: RwSignal::new(request.image_url.clone().unwrap_or_default()),
+            more_starts: RwSignal::new(Vec::new()),
             end_image_url: RwSignal::new(request.end_image_url.clone().unwrap_or_default()),
             references: RwSignal::new(request.reference_images.join("\n")),
             audio: RwSignal::new(request.generate_audio.unwrap_or(defaults::GENERATE_AUDIO)),

@@ -77,11 +77,12 @@ fn url_field(
     label: Signal<String>,
     value: RwSignal<String>,
     problems: Memo<media_gen_api::Problems>,
+    more: Option<RwSignal<Vec<String>>>,
 ) -> impl IntoView {
     let urls = Signal::derive(move || lines(&value.get()));
     view! {
         <Field id label=move || label.get()>
-            <FileTarget value kind=InputKind::Image field=id>
+            <FileTarget value kind=InputKind::Image field=id more>
                 <input
                     id=id
                     type="url"
@@ -94,6 +95,49 @@ fn url_field(
             <FieldProblems problems field=id/>
             <ImagePreviews urls measured=form.images/>
         </Field>
+    }
+}
+
+/// The start frames beyond the first, one task each: their pictures, and
+/// Remove.
+fn more_starts(more: RwSignal<Vec<String>>) -> impl IntoView {
+    let rows = move || {
+        more.get()
+            .into_iter()
+            .enumerate()
+            .map(|(index, url)| {
+                view! {
+                    <li class="upload">
+                        <img class="upload__preview" src=url.clone() alt=format!("Start frame {}", index + 2) />
+                        <span class="upload__name">{format!("Start frame {}", index + 2)}</span>
+                        <button
+                            type="button"
+                            class="link-button"
+                            on:click=move |_| more.update(|all| {
+                                if index < all.len() {
+                                    all.remove(index);
+                                }
+                            })
+                        >
+                            "Remove"
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <Show when=move || !more.with(Vec::is_empty)>
+            <div class="field" id="more-starts">
+                <p class="hint">
+                    {move || {
+                        let tasks = crate::text::count(more.with(Vec::len), "more task", "more tasks");
+                        format!("{tasks}, one from each of these, with the same prompt and settings:")
+                    }}
+                </p>
+                <ul class="uploads">{rows}</ul>
+            </div>
+        </Show>
     }
 }
 
@@ -174,17 +218,36 @@ pub fn ImageToVideoForm(
         format!("{w} × {h} px")
     };
 
+    // One more request per extra start frame, while the start frame is
+    // asked for: the same settings, another picture.
+    let also = Signal::derive(move || {
+        if !shows_start() {
+            return Vec::new();
+        }
+        let base = form.request();
+        form.more_starts
+            .get()
+            .into_iter()
+            .map(|url| {
+                Request::ImageToVideo(ImageToVideoRequest {
+                    image_url: Some(url),
+                    ..base.clone()
+                })
+            })
+            .collect()
+    });
     let callback_client = StoredValue::new_local(host.client.clone());
     view! {
-        <FormShell host=host.clone() prefilled request problems action="Generate video">
+        <FormShell host=host.clone() prefilled request problems action="Generate video" also>
             {model_picker(form)}
             <Show when=is_v>{mode_picker(form)}</Show>
             <PromptField value=form.prompt problems limit=MAX_PROMPT_CHARS/>
             <Show when=shows_start>
-                {url_field(form, "image_url", start_label, form.image_url, problems)}
+                {url_field(form, "image_url", start_label, form.image_url, problems, Some(form.more_starts))}
+                {more_starts(form.more_starts)}
             </Show>
             <Show when=shows_end>
-                {url_field(form, "end_image_url", end_label, form.end_image_url, problems)}
+                {url_field(form, "end_image_url", end_label, form.end_image_url, problems, None)}
             </Show>
             <Show when=shows_references>
                 <ReferenceImagesField value=form.references label=reference_label problems measured=form.images/>
