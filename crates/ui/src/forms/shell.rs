@@ -67,7 +67,7 @@ pub fn FormShell(
     prefilled: bool,
     /// More requests sent with this one, one after another (one task per
     /// start frame when several were given).
-    #[prop(optional, into)]
+    #[prop(default = None)]
     also: Option<Signal<Vec<Request>>>,
     /// The fields.
     children: Children,
@@ -115,6 +115,13 @@ pub fn FormShell(
     let submitting = RwSignal::new(false);
     let failure = RwSignal::new(None::<String>);
     let handler = StoredValue::new_local(submit);
+    #[cfg(feature = "uploads")]
+    let extra_tasks = move || also.map(|also| also.with(Vec::len)).unwrap_or(0);
+    #[cfg(not(feature = "uploads"))]
+    let extra_tasks = {
+        let _ = also;
+        || 0usize
+    };
     let blocked =
         move || submitting.get() || under_way() > 0 || problems.with(Problems::has_errors);
 
@@ -129,19 +136,25 @@ pub fn FormShell(
         }
         submitting.set(true);
         failure.set(None);
-        let submit = handler.get_value();
-        let mut all = vec![request.get_untracked()];
-        all.extend(also.map(|also| also.get_untracked()).unwrap_or_default());
-        spawn_local(async move {
-            // One after another, each on the board as it is made; the first
-            // refusal stops the rest and is shown.
-            let mut result = Ok(());
-            for request in all {
-                result = submit(request).await;
-                if result.is_err() {
-                    break;
+        // With uploads, one request after another (one task per start
+        // frame), each on the board as it is made; the first refusal stops
+        // the rest and is shown. Without, only ever the one.
+        #[cfg(feature = "uploads")]
+        let sent: futures::future::LocalBoxFuture<'static, Result<(), String>> = {
+            let submit = handler.get_value();
+            let mut all = vec![request.get_untracked()];
+            all.extend(also.map(|also| also.get_untracked()).unwrap_or_default());
+            Box::pin(async move {
+                for request in all {
+                    submit(request).await?;
                 }
-            }
+                Ok(())
+            })
+        };
+        #[cfg(not(feature = "uploads"))]
+        let sent = handler.with_value(|submit| submit(request.get_untracked()));
+        spawn_local(async move {
+            let result = sent.await;
             // On success the host usually navigates away and this form is gone.
             if let Err(message) = result {
                 failure.try_set(Some(message));
@@ -185,7 +198,7 @@ pub fn FormShell(
                 <button id="submit" part="submit" type="submit" disabled=blocked>
                     {move || match (submitting.get(), under_way()) {
                         (true, _) => "Submitting…".to_owned(),
-                        (false, 0) => match also.map(|also| also.with(Vec::len)).unwrap_or(0) {
+                        (false, 0) => match extra_tasks() {
                             0 => action.to_owned(),
                             more => format!("{action} ({} tasks)", more + 1),
                         },

@@ -98,8 +98,13 @@ fn url_field(
     }
 }
 
+/// Without uploads no more start frames are given.
+#[cfg(not(feature = "uploads"))]
+fn more_starts(_more: RwSignal<Vec<String>>) {}
+
 /// The start frames beyond the first, one task each: their pictures, and
 /// Remove.
+#[cfg(feature = "uploads")]
 fn more_starts(more: RwSignal<Vec<String>>) -> impl IntoView {
     let rows = move || {
         more.get()
@@ -220,7 +225,8 @@ pub fn ImageToVideoForm(
 
     // One more request per extra start frame, while the start frame is
     // asked for: the same settings, another picture.
-    let also = Signal::derive(move || {
+    #[cfg(feature = "uploads")]
+    let also = Some(Signal::derive(move || {
         if !shows_start() {
             return Vec::new();
         }
@@ -235,7 +241,9 @@ pub fn ImageToVideoForm(
                 })
             })
             .collect()
-    });
+    }));
+    #[cfg(not(feature = "uploads"))]
+    let also = None;
     let callback_client = StoredValue::new_local(host.client.clone());
     view! {
         <FormShell host=host.clone() prefilled request problems action="Generate video" also>
