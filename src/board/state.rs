@@ -180,10 +180,27 @@ impl Board {
     }
 
     /// Submit a stored task's request again, unchanged; returns the new ids.
+    /// A file it names that was uploaded to this site is reused while the
+    /// gateway keeps it; once gone, the re-run is refused with what to do
+    /// (the service could not fetch it).
     pub async fn rerun(&self, record: &TaskRecord) -> Result<Vec<String>, String> {
         let request = record.request.as_ref().ok_or_else(|| {
             "This task's parameters are not known here, so it cannot be re-run".to_owned()
         })?;
+        let client = self.settings.client();
+        let uploads_here = media_gen_ui::components::curl_copy::absolute_url(
+            client.base_url().trim_end_matches('/'),
+            "/uploads/",
+        );
+        for input in request.media_inputs() {
+            if input.url.starts_with(&uploads_here) && client.upload_gone(input.url).await {
+                return Err(format!(
+                    "{} was a file uploaded here, and the site no longer keeps it: \
+                     use Edit and re-run to choose the file again",
+                    input.field
+                ));
+            }
+        }
         self.submit(request)
             .await
             .map_err(|error| error.to_string())

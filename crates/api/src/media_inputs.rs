@@ -4,7 +4,7 @@
 //! whether it must be an image or a video. One list for the sandbox's
 //! fetches, the gateway's uploads kept alive by a submit, and the app.
 
-use crate::{ImageGenerateRequest, ImageToVideoRequest, VideoTranslateRequest};
+use crate::{ImageGenerateRequest, ImageToVideoRequest, Request, VideoTranslateRequest};
 
 /// What an input must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +70,17 @@ impl VideoTranslateRequest {
         named("video_url", Some(&self.video_url), InputKind::Video)
             .into_iter()
             .collect()
+    }
+}
+
+impl Request {
+    /// The media the request names, whatever its kind.
+    pub fn media_inputs(&self) -> Vec<MediaInput<'_>> {
+        match self {
+            Request::ImageToVideo(request) => request.media_inputs(),
+            Request::VideoTranslate(request) => request.media_inputs(),
+            Request::ImageGenerate(request) => request.media_inputs(),
+        }
     }
 }
 

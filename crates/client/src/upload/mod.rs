@@ -155,6 +155,21 @@ impl Client {
         }
     }
 
+    /// Whether the upload at `url` is gone from its gateway (expired, or
+    /// never there): a re-run naming it would fail at the service. `false`
+    /// when the gateway cannot be asked (the service will say).
+    pub async fn upload_gone(&self, url: &str) -> bool {
+        let asked = Xhr {
+            method: "HEAD",
+            url,
+            headers: Vec::new(),
+            body: None,
+        }
+        .send(Rc::new(|_| {}), None)
+        .await;
+        asked.is_ok_and(|answer| matches!(answer.status(), 404 | 410))
+    }
+
     /// Upload `file` as `name` to the gateway's tus `path` (`/uploads/`),
     /// or go on with the upload at `resume` (one made before a reload): the
     /// finished upload's address, which the service fetches.

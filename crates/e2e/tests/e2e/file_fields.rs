@@ -63,10 +63,17 @@ fn scratch(what: &str) -> PathBuf {
 /// The app through a gateway that takes uploads, before a sandbox that
 /// fetches inputs: the site's and the sandbox's base URLs.
 async fn site(uploads: &Path) -> (String, String) {
+    site_keeping(uploads, std::time::Duration::from_secs(24 * 3_600)).await
+}
+
+/// [`site`] keeping uploads `ttl`.
+async fn site_keeping(uploads: &Path, ttl: std::time::Duration) -> (String, String) {
     let sandbox = start_fetching_sandbox(400).await;
     let uploads = uploads.to_owned();
     let site = start_gateway_at(&sandbox, Some(dist_dir()), move |settings, base| {
-        settings.uploads = Some(UploadSettings::new(uploads, base.to_owned()));
+        let mut kept = UploadSettings::new(uploads, base.to_owned());
+        kept.ttl = ttl;
+        settings.uploads = Some(kept);
     })
     .await;
     (site, sandbox)
@@ -649,6 +656,78 @@ async fn several_images_dropped_on_the_start_frame_make_one_task_each() {
         assert!(fetched_hash(&sandbox, url).await.is_some(), "{url} fetched");
     }
     browser.assert_still_working("one task per image").await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&uploads);
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_rerun_reuses_an_upload_while_kept_and_says_what_to_do_once_it_is_gone() {
+    let uploads = scratch("app-rerun");
+    let (site, _) = site_keeping(&uploads, std::time::Duration::from_secs(2)).await;
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&site, "/new/image-to-video", "Image to video")
+        .await;
+    browser.click("#model-S").await;
+    browser.type_into("#prompt", "Again and again").await;
+    let file = scratch("rerun").join("kite.png");
+    write_png(&file, 31);
+    browser
+        .client
+        .find(Locator::Css("#image_url-file"))
+        .await
+        .unwrap()
+        .send_keys(&file.to_string_lossy())
+        .await
+        .unwrap();
+    holds_an_upload(&browser, "image_url", &site).await;
+    browser.submit_and_wait("SUCCEEDED").await;
+    browser.click("li.task-row a.open").await;
+    browser.watch_for_errors().await;
+
+    // While the site keeps the file, Re-run sends the same address.
+    browser.click("button.rerun").await;
+    browser
+        .wait_until(
+            "the re-run made",
+            "document.querySelector('.rerun-made')?.textContent.startsWith('Submitted Image to video again as 1 new task')",
+        )
+        .await;
+    // Its task ends (read through the site), and the upload goes a TTL later.
+    browser
+        .wait_until(
+            "both tasks ended",
+            "(() => { const tasks = Object.keys(localStorage).filter((key) => key.startsWith('media-gen.task:'))
+               .map((key) => localStorage.getItem(key));
+               return tasks.length === 2 && tasks.every((task) => task.includes('\"SUCCEEDED\"')); })()",
+        )
+        .await;
+    tokio::time::sleep(std::time::Duration::from_millis(2_500)).await;
+    browser.click("button.rerun").await;
+    browser
+        .wait_until(
+            "the re-run refused with what to do",
+            "document.querySelector('.rerun-made')?.textContent.startsWith('Re-run failed: image_url was a file uploaded here')",
+        )
+        .await;
+    let said = browser
+        .eval("document.querySelector('.rerun-made').textContent")
+        .await;
+    assert!(
+        said.as_str()
+            .unwrap()
+            .contains("Edit and re-run to choose the file again"),
+        "{said}"
+    );
+    assert_eq!(
+        browser.eval(media_gen_e2e::STORED_TASKS).await,
+        2,
+        "no task made from a file that is gone"
+    );
+    browser
+        .assert_still_working("a re-run of an expired upload")
+        .await;
     browser.close().await;
     let _ = std::fs::remove_dir_all(&uploads);
 }

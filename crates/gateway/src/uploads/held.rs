@@ -60,7 +60,13 @@ impl Uploads {
             let Some(id) = self.upload_of(&url) else {
                 continue;
             };
-            let Some(mut upload) = self.store.get(&id) else {
+            // An upload already past its time is not brought back: the
+            // service finds it gone, as the task's failure will say.
+            let Some(mut upload) = self
+                .store
+                .get(&id)
+                .filter(|upload| !upload.expired_at(now_seconds()))
+            else {
                 continue;
             };
             upload

@@ -64,9 +64,8 @@ async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
     {
         headers.insert(header::CONTENT_DISPOSITION, disposition);
     }
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("private, max-age=3600"),
-    );
+    // Asked again each time (a 304 while it lives): a browser that kept a
+    // copy must still learn when the upload is gone.
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }

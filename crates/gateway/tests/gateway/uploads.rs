@@ -187,6 +187,10 @@ async fn a_file_is_written_in_pieces_resumed_after_a_cut_and_served_as_it_is() {
     assert_eq!(headers["content-type"], "image/png");
     assert_eq!(headers["x-content-type-options"], "nosniff");
     assert_eq!(
+        headers["cache-control"], "no-cache",
+        "a kept copy is checked again: the upload may be gone"
+    );
+    assert_eq!(
         headers["content-security-policy"],
         "sandbox; default-src 'none'"
     );
