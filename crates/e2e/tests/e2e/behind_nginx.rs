@@ -402,10 +402,39 @@ async fn the_app_under_a_path_behind_nginx() {
             base_path: "/media/",
             access: media_gen_gateway::access::AccessMode::Open,
             allowed_origins: Vec::new(),
-            uploads_dir: None,
+            // Beside the site's folder, not in it.
+            uploads_dir: Some(site.with_extension("uploads")),
         },
     );
     gateway.ready().await;
+    // Uploads under the path, larger than the block's 1 MiB elsewhere.
+    let mut file = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    file.resize(3_000_000, 2);
+    let made = reqwest::Client::new()
+        .post(format!("{origin}/media/uploads/"))
+        .header("tus-resumable", "1.0.0")
+        .header("upload-length", file.len())
+        .send()
+        .await
+        .expect("nginx");
+    assert_eq!(made.status(), 201);
+    let upload = made.headers()["location"].to_str().unwrap().to_owned();
+    assert!(
+        upload.starts_with(&format!("{origin}/media/uploads/")),
+        "{upload}"
+    );
+    let written = reqwest::Client::new()
+        .patch(&upload)
+        .header("tus-resumable", "1.0.0")
+        .header("upload-offset", 0)
+        .header("content-type", "application/offset+octet-stream")
+        .body(file.clone())
+        .send()
+        .await
+        .expect("nginx");
+    assert_eq!(written.status(), 204);
+    let served = reqwest::get(&upload).await.expect("nginx");
+    assert_eq!(served.bytes().await.expect("the file").len(), file.len());
     // Beside it, the site's other things: nothing of the gateway's.
     assert_eq!(get_from("127.0.0.2", nginx.address, "/", "").await, 404);
     assert_eq!(
@@ -520,6 +549,7 @@ async fn the_app_under_a_path_behind_nginx() {
         .await;
     browser.close().await;
     let _ = std::fs::remove_dir_all(&site);
+    let _ = std::fs::remove_dir_all(site.with_extension("uploads"));
 }
 
 #[tokio::test]
