@@ -19,7 +19,6 @@ use http_body_util::LengthLimitError;
 use media_gen_api::{Endpoint, TaskKind};
 
 use crate::access;
-use crate::client_address::client_address;
 use crate::observe::UPSTREAM_SECONDS;
 use crate::refusal::Refusal;
 use crate::relay::RELAY_HEADER;
@@ -71,14 +70,10 @@ pub async fn handle(
     if matches!(endpoint, Endpoint::Submit(_)) && !gateway.access.may_change(&parts.headers) {
         return Refusal::CrossSite.into_response();
     }
-    let client = client_address(peer.ip(), &parts.headers, &gateway.trusted_proxies);
-    let who = match gateway.access.who(&parts.headers, peer.ip(), client).await {
-        Ok(who) => who,
+    let who = match gateway.admit(&parts.headers, peer.ip()).await {
+        Ok((who, _)) => who,
         Err(refusal) => return refusal.into_response(),
     };
-    if let Err(refusal) = gateway.count_request(&who).await {
-        return refusal.into_response();
-    }
     let Some(upstream) = &gateway.upstream else {
         return Refusal::NoUpstream.into_response();
     };

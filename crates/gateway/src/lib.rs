@@ -201,6 +201,21 @@ impl Settings {
 }
 
 impl Gateway {
+    /// Who a call is from, let in: the visitor's address (behind a trusted
+    /// proxy, the one it names), whose budget it counts against (the
+    /// access rule's person or the address), and that one request counted.
+    /// The refusal otherwise (no person, a wrong key, over budget).
+    pub async fn admit(
+        &self,
+        headers: &axum::http::HeaderMap,
+        peer: std::net::IpAddr,
+    ) -> Result<(access::Who, std::net::IpAddr), Refusal> {
+        let client = client_address::client_address(peer, headers, &self.trusted_proxies);
+        let who = self.access.who(headers, peer, client).await?;
+        self.count_request(&who).await?;
+        Ok((who, client))
+    }
+
     /// Count one request from `client` against its budget: the one the
     /// gateways share in Redis (`--redis`), else this gateway's own (also
     /// when Redis does not answer). Over budget: the 429 to answer, counted

@@ -11,7 +11,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::common::heard_not_read;
+use crate::common::{heard_not_read, png, upload};
 use media_gen_e2e::{
     dist_dir, npm_scratch_dir, start_sandbox, start_site_configured, workspace_root, Browser,
     Nginx, Redis, RelayGateway, RelayOptions,
@@ -408,31 +408,12 @@ async fn the_app_under_a_path_behind_nginx() {
     );
     gateway.ready().await;
     // Uploads under the path, larger than the block's 1 MiB elsewhere.
-    let mut file = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
-    file.resize(3_000_000, 2);
-    let made = reqwest::Client::new()
-        .post(format!("{origin}/media/uploads/"))
-        .header("tus-resumable", "1.0.0")
-        .header("upload-length", file.len())
-        .send()
-        .await
-        .expect("nginx");
-    assert_eq!(made.status(), 201);
-    let upload = made.headers()["location"].to_str().unwrap().to_owned();
+    let file = png(3_000_000);
+    let upload = upload(&format!("{origin}/media"), file.clone()).await;
     assert!(
         upload.starts_with(&format!("{origin}/media/uploads/")),
         "{upload}"
     );
-    let written = reqwest::Client::new()
-        .patch(&upload)
-        .header("tus-resumable", "1.0.0")
-        .header("upload-offset", 0)
-        .header("content-type", "application/offset+octet-stream")
-        .body(file.clone())
-        .send()
-        .await
-        .expect("nginx");
-    assert_eq!(written.status(), 204);
     let served = reqwest::get(&upload).await.expect("nginx");
     assert_eq!(served.bytes().await.expect("the file").len(), file.len());
     // Beside it, the site's other things: nothing of the gateway's.
@@ -649,32 +630,12 @@ async fn an_upload_larger_than_nginxs_body_limit_goes_through_its_uploads_block(
         ));
     });
     // 3 MB in one PATCH: over the 1 MiB the guide allows elsewhere.
-    let mut file = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
-    file.resize(3_000_000, 1);
-    let client = reqwest::Client::new();
-    let made = client
-        .post(format!("{site}/uploads/"))
-        .header("tus-resumable", "1.0.0")
-        .header("upload-length", file.len())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(made.status(), 201);
-    let upload = made.headers()["location"].to_str().unwrap().to_owned();
+    let file = png(3_000_000);
+    let upload = upload(&site, file.clone()).await;
     assert!(
         upload.starts_with(&site),
         "served at nginx's address: {upload}"
     );
-    let written = client
-        .patch(&upload)
-        .header("tus-resumable", "1.0.0")
-        .header("upload-offset", 0)
-        .header("content-type", "application/offset+octet-stream")
-        .body(file.clone())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(written.status(), 204, "{:?}", written.text().await);
     let served = reqwest::get(&upload).await.unwrap();
     assert_eq!(served.headers()["content-type"], "image/png");
     assert_eq!(served.bytes().await.unwrap().len(), file.len());

@@ -114,6 +114,29 @@ async fn holds_an_upload(browser: &Browser, id: &str, site: &str) -> String {
         .to_owned()
 }
 
+/// Pick `paths` (several: one a line) in the file input `input`, as
+/// "Choose file" lets a person do.
+async fn choose(browser: &Browser, input: &str, paths: &str) {
+    browser
+        .client
+        .find(Locator::Css(input))
+        .await
+        .unwrap()
+        .send_keys(paths)
+        .await
+        .unwrap();
+}
+
+/// Wait until the start frame's upload is a third of the way.
+async fn a_third_sent(browser: &Browser) {
+    browser
+        .wait_until(
+            "a third sent",
+            "Number(document.querySelector('#image_url-uploads progress')?.value ?? 0) > 33",
+        )
+        .await;
+}
+
 /// The SHA-256 of what the sandbox fetched from `url`.
 async fn fetched_hash(sandbox: &str, url: &str) -> Option<String> {
     let fetched: Value = reqwest::get(format!("{sandbox}/sandbox/fetched"))
@@ -165,14 +188,7 @@ async fn a_file_picked_dropped_or_pasted_uploads_with_a_bar_and_becomes_the_inpu
         .type_into("#prompt", "A lighthouse, from my own photo")
         .await;
     browser.find("#image_url-choose").await;
-    browser
-        .client
-        .find(Locator::Css("#image_url-file"))
-        .await
-        .unwrap()
-        .send_keys(&file.to_string_lossy())
-        .await
-        .unwrap();
+    choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
     browser.find("#image_url-uploads .upload__preview").await;
     browser
         .wait_until(
@@ -309,18 +325,13 @@ async fn a_page_named_png_and_an_image_over_20_mb_are_refused_before_a_byte_is_s
     let page = files.join("cat.png");
     std::fs::write(&page, "<!DOCTYPE html><script>alert(1)</script>").unwrap();
     let huge = files.join("huge.png");
-    let mut big = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
-    big.resize(21_000_000, 0);
-    std::fs::write(&huge, big).unwrap();
-    let picker = browser
-        .client
-        .find(Locator::Css("#reference_images-file"))
-        .await
-        .unwrap();
-    picker
-        .send_keys(&format!("{}\n{}", page.display(), huge.display()))
-        .await
-        .unwrap();
+    std::fs::write(&huge, crate::common::png(21_000_000)).unwrap();
+    choose(
+        &browser,
+        "#reference_images-file",
+        &format!("{}\n{}", page.display(), huge.display()),
+    )
+    .await;
     browser
         .wait_until(
             "both refusals named",
@@ -388,20 +399,8 @@ async fn an_upload_cut_by_a_reload_goes_on_from_where_the_gateway_stands() {
     let file = scratch("reloaded").join("harbour.png");
     let picked = write_png(&file, 11);
     slow_line(&browser, true).await;
-    browser
-        .client
-        .find(Locator::Css("#image_url-file"))
-        .await
-        .unwrap()
-        .send_keys(&file.to_string_lossy())
-        .await
-        .unwrap();
-    browser
-        .wait_until(
-            "a third sent",
-            "Number(document.querySelector('#image_url-uploads progress')?.value ?? 0) > 33",
-        )
-        .await;
+    choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
+    a_third_sent(&browser).await;
     let first: Vec<Value> = serde_json::from_value(browser.eval("window.__patches").await).unwrap();
     let upload = first[0]["url"].as_str().unwrap().to_owned();
 
@@ -466,20 +465,8 @@ async fn an_upload_goes_on_when_its_gateway_restarts_mid_way() {
     let file = scratch("restarted").join("bridge.png");
     let picked = write_png(&file, 23);
     slow_line(&browser, true).await;
-    browser
-        .client
-        .find(Locator::Css("#image_url-file"))
-        .await
-        .unwrap()
-        .send_keys(&file.to_string_lossy())
-        .await
-        .unwrap();
-    browser
-        .wait_until(
-            "a third sent",
-            "Number(document.querySelector('#image_url-uploads progress')?.value ?? 0) > 33",
-        )
-        .await;
+    choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
+    a_third_sent(&browser).await;
 
     // The gateway goes away mid-upload: the page says it waits, and goes
     // on from where the gateway stands once it is back.
@@ -538,14 +525,7 @@ async fn an_image_over_20_mb_is_shrunk_to_fit_and_sent_instead() {
     let file = scratch("shrink").join("panorama.png");
     let big = write_noise_png(&file, 5, 2_900, 2_500);
     assert!(big.len() > 21_000_000, "{}", big.len());
-    browser
-        .client
-        .find(Locator::Css("#image_url-file"))
-        .await
-        .unwrap()
-        .send_keys(&file.to_string_lossy())
-        .await
-        .unwrap();
+    choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
     browser
         .wait_until(
             "the refusal with Shrink to fit",
@@ -673,14 +653,7 @@ async fn a_rerun_reuses_an_upload_while_kept_and_says_what_to_do_once_it_is_gone
     browser.type_into("#prompt", "Again and again").await;
     let file = scratch("rerun").join("kite.png");
     write_png(&file, 31);
-    browser
-        .client
-        .find(Locator::Css("#image_url-file"))
-        .await
-        .unwrap()
-        .send_keys(&file.to_string_lossy())
-        .await
-        .unwrap();
+    choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
     holds_an_upload(&browser, "image_url", &site).await;
     browser.submit_and_wait("SUCCEEDED").await;
     browser.click("li.task-row a.open").await;

@@ -16,7 +16,7 @@ use media_gen_gateway::access::key_file::KeyFile;
 use media_gen_gateway::access::AccessMode;
 use serde_json::Value;
 
-use crate::common::heard_not_read;
+use crate::common::{heard_not_read, page_token};
 
 /// The npm package's test page served by a site of its own (a gateway on
 /// another port: another origin), whose pages may call any loopback port.
@@ -81,16 +81,7 @@ async fn another_sites_page_submits_with_a_page_token_and_an_unnamed_one_cannot(
     .await;
 
     // The named site's server trades its key for a page token.
-    let given: Value = reqwest::Client::new()
-        .post(format!("{gateway}/tokens"))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = given["data"]["token"].as_str().unwrap().to_owned();
+    let token = page_token(&gateway, &key).await;
 
     let outcome = submit_from(&named, &gateway, &token).await;
     assert_eq!(
@@ -102,21 +93,6 @@ async fn another_sites_page_submits_with_a_page_token_and_an_unnamed_one_cannot(
     let refused = submit_from(&unnamed, &gateway, &token).await;
     assert_eq!(refused["error"]["kind"], "network", "{refused}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A page token for `key` from the gateway at `gateway`, as the host
-/// site's server gets one.
-async fn page_token(gateway: &str, key: &str) -> String {
-    let given: Value = reqwest::Client::new()
-        .post(format!("{gateway}/tokens"))
-        .bearer_auth(key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    given["data"]["token"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test]

@@ -19,6 +19,8 @@ use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
 use media_gen_gateway::access::AccessMode;
 use serde_json::{json, Value};
 
+use crate::common::{page_token, person_says};
+
 /// How a call is made: with a session cookie, or `Authorization: Bearer`.
 #[derive(Clone, Copy)]
 enum As<'a> {
@@ -173,16 +175,7 @@ async fn two_gateways_on_one_redis_share_keys_sessions_tokens_and_the_days_tasks
     );
 
     // A page token from B works on A.
-    let given: Value = reqwest::Client::new()
-        .post(format!("{b}/tokens"))
-        .bearer_auth(key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = given["data"]["token"].as_str().unwrap().to_owned();
+    let token = page_token(&b, key).await;
     assert_eq!(
         read(&a, As::Bearer(&token)).await,
         404,
@@ -248,16 +241,6 @@ async fn the_keys_commands_name_a_redis_that_does_not_answer() {
         )),
         "{error}"
     );
-}
-
-/// Wait until the header's person says `text` (a part of it).
-async fn person_says(browser: &Browser, text: &str) {
-    browser
-        .wait_until(
-            &format!("the header to say {text:?}"),
-            &format!("document.querySelector('#person')?.textContent.includes({text:?})"),
-        )
-        .await;
 }
 
 #[tokio::test]

@@ -11,15 +11,7 @@ use media_gen_e2e::{dist_dir, start_site_configured, Browser, STORED_TASKS};
 use media_gen_gateway::access::key_file::KeyFile;
 use media_gen_gateway::access::AccessMode;
 
-/// Wait until the header's person says `text` (a part of it).
-async fn person_says(browser: &Browser, text: &str) {
-    browser
-        .wait_until(
-            &format!("the header to say {text:?}"),
-            &format!("document.querySelector('#person')?.textContent.includes({text:?})"),
-        )
-        .await;
-}
+use crate::common::person_says;
 
 /// At a 360 px phone's width `what` does not scroll sideways (a
 /// screenshot `phone-<name>` kept); then back to a desktop's width.

@@ -8,6 +8,8 @@ use media_gen_e2e::{npm_scratch_dir, start_fetching_sandbox, start_gateway_at, B
 use media_gen_gateway::uploads::UploadSettings;
 use serde_json::Value;
 
+use crate::common::{png, upload};
+
 /// On the page: draw a picture, upload it with tus-js-client, submit an
 /// image-to-video task starting from it and wait for its end; the upload's
 /// address, the file's SHA-256 and the task.
@@ -94,37 +96,6 @@ async fn a_tus_client_uploads_through_the_gateway_and_the_service_gets_those_byt
         "the service got the page's bytes"
     );
     let _ = std::fs::remove_dir_all(&upload_dir);
-}
-
-/// A PNG's first bytes and filler: `length` bytes in all.
-fn png(length: usize) -> Vec<u8> {
-    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
-    bytes.resize(length, 3);
-    bytes
-}
-
-/// Upload `bytes` through the gateway at `base` in one `PATCH`; its address.
-async fn upload(base: &str, bytes: Vec<u8>) -> String {
-    let client = reqwest::Client::new();
-    let made = client
-        .post(format!("{base}/uploads/"))
-        .header("tus-resumable", "1.0.0")
-        .header("upload-length", bytes.len())
-        .send()
-        .await
-        .unwrap();
-    let url = made.headers()["location"].to_str().unwrap().to_owned();
-    let written = client
-        .patch(&url)
-        .header("tus-resumable", "1.0.0")
-        .header("upload-offset", 0)
-        .header("content-type", "application/offset+octet-stream")
-        .body(bytes)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(written.status(), 204);
-    url
 }
 
 #[tokio::test]

@@ -153,8 +153,9 @@ pub fn now_seconds() -> u64 {
 
 impl AccessSettings {
     /// Whether the flags go together, and the key file (if keys are kept in
-    /// one) reads: the refusal names the flag to fix.
-    pub fn check(&self) -> Result<(), String> {
+    /// one) reads: the header the person is named in, or the refusal that
+    /// names the flag to fix.
+    pub fn check(&self) -> Result<axum::http::HeaderName, String> {
         match (self.mode, &self.data_dir, self.redis) {
             (AccessMode::Keys, None, false) => {
                 return Err(
@@ -173,7 +174,6 @@ impl AccessSettings {
             return Err("--access proxy needs --trusted-proxy: the auth proxy whose --user-header is believed".to_owned());
         }
         axum::http::HeaderName::try_from(self.user_header.as_str())
-            .map(drop)
             .map_err(|_| format!("--user-header {:?} is not a header name", self.user_header))
     }
 }
@@ -187,9 +187,7 @@ impl Access {
         settings: &AccessSettings,
         redis: Option<Arc<RedisLink>>,
     ) -> Result<Access, String> {
-        settings.check()?;
-        let user_header = axum::http::HeaderName::try_from(settings.user_header.as_str())
-            .map_err(|error| error.to_string())?;
+        let user_header = settings.check()?;
         let data_dir = settings.data_dir.as_deref();
         let keys = match (settings.mode, &redis, data_dir) {
             (AccessMode::Keys, Some(link), dir) => {

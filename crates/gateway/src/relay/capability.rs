@@ -15,11 +15,17 @@
 
 use sha2::{Digest, Sha256};
 
-/// A new callback secret.
-pub fn new_callback_secret() -> Option<String> {
+/// 128 random bits from the operating system, as 32 hex digits (the
+/// contract's capability shape): a callback secret, an upload's id.
+pub(crate) fn random_id() -> Option<String> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).ok()?;
     Some(hex(&bytes))
+}
+
+/// A new callback secret.
+pub fn new_callback_secret() -> Option<String> {
+    random_id()
 }
 
 /// The listening capability of a callback secret.

@@ -26,7 +26,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::log::{Announcement, EventId};
 use super::streams::{Full, StreamSlot};
-use crate::client_address::{client_address, visitor};
+use crate::client_address::visitor;
 use crate::refusal::Refusal;
 use crate::Gateway;
 use media_gen_api::relay::{is_capability, MAX_RELAYS};
@@ -80,18 +80,14 @@ pub async fn stream(
     let Some(relay) = gateway.relay.as_ref() else {
         return Refusal::NotFound.into_response();
     };
-    let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
     let headers = match with_page_token(headers, query.token.as_deref()) {
         Ok(headers) => headers,
         Err(refusal) => return refusal.into_response(),
     };
-    let who = match gateway.access.who(&headers, peer.ip(), client).await {
-        Ok(who) => who,
+    let client = match gateway.admit(&headers, peer.ip()).await {
+        Ok((_, client)) => client,
         Err(refusal) => return refusal.into_response(),
     };
-    if let Err(refusal) = gateway.count_request(&who).await {
-        return refusal.into_response();
-    }
     // Held by the stream while it lives: a few per visitor, and room left
     // for every other request.
     let slot = match relay.streams().take(visitor(client)) {

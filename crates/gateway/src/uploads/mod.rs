@@ -73,13 +73,6 @@ pub struct Uploads {
     budgets: UploadBudgets,
 }
 
-/// A new upload's id: 128 random bits in hex (the contract's capability shape).
-fn new_id() -> Option<String> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).ok()?;
-    Some(crate::relay::capability::hex(&bytes))
-}
-
 impl Uploads {
     /// Uploads kept as `settings` say, the folder read.
     pub fn open(settings: UploadSettings) -> std::io::Result<Uploads> {

@@ -23,7 +23,6 @@ use super::refusal::UploadRefusal;
 use super::store::Upload;
 use super::Uploads;
 use crate::access::{now_seconds, Who};
-use crate::client_address::client_address;
 use crate::Gateway;
 
 /// The header every tus message carries.
@@ -65,19 +64,13 @@ fn is_offset_stream(headers: &HeaderMap) -> bool {
         .is_some_and(|value| value.trim().eq_ignore_ascii_case(OFFSET_STREAM))
 }
 
-/// Who calls: a person or, in `open` mode, their address; as an owner's text.
+/// Who calls ([`Gateway::admit`]), or the answer that refuses them.
 async fn caller(gateway: &Gateway, headers: &HeaderMap, peer: SocketAddr) -> Result<Who, Response> {
-    let client = client_address(peer.ip(), headers, &gateway.trusted_proxies);
-    let who = gateway
-        .access
-        .who(headers, peer.ip(), client)
-        .await
-        .map_err(IntoResponse::into_response)?;
     gateway
-        .count_request(&who)
+        .admit(headers, peer.ip())
         .await
-        .map_err(IntoResponse::into_response)?;
-    Ok(who)
+        .map(|(who, _)| who)
+        .map_err(IntoResponse::into_response)
 }
 
 /// An upload's id and what is known of it, while it lives.
@@ -210,7 +203,7 @@ async fn start(
         .get("upload-metadata")
         .and_then(|value| value.to_str().ok())
         .and_then(|metadata| value(metadata, "filename"));
-    let id = super::new_id().ok_or(UploadRefusal::Storage)?;
+    let id = crate::relay::capability::random_id().ok_or(UploadRefusal::Storage)?;
     let upload = Upload {
         length,
         created: now,
@@ -362,11 +355,7 @@ async fn receive(
             let first = uploads.store.head(id, SNIFF_BYTES).await.map_err(storage)?;
             match check_media(&first, upload.length, uploads.settings.max_video_bytes) {
                 Ok(media) => {
-                    let stem = upload
-                        .name
-                        .rsplit_once('.')
-                        .map_or(upload.name.as_str(), |(stem, _)| stem);
-                    upload.name = format!("{stem}.{}", media.extension());
+                    upload.name = safe_name(Some(&upload.name), media.extension());
                     upload.media = Some(media);
                 }
                 Err(refused) => {

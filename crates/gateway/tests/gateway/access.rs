@@ -534,6 +534,19 @@ async fn ten_thousand_guessed_keys_meet_429_from_an_address_and_from_a_64() {
     assert_eq!(right.status(), 200);
 }
 
+/// `POST /tokens` with `key`, as a host site's server sends it: the answer.
+async fn page_token(base: &str, key: &str) -> Value {
+    reqwest::Client::new()
+        .post(format!("{base}/tokens"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn another_site_allowed_by_name_calls_with_a_short_lived_page_token() {
     let dir = tempfile::tempdir().unwrap();
@@ -548,15 +561,7 @@ async fn another_site_allowed_by_name_calls_with_a_short_lived_page_token() {
     let client = reqwest::Client::new();
 
     // The host's server trades its key for a page token.
-    let given: Value = client
-        .post(format!("{base}/tokens"))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let given = page_token(&base, &key).await;
     let token = given["data"]["token"].as_str().unwrap().to_owned();
     assert!(
         token.starts_with("mgt_") && !token.contains(&key[4..]),
@@ -657,16 +662,10 @@ async fn another_sites_event_stream_names_a_page_token_in_its_address_and_nothin
     ));
     let base = format!("http://{}", start_gateway(settings).await);
     let client = reqwest::Client::new();
-    let given: Value = client
-        .post(format!("{base}/tokens"))
-        .bearer_auth(&key)
-        .send()
-        .await
+    let token = page_token(&base, &key).await["data"]["token"]
+        .as_str()
         .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = given["data"]["token"].as_str().unwrap().to_owned();
+        .to_owned();
     let stream = |token: String| {
         client
             .get(format!(

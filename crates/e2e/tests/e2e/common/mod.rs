@@ -1,6 +1,7 @@
-//! What the relay's end-to-end tests share: the status reads the sandbox
-//! answered and those a page sent, and submits and callbacks as a page and
-//! the service send them.
+//! What the end-to-end tests share: the status reads the sandbox answered
+//! and those a page sent, submits and callbacks as a page and the service
+//! send them, uploads and page tokens as programs make them, and what the
+//! signed-in header says.
 #![allow(dead_code)]
 // Test-only code: a failed unwrap is a failed test, with its location.
 #![allow(clippy::unwrap_used)]
@@ -95,4 +96,63 @@ pub async fn call_back_succeeded(url: &str, id: &str) -> u16 {
         .unwrap()
         .status()
         .as_u16()
+}
+
+/// A PNG's first bytes and filler: `length` bytes in all (a PNG to the
+/// contract's judge, which reads only the first bytes).
+pub fn png(length: usize) -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    bytes.resize(length, 3);
+    bytes
+}
+
+/// Upload `bytes` through the gateway at `base` (a site's base URL) in one
+/// `PATCH`, as a tus client does; the upload's address.
+pub async fn upload(base: &str, bytes: Vec<u8>) -> String {
+    let client = reqwest::Client::new();
+    let made = client
+        .post(format!("{base}/uploads/"))
+        .header("tus-resumable", "1.0.0")
+        .header("upload-length", bytes.len())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), 201);
+    let url = made.headers()["location"].to_str().unwrap().to_owned();
+    let written = client
+        .patch(&url)
+        .header("tus-resumable", "1.0.0")
+        .header("upload-offset", 0)
+        .header("content-type", "application/offset+octet-stream")
+        .body(bytes)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(written.status(), 204, "{:?}", written.text().await);
+    url
+}
+
+/// A page token for `key` from the gateway at `gateway`, as a host site's
+/// server gets one.
+pub async fn page_token(gateway: &str, key: &str) -> String {
+    let given: Value = reqwest::Client::new()
+        .post(format!("{gateway}/tokens"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    given["data"]["token"].as_str().unwrap().to_owned()
+}
+
+/// Wait until the header's person says `text` (a part of it).
+pub async fn person_says(browser: &Browser, text: &str) {
+    browser
+        .wait_until(
+            &format!("the header to say {text:?}"),
+            &format!("document.querySelector('#person')?.textContent.includes({text:?})"),
+        )
+        .await;
 }
