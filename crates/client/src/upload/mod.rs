@@ -212,7 +212,7 @@ impl Client {
             }
             .send(Rc::new(move |bytes| progress(from + bytes)), cancel)
             .await;
-            let trouble = match sent {
+            let wait_first = match sent {
                 Ok(answer) if answer.status() == 204 => {
                     offset = offset_of(&answer).unwrap_or(end);
                     if failures > 0 {
@@ -221,20 +221,16 @@ impl Client {
                     failures = 0;
                     continue;
                 }
-                Ok(answer) if answer.status() == 409 => None,
-                Ok(answer) if passing(answer.status()) => None,
-                Ok(answer) if answer.status() == 404 || answer.status() == 410 => {
-                    // Gone from under it (expired, swept): start anew.
-                    url = self.create(path, size, name, cancel).await?;
-                    (watch.created)(&url);
-                    offset = 0;
-                    continue;
-                }
+                // Another offset, or gone from under it (expired, swept):
+                // what the gateway says now decides, at once.
+                Ok(answer) if matches!(answer.status(), 404 | 409 | 410) => false,
+                // Busy, rate limited, a passing failure: wait, then ask.
+                Ok(answer) if passing(answer.status()) => true,
                 Ok(answer) => return Err(refusal(&answer)),
                 Err(XhrFailed::Aborted) => return Err(UploadError::Aborted),
-                Err(XhrFailed::Network) => Some(()),
+                Err(XhrFailed::Network) => true,
             };
-            if trouble.is_some() {
+            if wait_first {
                 failures += 1;
                 if failures > NETWORK_TRIES {
                     return Err(UploadError::Network);
