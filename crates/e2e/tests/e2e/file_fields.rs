@@ -704,3 +704,42 @@ async fn a_rerun_reuses_an_upload_while_kept_and_says_what_to_do_once_it_is_gone
     browser.close().await;
     let _ = std::fs::remove_dir_all(&uploads);
 }
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn leaving_the_form_mid_upload_keeps_the_page_working_and_coming_back_goes_on() {
+    let uploads = scratch("app-leave");
+    let (site, _) = site(&uploads).await;
+    let browser = Browser::start().await;
+    browser.open_app_page(&site, "/", "Tasks").await;
+    browser.watch_for_errors().await;
+    browser
+        .click("#main-nav a[href='/new/image-to-video']")
+        .await;
+    browser.wait_for_text("main h1", "Image to video").await;
+    browser.click("#model-S").await;
+    let file = scratch("leave").join("ferry.png");
+    let picked = write_png(&file, 41);
+    slow_line(&browser, true).await;
+    choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
+    a_third_sent(&browser).await;
+
+    // Back to the board mid-upload: the page keeps working.
+    browser.client.back().await.unwrap();
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser
+        .assert_still_working("Back while a file uploads")
+        .await;
+    // Forward to the form: the upload goes on where it stood and lands.
+    slow_line(&browser, false).await;
+    browser.client.forward().await.unwrap();
+    browser.wait_for_text("main h1", "Image to video").await;
+    let url = holds_an_upload(&browser, "image_url", &site).await;
+    let served = reqwest::get(&url).await.unwrap().bytes().await.unwrap();
+    assert_eq!(sha256(&served), sha256(&picked), "the whole file, once");
+    browser
+        .assert_still_working("coming back to the form")
+        .await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&uploads);
+}

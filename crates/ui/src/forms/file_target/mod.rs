@@ -133,12 +133,21 @@ pub fn FileTarget(
     // the field; the others to `more`.
     let first_of_batch = StoredValue::new(true);
     let sending = RwSignal::new(Vec::<Sending>::new());
+    // Leaving the page (Back, a link) stops its uploads; each stays kept in
+    // the browser and goes on when the form is opened again.
+    on_cleanup(move || {
+        sending.try_with_untracked(|all| {
+            for item in all {
+                item.cancel.abort();
+            }
+        });
+    });
     let refused = RwSignal::new(Vec::<Refusal>::new());
     let next_key = StoredValue::new(0u64);
     let offered = move || uploads.offered.get().is_some();
 
     let finish = move |key: u64| {
-        sending.update(|all| {
+        sending.try_update(|all| {
             if let Some(done) = all.iter().position(|sending| sending.key == key) {
                 let done = all.remove(done);
                 if let Some(preview) = &done.preview {
@@ -148,20 +157,20 @@ pub fn FileTarget(
         });
     };
     let put = move |url: String| {
-        if let Some(more) = more.filter(|_| !first_of_batch.get_value()) {
-            more.update(|all| all.push(url));
+        if let Some(more) = more.filter(|_| !first_of_batch.try_get_value().unwrap_or(true)) {
+            more.try_update(|all| all.push(url));
         } else if let Some(_batch) = more {
-            first_of_batch.set_value(false);
-            value.set(url);
+            first_of_batch.try_set_value(false);
+            value.try_set(url);
         } else if many {
-            value.update(|text| {
+            value.try_update(|text| {
                 if !text.trim().is_empty() && !text.ends_with('\n') {
                     text.push('\n');
                 }
                 text.push_str(&url);
             });
         } else {
-            value.set(url);
+            value.try_set(url);
         }
     };
     let start = move |file: File, resume: Option<uploads_kept::Kept>| {
@@ -172,7 +181,7 @@ pub fn FileTarget(
             if resume.is_none() {
                 if let Err(why) = picked::judge(&file, field, kind, info.max_video_bytes).await {
                     let shrinkable = why.shrinkable.then(|| SendWrapper::new(file.clone()));
-                    refused.update(|all| {
+                    refused.try_update(|all| {
                         all.push(Refusal {
                             message: why.message,
                             shrinkable,
@@ -208,8 +217,8 @@ pub fn FileTarget(
                 cancel: SendWrapper::new(cancel.clone()),
             };
             let (sent, waiting, failed) = (item.sent, item.waiting, item.failed);
-            sending.update(|all| all.push(item));
-            uploads.under_way.update(|n| *n += 1);
+            sending.try_update(|all| all.push(item));
+            uploads.under_way.try_update(|n| *n += 1);
             let client = uploads.client.with_value(|client| client());
             let watch = UploadWatch {
                 created: Rc::new({
@@ -240,10 +249,20 @@ pub fn FileTarget(
                     Some(&signal),
                 )
                 .await;
-            uploads.under_way.try_update(|n| *n = n.saturating_sub(1));
-            // Kept for a reload only while the network may come back.
-            if outcome != Err(UploadError::Network) {
+            // The page may be gone by now (Back, a link): then nothing of
+            // it is touched, and an upload cut short by leaving stays kept,
+            // to go on when the form is opened again.
+            let here = uploads
+                .under_way
+                .try_update(|n| *n = n.saturating_sub(1))
+                .is_some();
+            let may_come_back = outcome == Err(UploadError::Network)
+                || (!here && outcome == Err(UploadError::Aborted));
+            if !may_come_back {
                 uploads_kept::forget(&kept_key).await;
+            }
+            if !here {
+                return;
             }
             match outcome {
                 Ok(url) => {
@@ -434,7 +453,7 @@ fn refusal_line(
             spawn_local(async move {
                 match shrink::shrink(&file).await {
                     Ok(fitted) => {
-                        refused.update(|all| {
+                        refused.try_update(|all| {
                             if index < all.len() {
                                 all.remove(index);
                             }
@@ -443,7 +462,7 @@ fn refusal_line(
                     }
                     Err(why) => {
                         shrinking.try_set(false);
-                        refused.update(|all| {
+                        refused.try_update(|all| {
                             all.push(Refusal {
                                 message: format!(
                                     "{field}: {}: could not be shrunk: {why}",
