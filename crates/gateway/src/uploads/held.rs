@@ -91,9 +91,7 @@ impl Uploads {
             };
             upload.held_by.retain(|held| *held != name);
             if upload.held_by.is_empty() {
-                upload.expires = upload
-                    .expires
-                    .max(now_seconds() + self.settings.ttl.as_secs());
+                upload.expires = upload.expires.max(self.settings.ends_from_now());
             }
             if let Err(error) = self.store.save(&id, upload).await {
                 tracing::warn!(%error, "an upload could not be let go by its task");

@@ -132,39 +132,53 @@ pub async fn create(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
 ) -> Response {
-    let uploads = match on(&gateway) {
-        Ok(uploads) => uploads,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let (parts, body) = request.into_parts();
-    if let Err(refusal) = check_version(&parts.headers) {
-        return refusal.into_response();
-    }
-    let who = match caller(&gateway, &parts.headers, peer).await {
-        Ok(who) => who,
-        Err(response) => return response,
-    };
-    match start(uploads, &who, &parts.headers).await {
-        Ok((id, upload)) => {
-            let written = if is_offset_stream(&parts.headers) {
-                receive_apart(uploads, &id, upload, 0, body, None).await
-            } else {
-                Ok((upload, 0))
-            };
-            match written {
-                Ok((upload, offset)) => {
-                    let mut response = tus_answer(StatusCode::CREATED, Some((&upload, offset)));
-                    if let Ok(location) = HeaderValue::from_str(&uploads.address(&id)) {
-                        response.headers_mut().insert(header::LOCATION, location);
-                    }
-                    tracing::info!(who = %who, length = upload.length, "upload started");
-                    response
-                }
-                Err(refusal) => refusal.into_response(),
-            }
+    to_the_end(async move {
+        let uploads = match on(&gateway) {
+            Ok(uploads) => uploads,
+            Err(refusal) => return refusal.into_response(),
+        };
+        let (parts, body) = request.into_parts();
+        if let Err(refusal) = check_version(&parts.headers) {
+            return refusal.into_response();
         }
-        Err(refusal) => refusal.into_response(),
-    }
+        let who = match caller(&gateway, &parts.headers, peer).await {
+            Ok(who) => who,
+            Err(response) => return response,
+        };
+        let (id, upload) = match start(uploads, &who, &parts.headers).await {
+            Ok(started) => started,
+            Err(refusal) => return refusal.into_response(),
+        };
+        let written = if is_offset_stream(&parts.headers) {
+            receive(uploads, &id, upload, 0, body).await
+        } else {
+            Ok((upload, 0))
+        };
+        match written {
+            Ok((upload, offset)) => {
+                let mut response = tus_answer(StatusCode::CREATED, Some((&upload, offset)));
+                if let Ok(location) = HeaderValue::from_str(&uploads.address(&id)) {
+                    response.headers_mut().insert(header::LOCATION, location);
+                }
+                tracing::info!(who = %who, length = upload.length, "upload started");
+                response
+            }
+            Err(refusal) => refusal.into_response(),
+        }
+    })
+    .await
+}
+
+/// Run an upload call in a task of its own: a connection that drops ends
+/// the request's future, not this work, which keeps every byte that
+/// arrived and releases the upload's lock when done, wherever the drop
+/// found the call.
+async fn to_the_end(
+    work: impl std::future::Future<Output = Response> + Send + 'static,
+) -> Response {
+    tokio::spawn(work)
+        .await
+        .unwrap_or_else(|_| UploadRefusal::Storage.into_response())
 }
 
 /// Check a new upload against the bounds, the quota and `who`'s budgets,
@@ -207,7 +221,7 @@ async fn start(
     let upload = Upload {
         length,
         created: now,
-        expires: now + uploads.settings.ttl.as_secs(),
+        expires: uploads.settings.ends_from_now(),
         media: None,
         name: safe_name(given.as_deref(), "bin"),
         owner,
@@ -256,64 +270,48 @@ pub async fn patch(
     Path(id): Path<String>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
-    if let Err(refusal) = check_version(&parts.headers) {
-        return refusal.into_response();
-    }
-    let who = match caller(&gateway, &parts.headers, peer).await {
-        Ok(who) => who,
-        Err(response) => return response,
-    };
-    let written = async {
-        let uploads = on(&gateway)?;
-        let upload = live(uploads, &id)?;
-        may_change(&who, &upload)?;
-        if !is_offset_stream(&parts.headers) {
-            return Err(UploadRefusal::ContentType);
+    to_the_end(async move {
+        let (parts, body) = request.into_parts();
+        if let Err(refusal) = check_version(&parts.headers) {
+            return refusal.into_response();
         }
-        let from = bytes_header(
-            &parts.headers,
-            "upload-offset",
-            "the offset the bytes start at (HEAD says where the upload stands)",
-        )?;
-        let writing = uploads
-            .store
-            .start_writing(&id)
-            .ok_or(UploadRefusal::Locked)?;
-        let at = uploads
-            .store
-            .offset(&id)
-            .await
-            .map_err(|_| UploadRefusal::Unknown)?;
-        if from != at {
-            return Err(UploadRefusal::WrongOffset(at));
+        let who = match caller(&gateway, &parts.headers, peer).await {
+            Ok(who) => who,
+            Err(response) => return response,
+        };
+        let written = async {
+            let uploads = on(&gateway)?;
+            let upload = live(uploads, &id)?;
+            may_change(&who, &upload)?;
+            if !is_offset_stream(&parts.headers) {
+                return Err(UploadRefusal::ContentType);
+            }
+            let from = bytes_header(
+                &parts.headers,
+                "upload-offset",
+                "the offset the bytes start at (HEAD says where the upload stands)",
+            )?;
+            // Held until the bytes are written: one writer per upload.
+            let _writing = uploads
+                .store
+                .start_writing(&id)
+                .ok_or(UploadRefusal::Locked)?;
+            let at = uploads
+                .store
+                .offset(&id)
+                .await
+                .map_err(|_| UploadRefusal::Unknown)?;
+            if from != at {
+                return Err(UploadRefusal::WrongOffset(at));
+            }
+            receive(uploads, &id, upload, at, body).await
+        };
+        match written.await {
+            Ok((upload, offset)) => tus_answer(StatusCode::NO_CONTENT, Some((&upload, offset))),
+            Err(refusal) => refusal.into_response(),
         }
-        receive_apart(uploads, &id, upload, at, body, Some(writing)).await
-    };
-    match written.await {
-        Ok((upload, offset)) => tus_answer(StatusCode::NO_CONTENT, Some((&upload, offset))),
-        Err(refusal) => refusal.into_response(),
-    }
-}
-
-/// [`receive`] in a task of its own: a connection that drops ends this
-/// request's future, not the writing, which keeps every byte that arrived
-/// (holding `writing`, the upload's lock, until it is done).
-async fn receive_apart(
-    uploads: &Arc<Uploads>,
-    id: &str,
-    upload: Upload,
-    offset: u64,
-    body: Body,
-    writing: Option<super::store::Writing>,
-) -> Result<(Upload, u64), UploadRefusal> {
-    let (uploads, id) = (Arc::clone(uploads), id.to_owned());
-    let written = tokio::spawn(async move {
-        let written = receive(&uploads, &id, upload, offset, body).await;
-        drop(writing);
-        written
-    });
-    written.await.unwrap_or(Err(UploadRefusal::Storage))
+    })
+    .await
 }
 
 /// Write `body` to the upload `id` from `offset`: what is known of it and
@@ -370,7 +368,7 @@ async fn receive(
     file.sync_data().await.map_err(storage)?;
     if offset == upload.length {
         upload.complete = true;
-        upload.expires = now_seconds() + uploads.settings.ttl.as_secs();
+        upload.expires = uploads.settings.ends_from_now();
     }
     uploads
         .store

@@ -521,8 +521,13 @@ async fn ten_thousand_guessed_keys_meet_429_from_an_address_and_from_a_64() {
     let throttled = statuses.iter().filter(|s| **s == 429).count();
     println!("10,000 guessed keys: {unauthorized} × 401, {throttled} × 429, in {took:.2?}");
     // Ten a minute each for the address and the /64; everything else 429.
-    assert_eq!(unauthorized, 20, "{unauthorized} guesses looked at");
-    assert_eq!(throttled, 9_980);
+    // (One more each per 6 s the guessing took, as the allowance refills.)
+    let refilled = 2 * (took.as_secs() / 6) as usize;
+    assert!(
+        (20..=20 + refilled).contains(&unauthorized),
+        "{unauthorized} guesses looked at in {took:.2?}"
+    );
+    assert_eq!(throttled, 10_000 - unauthorized);
     // The owner's person, elsewhere, is not held up by them.
     let right = client
         .get(&languages)
