@@ -131,6 +131,13 @@ pub struct Config {
     /// --uploads-open too (docs/deploy.md, "Uploads").
     #[arg(long, env = "MEDIA_GEN_UPLOAD_DIR", value_name = "DIR")]
     pub upload_dir: Option<PathBuf>,
+    /// Keep uploads' bytes in S3-compatible object storage
+    /// (`s3://bucket/prefix`) instead of --upload-dir; endpoint and
+    /// credentials from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID,
+    /// AWS_SECRET_ACCESS_KEY, AWS_REGION. What is known of each upload is
+    /// kept in --redis, or in --upload-dir without it.
+    #[arg(long, env = "MEDIA_GEN_UPLOAD_STORE", value_name = "S3_URL")]
+    pub upload_store: Option<String>,
     /// How long an upload is kept after it is made, and again after it is
     /// finished.
     #[arg(long, default_value = "24h", value_parser = humantime::parse_duration)]
@@ -276,6 +283,8 @@ pub enum ConfigError {
     },
     /// Uploads without an address the service can fetch them from.
     UploadsWithoutPublicUrl,
+    /// Uploads in object storage with nowhere to keep their records.
+    UploadRecordsNowhere,
 }
 
 impl fmt::Display for ConfigError {
@@ -292,6 +301,11 @@ impl fmt::Display for ConfigError {
             ConfigError::UploadsWithoutPublicUrl => write!(
                 f,
                 "--upload-dir needs --public-url: the address the service fetches uploads from"
+            ),
+            ConfigError::UploadRecordsNowhere => write!(
+                f,
+                "--upload-store needs --redis or --upload-dir: where what is known of each upload \
+                 is kept"
             ),
             ConfigError::PublicUrlOutsideBase {
                 public_url,
@@ -361,9 +375,12 @@ impl Config {
     /// `--public-url`; off (with a warning) in `open` mode without
     /// `--uploads-open`.
     pub fn uploads(&self) -> Result<Option<crate::uploads::UploadSettings>, ConfigError> {
-        let Some(dir) = &self.upload_dir else {
+        if self.upload_dir.is_none() && self.upload_store.is_none() {
             return Ok(None);
-        };
+        }
+        if self.upload_store.is_some() && self.upload_dir.is_none() && self.redis.is_none() {
+            return Err(ConfigError::UploadRecordsNowhere);
+        }
         let Some(public_url) = &self.public_url else {
             return Err(ConfigError::UploadsWithoutPublicUrl);
         };
@@ -380,7 +397,9 @@ impl Config {
             max_video_bytes: self.upload_max_video,
             bytes_per_day: self.upload_bytes_per_day,
             in_flight: self.uploads_in_flight,
-            ..crate::uploads::UploadSettings::new(dir.clone(), public_url.clone())
+            dir: self.upload_dir.clone(),
+            store: self.upload_store.clone(),
+            ..crate::uploads::UploadSettings::new(PathBuf::new(), public_url.clone())
         }))
     }
 

@@ -510,7 +510,9 @@ pub async fn serve(
     });
     let access = access_of(settings, redis.clone()).await?;
     let uploads = match &settings.uploads {
-        Some(upload_settings) => Some(Arc::new(uploads::Uploads::open(upload_settings.clone())?)),
+        Some(upload_settings) => Some(Arc::new(
+            uploads::Uploads::open(upload_settings.clone(), redis.clone()).await?,
+        )),
         None => None,
     };
     let gateway = Gateway::new(

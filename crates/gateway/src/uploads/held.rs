@@ -62,17 +62,16 @@ impl Uploads {
             };
             // An upload already past its time is not brought back: the
             // service finds it gone, as the task's failure will say.
-            let Some(mut upload) = self
-                .store
-                .get(&id)
-                .filter(|upload| !upload.expired_at(now_seconds()))
-            else {
+            let Ok(Some(mut upload)) = self.store.get(&id).await else {
                 continue;
             };
+            if upload.expired_at(now_seconds()) {
+                continue;
+            }
             upload
                 .held_by
                 .extend(task_ids.iter().map(|task_id| task_name(kind, task_id)));
-            if let Err(error) = self.store.save(&id, upload).await {
+            if let Err(error) = self.store.save(&id, &upload).await {
                 tracing::warn!(%error, "an upload could not be held for its tasks");
             }
         }
@@ -85,15 +84,19 @@ impl Uploads {
             return;
         }
         let name = task_name(task.kind(), task.task_id());
-        for id in self.store.held_by(&name) {
-            let Some(mut upload) = self.store.get(&id) else {
-                continue;
-            };
+        let held = match self.store.held_by(&name).await {
+            Ok(held) => held,
+            Err(error) => {
+                tracing::warn!(%error, "the uploads a task held could not be read");
+                return;
+            }
+        };
+        for (id, mut upload) in held {
             upload.held_by.retain(|held| *held != name);
             if upload.held_by.is_empty() {
                 upload.expires = upload.expires.max(self.settings.ends_from_now());
             }
-            if let Err(error) = self.store.save(&id, upload).await {
+            if let Err(error) = self.store.save(&id, &upload).await {
                 tracing::warn!(%error, "an upload could not be let go by its task");
             }
         }

@@ -6,8 +6,11 @@
 //! budgets ([`budgets`]); a sweeper deletes the expired ones' bytes.
 
 pub mod budgets;
+pub mod bytes;
 pub mod held;
 pub mod metadata;
+pub mod record;
+pub mod records;
 pub mod refusal;
 pub mod serve;
 pub mod store;
@@ -24,6 +27,8 @@ use media_gen_api::validate::MAX_IMAGE_BYTES;
 use crate::access::now_seconds;
 use crate::Gateway;
 use budgets::UploadBudgets;
+use bytes::Bytes;
+use records::Records;
 use store::Store;
 
 /// The path uploads are made under (and served from).
@@ -32,8 +37,12 @@ pub const UPLOADS_PATH: &str = "/uploads/";
 /// How uploads are taken (the flags).
 #[derive(Debug, Clone)]
 pub struct UploadSettings {
-    /// The folder they are kept in (`--upload-dir`).
-    pub dir: PathBuf,
+    /// The folder they are kept in (`--upload-dir`): their bytes, unless
+    /// `store` is given, and their records, unless Redis keeps them.
+    pub dir: Option<PathBuf>,
+    /// The object storage their bytes go to (`--upload-store
+    /// s3://bucket/prefix`).
+    pub store: Option<String>,
     /// The gateway's address as the service reaches it (`--public-url`):
     /// where uploads are served from.
     pub public_url: String,
@@ -55,7 +64,8 @@ impl UploadSettings {
     /// The defaults the flags have, in `dir`, served at `public_url`.
     pub fn new(dir: PathBuf, public_url: String) -> UploadSettings {
         UploadSettings {
-            dir,
+            dir: Some(dir),
+            store: None,
             public_url,
             ttl: Duration::from_secs(24 * 3_600),
             quota: 20 << 30,
@@ -83,11 +93,38 @@ pub struct Uploads {
 }
 
 impl Uploads {
-    /// Uploads kept as `settings` say, the folder read.
-    pub fn open(settings: UploadSettings) -> std::io::Result<Uploads> {
+    /// Uploads kept as `settings` say: records in `redis` when given,
+    /// else in the folder (read now); bytes in the object storage when
+    /// given (asked now whether it answers), else in the folder.
+    pub async fn open(
+        settings: UploadSettings,
+        redis: Option<Arc<crate::redis_link::RedisLink>>,
+    ) -> std::io::Result<Uploads> {
+        let folder = || {
+            settings.dir.as_deref().ok_or_else(|| {
+                std::io::Error::other("uploads need --upload-dir (or --redis with --upload-store)")
+            })
+        };
+        let budgets = UploadBudgets::new(settings.bytes_per_day, settings.in_flight, redis.clone());
+        let records = match redis {
+            Some(link) => Records::Redis(records::redis::RedisRecords::new(link)),
+            None => Records::Folder(records::folder::FolderRecords::open(folder()?)?),
+        };
+        let bytes = match &settings.store {
+            Some(url) => {
+                let s3 = bytes::s3::S3Bytes::open(url)
+                    .map_err(|error| std::io::Error::other(format!("--upload-store {error}")))?;
+                if let Err(error) = s3.check().await {
+                    // Started anyway, as without Redis: the storage may come up.
+                    tracing::warn!(%error, "the upload storage does not answer yet");
+                }
+                Bytes::S3(s3)
+            }
+            None => Bytes::Folder(bytes::folder::FolderBytes::open(folder()?)?),
+        };
         Ok(Uploads {
-            store: Store::open(&settings.dir)?,
-            budgets: UploadBudgets::new(settings.bytes_per_day, settings.in_flight),
+            store: Store { records, bytes },
+            budgets,
             settings,
         })
     }
@@ -146,15 +183,25 @@ pub async fn sweep(uploads: Arc<Uploads>) {
     let mut ticks = tokio::time::interval(every);
     loop {
         ticks.tick().await;
-        let (expired, forgotten) = uploads.store.expired(
-            now_seconds(),
-            uploads.settings.ttl.max(REMEMBERED).as_secs(),
-        );
-        for id in expired {
-            uploads.store.expire(&id).await;
+        let found = uploads
+            .store
+            .expired(
+                now_seconds(),
+                uploads.settings.ttl.max(REMEMBERED).as_secs(),
+            )
+            .await;
+        let (expired, forgotten) = match found {
+            Ok(found) => found,
+            Err(error) => {
+                tracing::warn!(%error, "the uploads could not be swept; trying again");
+                continue;
+            }
+        };
+        for (id, upload) in expired {
+            uploads.store.expire(&id, upload).await;
         }
-        for id in forgotten {
-            uploads.store.remove(&id).await;
+        for (id, upload) in forgotten {
+            uploads.store.remove(&id, &upload).await;
         }
     }
 }

@@ -7,8 +7,6 @@
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use tower::ServiceExt;
-use tower_http::services::ServeFile;
 
 use super::refusal::UploadRefusal;
 use crate::Gateway;
@@ -33,13 +31,11 @@ pub async fn named(
 }
 
 async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
-    let found = gateway
-        .uploads
-        .as_deref()
-        .ok_or(UploadRefusal::Off)
-        .and_then(|uploads| Ok((uploads, super::tus::live(uploads, id)?)));
-    let (uploads, upload) = match found {
-        Ok(found) => found,
+    let Some(uploads) = gateway.uploads.as_deref() else {
+        return UploadRefusal::Off.into_response();
+    };
+    let upload = match super::tus::live(uploads, id).await {
+        Ok(upload) => upload,
         Err(refusal) => return refusal.into_response(),
     };
     let Some(media) = upload.media.filter(|_| upload.complete) else {
@@ -48,13 +44,11 @@ async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
     let Ok(mime) = media.mime().parse::<mime::Mime>() else {
         return UploadRefusal::Storage.into_response();
     };
-    let served = ServeFile::new_with_mime(uploads.store.data_path(id), &mime)
-        .oneshot(request)
+    let mut response = uploads
+        .store
+        .bytes
+        .serve(id, &upload, &mime, request)
         .await;
-    let mut response = match served {
-        Ok(response) => response.map(axum::body::Body::new),
-        Err(error) => match error {},
-    };
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_SECURITY_POLICY,

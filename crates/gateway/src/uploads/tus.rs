@@ -16,11 +16,10 @@ use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 use media_gen_api::media_type::{check_media, SNIFF_BYTES};
 use media_gen_api::validate::MAX_IMAGE_BYTES;
-use tokio::io::AsyncWriteExt;
 
 use super::metadata::{safe_name, value};
 use super::refusal::UploadRefusal;
-use super::store::Upload;
+use super::record::Upload;
 use super::Uploads;
 use crate::access::{now_seconds, Who};
 use crate::Gateway;
@@ -73,12 +72,23 @@ async fn caller(gateway: &Gateway, headers: &HeaderMap, peer: SocketAddr) -> Res
         .map_err(IntoResponse::into_response)
 }
 
-/// An upload's id and what is known of it, while it lives.
-pub(super) fn live(uploads: &Uploads, id: &str) -> Result<Upload, UploadRefusal> {
+/// A storage failure, said in the log; the caller is told to try again.
+fn storage(error: std::io::Error) -> UploadRefusal {
+    tracing::warn!(%error, "an upload's storage failed");
+    UploadRefusal::Storage
+}
+
+/// What is known of upload `id`, while it lives.
+pub(super) async fn live(uploads: &Uploads, id: &str) -> Result<Upload, UploadRefusal> {
     if !media_gen_api::relay::is_capability(id) {
         return Err(UploadRefusal::Unknown);
     }
-    let upload = uploads.store.get(id).ok_or(UploadRefusal::Unknown)?;
+    let upload = uploads
+        .store
+        .get(id)
+        .await
+        .map_err(storage)?
+        .ok_or(UploadRefusal::Unknown)?;
     if upload.expired_at(now_seconds()) {
         return Err(UploadRefusal::Expired);
     }
@@ -203,16 +213,19 @@ async fn start(
     if length == 0 {
         return Err(media_gen_api::media_type::MediaRefusal::NotMedia.into());
     }
-    if uploads.store.reserved().saturating_add(length) > uploads.settings.quota {
+    let reserved = uploads.store.reserved().await.map_err(storage)?;
+    if reserved.saturating_add(length) > uploads.settings.quota {
         return Err(UploadRefusal::Full {
             quota: uploads.settings.quota,
         });
     }
     let owner = who.to_string();
     let now = now_seconds();
+    let under_way = uploads.store.in_flight(&owner).await.map_err(storage)?;
     uploads
         .budgets
-        .take(&owner, length, uploads.store.in_flight(&owner), now)?;
+        .take(&owner, length, under_way, now)
+        .await?;
     let given = headers
         .get("upload-metadata")
         .and_then(|value| value.to_str().ok())
@@ -228,15 +241,13 @@ async fn start(
         complete: false,
         gone: false,
         held_by: Vec::new(),
+        parts: None,
     };
-    uploads
+    let upload = uploads
         .store
-        .create(&id, upload.clone())
+        .create(&id, upload)
         .await
-        .map_err(|error| {
-            tracing::warn!(%error, "an upload could not be made");
-            UploadRefusal::Storage
-        })?;
+        .map_err(storage)?;
     Ok((id, upload))
 }
 
@@ -252,12 +263,12 @@ pub async fn head(
     }
     let stands = async {
         let uploads = on(&gateway)?;
-        let upload = live(uploads, &id)?;
+        let upload = live(uploads, &id).await?;
         let offset = uploads
             .store
-            .offset(&id)
+            .offset(&id, &upload)
             .await
-            .map_err(|_| UploadRefusal::Unknown)?;
+            .map_err(storage)?;
         Ok::<_, UploadRefusal>(tus_answer(StatusCode::OK, Some((&upload, offset))))
     };
     stands.await.unwrap_or_else(IntoResponse::into_response)
@@ -281,8 +292,7 @@ pub async fn patch(
         };
         let written = async {
             let uploads = on(&gateway)?;
-            let upload = live(uploads, &id)?;
-            may_change(&who, &upload)?;
+            may_change(&who, &live(uploads, &id).await?)?;
             if !is_offset_stream(&parts.headers) {
                 return Err(UploadRefusal::ContentType);
             }
@@ -295,12 +305,16 @@ pub async fn patch(
             let _writing = uploads
                 .store
                 .start_writing(&id)
+                .await
+                .map_err(storage)?
                 .ok_or(UploadRefusal::Locked)?;
+            // Read again under the lock: another gateway may have written.
+            let upload = live(uploads, &id).await?;
             let at = uploads
                 .store
-                .offset(&id)
+                .offset(&id, &upload)
                 .await
-                .map_err(|_| UploadRefusal::Unknown)?;
+                .map_err(storage)?;
             if from != at {
                 return Err(UploadRefusal::WrongOffset(at));
             }
@@ -325,15 +339,23 @@ async fn receive(
     mut offset: u64,
     body: Body,
 ) -> Result<(Upload, u64), UploadRefusal> {
-    let storage = |error: std::io::Error| {
-        tracing::warn!(%error, "an upload could not be written");
-        UploadRefusal::Storage
-    };
-    let mut file = tokio::fs::OpenOptions::new()
-        .append(true)
-        .open(uploads.store.data_path(id))
+    let mut writer = uploads
+        .store
+        .bytes
+        .writer(id, &upload)
         .await
         .map_err(storage)?;
+    // The first bytes, for the type: those already in, then these.
+    let mut first = if upload.media.is_none() && offset > 0 {
+        uploads
+            .store
+            .bytes
+            .head(id, &upload, SNIFF_BYTES)
+            .await
+            .map_err(storage)?
+    } else {
+        Vec::new()
+    };
     let mut stream = body.into_data_stream();
     let mut outcome = Ok(());
     while let Some(frame) = stream.next().await {
@@ -345,36 +367,38 @@ async fn receive(
             outcome = Err(UploadRefusal::PastLength(upload.length));
             break;
         }
-        file.write_all(&bytes).await.map_err(storage)?;
+        if upload.media.is_none() {
+            let wanted = SNIFF_BYTES.saturating_sub(first.len()).min(bytes.len());
+            first.extend_from_slice(&bytes[..wanted]);
+        }
+        let changed = writer.write(&bytes, &mut upload).await.map_err(storage)?;
         offset += bytes.len() as u64;
         metrics::counter!(UPLOADED_BYTES).increment(bytes.len() as u64);
-        if upload.media.is_none() && (offset >= SNIFF_BYTES as u64 || offset == upload.length) {
-            file.flush().await.map_err(storage)?;
-            let first = uploads.store.head(id, SNIFF_BYTES).await.map_err(storage)?;
+        if upload.media.is_none() && (first.len() >= SNIFF_BYTES || offset == upload.length) {
             match check_media(&first, upload.length, uploads.settings.max_video_bytes) {
                 Ok(media) => {
                     upload.name = safe_name(Some(&upload.name), media.extension());
                     upload.media = Some(media);
                 }
                 Err(refused) => {
-                    drop(file);
-                    uploads.store.remove(id).await;
+                    drop(writer);
+                    uploads.store.remove(id, &upload).await;
                     return Err(refused.into());
                 }
             }
         }
+        if changed {
+            // A part is in: a resume (here or on another gateway) starts after it.
+            uploads.store.save(id, &upload).await.map_err(storage)?;
+        }
     }
-    file.flush().await.map_err(storage)?;
-    file.sync_data().await.map_err(storage)?;
-    if offset == upload.length {
+    let complete = offset == upload.length;
+    writer.finish(&mut upload, complete).await.map_err(storage)?;
+    if complete {
         upload.complete = true;
         upload.expires = uploads.settings.ends_from_now();
     }
-    uploads
-        .store
-        .save(id, upload.clone())
-        .await
-        .map_err(storage)?;
+    uploads.store.save(id, &upload).await.map_err(storage)?;
     outcome.map(|()| (upload, offset))
 }
 
@@ -394,13 +418,15 @@ pub async fn delete(
     };
     let ended = async {
         let uploads = on(&gateway)?;
-        let upload = live(uploads, &id)?;
-        may_change(&who, &upload)?;
+        may_change(&who, &live(uploads, &id).await?)?;
         let _writing = uploads
             .store
             .start_writing(&id)
+            .await
+            .map_err(storage)?
             .ok_or(UploadRefusal::Locked)?;
-        uploads.store.remove(&id).await;
+        let upload = live(uploads, &id).await?;
+        uploads.store.remove(&id, &upload).await;
         Ok::<_, UploadRefusal>(tus_answer(StatusCode::NO_CONTENT, None))
     };
     ended.await.unwrap_or_else(IntoResponse::into_response)

@@ -1,0 +1,69 @@
+//! Bytes in the upload folder: `{id}.part`, appended as they arrive, whose
+//! length is how far the upload got (a crash loses nothing written).
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use axum::extract::Request;
+use axum::response::Response;
+use tower::ServiceExt;
+use tower_http::services::ServeFile;
+
+/// The bytes of the uploads in one folder.
+pub struct FolderBytes {
+    dir: PathBuf,
+}
+
+impl FolderBytes {
+    /// The bytes under `dir` (made if missing).
+    pub fn open(dir: &Path) -> io::Result<FolderBytes> {
+        std::fs::create_dir_all(dir)?;
+        Ok(FolderBytes {
+            dir: dir.to_owned(),
+        })
+    }
+
+    fn path(&self, id: &str) -> PathBuf {
+        self.dir.join(format!("{id}.part"))
+    }
+
+    pub(super) async fn create(&self, id: &str) -> io::Result<()> {
+        tokio::fs::File::create(self.path(id)).await.map(drop)
+    }
+
+    pub(super) async fn offset(&self, id: &str) -> io::Result<u64> {
+        Ok(tokio::fs::metadata(self.path(id)).await?.len())
+    }
+
+    pub(super) async fn head(&self, id: &str, count: usize) -> io::Result<Vec<u8>> {
+        use tokio::io::AsyncReadExt;
+        let file = tokio::fs::File::open(self.path(id)).await?;
+        let mut head = Vec::with_capacity(count);
+        file.take(count as u64).read_to_end(&mut head).await?;
+        Ok(head)
+    }
+
+    pub(super) async fn writer(&self, id: &str) -> io::Result<tokio::fs::File> {
+        tokio::fs::OpenOptions::new()
+            .append(true)
+            .open(self.path(id))
+            .await
+    }
+
+    pub(super) async fn delete(&self, id: &str) -> io::Result<()> {
+        match tokio::fs::remove_file(self.path(id)).await {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
+            _ => Ok(()),
+        }
+    }
+
+    pub(super) async fn serve(&self, id: &str, mime: &mime::Mime, request: Request) -> Response {
+        let served = ServeFile::new_with_mime(self.path(id), mime)
+            .oneshot(request)
+            .await;
+        match served {
+            Ok(response) => response.map(axum::body::Body::new),
+            Err(error) => match error {},
+        }
+    }
+}

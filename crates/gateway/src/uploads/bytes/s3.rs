@@ -1,0 +1,331 @@
+//! Bytes in S3-compatible object storage (`--upload-store
+//! s3://bucket/prefix`; endpoint and credentials from `AWS_ENDPOINT_URL`,
+//! `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION` as S3 tools
+//! take them). Each upload is one multipart upload to `{prefix}/{id}`:
+//! bytes are gathered into parts of [`PART_BYTES`] (S3's smallest but the
+//! last) and sent as each fills; the bytes after the last part when a
+//! request ends are kept as `{prefix}/{id}.pending` until more come. The
+//! record ([`Parts`]) says where things stand, so any gateway resumes it.
+//! A request holds at most one part in memory.
+
+use std::io;
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
+use object_store::multipart::{MultipartStore, PartId};
+use object_store::path::Path;
+use object_store::{GetOptions, GetRange, ObjectStore, PutPayload};
+
+use super::super::record::{Parts, Upload};
+
+/// The size of each part but the last.
+pub const PART_BYTES: usize = 5 << 20;
+
+/// The uploads' bytes in one bucket, under one prefix.
+pub struct S3Bytes {
+    store: AmazonS3,
+    prefix: String,
+}
+
+/// One request's writing: the bytes not yet in a part.
+pub struct S3Writer {
+    store: AmazonS3,
+    path: Path,
+    pending_path: Path,
+    buffer: Vec<u8>,
+}
+
+fn storage_error(error: object_store::Error) -> io::Error {
+    io::Error::other(error)
+}
+
+impl S3Bytes {
+    /// The storage `url` (`s3://bucket` or `s3://bucket/prefix`) names,
+    /// reached as the `AWS_*` settings say; or why not.
+    pub fn open(url: &str) -> Result<S3Bytes, String> {
+        let parsed = url::Url::parse(url).map_err(|error| format!("{url}: {error}"))?;
+        if parsed.scheme() != "s3" {
+            return Err(format!("{url}: an S3 address starts s3://bucket"));
+        }
+        let bucket = parsed
+            .host_str()
+            .filter(|bucket| !bucket.is_empty())
+            .ok_or_else(|| format!("{url}: the bucket is missing (s3://bucket/prefix)"))?;
+        let mut builder = AmazonS3Builder::from_env().with_bucket_name(bucket);
+        // A local S3 (MinIO, s3s) is reached over plain HTTP.
+        if builder
+            .get_config_value(&AmazonS3ConfigKey::Endpoint)
+            .is_some_and(|endpoint| endpoint.starts_with("http://"))
+        {
+            builder = builder.with_allow_http(true);
+        }
+        let store = builder.build().map_err(|error| error.to_string())?;
+        Ok(S3Bytes {
+            store,
+            prefix: parsed.path().trim_matches('/').to_owned(),
+        })
+    }
+
+    fn path(&self, id: &str) -> Path {
+        match self.prefix.as_str() {
+            "" => Path::from(id),
+            prefix => Path::from(format!("{prefix}/{id}")),
+        }
+    }
+
+    fn pending_path(&self, id: &str) -> Path {
+        match self.prefix.as_str() {
+            "" => Path::from(format!("{id}.pending")),
+            prefix => Path::from(format!("{prefix}/{id}.pending")),
+        }
+    }
+
+    /// Whether the bucket answers (listing at most one object).
+    pub async fn check(&self) -> io::Result<()> {
+        let prefix = Path::from(self.prefix.as_str());
+        let mut listing = self.store.list(Some(&prefix));
+        match listing.next().await {
+            Some(Err(error)) => Err(storage_error(error)),
+            _ => Ok(()),
+        }
+    }
+
+    pub(super) async fn create(&self, id: &str, upload: &mut Upload) -> io::Result<()> {
+        let multipart = self
+            .store
+            .create_multipart(&self.path(id))
+            .await
+            .map_err(storage_error)?;
+        upload.parts = Some(Parts {
+            multipart,
+            ..Parts::default()
+        });
+        Ok(())
+    }
+
+    pub(super) async fn head(&self, id: &str, upload: &Upload, count: usize) -> io::Result<Vec<u8>> {
+        let Some(parts) = &upload.parts else {
+            return Ok(Vec::new());
+        };
+        // The first bytes are in the pending object until a part is made
+        // (the type is known long before: a part is megabytes).
+        let (path, have) = if parts.in_parts > 0 {
+            (self.path(id), parts.in_parts)
+        } else {
+            (self.pending_path(id), parts.pending)
+        };
+        let end = have.min(count as u64);
+        if end == 0 || (parts.in_parts > 0 && !upload.complete) {
+            return Ok(Vec::new());
+        }
+        let options = GetOptions {
+            range: Some(GetRange::Bounded(0..end)),
+            ..GetOptions::default()
+        };
+        let got = self.store.get_opts(&path, options).await;
+        Ok(got.map_err(storage_error)?.bytes().await.map_err(storage_error)?.to_vec())
+    }
+
+    pub(super) async fn writer(&self, id: &str, upload: &Upload) -> io::Result<S3Writer> {
+        let pending = upload.parts.as_ref().map_or(0, |parts| parts.pending);
+        let mut buffer = Vec::with_capacity(PART_BYTES);
+        if pending > 0 {
+            let kept = self
+                .store
+                .get(&self.pending_path(id))
+                .await
+                .map_err(storage_error)?
+                .bytes()
+                .await
+                .map_err(storage_error)?;
+            if kept.len() as u64 != pending {
+                return Err(io::Error::other(format!(
+                    "the pending bytes of an upload are {} long, its record says {pending}",
+                    kept.len()
+                )));
+            }
+            buffer.extend_from_slice(&kept);
+        }
+        Ok(S3Writer {
+            store: self.store.clone(),
+            path: self.path(id),
+            pending_path: self.pending_path(id),
+            buffer,
+        })
+    }
+
+    pub(super) async fn delete(&self, id: &str, upload: &Upload) -> io::Result<()> {
+        let ignore_missing = |done: object_store::Result<()>| match done {
+            Err(object_store::Error::NotFound { .. }) | Ok(()) => Ok(()),
+            Err(error) => Err(storage_error(error)),
+        };
+        if let Some(parts) = upload.parts.as_ref().filter(|_| !upload.complete) {
+            ignore_missing(
+                self.store
+                    .abort_multipart(&self.path(id), &parts.multipart)
+                    .await,
+            )?;
+        }
+        ignore_missing(self.store.delete(&self.pending_path(id)).await)?;
+        ignore_missing(self.store.delete(&self.path(id)).await)
+    }
+
+    pub(super) async fn serve(
+        &self,
+        id: &str,
+        upload: &Upload,
+        mime: &mime::Mime,
+        request: Request,
+    ) -> Response {
+        let length = upload.length;
+        let tag = format!("\"{id}\"");
+        let mut response = StatusCode::OK.into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+        if let Ok(value) = HeaderValue::from_str(mime.as_ref()) {
+            headers.insert(header::CONTENT_TYPE, value);
+        }
+        if let Ok(value) = HeaderValue::from_str(&tag) {
+            headers.insert(header::ETAG, value);
+        }
+        // An upload's bytes never change once complete: its id is its tag.
+        let seen = request
+            .headers()
+            .get(header::IF_NONE_MATCH)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.split(',').any(|each| each.trim() == tag));
+        if seen {
+            *response.status_mut() = StatusCode::NOT_MODIFIED;
+            return response;
+        }
+        let asked = request
+            .headers()
+            .get(header::RANGE)
+            .and_then(|value| value.to_str().ok())
+            .map(|value| {
+                http_range_header::parse_range_header(value)
+                    .and_then(|ranges| ranges.validate(length))
+            });
+        let range = match asked {
+            None => 0..length,
+            Some(Ok(ranges)) if ranges.len() == 1 => {
+                let (start, end) = ranges[0].clone().into_inner();
+                *response.status_mut() = StatusCode::PARTIAL_CONTENT;
+                if let Ok(value) = HeaderValue::from_str(&format!("bytes {start}-{end}/{length}")) {
+                    response.headers_mut().insert(header::CONTENT_RANGE, value);
+                }
+                start..end + 1
+            }
+            // Several ranges: the whole file, as the standard allows.
+            Some(Ok(_)) => 0..length,
+            Some(Err(_)) => {
+                let mut refused = StatusCode::RANGE_NOT_SATISFIABLE.into_response();
+                if let Ok(value) = HeaderValue::from_str(&format!("bytes */{length}")) {
+                    refused.headers_mut().insert(header::CONTENT_RANGE, value);
+                }
+                return refused;
+            }
+        };
+        response
+            .headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(range.end - range.start));
+        if request.method() == Method::HEAD || range.is_empty() {
+            return response;
+        }
+        let options = GetOptions {
+            range: Some(GetRange::Bounded(range)),
+            ..GetOptions::default()
+        };
+        match self.store.get_opts(&self.path(id), options).await {
+            Ok(got) => {
+                *response.body_mut() = Body::from_stream(got.into_stream());
+                response
+            }
+            Err(error) => {
+                tracing::warn!(%error, "an upload could not be read from the storage");
+                super::super::refusal::UploadRefusal::Storage.into_response()
+            }
+        }
+    }
+}
+
+impl S3Writer {
+    pub(super) async fn write(&mut self, bytes: &[u8], upload: &mut Upload) -> io::Result<bool> {
+        self.buffer.extend_from_slice(bytes);
+        let mut changed = false;
+        while self.buffer.len() >= PART_BYTES {
+            let rest = self.buffer.split_off(PART_BYTES);
+            let part = std::mem::replace(&mut self.buffer, rest);
+            self.put_part(part, upload).await?;
+            changed = true;
+        }
+        Ok(changed)
+    }
+
+    async fn put_part(&self, part: Vec<u8>, upload: &mut Upload) -> io::Result<()> {
+        let parts = upload
+            .parts
+            .as_mut()
+            .ok_or_else(|| io::Error::other("an upload in storage without its multipart"))?;
+        let length = part.len() as u64;
+        let PartId { content_id } = self
+            .store
+            .put_part(
+                &self.path,
+                &parts.multipart,
+                parts.tags.len(),
+                PutPayload::from(part),
+            )
+            .await
+            .map_err(storage_error)?;
+        parts.tags.push(content_id);
+        parts.in_parts += length;
+        // What was pending is in this part now.
+        parts.pending = 0;
+        Ok(())
+    }
+
+    pub(super) async fn finish(mut self, upload: &mut Upload, complete: bool) -> io::Result<()> {
+        let buffer = std::mem::take(&mut self.buffer);
+        if complete {
+            if !buffer.is_empty() {
+                self.put_part(buffer, upload).await?;
+            }
+            let parts = upload
+                .parts
+                .as_ref()
+                .ok_or_else(|| io::Error::other("an upload in storage without its multipart"))?;
+            let tags = parts
+                .tags
+                .iter()
+                .map(|tag| PartId {
+                    content_id: tag.clone(),
+                })
+                .collect();
+            self.store
+                .complete_multipart(&self.path, &parts.multipart, tags)
+                .await
+                .map_err(storage_error)?;
+            match self.store.delete(&self.pending_path).await {
+                Err(object_store::Error::NotFound { .. }) | Ok(()) => {}
+                Err(error) => tracing::warn!(%error, "an upload's pending bytes stay in the storage"),
+            }
+            return Ok(());
+        }
+        let pending = buffer.len() as u64;
+        if pending > 0 {
+            self.store
+                .put(&self.pending_path, PutPayload::from(buffer))
+                .await
+                .map_err(storage_error)?;
+        }
+        if let Some(parts) = upload.parts.as_mut() {
+            parts.pending = pending;
+        }
+        Ok(())
+    }
+}

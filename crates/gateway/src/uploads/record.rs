@@ -1,0 +1,66 @@
+//! What is known of one upload: the record every gateway reads, whichever
+//! keeps it ([`super::records`]).
+
+use media_gen_api::media_type::MediaType;
+use serde::{Deserialize, Serialize};
+
+/// What is known of one upload.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Upload {
+    /// Its declared length (`Upload-Length`).
+    pub length: u64,
+    /// When it was made (seconds since 1970).
+    pub created: u64,
+    /// When it expires and is deleted (seconds since 1970).
+    pub expires: u64,
+    /// Its type, once its first bytes are in.
+    pub media: Option<MediaType>,
+    /// The name it is served under (safe; the type's extension).
+    pub name: String,
+    /// Whose it is: a person, or an address in `open` mode.
+    pub owner: String,
+    /// Whether every byte is in.
+    pub complete: bool,
+    /// Whether it expired and its bytes are deleted (what is known of it
+    /// stays a while longer, so its address answers 410, not 404).
+    #[serde(default)]
+    pub gone: bool,
+    /// Tasks made from it that have not ended (`kind/task_id`): while any
+    /// has not, it is kept whatever its expiry, so the service never finds
+    /// it gone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_by: Vec<String>,
+    /// Where its bytes stand in object storage (`--upload-store`); none
+    /// in a folder, where the file's length says it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts: Option<Parts>,
+}
+
+/// An upload's bytes in object storage: a multipart upload's finished
+/// parts, and the bytes after them kept as one object of their own until
+/// they make a part (a part is at least 5 MiB but the last).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Parts {
+    /// The storage's id of the multipart upload.
+    pub multipart: String,
+    /// Each finished part's tag, in order.
+    pub tags: Vec<String>,
+    /// The bytes in the finished parts.
+    pub in_parts: u64,
+    /// The bytes after them, kept as the pending object.
+    pub pending: u64,
+}
+
+impl Parts {
+    /// How many bytes are in.
+    pub fn offset(&self) -> u64 {
+        self.in_parts + self.pending
+    }
+}
+
+impl Upload {
+    /// Whether it is past its time at `now` (and no task holds it).
+    pub fn expired_at(&self, now: u64) -> bool {
+        self.gone || (self.expires <= now && self.held_by.is_empty())
+    }
+}

@@ -1,0 +1,115 @@
+//! Records in the upload folder: `{id}.json` beside the upload's bytes,
+//! written atomically, and an index of them all in memory, read from the
+//! folder at start.
+
+use std::collections::{HashMap, HashSet};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::super::record::Upload;
+use crate::access::key_file::write_atomically;
+
+/// The records of one folder.
+pub struct FolderRecords {
+    dir: PathBuf,
+    index: Mutex<HashMap<String, Upload>>,
+    writing: Arc<Mutex<HashSet<String>>>,
+}
+
+/// This gateway's mark that a request writes an upload.
+pub struct FolderWriting {
+    id: String,
+    writing: Arc<Mutex<HashSet<String>>>,
+}
+
+impl Drop for FolderWriting {
+    fn drop(&mut self) {
+        self.writing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.id);
+    }
+}
+
+impl FolderRecords {
+    /// The records under `dir` (made if missing), as the folder holds them.
+    pub fn open(dir: &Path) -> io::Result<FolderRecords> {
+        std::fs::create_dir_all(dir)?;
+        let mut index = HashMap::new();
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            let Some(id) = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .and_then(|name| name.strip_suffix(".json"))
+                .filter(|id| media_gen_api::relay::is_capability(id))
+            else {
+                continue;
+            };
+            let upload = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|text| serde_json::from_str::<Upload>(&text).ok());
+            if let Some(upload) = upload {
+                index.insert(id.to_owned(), upload);
+            }
+        }
+        Ok(FolderRecords {
+            dir: dir.to_owned(),
+            index: Mutex::new(index),
+            writing: Arc::default(),
+        })
+    }
+
+    fn with<T>(&self, look: impl FnOnce(&mut HashMap<String, Upload>) -> T) -> T {
+        look(&mut self.index.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    fn path(&self, id: &str) -> PathBuf {
+        self.dir.join(format!("{id}.json"))
+    }
+
+    /// What is known of `id`.
+    pub fn get(&self, id: &str) -> Option<Upload> {
+        self.with(|index| index.get(id).cloned())
+    }
+
+    /// Every upload known.
+    pub fn all(&self) -> Vec<(String, Upload)> {
+        self.with(|index| {
+            index
+                .iter()
+                .map(|(id, upload)| (id.clone(), upload.clone()))
+                .collect()
+        })
+    }
+
+    /// Write what is known of `id`.
+    pub async fn save(&self, id: &str, upload: &Upload) -> io::Result<()> {
+        let text = serde_json::to_vec(upload).map_err(io::Error::other)?;
+        let path = self.path(id);
+        tokio::task::spawn_blocking(move || write_atomically(&path, &text))
+            .await
+            .map_err(io::Error::other)??;
+        self.with(|index| index.insert(id.to_owned(), upload.clone()));
+        Ok(())
+    }
+
+    /// Forget `id`.
+    pub async fn remove(&self, id: &str) -> io::Result<()> {
+        self.with(|index| index.remove(id));
+        match tokio::fs::remove_file(self.path(id)).await {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
+            _ => Ok(()),
+        }
+    }
+
+    /// The right to write `id`, unless another request holds it.
+    pub fn start_writing(&self, id: &str) -> Option<FolderWriting> {
+        let mut writing = self.writing.lock().unwrap_or_else(PoisonError::into_inner);
+        writing.insert(id.to_owned()).then(|| FolderWriting {
+            id: id.to_owned(),
+            writing: Arc::clone(&self.writing),
+        })
+    }
+}

@@ -1,0 +1,80 @@
+//! Where what is known of each upload ([`Upload`]) is kept, and who may
+//! write an upload now: in the upload folder and this gateway's memory
+//! ([`folder`]), or in Redis with `--redis` ([`redis`]), so an upload
+//! begun on one gateway goes on on another behind the same balancer.
+
+pub mod folder;
+pub mod redis;
+
+use std::io;
+use std::sync::Arc;
+
+use super::record::Upload;
+
+/// The records of every upload.
+pub enum Records {
+    /// In a folder, indexed in memory.
+    Folder(folder::FolderRecords),
+    /// In Redis, shared by the gateways.
+    Redis(redis::RedisRecords),
+}
+
+/// Held while one request writes an upload; another gets
+/// [`Records::start_writing`]'s `None`. Dropping it lets the upload go.
+pub enum Writing {
+    /// This gateway's mark.
+    Folder(folder::FolderWriting),
+    /// A lock in Redis, kept alive while held.
+    Redis(redis::RedisWriting),
+}
+
+impl Records {
+    /// What is known of `id`, if anything.
+    pub async fn get(&self, id: &str) -> io::Result<Option<Upload>> {
+        match self {
+            Records::Folder(folder) => Ok(folder.get(id)),
+            Records::Redis(redis) => redis.get(id).await,
+        }
+    }
+
+    /// Keep `upload` as what is known of `id`.
+    pub async fn save(&self, id: &str, upload: &Upload) -> io::Result<()> {
+        match self {
+            Records::Folder(folder) => folder.save(id, upload).await,
+            Records::Redis(redis) => redis.save(id, upload).await,
+        }
+    }
+
+    /// Forget `id`.
+    pub async fn remove(&self, id: &str) -> io::Result<()> {
+        match self {
+            Records::Folder(folder) => folder.remove(id).await,
+            Records::Redis(redis) => redis.remove(id).await,
+        }
+    }
+
+    /// Every upload known, with its id.
+    pub async fn all(&self) -> io::Result<Vec<(String, Upload)>> {
+        match self {
+            Records::Folder(folder) => Ok(folder.all()),
+            Records::Redis(redis) => redis.all().await,
+        }
+    }
+
+    /// The right to write `id`, unless another request (on any gateway
+    /// sharing these records) holds it.
+    pub async fn start_writing(&self, id: &str) -> io::Result<Option<Writing>> {
+        match self {
+            Records::Folder(folder) => Ok(folder.start_writing(id).map(Writing::Folder)),
+            Records::Redis(redis) => Ok(redis.start_writing(id).await?.map(Writing::Redis)),
+        }
+    }
+}
+
+/// A Redis error as an I/O one (the uploads answer 503 either way).
+pub(super) fn io_error(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> io::Error {
+    io::Error::other(error)
+}
+
+/// The records' link to Redis, when they live there.
+pub type Link = Arc<crate::redis_link::RedisLink>;

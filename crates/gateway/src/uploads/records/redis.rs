@@ -1,0 +1,192 @@
+//! Records in Redis (`--redis`): `media-gen:upload:{id}` holds each
+//! upload's record as JSON, the set `media-gen:uploads` their ids, and
+//! `media-gen:upload-writing:{id}` the lock of the one request writing it,
+//! kept alive while that request runs and gone within [`LOCK_LIFETIME`]
+//! of a gateway that died holding it.
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use redis::AsyncCommands;
+
+use super::super::record::Upload;
+use super::{io_error, Link};
+
+/// The set of every upload's id.
+const IDS: &str = "media-gen:uploads";
+
+/// How long a lock outlives its last renewal.
+pub const LOCK_LIFETIME: Duration = Duration::from_secs(15);
+
+/// How often a held lock is renewed.
+const RENEW_EVERY: Duration = Duration::from_secs(5);
+
+fn record_key(id: &str) -> String {
+    format!("media-gen:upload:{id}")
+}
+
+fn lock_key(id: &str) -> String {
+    format!("media-gen:upload-writing:{id}")
+}
+
+/// `KEYS[1]`: a lock. `ARGV`: its holder's token, and a lifetime in
+/// milliseconds (0: let it go). Only the holder renews or ends it.
+static HOLDER_ONLY: LazyLock<redis::Script> = LazyLock::new(|| {
+    redis::Script::new(
+        r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '0' then return redis.call('DEL', KEYS[1]) end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+",
+    )
+});
+
+/// The records, in the Redis of `link`.
+pub struct RedisRecords {
+    link: Link,
+}
+
+/// A lock in Redis held by this request, renewed in the background until
+/// dropped; then let go.
+pub struct RedisWriting {
+    link: Link,
+    key: String,
+    token: String,
+    renewing: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for RedisWriting {
+    fn drop(&mut self) {
+        self.renewing.abort();
+        let (link, key, token) = (
+            self.link.clone(),
+            std::mem::take(&mut self.key),
+            std::mem::take(&mut self.token),
+        );
+        tokio::spawn(async move {
+            if let Ok(mut connection) = link.connection() {
+                let ended: redis::RedisResult<i64> = HOLDER_ONLY
+                    .key(&key)
+                    .arg(&token)
+                    .arg(0)
+                    .invoke_async(&mut connection)
+                    .await;
+                if let Err(error) = ended {
+                    tracing::warn!(%error, "an upload's lock could not be let go (it ends by itself)");
+                }
+            }
+        });
+    }
+}
+
+impl RedisRecords {
+    /// The records in the Redis of `link`.
+    pub fn new(link: Link) -> RedisRecords {
+        RedisRecords { link }
+    }
+
+    fn connection(&self) -> std::io::Result<redis::aio::ConnectionManager> {
+        self.link.connection().map_err(io_error)
+    }
+
+    /// What is known of `id`.
+    pub async fn get(&self, id: &str) -> std::io::Result<Option<Upload>> {
+        let text: Option<String> = self
+            .connection()?
+            .get(record_key(id))
+            .await
+            .map_err(io_error)?;
+        Ok(text.and_then(|text| serde_json::from_str(&text).ok()))
+    }
+
+    /// Keep `upload` as what is known of `id`.
+    pub async fn save(&self, id: &str, upload: &Upload) -> std::io::Result<()> {
+        let text = serde_json::to_string(upload).map_err(io_error)?;
+        redis::pipe()
+            .atomic()
+            .set(record_key(id), text)
+            .sadd(IDS, id)
+            .query_async::<()>(&mut self.connection()?)
+            .await
+            .map_err(io_error)
+    }
+
+    /// Forget `id`.
+    pub async fn remove(&self, id: &str) -> std::io::Result<()> {
+        redis::pipe()
+            .atomic()
+            .del(record_key(id))
+            .srem(IDS, id)
+            .query_async::<()>(&mut self.connection()?)
+            .await
+            .map_err(io_error)
+    }
+
+    /// Every upload known (ids whose record is missing are dropped from
+    /// the set).
+    pub async fn all(&self) -> std::io::Result<Vec<(String, Upload)>> {
+        let mut connection = self.connection()?;
+        let ids: Vec<String> = connection.smembers(IDS).await.map_err(io_error)?;
+        let mut all = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let keys: Vec<String> = chunk.iter().map(|id| record_key(id)).collect();
+            let texts: Vec<Option<String>> = redis::cmd("MGET")
+                .arg(&keys)
+                .query_async(&mut connection)
+                .await
+                .map_err(io_error)?;
+            for (id, text) in chunk.iter().zip(texts) {
+                match text.and_then(|text| serde_json::from_str::<Upload>(&text).ok()) {
+                    Some(upload) => all.push((id.clone(), upload)),
+                    None => {
+                        let _: redis::RedisResult<()> = connection.srem(IDS, id).await;
+                    }
+                }
+            }
+        }
+        Ok(all)
+    }
+
+    /// The lock of `id`, unless a request on some gateway holds it.
+    pub async fn start_writing(&self, id: &str) -> std::io::Result<Option<RedisWriting>> {
+        let token = crate::relay::capability::random_id().ok_or_else(|| io_error("no randomness"))?;
+        let key = lock_key(id);
+        let taken: Option<String> = redis::cmd("SET")
+            .arg(&key)
+            .arg(&token)
+            .arg("NX")
+            .arg("PX")
+            .arg(LOCK_LIFETIME.as_millis() as u64)
+            .query_async(&mut self.connection()?)
+            .await
+            .map_err(io_error)?;
+        if taken.is_none() {
+            return Ok(None);
+        }
+        let renewing = {
+            let (link, key, token) = (self.link.clone(), key.clone(), token.clone());
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(RENEW_EVERY);
+                every.tick().await;
+                loop {
+                    every.tick().await;
+                    let Ok(mut connection) = link.connection() else {
+                        continue;
+                    };
+                    let _: redis::RedisResult<i64> = HOLDER_ONLY
+                        .key(&key)
+                        .arg(&token)
+                        .arg(LOCK_LIFETIME.as_millis() as u64)
+                        .invoke_async(&mut connection)
+                        .await;
+                }
+            })
+        };
+        Ok(Some(RedisWriting {
+            link: self.link.clone(),
+            key,
+            token,
+            renewing,
+        }))
+    }
+}
