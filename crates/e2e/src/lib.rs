@@ -17,6 +17,8 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use media_gen_sandbox::Config;
 use tokio::process::{Child, Command};
 
+pub mod s3;
+
 /// How long a page may take to show what a test waits for.
 pub const PAGE_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -267,8 +269,9 @@ pub struct RelayOptions {
     pub access: media_gen_gateway::access::AccessMode,
     /// Its `--allow-origin`s: other sites whose pages may call.
     pub allowed_origins: Vec<String>,
-    /// Its `--upload-dir`, taking uploads, if given.
-    pub uploads_dir: Option<PathBuf>,
+    /// How it takes uploads, if it does (the public URL given here is
+    /// replaced by the gateway's own).
+    pub uploads: Option<media_gen_gateway::uploads::UploadSettings>,
 }
 
 /// Whether the gateway at `base_url` answers `/readyz` with success within
@@ -353,9 +356,12 @@ impl RelayGateway {
         settings.access = options.access;
         settings.allowed_origins = options.allowed_origins.clone();
         settings.uploads = options
-            .uploads_dir
+            .uploads
             .clone()
-            .map(|dir| media_gen_gateway::uploads::UploadSettings::new(dir, public_url.clone()));
+            .map(|uploads| media_gen_gateway::uploads::UploadSettings {
+                public_url: public_url.clone(),
+                ..uploads
+            });
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         self.stop = Some(stop);
         self.serving = Some(tokio::spawn(async move {
@@ -416,7 +422,7 @@ pub async fn start_relay_gateway(
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
         allowed_origins: Vec::new(),
-        uploads_dir: None,
+        uploads: None,
     })
     .await;
     if redis.is_some() {

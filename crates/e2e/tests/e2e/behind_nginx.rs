@@ -217,7 +217,7 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
         allowed_origins: Vec::new(),
-        uploads_dir: None,
+        uploads: None,
     };
     let mut a = RelayGateway::start_on(first, options.clone());
     let mut b = RelayGateway::start_on(second, options);
@@ -289,7 +289,7 @@ async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
             base_path: "/",
             access: media_gen_gateway::access::AccessMode::Open,
             allowed_origins: Vec::new(),
-            uploads_dir: None,
+            uploads: None,
         },
     );
     gateway.ready().await;
@@ -403,7 +403,10 @@ async fn the_app_under_a_path_behind_nginx() {
             access: media_gen_gateway::access::AccessMode::Open,
             allowed_origins: Vec::new(),
             // Beside the site's folder, not in it.
-            uploads_dir: Some(site.with_extension("uploads")),
+            uploads: Some(media_gen_gateway::uploads::UploadSettings::new(
+                site.with_extension("uploads"),
+                String::new(),
+            )),
         },
     );
     gateway.ready().await;

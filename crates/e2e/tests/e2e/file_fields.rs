@@ -17,6 +17,8 @@ use media_gen_gateway::uploads::UploadSettings;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::common::fetched_hash;
+
 /// A noisy 640×360 PNG (noise does not compress: about 700 KB), written
 /// to `path`; its bytes.
 fn write_png(path: &Path, seed: u32) -> Vec<u8> {
@@ -135,21 +137,6 @@ async fn a_third_sent(browser: &Browser) {
             "Number(document.querySelector('#image_url-uploads progress')?.value ?? 0) > 33",
         )
         .await;
-}
-
-/// The SHA-256 of what the sandbox fetched from `url`.
-async fn fetched_hash(sandbox: &str, url: &str) -> Option<String> {
-    let fetched: Value = reqwest::get(format!("{sandbox}/sandbox/fetched"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    fetched["data"]
-        .as_array()?
-        .iter()
-        .find(|record| record["url"] == url)
-        .and_then(|record| record["sha256"].as_str().map(str::to_owned))
 }
 
 /// On the page: a file made of a canvas, named `NAME` (replaced), as
@@ -450,7 +437,10 @@ async fn an_upload_goes_on_when_its_gateway_restarts_mid_way() {
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
         allowed_origins: Vec::new(),
-        uploads_dir: Some(uploads.clone()),
+        uploads: Some(media_gen_gateway::uploads::UploadSettings::new(
+            uploads.clone(),
+            String::new(),
+        )),
     })
     .await;
     gateway.ready().await;

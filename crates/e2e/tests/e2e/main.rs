@@ -27,4 +27,5 @@ mod results;
 mod shared_access;
 mod sign_in;
 mod uploads;
+mod uploads_shared;
 mod widgets;

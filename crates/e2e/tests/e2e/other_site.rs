@@ -118,7 +118,7 @@ async fn another_sites_status_widget_hears_its_tasks_end_through_the_relay() {
         base_path: "/",
         access: AccessMode::Keys,
         allowed_origins: vec![site.clone()],
-        uploads_dir: None,
+        uploads: None,
     })
     .await;
     gateway.ready().await;

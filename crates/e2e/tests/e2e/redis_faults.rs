@@ -27,7 +27,7 @@ async fn gateway(redis: &str, task_ms: u64) -> RelayGateway {
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
         allowed_origins: Vec::new(),
-        uploads_dir: None,
+        uploads: None,
     })
     .await
 }

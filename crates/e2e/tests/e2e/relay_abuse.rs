@@ -106,7 +106,7 @@ async fn trusting_gateway_on_redis() -> (Redis, String, RelayGateway) {
         base_path: "/",
         access: media_gen_gateway::access::AccessMode::Open,
         allowed_origins: Vec::new(),
-        uploads_dir: None,
+        uploads: None,
     })
     .await;
     gateway.ready().await;

@@ -269,7 +269,7 @@ async fn signed_in_behind_nginx_and_two_gateways_one_session_and_one_day_on_eith
         base_path: "/",
         access: AccessMode::Keys,
         allowed_origins: Vec::new(),
-        uploads_dir: None,
+        uploads: None,
     };
     let mut a = RelayGateway::start_on(first, options.clone());
     let mut b = RelayGateway::start_on(second, options);

@@ -43,6 +43,10 @@ pub struct UploadSettings {
     /// The object storage their bytes go to (`--upload-store
     /// s3://bucket/prefix`).
     pub store: Option<String>,
+    /// Settings of the object storage given here on top of the
+    /// environment's `AWS_*` (`("aws_endpoint_url", …)`): for a gateway
+    /// run inside another program.
+    pub store_options: Vec<(String, String)>,
     /// The gateway's address as the service reaches it (`--public-url`):
     /// where uploads are served from.
     pub public_url: String,
@@ -66,6 +70,7 @@ impl UploadSettings {
         UploadSettings {
             dir: Some(dir),
             store: None,
+            store_options: Vec::new(),
             public_url,
             ttl: Duration::from_secs(24 * 3_600),
             quota: 20 << 30,
@@ -112,7 +117,7 @@ impl Uploads {
         };
         let bytes = match &settings.store {
             Some(url) => {
-                let s3 = bytes::s3::S3Bytes::open(url)
+                let s3 = bytes::s3::S3Bytes::open(url, &settings.store_options)
                     .map_err(|error| std::io::Error::other(format!("--upload-store {error}")))?;
                 if let Err(error) = s3.check().await {
                     // Started anyway, as without Redis: the storage may come up.

@@ -74,8 +74,9 @@ pub enum UploadRefusal {
     /// Another person's upload.
     #[error("This upload is someone else's")]
     NotYours,
-    /// The disk failed.
-    #[error("The upload could not be written; try again")]
+    /// The folder, the object storage or Redis failed or did not answer
+    /// (what happened is in the gateway's log, not in the answer).
+    #[error("The upload storage did not answer; try again in a moment")]
     Storage,
 }
 
@@ -109,9 +110,7 @@ impl UploadRefusal {
                 (StatusCode::TOO_MANY_REQUESTS, error_codes::RATE_LIMITED)
             }
             UploadRefusal::NotYours => (StatusCode::FORBIDDEN, error_codes::UNAUTHORIZED),
-            UploadRefusal::Storage => {
-                (StatusCode::INTERNAL_SERVER_ERROR, error_codes::SERVER_ERROR)
-            }
+            UploadRefusal::Storage => (StatusCode::SERVICE_UNAVAILABLE, error_codes::UNAVAILABLE),
         }
     }
 }
@@ -127,12 +126,15 @@ impl IntoResponse for UploadRefusal {
             headers.insert("tus-version", HeaderValue::from_static("1.0.0"));
         }
         if let UploadRefusal::TooManyInFlight(_, wait) | UploadRefusal::BytesOfTheDayUsed(_, wait) =
-            self
+            &self
         {
             headers.insert(
                 header::RETRY_AFTER,
-                HeaderValue::from(retry_after_seconds(wait)),
+                HeaderValue::from(retry_after_seconds(*wait)),
             );
+        }
+        if self == UploadRefusal::Storage {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(2));
         }
         response
     }

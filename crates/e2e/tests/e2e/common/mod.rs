@@ -156,3 +156,18 @@ pub async fn person_says(browser: &Browser, text: &str) {
         )
         .await;
 }
+
+/// The SHA-256 of what the sandbox fetched from `url`.
+pub async fn fetched_hash(sandbox: &str, url: &str) -> Option<String> {
+    let fetched: Value = reqwest::get(format!("{sandbox}/sandbox/fetched"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    fetched["data"]
+        .as_array()?
+        .iter()
+        .find(|record| record["url"] == url)
+        .and_then(|record| record["sha256"].as_str().map(str::to_owned))
+}

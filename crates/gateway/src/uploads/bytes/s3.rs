@@ -45,8 +45,8 @@ fn storage_error(error: object_store::Error) -> io::Error {
 
 impl S3Bytes {
     /// The storage `url` (`s3://bucket` or `s3://bucket/prefix`) names,
-    /// reached as the `AWS_*` settings say; or why not.
-    pub fn open(url: &str) -> Result<S3Bytes, String> {
+    /// reached as the `AWS_*` settings say, then `options`; or why not.
+    pub fn open(url: &str, options: &[(String, String)]) -> Result<S3Bytes, String> {
         let parsed = url::Url::parse(url).map_err(|error| format!("{url}: {error}"))?;
         if parsed.scheme() != "s3" {
             return Err(format!("{url}: an S3 address starts s3://bucket"));
@@ -56,6 +56,12 @@ impl S3Bytes {
             .filter(|bucket| !bucket.is_empty())
             .ok_or_else(|| format!("{url}: the bucket is missing (s3://bucket/prefix)"))?;
         let mut builder = AmazonS3Builder::from_env().with_bucket_name(bucket);
+        for (key, value) in options {
+            let key = key
+                .parse::<AmazonS3ConfigKey>()
+                .map_err(|error| format!("{key}: {error}"))?;
+            builder = builder.with_config(key, value);
+        }
         // A local S3 (MinIO, s3s) is reached over plain HTTP.
         if builder
             .get_config_value(&AmazonS3ConfigKey::Endpoint)

@@ -1,0 +1,252 @@
+//! Uploads behind a balancer: two gateways sharing one Redis (the
+//! uploads' records, the bytes of the day) and one S3-compatible storage
+//! that checks signatures (`s3s-fs`). An upload begun on one goes on on
+//! the other after a cut, is served by both (whole and by `Range`), and
+//! the service fetches exactly its bytes; the bytes of the day are one
+//! budget across both; a cancelled upload leaves nothing in the bucket;
+//! a storage refusing the gateway's signature is a 503, not a lost file.
+
+use std::time::Duration;
+
+use media_gen_e2e::s3::S3Server;
+use media_gen_e2e::{start_fetching_sandbox, Redis, RelayGateway, RelayOptions};
+use media_gen_gateway::access::AccessMode;
+use media_gen_gateway::uploads::UploadSettings;
+use reqwest::StatusCode;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::common::{fetched_hash, png};
+
+const MIB: usize = 1 << 20;
+
+/// A gateway taking uploads into `s3`, its records in `redis`, the bytes
+/// of the day `bytes_per_day`.
+async fn gateway(
+    sandbox: &str,
+    redis: &Redis,
+    s3: &S3Server,
+    bytes_per_day: u64,
+    wrong_secret: bool,
+) -> RelayGateway {
+    let gateway = RelayGateway::start(RelayOptions {
+        sandbox_url: sandbox.to_owned(),
+        static_dir: None,
+        redis: Some(redis.url.clone()),
+        public_url: None,
+        heartbeat: Duration::from_secs(15),
+        trust_callbacks: false,
+        base_path: "/",
+        access: AccessMode::Open,
+        allowed_origins: Vec::new(),
+        uploads: Some(UploadSettings {
+            dir: None,
+            store: Some("s3://media/uploads".to_owned()),
+            store_options: s3.options(wrong_secret),
+            bytes_per_day,
+            ..UploadSettings::new(Default::default(), String::new())
+        }),
+    })
+    .await;
+    gateway.ready().await;
+    gateway
+}
+
+fn tus(request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+    request.header("tus-resumable", "1.0.0")
+}
+
+/// A new upload of `length` bytes at `base`: its answer.
+async fn create(base: &str, length: usize) -> reqwest::Response {
+    tus(reqwest::Client::new().post(format!("{base}/uploads/")))
+        .header("upload-length", length)
+        .header("upload-metadata", "filename cGljdHVyZS5wbmc=")
+        .send()
+        .await
+        .unwrap()
+}
+
+/// `bytes` sent to `upload` at `offset`: the status.
+async fn patch(upload: &str, offset: usize, bytes: &[u8]) -> StatusCode {
+    tus(reqwest::Client::new().patch(upload))
+        .header("upload-offset", offset)
+        .header("content-type", "application/offset+octet-stream")
+        .body(bytes.to_vec())
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+/// Where `upload` stands, as `HEAD` says.
+async fn offset(upload: &str) -> Option<usize> {
+    let answer = tus(reqwest::Client::new().head(upload))
+        .send()
+        .await
+        .unwrap();
+    answer.headers().get("upload-offset")?.to_str().ok()?.parse().ok()
+}
+
+/// `bytes` sent to `upload` at `offset` declaring `declared`, the
+/// connection then dropped (a phone losing its network).
+async fn cut_after(upload: &str, offset: usize, declared: usize, bytes: &[u8]) {
+    use tokio::io::AsyncWriteExt;
+    let url = url::Url::parse(upload).unwrap();
+    let address = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap());
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let head = format!(
+        "PATCH {} HTTP/1.1\r\nHost: gateway\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: {offset}\r\n\
+         Content-Type: application/offset+octet-stream\r\nContent-Length: {declared}\r\n\r\n",
+        url.path()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(bytes).await.unwrap();
+    stream.flush().await.unwrap();
+    drop(stream);
+}
+
+/// `url`'s path on the gateway at `base`.
+fn at(base: &str, url: &str) -> String {
+    let path = url::Url::parse(url).unwrap().path().to_owned();
+    format!("{base}{path}")
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+#[tokio::test]
+#[ignore = "needs redis-server and s3s-fs: run through `cargo xtask test`"]
+async fn an_upload_begun_on_one_gateway_goes_on_on_the_other_in_s3_and_both_serve_it() {
+    let sandbox = start_fetching_sandbox(300).await;
+    let redis = Redis::start().await;
+    let s3 = S3Server::start().await;
+    let one = gateway(&sandbox, &redis, &s3, 40 * MIB as u64, false).await;
+    let other = gateway(&sandbox, &redis, &s3, 40 * MIB as u64, false).await;
+    // 12 MiB: two whole parts of 5 MiB and a last one.
+    let file = png(12 * MIB + 12_345);
+
+    let made = create(&one.base_url, file.len()).await;
+    assert_eq!(made.status(), StatusCode::CREATED);
+    let upload = made.headers()["location"].to_str().unwrap().to_owned();
+    let on_other = at(&other.base_url, &upload);
+    // 6 MiB on the first: a part and 1 MiB kept pending.
+    assert_eq!(patch(&upload, 0, &file[..6 * MIB]).await, StatusCode::NO_CONTENT);
+    assert_eq!(offset(&on_other).await, Some(6 * MIB), "the other knows where it stands");
+    // 3 MiB more on the other, the connection then cut: what came is kept.
+    cut_after(&on_other, 6 * MIB, file.len() - 6 * MIB, &file[6 * MIB..9 * MIB]).await;
+    let mut now = offset(&upload).await;
+    for _ in 0..250 {
+        if now == Some(9 * MIB) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        now = offset(&upload).await;
+    }
+    assert_eq!(now, Some(9 * MIB), "the bytes before the cut are kept");
+    // The rest on the first again (asking again while the cut call finishes).
+    let mut last = patch(&upload, 9 * MIB, &file[9 * MIB..]).await;
+    for _ in 0..100 {
+        if last != StatusCode::LOCKED {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        last = patch(&upload, 9 * MIB, &file[9 * MIB..]).await;
+    }
+    assert_eq!(last, StatusCode::NO_CONTENT);
+
+    // Served by both, whole and by range, as the bytes picked.
+    for served_at in [&upload, &on_other] {
+        let whole = reqwest::get(served_at.as_str()).await.unwrap();
+        assert_eq!(whole.status(), StatusCode::OK);
+        assert_eq!(whole.headers()["content-type"], "image/png");
+        assert_eq!(whole.headers()["x-content-type-options"], "nosniff");
+        assert_eq!(sha256(&whole.bytes().await.unwrap()), sha256(&file), "{served_at}");
+        let range = reqwest::Client::new()
+            .get(served_at.as_str())
+            .header("range", "bytes=5242870-5242899")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(range.status(), StatusCode::PARTIAL_CONTENT);
+        assert_eq!(
+            range.headers()["content-range"],
+            format!("bytes 5242870-5242899/{}", file.len()).as_str()
+        );
+        assert_eq!(&range.bytes().await.unwrap()[..], &file[5_242_870..5_242_900]);
+    }
+    let past = reqwest::Client::new()
+        .get(&upload)
+        .header("range", format!("bytes={}-", file.len() + 10))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(past.status(), StatusCode::RANGE_NOT_SATISFIABLE);
+    assert_eq!(s3.objects("uploads").len(), 1, "one object, nothing pending");
+
+    // A task made from it through the other: the service fetched those bytes.
+    let submitted: Value = reqwest::Client::new()
+        .post(format!("{}/v1/image_to_video", other.base_url))
+        .json(&serde_json::json!({ "model": "S", "prompt": "From S3", "aspect_ratio": "16:9",
+            "aspect_resolution": "720p", "duration": 8, "image_url": upload }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = submitted["data"]["task_ids"][0].as_str().unwrap().to_owned();
+    let mut status = Value::Null;
+    for _ in 0..100 {
+        let task: Value = reqwest::get(format!("{}/v1/image_to_video/{id}", one.base_url))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        status = task["data"]["status"].clone();
+        if status == "SUCCEEDED" || status == "FAILED" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, "SUCCEEDED");
+    assert_eq!(fetched_hash(&sandbox, &upload).await, Some(sha256(&file)));
+
+    // The bytes of the day are one budget: 12 + 12 MiB fit in 40 on
+    // either alone, but not 12 more after 24 on the two together.
+    let second = create(&other.base_url, 12 * MIB).await;
+    assert_eq!(second.status(), StatusCode::CREATED);
+    let third = create(&one.base_url, 17 * MIB).await;
+    assert_eq!(third.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(third.headers().contains_key("retry-after"));
+
+    // Cancelled on one while pending bytes are kept: nothing stays.
+    let cancelled = second.headers()["location"].to_str().unwrap().to_owned();
+    assert_eq!(patch(&cancelled, 0, &file[..2 * MIB]).await, StatusCode::NO_CONTENT);
+    assert_eq!(s3.objects("uploads").len(), 2, "the pending bytes");
+    let ended = tus(reqwest::Client::new().delete(at(&one.base_url, &cancelled)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), StatusCode::NO_CONTENT);
+    assert_eq!(reqwest::get(&cancelled).await.unwrap().status(), StatusCode::NOT_FOUND);
+    assert_eq!(s3.objects("uploads").len(), 1, "only the finished upload");
+}
+
+#[tokio::test]
+#[ignore = "needs redis-server and s3s-fs: run through `cargo xtask test`"]
+async fn a_storage_that_refuses_the_signature_is_a_503_naming_no_secret() {
+    let sandbox = start_fetching_sandbox(300).await;
+    let redis = Redis::start().await;
+    let s3 = S3Server::start().await;
+    let gateway = gateway(&sandbox, &redis, &s3, 40 * MIB as u64, true).await;
+    let refused = create(&gateway.base_url, 1_000).await;
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let said = refused.text().await.unwrap();
+    assert!(!said.contains("not-the-secret"), "{said}");
+    assert!(s3.objects("uploads").is_empty());
+}
