@@ -49,7 +49,10 @@ pub fn cache_dir() -> PathBuf {
 /// The project's cargo-installed tools: (crate, version), Trunk's and the
 /// wasm-bindgen CLI's at the version `Cargo.lock` pins.
 pub fn cargo_tools() -> Vec<(&'static str, String)> {
-    let mut tools = vec![("trunk", crate::tools::TRUNK_VERSION.to_owned())];
+    let mut tools = vec![
+        ("trunk", crate::tools::TRUNK_VERSION.to_owned()),
+        ("s3s-fs", crate::tools::S3S_FS_VERSION.to_owned()),
+    ];
     if let Ok(version) = project::wasm_bindgen_version(&project::root()) {
         tools.push(("wasm-bindgen-cli", version));
     }

@@ -97,10 +97,12 @@ fn cargo_test(args: &[&str]) -> Command {
     test
 }
 
-/// What the end-to-end tests run besides the browser: Debian's nginx and redis-server.
+/// What the end-to-end tests run besides the browser: Debian's nginx and
+/// redis-server, and s3s-fs.
 struct Servers {
     nginx: PathBuf,
     redis: PathBuf,
+    s3s_fs: PathBuf,
 }
 
 fn suites(chromedriver: &Path, servers: &Servers, sandbox_url: &str) -> Vec<Suite> {
@@ -122,6 +124,7 @@ fn suites(chromedriver: &Path, servers: &Servers, sandbox_url: &str) -> Vec<Suit
     e2e.env("CHROMEDRIVER", chromedriver)
         .env("NGINX", &servers.nginx)
         .env("REDIS_SERVER", &servers.redis)
+        .env("S3S_FS", &servers.s3s_fs)
         .env(
             "MEDIA_GEN_NPM_SCRATCH",
             npm::npm_dir(&crate::project::root()).join("scratch"),
@@ -256,7 +259,12 @@ pub fn run() -> Result<ExitCode> {
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
     let nginx = phases.run("nginx for the deployment test", tools::ensure_nginx)?;
     let redis = phases.run("redis for the shared relay's test", tools::ensure_redis)?;
-    let servers = Servers { nginx, redis };
+    let s3s_fs = phases.run("s3s-fs for the upload storage's test", tools::ensure_s3s_fs)?;
+    let servers = Servers {
+        nginx,
+        redis,
+        s3s_fs,
+    };
 
     let lint = phases.run("lint", lint);
     // Each done again only when its inputs changed since it last succeeded.

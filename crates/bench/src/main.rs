@@ -15,6 +15,7 @@ mod sandbox;
 mod sizes;
 mod staged;
 mod throughput;
+mod uploads;
 mod weight;
 
 use std::process::ExitCode;
@@ -69,6 +70,9 @@ async fn run() -> Result<(), String> {
     }
     if runs("gateway") {
         gateway_cost::measure(&mut report).await?;
+    }
+    if runs("uploads") {
+        uploads::measure(&mut report).await?;
     }
     println!("\n{}", report.table());
     let path = report.write_json()?;

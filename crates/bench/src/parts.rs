@@ -3,7 +3,7 @@
 //! it holds nothing but the list.
 
 /// The parts, in the order they run.
-pub const PARTS: [&str; 7] = [
+pub const PARTS: [&str; 8] = [
     "sizes",
     "load",
     "board",
@@ -11,4 +11,5 @@ pub const PARTS: [&str; 7] = [
     "relay",
     "throughput",
     "gateway",
+    "uploads",
 ];

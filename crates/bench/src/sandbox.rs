@@ -86,6 +86,15 @@ impl Server {
 
     /// [`Server::relaying_gateway`] with `more` flags.
     pub async fn relaying_gateway_with(upstream: &str, more: &[&str]) -> Result<Server, String> {
+        Server::relaying_gateway_env(upstream, more, &[]).await
+    }
+
+    /// [`Server::relaying_gateway_with`] with `env` set too.
+    pub async fn relaying_gateway_env(
+        upstream: &str,
+        more: &[&str],
+        env: &[(&str, &str)],
+    ) -> Result<Server, String> {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .map_err(|e| e.to_string())?
@@ -113,12 +122,9 @@ impl Server {
         ];
         let mut all = args.to_vec();
         all.extend_from_slice(more);
-        let server = Server::launch(
-            "media-gen-gateway",
-            &all,
-            &[("MEDIA_GEN_TOKEN", DEMO_TOKEN)],
-        )
-        .await?;
+        let mut all_env = vec![("MEDIA_GEN_TOKEN", DEMO_TOKEN)];
+        all_env.extend_from_slice(env);
+        let server = Server::launch("media-gen-gateway", &all, &all_env).await?;
         // With `--redis`, its connection is made in the background: the
         // benchmark starts once the gateway says it is ready.
         if more.contains(&"--redis")

@@ -355,13 +355,14 @@ impl RelayGateway {
         settings.base_path = options.base_path.parse().expect("a base path");
         settings.access = options.access;
         settings.allowed_origins = options.allowed_origins.clone();
-        settings.uploads = options
-            .uploads
-            .clone()
-            .map(|uploads| media_gen_gateway::uploads::UploadSettings {
-                public_url: public_url.clone(),
-                ..uploads
-            });
+        settings.uploads =
+            options
+                .uploads
+                .clone()
+                .map(|uploads| media_gen_gateway::uploads::UploadSettings {
+                    public_url: public_url.clone(),
+                    ..uploads
+                });
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         self.stop = Some(stop);
         self.serving = Some(tokio::spawn(async move {

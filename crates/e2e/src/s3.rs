@@ -29,11 +29,19 @@ impl S3Server {
         let port = crate::free_port();
         let root = std::env::temp_dir().join(format!("media-gen-s3-{}-{port}", std::process::id()));
         std::fs::create_dir_all(root.join(BUCKET)).expect("make the bucket's folder");
-        let credentials = ("media-gen-test".to_owned(), "a-secret-of-the-tests".to_owned());
+        let credentials = (
+            "media-gen-test".to_owned(),
+            "a-secret-of-the-tests".to_owned(),
+        );
         let program = std::env::var("S3S_FS").unwrap_or_else(|_| "s3s-fs".to_owned());
         let process = Command::new(&program)
             .args(["--host", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--access-key", &credentials.0, "--secret-key", &credentials.1])
+            .args([
+                "--access-key",
+                &credentials.0,
+                "--secret-key",
+                &credentials.1,
+            ])
             .arg(&root)
             .stdout(Stdio::null())
             .stderr(Stdio::null())

@@ -84,7 +84,13 @@ async fn offset(upload: &str) -> Option<usize> {
         .send()
         .await
         .unwrap();
-    answer.headers().get("upload-offset")?.to_str().ok()?.parse().ok()
+    answer
+        .headers()
+        .get("upload-offset")?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
 }
 
 /// `bytes` sent to `upload` at `offset` declaring `declared`, the
@@ -134,10 +140,23 @@ async fn an_upload_begun_on_one_gateway_goes_on_on_the_other_in_s3_and_both_serv
     let upload = made.headers()["location"].to_str().unwrap().to_owned();
     let on_other = at(&other.base_url, &upload);
     // 6 MiB on the first: a part and 1 MiB kept pending.
-    assert_eq!(patch(&upload, 0, &file[..6 * MIB]).await, StatusCode::NO_CONTENT);
-    assert_eq!(offset(&on_other).await, Some(6 * MIB), "the other knows where it stands");
+    assert_eq!(
+        patch(&upload, 0, &file[..6 * MIB]).await,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        offset(&on_other).await,
+        Some(6 * MIB),
+        "the other knows where it stands"
+    );
     // 3 MiB more on the other, the connection then cut: what came is kept.
-    cut_after(&on_other, 6 * MIB, file.len() - 6 * MIB, &file[6 * MIB..9 * MIB]).await;
+    cut_after(
+        &on_other,
+        6 * MIB,
+        file.len() - 6 * MIB,
+        &file[6 * MIB..9 * MIB],
+    )
+    .await;
     let mut now = offset(&upload).await;
     for _ in 0..250 {
         if now == Some(9 * MIB) {
@@ -164,7 +183,11 @@ async fn an_upload_begun_on_one_gateway_goes_on_on_the_other_in_s3_and_both_serv
         assert_eq!(whole.status(), StatusCode::OK);
         assert_eq!(whole.headers()["content-type"], "image/png");
         assert_eq!(whole.headers()["x-content-type-options"], "nosniff");
-        assert_eq!(sha256(&whole.bytes().await.unwrap()), sha256(&file), "{served_at}");
+        assert_eq!(
+            sha256(&whole.bytes().await.unwrap()),
+            sha256(&file),
+            "{served_at}"
+        );
         let range = reqwest::Client::new()
             .get(served_at.as_str())
             .header("range", "bytes=5242870-5242899")
@@ -176,7 +199,10 @@ async fn an_upload_begun_on_one_gateway_goes_on_on_the_other_in_s3_and_both_serv
             range.headers()["content-range"],
             format!("bytes 5242870-5242899/{}", file.len()).as_str()
         );
-        assert_eq!(&range.bytes().await.unwrap()[..], &file[5_242_870..5_242_900]);
+        assert_eq!(
+            &range.bytes().await.unwrap()[..],
+            &file[5_242_870..5_242_900]
+        );
     }
     let past = reqwest::Client::new()
         .get(&upload)
@@ -185,20 +211,29 @@ async fn an_upload_begun_on_one_gateway_goes_on_on_the_other_in_s3_and_both_serv
         .await
         .unwrap();
     assert_eq!(past.status(), StatusCode::RANGE_NOT_SATISFIABLE);
-    assert_eq!(s3.objects("uploads").len(), 1, "one object, nothing pending");
+    assert_eq!(
+        s3.objects("uploads").len(),
+        1,
+        "one object, nothing pending"
+    );
 
     // A task made from it through the other: the service fetched those bytes.
     let submitted: Value = reqwest::Client::new()
         .post(format!("{}/v1/image_to_video", other.base_url))
-        .json(&serde_json::json!({ "model": "S", "prompt": "From S3", "aspect_ratio": "16:9",
-            "aspect_resolution": "720p", "duration": 8, "image_url": upload }))
+        .json(
+            &serde_json::json!({ "model": "S", "prompt": "From S3", "aspect_ratio": "16:9",
+            "aspect_resolution": "720p", "duration": 8, "image_url": upload }),
+        )
         .send()
         .await
         .unwrap()
         .json()
         .await
         .unwrap();
-    let id = submitted["data"]["task_ids"][0].as_str().unwrap().to_owned();
+    let id = submitted["data"]["task_ids"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let mut status = Value::Null;
     for _ in 0..100 {
         let task: Value = reqwest::get(format!("{}/v1/image_to_video/{id}", one.base_url))
@@ -226,14 +261,20 @@ async fn an_upload_begun_on_one_gateway_goes_on_on_the_other_in_s3_and_both_serv
 
     // Cancelled on one while pending bytes are kept: nothing stays.
     let cancelled = second.headers()["location"].to_str().unwrap().to_owned();
-    assert_eq!(patch(&cancelled, 0, &file[..2 * MIB]).await, StatusCode::NO_CONTENT);
+    assert_eq!(
+        patch(&cancelled, 0, &file[..2 * MIB]).await,
+        StatusCode::NO_CONTENT
+    );
     assert_eq!(s3.objects("uploads").len(), 2, "the pending bytes");
     let ended = tus(reqwest::Client::new().delete(at(&one.base_url, &cancelled)))
         .send()
         .await
         .unwrap();
     assert_eq!(ended.status(), StatusCode::NO_CONTENT);
-    assert_eq!(reqwest::get(&cancelled).await.unwrap().status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        reqwest::get(&cancelled).await.unwrap().status(),
+        StatusCode::NOT_FOUND
+    );
     assert_eq!(s3.objects("uploads").len(), 1, "only the finished upload");
 }
 

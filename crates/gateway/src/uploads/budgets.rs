@@ -131,6 +131,10 @@ mod tests {
             Err(UploadRefusal::TooManyInFlight(2, _))
         ));
         assert_eq!(budgets.take("grace", 100, 0, noon).await, Ok(()));
-        assert_eq!(budgets.take("ada", 100, 0, noon + DAY).await, Ok(()), "a new day");
+        assert_eq!(
+            budgets.take("ada", 100, 0, noon + DAY).await,
+            Ok(()),
+            "a new day"
+        );
     }
 }

@@ -44,11 +44,7 @@ async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
     let Ok(mime) = media.mime().parse::<mime::Mime>() else {
         return UploadRefusal::Storage.into_response();
     };
-    let mut response = uploads
-        .store
-        .bytes
-        .serve(id, &upload, &mime, request)
-        .await;
+    let mut response = uploads.store.bytes.serve(id, &upload, &mime, request).await;
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_SECURITY_POLICY,

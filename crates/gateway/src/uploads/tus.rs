@@ -18,8 +18,8 @@ use media_gen_api::media_type::{check_media, SNIFF_BYTES};
 use media_gen_api::validate::MAX_IMAGE_BYTES;
 
 use super::metadata::{safe_name, value};
-use super::refusal::UploadRefusal;
 use super::record::Upload;
+use super::refusal::UploadRefusal;
 use super::Uploads;
 use crate::access::{now_seconds, Who};
 use crate::Gateway;
@@ -222,10 +222,7 @@ async fn start(
     let owner = who.to_string();
     let now = now_seconds();
     let under_way = uploads.store.in_flight(&owner).await.map_err(storage)?;
-    uploads
-        .budgets
-        .take(&owner, length, under_way, now)
-        .await?;
+    uploads.budgets.take(&owner, length, under_way, now).await?;
     let given = headers
         .get("upload-metadata")
         .and_then(|value| value.to_str().ok())
@@ -243,11 +240,7 @@ async fn start(
         held_by: Vec::new(),
         parts: None,
     };
-    let upload = uploads
-        .store
-        .create(&id, upload)
-        .await
-        .map_err(storage)?;
+    let upload = uploads.store.create(&id, upload).await.map_err(storage)?;
     Ok((id, upload))
 }
 
@@ -264,11 +257,7 @@ pub async fn head(
     let stands = async {
         let uploads = on(&gateway)?;
         let upload = live(uploads, &id).await?;
-        let offset = uploads
-            .store
-            .offset(&id, &upload)
-            .await
-            .map_err(storage)?;
+        let offset = uploads.store.offset(&id, &upload).await.map_err(storage)?;
         Ok::<_, UploadRefusal>(tus_answer(StatusCode::OK, Some((&upload, offset))))
     };
     stands.await.unwrap_or_else(IntoResponse::into_response)
@@ -310,11 +299,7 @@ pub async fn patch(
                 .ok_or(UploadRefusal::Locked)?;
             // Read again under the lock: another gateway may have written.
             let upload = live(uploads, &id).await?;
-            let at = uploads
-                .store
-                .offset(&id, &upload)
-                .await
-                .map_err(storage)?;
+            let at = uploads.store.offset(&id, &upload).await.map_err(storage)?;
             if from != at {
                 return Err(UploadRefusal::WrongOffset(at));
             }
@@ -393,7 +378,10 @@ async fn receive(
         }
     }
     let complete = offset == upload.length;
-    writer.finish(&mut upload, complete).await.map_err(storage)?;
+    writer
+        .finish(&mut upload, complete)
+        .await
+        .map_err(storage)?;
     if complete {
         upload.complete = true;
         upload.expires = uploads.settings.ends_from_now();

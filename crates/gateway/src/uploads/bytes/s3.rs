@@ -113,7 +113,12 @@ impl S3Bytes {
         Ok(())
     }
 
-    pub(super) async fn head(&self, id: &str, upload: &Upload, count: usize) -> io::Result<Vec<u8>> {
+    pub(super) async fn head(
+        &self,
+        id: &str,
+        upload: &Upload,
+        count: usize,
+    ) -> io::Result<Vec<u8>> {
         let Some(parts) = &upload.parts else {
             return Ok(Vec::new());
         };
@@ -133,7 +138,12 @@ impl S3Bytes {
             ..GetOptions::default()
         };
         let got = self.store.get_opts(&path, options).await;
-        Ok(got.map_err(storage_error)?.bytes().await.map_err(storage_error)?.to_vec())
+        Ok(got
+            .map_err(storage_error)?
+            .bytes()
+            .await
+            .map_err(storage_error)?
+            .to_vec())
     }
 
     pub(super) async fn writer(&self, id: &str, upload: &Upload) -> io::Result<S3Writer> {
@@ -236,9 +246,10 @@ impl S3Bytes {
                 return refused;
             }
         };
-        response
-            .headers_mut()
-            .insert(header::CONTENT_LENGTH, HeaderValue::from(range.end - range.start));
+        response.headers_mut().insert(
+            header::CONTENT_LENGTH,
+            HeaderValue::from(range.end - range.start),
+        );
         if request.method() == Method::HEAD || range.is_empty() {
             return response;
         }
@@ -318,7 +329,9 @@ impl S3Writer {
                 .map_err(storage_error)?;
             match self.store.delete(&self.pending_path).await {
                 Err(object_store::Error::NotFound { .. }) | Ok(()) => {}
-                Err(error) => tracing::warn!(%error, "an upload's pending bytes stay in the storage"),
+                Err(error) => {
+                    tracing::warn!(%error, "an upload's pending bytes stay in the storage")
+                }
             }
             return Ok(());
         }

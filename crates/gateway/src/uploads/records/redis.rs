@@ -149,7 +149,8 @@ impl RedisRecords {
 
     /// The lock of `id`, unless a request on some gateway holds it.
     pub async fn start_writing(&self, id: &str) -> std::io::Result<Option<RedisWriting>> {
-        let token = crate::relay::capability::random_id().ok_or_else(|| io_error("no randomness"))?;
+        let token =
+            crate::relay::capability::random_id().ok_or_else(|| io_error("no randomness"))?;
         let key = lock_key(id);
         let taken: Option<String> = redis::cmd("SET")
             .arg(&key)

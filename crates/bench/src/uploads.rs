@@ -1,0 +1,277 @@
+//! Uploads (`cargo xtask bench uploads`): throughput of one large upload
+//! on loopback through the gateway into a folder and into S3 (`s3s-fs`),
+//! beside nginx writing the same request body to disk; the gateway's
+//! memory while a 1 GiB upload streams through it (budget: at most 32 MiB
+//! over idle); and the bytes sent again after a connection cut at half
+//! way (budget: at most one of the app's 4 MiB chunks).
+
+use std::time::{Duration, Instant};
+
+use media_gen_e2e::s3::S3Server;
+use media_gen_e2e::Nginx;
+
+use crate::report::Report;
+use crate::sandbox::Server;
+
+const MIB: u64 = 1 << 20;
+/// The upload timed for throughput.
+const TIMED: u64 = 256 * MIB;
+/// The upload memory is watched over.
+const LARGE: u64 = 1024 * MIB;
+/// The app's chunk: what a cut may cost at most.
+const CHUNK: u64 = 4 * MIB;
+
+/// A body of `length` bytes that reads as a video (an ISO BMFF `ftyp`
+/// box, then filler), made as it is sent: the benchmark holds 1 MiB.
+fn video_body(length: u64) -> reqwest::Body {
+    let mut first = vec![0u8; MIB as usize];
+    first[..12].copy_from_slice(b"\0\0\0\x18ftypmp42");
+    let filler = bytes::Bytes::from(vec![7u8; MIB as usize]);
+    let first = bytes::Bytes::from(first);
+    let chunks = (0..length.div_ceil(MIB)).map(move |index| {
+        let size = (length - index * MIB).min(MIB) as usize;
+        let chunk = if index == 0 {
+            first.clone()
+        } else {
+            filler.clone()
+        };
+        Ok::<_, std::io::Error>(chunk.slice(..size))
+    });
+    reqwest::Body::wrap_stream(futures::stream::iter(chunks))
+}
+
+/// A new upload of `length` bytes at `base`: its address.
+async fn create(client: &reqwest::Client, base: &str, length: u64) -> Result<String, String> {
+    let made = client
+        .post(format!("{base}/uploads/"))
+        .header("tus-resumable", "1.0.0")
+        .header("upload-length", length)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if made.status() != 201 {
+        return Err(format!("{base}: making an upload: HTTP {}", made.status()));
+    }
+    made.headers()["location"]
+        .to_str()
+        .map(str::to_owned)
+        .map_err(|e| e.to_string())
+}
+
+/// Send `length` bytes to `upload` from `offset`, declaring `length`.
+async fn patch(
+    client: &reqwest::Client,
+    upload: &str,
+    offset: u64,
+    body: reqwest::Body,
+) -> Result<(), String> {
+    let sent = client
+        .patch(upload)
+        .header("tus-resumable", "1.0.0")
+        .header("upload-offset", offset)
+        .header("content-type", "application/offset+octet-stream")
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    match sent.status().as_u16() {
+        204 => Ok(()),
+        status => Err(format!("{upload}: HTTP {status}: {:?}", sent.text().await)),
+    }
+}
+
+/// MiB/s of one upload of [`TIMED`] bytes through the gateway at `base`.
+async fn through_gateway(base: &str) -> Result<f64, String> {
+    let client = reqwest::Client::new();
+    let upload = create(&client, base, TIMED).await?;
+    let started = Instant::now();
+    patch(&client, &upload, 0, video_body(TIMED)).await?;
+    Ok(TIMED as f64 / MIB as f64 / started.elapsed().as_secs_f64())
+}
+
+/// nginx writing a `PUT`'s body into a file of `root` (its WebDAV module).
+fn nginx_block(port: u16, root: &std::path::Path) -> String {
+    format!(
+        "  server {{\n    listen 127.0.0.1:{port};\n    client_max_body_size 0;\n    \
+         location / {{\n      root {};\n      dav_methods PUT;\n    }}\n  }}",
+        root.display()
+    )
+}
+
+/// MiB/s of nginx writing [`TIMED`] bytes of body to disk.
+async fn through_nginx() -> Result<f64, String> {
+    let root = std::env::temp_dir().join(format!("media-gen-bench-put-{}", std::process::id()));
+    std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
+    // nginx's worker may run as another user.
+    let _ = std::process::Command::new("chmod")
+        .arg("a+rwx")
+        .arg(&root)
+        .status();
+    let nginx = Nginx::start(|port| nginx_block(port, &root)).await;
+    let client = reqwest::Client::new();
+    let started = Instant::now();
+    let answer = client
+        .put(format!("http://{}/upload.mp4", nginx.address))
+        .body(video_body(TIMED))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let took = started.elapsed();
+    let _ = std::fs::remove_dir_all(&root);
+    if !answer.status().is_success() {
+        return Err(format!("nginx: HTTP {}", answer.status()));
+    }
+    Ok(TIMED as f64 / MIB as f64 / took.as_secs_f64())
+}
+
+/// The most the gateway's memory grew over idle while a [`LARGE`] upload
+/// streamed through it (sampled every 50 ms).
+async fn memory_while_streaming(gateway: &Server) -> Result<f64, String> {
+    let idle = gateway
+        .resident_mib()
+        .ok_or("no memory figure (needs /proc)")?;
+    let client = reqwest::Client::new();
+    let upload = create(&client, &gateway.base_url, LARGE).await?;
+    let sending = tokio::spawn({
+        let client = client.clone();
+        async move { patch(&client, &upload, 0, video_body(LARGE)).await }
+    });
+    let mut most = idle;
+    while !sending.is_finished() {
+        most = most.max(gateway.resident_mib().unwrap_or(idle));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    sending.await.map_err(|e| e.to_string())??;
+    Ok(most - idle)
+}
+
+/// Bytes sent again after a cut at half of a 64 MiB upload: what was sent
+/// before the cut less the offset the gateway then gives.
+async fn resent_after_cut(base: &str) -> Result<u64, String> {
+    use tokio::io::AsyncWriteExt;
+    let length = 64 * MIB;
+    let client = reqwest::Client::new();
+    let upload = create(&client, base, length).await?;
+    let url = reqwest::Url::parse(&upload).map_err(|e| e.to_string())?;
+    let address = format!(
+        "{}:{}",
+        url.host_str().unwrap_or("127.0.0.1"),
+        url.port().unwrap_or(80)
+    );
+    let mut stream = tokio::net::TcpStream::connect(address)
+        .await
+        .map_err(|e| e.to_string())?;
+    let head = format!(
+        "PATCH {} HTTP/1.1\r\nHost: gateway\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\n\
+         Content-Type: application/offset+octet-stream\r\nContent-Length: {length}\r\n\r\n",
+        url.path()
+    );
+    stream
+        .write_all(head.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut half = vec![7u8; (length / 2) as usize];
+    half[..12].copy_from_slice(b"\0\0\0\x18ftypmp42");
+    stream.write_all(&half).await.map_err(|e| e.to_string())?;
+    stream.flush().await.map_err(|e| e.to_string())?;
+    drop(stream);
+    // The gateway writes what arrived, then lets the upload go (423 until then).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut offset = 0;
+    while Instant::now() < deadline {
+        let answer = client
+            .head(&upload)
+            .header("tus-resumable", "1.0.0")
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        offset = answer
+            .headers()
+            .get("upload-offset")
+            .and_then(|value| value.to_str().ok()?.parse().ok())
+            .unwrap_or(0);
+        if offset >= length / 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(length / 2 - offset.min(length / 2))
+}
+
+/// Run the uploads benchmark into `report`.
+pub async fn measure(report: &mut Report) -> Result<(), String> {
+    println!(
+        "Uploads: one {} MiB upload on loopback; a 1 GiB one for memory",
+        TIMED / MIB
+    );
+    let sandbox = Server::start(&[]).await?;
+    let folder =
+        std::env::temp_dir().join(format!("media-gen-bench-uploads-{}", std::process::id()));
+    let folder_arg = folder.display().to_string();
+    let flags = [
+        "--uploads-open",
+        "--upload-max-video",
+        "2GiB",
+        "--upload-bytes-per-day",
+        "100GiB",
+        "--upload-quota",
+        "100GiB",
+    ];
+    let mut to_disk = vec!["--upload-dir", folder_arg.as_str()];
+    to_disk.extend_from_slice(&flags);
+    let gateway = Server::relaying_gateway_with(&sandbox.base_url, &to_disk).await?;
+    report.add(
+        "upload through the gateway to disk",
+        through_gateway(&gateway.base_url).await?,
+        "MiB/s",
+    );
+    report.add(
+        "nginx writing the same body to disk",
+        through_nginx().await?,
+        "MiB/s",
+    );
+
+    let s3 = S3Server::start().await;
+    let (key, secret) = &s3.credentials;
+    let env = [
+        ("AWS_ENDPOINT_URL", s3.endpoint.as_str()),
+        ("AWS_ACCESS_KEY_ID", key.as_str()),
+        ("AWS_SECRET_ACCESS_KEY", secret.as_str()),
+        ("AWS_REGION", "us-east-1"),
+    ];
+    let mut to_s3 = to_disk.clone();
+    to_s3.extend_from_slice(&["--upload-store", "s3://media/bench"]);
+    let in_s3 = Server::relaying_gateway_env(&sandbox.base_url, &to_s3, &env).await?;
+    report.add(
+        "upload through the gateway to S3 (s3s-fs)",
+        through_gateway(&in_s3.base_url).await?,
+        "MiB/s",
+    );
+
+    report.add_with_budget(
+        "gateway memory over idle, 1 GiB upload to disk",
+        memory_while_streaming(&gateway).await?,
+        "MiB",
+        32.0,
+    );
+    report.add_with_budget(
+        "gateway memory over idle, 1 GiB upload to S3",
+        memory_while_streaming(&in_s3).await?,
+        "MiB",
+        32.0,
+    );
+    report.add_with_budget(
+        "bytes sent again after a cut at 50 % (disk)",
+        resent_after_cut(&gateway.base_url).await? as f64 / MIB as f64,
+        "MiB",
+        (CHUNK / MIB) as f64,
+    );
+    report.add_with_budget(
+        "bytes sent again after a cut at 50 % (S3)",
+        resent_after_cut(&in_s3.base_url).await? as f64 / MIB as f64,
+        "MiB",
+        (CHUNK / MIB) as f64,
+    );
+    let _ = std::fs::remove_dir_all(&folder);
+    Ok(())
+}
