@@ -94,7 +94,7 @@ fn misfit<T: DeserializeOwned>(object: &JsValue) -> Option<String> {
 }
 
 /// An `Error` with extra properties.
-fn error_with(message: &str, properties: &[(&str, JsValue)]) -> JsValue {
+pub(crate) fn error_with(message: &str, properties: &[(&str, JsValue)]) -> JsValue {
     let error = js_sys::Error::new(message);
     for (name, value) in properties {
         let _ = js_sys::Reflect::set(&error, &JsValue::from_str(name), value);

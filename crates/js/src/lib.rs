@@ -14,6 +14,8 @@ pub mod connection;
 mod js_client;
 pub mod read;
 #[cfg(feature = "exports")]
+mod upload;
+#[cfg(feature = "exports")]
 mod validate;
 #[cfg(feature = "exports")]
 mod watch;

@@ -103,6 +103,27 @@ export interface MediaGenClient {
   watch<K extends TaskKind>(kind: K, taskId: string, onUpdate: (update: TaskUpdate<K>) => void, options?: WatchOptions | null): TaskWatch;
 }
 
+/** How `upload` sends a file. */
+export interface UploadOptions {
+  /** Called as bytes leave: those the gateway has or that are on their way, of `total`. */
+  onProgress?: (sent: number, total: number) => void;
+  /** Cancels the upload (it rejects with `kind: "aborted"`). */
+  signal?: AbortSignal | null;
+  /** The `url` of an upload of this file begun before (a reload): it goes
+   * on from where the gateway stands, or starts again if it is gone. */
+  resume?: string | null;
+}
+
+/** A finished upload: give `url` to a request's media field. */
+export interface Uploaded {
+  /** The upload's address on the site's gateway, which the service fetches. */
+  url: string;
+  /** When the gateway deletes it unless a task made from it still runs. */
+  expiresAt: Date | null;
+  /** Its type, from its first bytes (`image/png`, `video/mp4`, …). */
+  type: string;
+}
+
 /** How `watch` follows a task. */
 export interface WatchOptions {
   /** The capability a relaying gateway named for the task's submit (the

@@ -33,6 +33,8 @@ export type {
   TaskOfKind,
   TaskStatus,
   TaskUpdate,
+  Uploaded,
+  UploadOptions,
   TranslationTaskRef,
   VideoTranslateRequest,
   VideoTranslateTask,

@@ -41,6 +41,33 @@ pub enum UploadError {
     Aborted,
 }
 
+/// A finished upload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Uploaded {
+    /// Its address, which the service fetches.
+    pub url: String,
+    /// When the gateway deletes it unless a task holds it (its
+    /// `Upload-Expires`, an HTTP date), when it says.
+    pub expires: Option<String>,
+}
+
+/// The first [`SNIFF_BYTES`](media_gen_api::media_type::SNIFF_BYTES) of
+/// `file`, which decide its type (none when it cannot be read).
+pub async fn first_bytes(file: &Blob) -> Vec<u8> {
+    use wasm_bindgen::JsCast;
+    let count = media_gen_api::media_type::SNIFF_BYTES as i32;
+    let Ok(start) = file.slice_with_i32_and_i32(0, count) else {
+        return Vec::new();
+    };
+    match wasm_bindgen_futures::JsFuture::from(start.array_buffer()).await {
+        Ok(buffer) => buffer
+            .dyn_into::<js_sys::ArrayBuffer>()
+            .map(|buffer| js_sys::Uint8Array::new(&buffer).to_vec())
+            .unwrap_or_default(),
+        Err(_) => Vec::new(),
+    }
+}
+
 /// What an upload tells as it goes.
 #[derive(Clone)]
 pub struct UploadWatch {
@@ -62,7 +89,8 @@ enum Stands {
 
 /// The refusal's message out of a gateway's error envelope.
 fn refusal(answer: &XhrAnswer) -> UploadError {
-    let message = serde_json::from_str::<ErrorEnvelope>(&answer.text())
+    // From bytes, as every answer is read: one JSON reader in the wasm.
+    let message = serde_json::from_slice::<ErrorEnvelope>(answer.text().as_bytes())
         .map(|envelope| envelope.msg)
         .unwrap_or_else(|_| format!("the gateway answered HTTP {}", answer.status()));
     UploadError::Refused(message)
@@ -172,7 +200,7 @@ impl Client {
 
     /// Upload `file` as `name` to the gateway's tus `path` (`/uploads/`),
     /// or go on with the upload at `resume` (one made before a reload): the
-    /// finished upload's address, which the service fetches.
+    /// finished upload.
     pub async fn upload(
         &self,
         path: &str,
@@ -181,7 +209,7 @@ impl Client {
         resume: Option<String>,
         watch: &UploadWatch,
         cancel: Option<&AbortSignal>,
-    ) -> Result<String, UploadError> {
+    ) -> Result<Uploaded, UploadError> {
         // Sizes are whole bytes: no float is formatted or parsed here.
         let size = file.size() as u64;
         let (mut url, mut offset) = match resume {
@@ -194,6 +222,7 @@ impl Client {
         (watch.created)(&url);
         (watch.progress)(offset);
         let mut failures = 0;
+        let mut expires = None;
         while offset < size {
             let end = (offset + CHUNK_BYTES).min(size);
             let piece = file
@@ -215,6 +244,7 @@ impl Client {
             let wait_first = match sent {
                 Ok(answer) if answer.status() == 204 => {
                     offset = offset_of(&answer).unwrap_or(end);
+                    expires = answer.header("Upload-Expires");
                     if failures > 0 {
                         (watch.waiting)(false);
                     }
@@ -254,7 +284,7 @@ impl Client {
             (watch.progress)(offset);
         }
         (watch.waiting)(false);
-        Ok(url)
+        Ok(Uploaded { url, expires })
     }
 }
 

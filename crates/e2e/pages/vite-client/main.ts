@@ -38,6 +38,21 @@ const last = await new Promise<TaskUpdate<"image_generate">>((resolve) => {
     if (update.done) resolve(update);
   });
 });
+// A file from the computer: a PNG's first bytes and 9 MiB more (three
+// pieces), uploaded with progress, then a video made from it.
+const png = new Uint8Array(9 * 1024 * 1024 + 4321).fill(3);
+png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+const picked = new File([png], "holiday photo.png", { type: "image/png" });
+const progress: number[] = [];
+const uploaded = await client.upload(picked, { onProgress: (sent, total) => progress.push(sent / total) });
+const fromFile = await client.submitImageToVideo({ prompt: "The photo moves", model: "S", aspect_resolution: "720p", duration: 4, image_url: uploaded.url });
+// A page named .png is refused before a byte is sent, naming the file.
+let refusedFile: unknown = null;
+try {
+  await client.upload(new File(["<html><script>alert(1)</script>"], "cat.png"));
+} catch (error) {
+  refusedFile = isMediaGenError(error) ? [error.kind, error.field, error.message] : String(error);
+}
 let failure: unknown = null;
 try {
   await client.task("video_translate", "vt-unknown");
@@ -55,4 +70,12 @@ try {
   done: last.task?.status,
   image: last.task?.image_url.startsWith("http"),
   failure,
+  upload: {
+    url: uploaded.url,
+    type: uploaded.type,
+    expiresInFuture: uploaded.expiresAt !== null && uploaded.expiresAt.getTime() > Date.now(),
+    progress,
+    task: fromFile.taskIds.length,
+    refusedFile,
+  },
 };

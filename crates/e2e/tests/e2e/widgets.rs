@@ -5,7 +5,10 @@
 
 use std::time::Duration;
 
-use media_gen_e2e::{npm_scratch_dir, start_relay_site, start_site_serving, Browser, Site};
+use media_gen_e2e::{
+    npm_scratch_dir, start_fetching_sandbox, start_relay_site, start_site_serving, Browser,
+    RelayGateway, RelayOptions, Site,
+};
 use serde_json::Value;
 
 /// The test page with the package loaded; returns the site and the browser.
@@ -905,10 +908,28 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
         "one wasm file shipped, the client's: {wasm:?}"
     );
     assert!(wasm[0].starts_with("media_gen_client_bg"), "{wasm:?}");
-    // Through a gateway that relays: every submit names its capability.
-    let site = start_relay_site(Some(dist), 100, Duration::from_secs(15)).await;
+    // Through a gateway that relays (every submit names its capability)
+    // and takes uploads, before a sandbox fetching inputs as the service does.
+    let sandbox = start_fetching_sandbox(100).await;
+    let uploads = std::env::temp_dir().join(format!("media-gen-vite-uploads-{}", std::process::id()));
+    let gateway = RelayGateway::start(RelayOptions {
+        sandbox_url: sandbox.clone(),
+        static_dir: Some(dist),
+        redis: None,
+        public_url: None,
+        heartbeat: Duration::from_secs(15),
+        trust_callbacks: false,
+        base_path: "/",
+        access: media_gen_gateway::access::AccessMode::Open,
+        allowed_origins: Vec::new(),
+        uploads: Some(media_gen_gateway::uploads::UploadSettings::new(
+            uploads.clone(),
+            String::new(),
+        )),
+    })
+    .await;
     let browser = Browser::start().await;
-    browser.open(&format!("{}/index.html", site.base_url)).await;
+    browser.open(&format!("{}/index.html", gateway.base_url)).await;
     browser
         .wait_until(
             "the page's calls to finish",
@@ -916,6 +937,35 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
         )
         .await;
     let result = browser.eval("window.viteClient").await;
+    // The file uploaded in pieces, its progress told, the task made from it.
+    let upload = &result["upload"];
+    let url = upload["url"].as_str().unwrap_or_default();
+    assert!(url.starts_with(&format!("{}/uploads/", gateway.base_url)), "{result}");
+    assert_eq!(upload["type"], "image/png", "{result}");
+    assert_eq!(upload["expiresInFuture"], true, "{result}");
+    let progress: Vec<f64> = upload["progress"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_f64)
+        .collect();
+    assert!(
+        progress.len() > 3 && progress.windows(2).all(|w| w[0] <= w[1]) && progress.last() == Some(&1.0),
+        "progress rises to the whole file: {progress:?}"
+    );
+    assert_eq!(upload["task"], 1, "{result}");
+    assert_eq!(
+        (&upload["refusedFile"][0], &upload["refusedFile"][1]),
+        (&serde_json::json!("options"), &serde_json::json!("file")),
+        "{result}"
+    );
+    assert!(
+        upload["refusedFile"][2].as_str().unwrap_or_default().starts_with("file: "),
+        "{result}"
+    );
+    let served = reqwest::get(url).await.unwrap().bytes().await.unwrap();
+    assert_eq!(served.len(), 9 * 1024 * 1024 + 4321, "the gateway kept the whole file");
+    let _ = std::fs::remove_dir_all(&uploads);
     assert!(result["languages"].as_u64().unwrap() > 3, "{result}");
     assert!(
         result["problems"]

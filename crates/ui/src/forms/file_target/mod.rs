@@ -265,8 +265,8 @@ pub fn FileTarget(
                 return;
             }
             match outcome {
-                Ok(url) => {
-                    put(url);
+                Ok(uploaded) => {
+                    put(uploaded.url);
                     finish(key);
                 }
                 Err(UploadError::Aborted) => finish(key),

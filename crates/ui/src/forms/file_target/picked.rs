@@ -3,24 +3,9 @@
 //! (`media_gen_api::media_type`), and whether it is what the field takes.
 
 use media_gen_api::media_inputs::InputKind;
-use media_gen_api::media_type::{check_media, MediaRefusal, MediaType, SNIFF_BYTES};
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
+use media_gen_api::media_type::{check_media, MediaRefusal, MediaType};
+use media_gen_client::upload::first_bytes;
 use web_sys::File;
-
-/// The first bytes of `file`.
-async fn head(file: &File) -> Vec<u8> {
-    let Ok(start) = file.slice_with_i32_and_i32(0, SNIFF_BYTES as i32) else {
-        return Vec::new();
-    };
-    match JsFuture::from(start.array_buffer()).await {
-        Ok(buffer) => buffer
-            .dyn_into::<js_sys::ArrayBuffer>()
-            .map(|buffer| js_sys::Uint8Array::new(&buffer).to_vec())
-            .unwrap_or_default(),
-        Err(_) => Vec::new(),
-    }
-}
 
 /// Why a file is not sent: the message that names the field and the rule,
 /// and whether it is an image only too large (which can be shrunk).
@@ -41,7 +26,7 @@ pub async fn judge(
 ) -> Result<MediaType, Refused> {
     let name = file.name();
     let size = file.size() as u64;
-    let media = check_media(&head(file).await, size, max_video_bytes).map_err(|refusal| {
+    let media = check_media(&first_bytes(file).await, size, max_video_bytes).map_err(|refusal| {
         let shrinkable = kind == InputKind::Image
             && matches!(refusal, MediaRefusal::TooLarge { kind: "image", .. });
         let rule = refusal.to_string();
