@@ -83,8 +83,12 @@ pub const CLIENT_CEILING_KB: f64 = 158.0;
 /// for); 466.2 with the start frame's place for more frames (one task per
 /// image: sending them compiles away without uploads, the state does not);
 /// 482.7 with `client.upload` in the client module the page loads
-/// (+15.5, as [`CLIENT_CEILING_KB`]; the widgets' module is unchanged).
-pub const WIDGETS_PAGE_CEILING_KB: f64 = 483.0;
+/// (+15.5, as [`CLIENT_CEILING_KB`]; the widgets' module is unchanged);
+/// 526.6 once the submit widget's media fields take files when the site
+/// takes uploads (+43.9: the app's file controls, their checks, progress,
+/// "Shrink to fit", uploads kept across a reload and one task per image,
+/// built into the widgets' module as they are into the app).
+pub const WIDGETS_PAGE_CEILING_KB: f64 = 527.0;
 
 fn gzip(bytes: &[u8]) -> usize {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());

@@ -55,7 +55,8 @@ impl JsClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<Uploaded>")]
     pub fn upload(&self, file: Blob, options: Option<UploadOptions>) -> js_sys::Promise {
         let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
-        let on_progress = option(&options, "onProgress").and_then(|f| f.dyn_into::<Function>().ok());
+        let on_progress =
+            option(&options, "onProgress").and_then(|f| f.dyn_into::<Function>().ok());
         let signal = option(&options, "signal").and_then(|s| s.dyn_into::<AbortSignal>().ok());
         let resume = option(&options, "resume").and_then(|url| url.as_string());
         let client = self.client.clone();
@@ -79,15 +80,17 @@ impl JsClient {
                     let rule = refusal.to_string();
                     options_error("file", rule.trim_start_matches("file: "))
                 })?;
-            let name = file
-                .dyn_ref::<web_sys::File>()
-                .map_or_else(|| format!("file.{}", media.extension()), web_sys::File::name);
+            let name = file.dyn_ref::<web_sys::File>().map_or_else(
+                || format!("file.{}", media.extension()),
+                web_sys::File::name,
+            );
             let total = JsValue::from_f64(size as f64);
             let watch = UploadWatch {
                 created: Rc::new(|_| {}),
                 progress: Rc::new(move |sent| {
                     if let Some(report) = &on_progress {
-                        let _ = report.call2(&JsValue::NULL, &JsValue::from_f64(sent as f64), &total);
+                        let _ =
+                            report.call2(&JsValue::NULL, &JsValue::from_f64(sent as f64), &total);
                     }
                 }),
                 waiting: Rc::new(|_| {}),

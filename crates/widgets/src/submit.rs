@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
+use media_gen_api::relay::UploadsInfo;
 use media_gen_api::{Problems, Request, TaskKind};
 use wasm_bindgen::JsValue;
 use web_sys::Element;
@@ -14,6 +15,7 @@ use super::mounted::Mounted;
 use media_gen_js::bridge::{client_error_detail, submitted_json, to_js};
 use media_gen_js::connection::{Connection, SharedConnection};
 use media_gen_js::widget_options::{submit_options, SubmitOptions};
+use media_gen_ui::forms::file_target::UploadsOffered;
 use media_gen_ui::forms::{form_for, FormHost};
 
 /// What an `update()` can change without a new form: the connection.
@@ -81,6 +83,27 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
     }
 }
 
+/// Whether the site takes uploads, asked of its `/capabilities` now and
+/// after each `update()` of the connection: its media fields then take
+/// files as the app's do.
+fn offer_uploads(live: &Live) -> RwSignal<Option<UploadsInfo>> {
+    let offered = RwSignal::new(None);
+    let (connection, version) = (live.connection.clone(), live.version);
+    Effect::new(move |_| {
+        version.track();
+        let client = connection.borrow().client();
+        leptos::task::spawn_local(async move {
+            let uploads = client
+                .capabilities(None)
+                .await
+                .ok()
+                .and_then(|capabilities| capabilities.uploads);
+            offered.try_set(uploads);
+        });
+    });
+    offered
+}
+
 /// Mount the form for `options.kind` in `element`.
 pub fn mount(element: &Element, options: &JsValue) -> Result<(Mounted, Live), JsValue> {
     let SubmitOptions {
@@ -97,6 +120,11 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<(Mounted, Live), Js
         version: RwSignal::new(0),
     });
     let host = host(kind, element.clone(), &live);
-    mounted.show(move || form_for(kind, host, initial));
+    let asking = live.clone();
+    // Inside the view: its effects need the executor mounting starts.
+    mounted.show(move || {
+        provide_context(UploadsOffered(offer_uploads(&asking).into()));
+        form_for(kind, host, initial)
+    });
     Ok((mounted, live))
 }

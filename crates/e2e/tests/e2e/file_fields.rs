@@ -17,7 +17,7 @@ use media_gen_gateway::uploads::UploadSettings;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::common::fetched_hash;
+use crate::common::{fetched_hash, MAKE_FILE};
 
 /// A noisy 640×360 PNG (noise does not compress: about 700 KB), written
 /// to `path`; its bytes.
@@ -138,21 +138,6 @@ async fn a_third_sent(browser: &Browser) {
         )
         .await;
 }
-
-/// On the page: a file made of a canvas, named `NAME` (replaced), as
-/// `window.__file`, and its SHA-256.
-const MAKE_FILE: &str = "
-    const canvas = document.createElement('canvas');
-    canvas.width = 320; canvas.height = 180;
-    const context = canvas.getContext('2d');
-    for (let i = 0; i < 3000; i++) {
-      context.fillStyle = `hsl(${(i * 17) % 360} 80% ${20 + (i * 13) % 60}%)`;
-      context.fillRect((i * 31) % 320, (i * 47) % 180, 7, 7);
-    }
-    const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
-    window.__file = new File([blob], 'NAME', { type: 'image/png' });
-    const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
-    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');";
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]

@@ -11,6 +11,8 @@ use media_gen_e2e::{
 };
 use serde_json::Value;
 
+use crate::common::MAKE_FILE;
+
 /// The test page with the package loaded; returns the site and the browser.
 async fn page(task_ms: u64) -> (Site, Browser) {
     let site = start_site_serving(npm_scratch_dir(), task_ms).await;
@@ -911,7 +913,8 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
     // Through a gateway that relays (every submit names its capability)
     // and takes uploads, before a sandbox fetching inputs as the service does.
     let sandbox = start_fetching_sandbox(100).await;
-    let uploads = std::env::temp_dir().join(format!("media-gen-vite-uploads-{}", std::process::id()));
+    let uploads =
+        std::env::temp_dir().join(format!("media-gen-vite-uploads-{}", std::process::id()));
     let gateway = RelayGateway::start(RelayOptions {
         sandbox_url: sandbox.clone(),
         static_dir: Some(dist),
@@ -929,7 +932,9 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
     })
     .await;
     let browser = Browser::start().await;
-    browser.open(&format!("{}/index.html", gateway.base_url)).await;
+    browser
+        .open(&format!("{}/index.html", gateway.base_url))
+        .await;
     browser
         .wait_until(
             "the page's calls to finish",
@@ -940,7 +945,10 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
     // The file uploaded in pieces, its progress told, the task made from it.
     let upload = &result["upload"];
     let url = upload["url"].as_str().unwrap_or_default();
-    assert!(url.starts_with(&format!("{}/uploads/", gateway.base_url)), "{result}");
+    assert!(
+        url.starts_with(&format!("{}/uploads/", gateway.base_url)),
+        "{result}"
+    );
     assert_eq!(upload["type"], "image/png", "{result}");
     assert_eq!(upload["expiresInFuture"], true, "{result}");
     let progress: Vec<f64> = upload["progress"]
@@ -950,7 +958,9 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
         .filter_map(Value::as_f64)
         .collect();
     assert!(
-        progress.len() > 3 && progress.windows(2).all(|w| w[0] <= w[1]) && progress.last() == Some(&1.0),
+        progress.len() > 3
+            && progress.windows(2).all(|w| w[0] <= w[1])
+            && progress.last() == Some(&1.0),
         "progress rises to the whole file: {progress:?}"
     );
     assert_eq!(upload["task"], 1, "{result}");
@@ -960,11 +970,18 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
         "{result}"
     );
     assert!(
-        upload["refusedFile"][2].as_str().unwrap_or_default().starts_with("file: "),
+        upload["refusedFile"][2]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("file: "),
         "{result}"
     );
     let served = reqwest::get(url).await.unwrap().bytes().await.unwrap();
-    assert_eq!(served.len(), 9 * 1024 * 1024 + 4321, "the gateway kept the whole file");
+    assert_eq!(
+        served.len(),
+        9 * 1024 * 1024 + 4321,
+        "the gateway kept the whole file"
+    );
     let _ = std::fs::remove_dir_all(&uploads);
     assert!(result["languages"].as_u64().unwrap() > 3, "{result}");
     assert!(
@@ -1126,4 +1143,125 @@ async fn the_widgets_wear_the_pages_theme_and_pass_the_accessibility_check() {
     assert_eq!(painted, serde_json::json!(["rgb(176, 32, 122)", "solid"]));
     browser.check_accessibility("the widgets").await;
     browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
+    let sandbox = start_fetching_sandbox(100).await;
+    let uploads =
+        std::env::temp_dir().join(format!("media-gen-widget-uploads-{}", std::process::id()));
+    let gateway = RelayGateway::start(RelayOptions {
+        sandbox_url: sandbox.clone(),
+        static_dir: Some(npm_scratch_dir()),
+        redis: None,
+        public_url: None,
+        heartbeat: Duration::from_secs(15),
+        trust_callbacks: false,
+        base_path: "/",
+        access: media_gen_gateway::access::AccessMode::Open,
+        allowed_origins: Vec::new(),
+        uploads: Some(media_gen_gateway::uploads::UploadSettings::new(
+            uploads.clone(),
+            String::new(),
+        )),
+    })
+    .await;
+    let browser = Browser::start().await;
+    browser
+        .open(&format!("{}/index.html", gateway.base_url))
+        .await;
+    browser
+        .wait_until("the package to load", "window.ready === true")
+        .await;
+    browser
+        .run_async(&format!(
+            "window.heardSubmit = null;
+             const host = document.querySelector('#submit-a');
+             host.addEventListener('media-gen-submitted', (event) => {{ window.heardSubmit = event.detail; }});
+             window.form = widgets.mountSubmitWidget(host, {{ ...{conn}, kind: 'image_to_video' }});",
+            conn = connection()
+        ))
+        .await;
+    browser
+        .wait_until(
+            "the model cards",
+            "inWidget('#submit-a', '#model-S') !== null",
+        )
+        .await;
+    browser
+        .run_async("inWidget('#submit-a', '#model-S').click();")
+        .await;
+    // The field offers a file once the site said it takes them.
+    browser
+        .wait_until(
+            "the start frame's file control",
+            "inWidget('#submit-a', '#image_url')?.closest('.file-target')?.querySelector('input[type=file]') != null",
+        )
+        .await;
+    let hash = browser
+        .run_async(&MAKE_FILE.replace("NAME", "from the widget.png"))
+        .await;
+    browser
+        .run_async(
+            "const data = new DataTransfer(); data.items.add(window.__file);
+             inWidget('#submit-a', '#image_url').closest('.file-target')
+               .dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));",
+        )
+        .await;
+    browser
+        .wait_until(
+            "the field to hold the upload's address",
+            &format!(
+                "inWidget('#submit-a', '#image_url').value.startsWith('{}/uploads/')",
+                gateway.base_url
+            ),
+        )
+        .await;
+    let url = browser
+        .eval("inWidget('#submit-a', '#image_url').value")
+        .await
+        .as_str()
+        .unwrap()
+        .to_owned();
+    browser
+        .run_async(
+            "const field = inWidget('#submit-a', '#prompt');
+             field.value = 'The photo from the widget moves';
+             field.dispatchEvent(new Event('input', { bubbles: true }));",
+        )
+        .await;
+    browser
+        .wait_until(
+            "submit enabled",
+            "!inWidget('#submit-a', '#submit').disabled",
+        )
+        .await;
+    browser
+        .run_async("inWidget('#submit-a', '#submit').click();")
+        .await;
+    browser
+        .wait_until("the submit's event", "window.heardSubmit !== null")
+        .await;
+    let submitted = browser.eval("window.heardSubmit").await;
+    assert_eq!(
+        submitted["request"]["image_url"],
+        url.as_str(),
+        "{submitted}"
+    );
+    let mut fetched = None;
+    for _ in 0..100 {
+        fetched = crate::common::fetched_hash(&sandbox, &url).await;
+        if fetched.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        fetched.map(Value::from),
+        Some(hash),
+        "the service got the dropped bytes"
+    );
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&uploads);
 }

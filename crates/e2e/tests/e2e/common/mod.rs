@@ -171,3 +171,18 @@ pub async fn fetched_hash(sandbox: &str, url: &str) -> Option<String> {
         .find(|record| record["url"] == url)
         .and_then(|record| record["sha256"].as_str().map(str::to_owned))
 }
+
+/// On the page: a file made of a canvas, named `NAME` (replaced), as
+/// `window.__file`, and its SHA-256.
+pub const MAKE_FILE: &str = "
+    const canvas = document.createElement('canvas');
+    canvas.width = 320; canvas.height = 180;
+    const context = canvas.getContext('2d');
+    for (let i = 0; i < 3000; i++) {
+      context.fillStyle = `hsl(${(i * 17) % 360} 80% ${20 + (i * 13) % 60}%)`;
+      context.fillRect((i * 31) % 320, (i * 47) % 180, 7, 7);
+    }
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+    window.__file = new File([blob], 'NAME', { type: 'image/png' });
+    const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');";

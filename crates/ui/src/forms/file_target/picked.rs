@@ -26,15 +26,16 @@ pub async fn judge(
 ) -> Result<MediaType, Refused> {
     let name = file.name();
     let size = file.size() as u64;
-    let media = check_media(&first_bytes(file).await, size, max_video_bytes).map_err(|refusal| {
-        let shrinkable = kind == InputKind::Image
-            && matches!(refusal, MediaRefusal::TooLarge { kind: "image", .. });
-        let rule = refusal.to_string();
-        Refused {
-            message: format!("{field}: {name}: {}", rule.trim_start_matches("file: ")),
-            shrinkable,
-        }
-    })?;
+    let media =
+        check_media(&first_bytes(file).await, size, max_video_bytes).map_err(|refusal| {
+            let shrinkable = kind == InputKind::Image
+                && matches!(refusal, MediaRefusal::TooLarge { kind: "image", .. });
+            let rule = refusal.to_string();
+            Refused {
+                message: format!("{field}: {name}: {}", rule.trim_start_matches("file: ")),
+                shrinkable,
+            }
+        })?;
     let wrong = |message: String| Refused {
         message,
         shrinkable: false,
