@@ -72,7 +72,7 @@ async fn run() -> Result<(), String> {
         gateway_cost::measure(&mut report).await?;
     }
     if runs("uploads") {
-        uploads::measure(&mut report).await?;
+        uploads::measure(&mut report, &dist).await?;
     }
     println!("\n{}", report.table());
     let path = report.write_json()?;

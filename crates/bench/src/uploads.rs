@@ -3,12 +3,14 @@
 //! beside nginx writing the same request body to disk; the gateway's
 //! memory while a 1 GiB upload streams through it (budget: at most 32 MiB
 //! over idle); and the bytes sent again after a connection cut at half
-//! way (budget: at most one of the app's 4 MiB chunks).
+//! way (budget: at most one of the app's 4 MiB chunks); and in headless
+//! Chromium, the time from a photo dropped on the app's start frame to its
+//! preview on the page.
 
 use std::time::{Duration, Instant};
 
 use media_gen_e2e::s3::S3Server;
-use media_gen_e2e::Nginx;
+use media_gen_e2e::{start_gateway_at, Browser, Nginx};
 
 use crate::report::Report;
 use crate::sandbox::Server;
@@ -198,8 +200,64 @@ async fn resent_after_cut(base: &str) -> Result<u64, String> {
     Ok(length / 2 - offset.min(length / 2))
 }
 
+/// Drops per figure.
+const DROPS: usize = 5;
+
+/// On the app's image-to-video page: a 1920×1080 photo of noise (about
+/// 8 MB as PNG) dropped on the start frame; milliseconds until its
+/// preview is drawn.
+const DROP_TO_PREVIEW: &str = "
+    const canvas = document.createElement('canvas');
+    canvas.width = 1920; canvas.height = 1080;
+    const context = canvas.getContext('2d');
+    const pixels = context.createImageData(1920, 1080);
+    crypto.getRandomValues(pixels.data.subarray(0, 65536));
+    for (let i = 65536; i < pixels.data.length; i += 65536) pixels.data.copyWithin(i, 0, 65536);
+    for (let i = 3; i < pixels.data.length; i += 4) pixels.data[i] = 255;
+    context.putImageData(pixels, 0, 0);
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+    const file = new File([blob], 'photo.png', { type: 'image/png' });
+    const field = document.querySelector('#image_url').closest('.file-target');
+    const data = new DataTransfer(); data.items.add(file);
+    const started = performance.now();
+    field.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    for (;;) {
+      const preview = document.querySelector('.upload__preview');
+      if (preview && preview.complete && preview.naturalWidth > 0) break;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    return performance.now() - started;";
+
+/// The median time from a drop to its preview in the app in `dist`.
+async fn drop_to_preview(dist: &std::path::Path, sandbox: &str) -> Result<f64, String> {
+    let folder = std::env::temp_dir().join(format!("media-gen-bench-drops-{}", std::process::id()));
+    let base = start_gateway_at(sandbox, Some(dist.to_owned()), |settings, base| {
+        settings.uploads = Some(media_gen_gateway::uploads::UploadSettings::new(
+            folder.clone(),
+            base.to_owned(),
+        ));
+    })
+    .await;
+    let browser = Browser::start().await;
+    let mut times = Vec::new();
+    for _ in 0..DROPS {
+        browser.open(&format!("{base}/new/image-to-video")).await;
+        browser
+            .wait_until(
+                "the start frame's file control",
+                "document.querySelector('#image_url')?.closest('.file-target') != null",
+            )
+            .await;
+        let took = browser.run_async(DROP_TO_PREVIEW).await;
+        times.push(took.as_f64().ok_or_else(|| format!("no time: {took}"))?);
+    }
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&folder);
+    Ok(crate::report::median(times))
+}
+
 /// Run the uploads benchmark into `report`.
-pub async fn measure(report: &mut Report) -> Result<(), String> {
+pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), String> {
     println!(
         "Uploads: one {} MiB upload on loopback; a 1 GiB one for memory",
         TIMED / MIB
@@ -248,15 +306,19 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
         "MiB/s",
     );
 
+    // Memory over idle on gateways that have done nothing yet: a used
+    // one keeps what its allocator took for the uploads before.
+    let fresh_to_disk = Server::relaying_gateway_with(&sandbox.base_url, &to_disk).await?;
     report.add_with_budget(
         "gateway memory over idle, 1 GiB upload to disk",
-        memory_while_streaming(&gateway).await?,
+        memory_while_streaming(&fresh_to_disk).await?,
         "MiB",
         32.0,
     );
+    let fresh_to_s3 = Server::relaying_gateway_env(&sandbox.base_url, &to_s3, &env).await?;
     report.add_with_budget(
         "gateway memory over idle, 1 GiB upload to S3",
-        memory_while_streaming(&in_s3).await?,
+        memory_while_streaming(&fresh_to_s3).await?,
         "MiB",
         32.0,
     );
@@ -271,6 +333,11 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
         resent_after_cut(&in_s3.base_url).await? as f64 / MIB as f64,
         "MiB",
         (CHUNK / MIB) as f64,
+    );
+    report.add(
+        format!("drop to preview, 8 MB photo (median of {DROPS})"),
+        drop_to_preview(dist, &sandbox.base_url).await?,
+        "ms",
     );
     let _ = std::fs::remove_dir_all(&folder);
     Ok(())

@@ -272,18 +272,32 @@ impl S3Bytes {
 
 impl S3Writer {
     pub(super) async fn write(&mut self, bytes: &[u8], upload: &mut Upload) -> io::Result<bool> {
-        self.buffer.extend_from_slice(bytes);
+        // Filled to a part exactly and sent: the buffer never grows past
+        // one part (its capacity stays 5 MiB).
         let mut changed = false;
-        while self.buffer.len() >= PART_BYTES {
-            let rest = self.buffer.split_off(PART_BYTES);
-            let part = std::mem::replace(&mut self.buffer, rest);
-            self.put_part(part, upload).await?;
-            changed = true;
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let room = PART_BYTES - self.buffer.len();
+            let (now, later) = rest.split_at(room.min(rest.len()));
+            self.buffer.extend_from_slice(now);
+            rest = later;
+            if self.buffer.len() == PART_BYTES {
+                // Sent from the buffer itself and taken back once the
+                // storage let go of it: one part's memory for the whole upload.
+                let part = bytes::Bytes::from(std::mem::take(&mut self.buffer));
+                self.put_part(part.clone(), upload).await?;
+                self.buffer = match part.try_into_mut() {
+                    Ok(mine) => Vec::from(mine),
+                    Err(_) => Vec::with_capacity(PART_BYTES),
+                };
+                self.buffer.clear();
+                changed = true;
+            }
         }
         Ok(changed)
     }
 
-    async fn put_part(&self, part: Vec<u8>, upload: &mut Upload) -> io::Result<()> {
+    async fn put_part(&self, part: bytes::Bytes, upload: &mut Upload) -> io::Result<()> {
         let parts = upload
             .parts
             .as_mut()
@@ -310,7 +324,7 @@ impl S3Writer {
         let buffer = std::mem::take(&mut self.buffer);
         if complete {
             if !buffer.is_empty() {
-                self.put_part(buffer, upload).await?;
+                self.put_part(buffer.into(), upload).await?;
             }
             let parts = upload
                 .parts
