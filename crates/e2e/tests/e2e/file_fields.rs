@@ -629,7 +629,7 @@ async fn a_rerun_reuses_an_upload_while_kept_and_says_what_to_do_once_it_is_gone
     let file = scratch("rerun").join("kite.png");
     write_png(&file, 31);
     choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
-    holds_an_upload(&browser, "image_url", &site).await;
+    let url = holds_an_upload(&browser, "image_url", &site).await;
     browser.submit_and_wait("SUCCEEDED").await;
     browser.click("li.task-row a.open").await;
     browser.watch_for_errors().await;
@@ -651,7 +651,13 @@ async fn a_rerun_reuses_an_upload_while_kept_and_says_what_to_do_once_it_is_gone
                return tasks.length === 2 && tasks.every((task) => task.includes('\"SUCCEEDED\"')); })()",
         )
         .await;
-    tokio::time::sleep(std::time::Duration::from_millis(2_500)).await;
+    // Gone once its TTL (rounded up to whole seconds) has passed.
+    for _ in 0..100 {
+        if reqwest::get(&url).await.unwrap().status() == 410 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     browser.click("button.rerun").await;
     browser
         .wait_until(
