@@ -259,7 +259,7 @@ pub fn run() -> Result<ExitCode> {
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
     let nginx = phases.run("nginx for the deployment test", tools::ensure_nginx)?;
     let redis = phases.run("redis for the shared relay's test", tools::ensure_redis)?;
-    let s3s_fs = phases.run("s3s-fs for the upload storage's test", tools::ensure_s3s_fs)?;
+    let s3s_fs = phases.run("s3s-fs for the upload store test", tools::ensure_s3s_fs)?;
     let servers = Servers {
         nginx,
         redis,
