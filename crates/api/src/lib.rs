@@ -14,6 +14,7 @@ pub mod defaults;
 pub mod endpoint;
 pub mod envelope;
 pub mod error_codes;
+pub mod follow;
 pub mod image_generate;
 pub mod image_to_video;
 pub mod kind;
