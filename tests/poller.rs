@@ -12,15 +12,15 @@ use std::time::Duration;
 
 use media_gen_api::poll::PollSchedule;
 use media_gen_api::*;
-use media_gen_client::{Poller, PollerOptions, TaskUpdate, WhileHidden};
+use media_gen_client::{FollowOptions, Poller, TaskUpdate, WhileHidden};
 use serde_json::json;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// The default schedule scaled down to the test sandbox's 300 ms tasks.
-fn fast(max_in_flight: usize) -> PollerOptions {
-    PollerOptions {
+fn fast(max_in_flight: usize) -> FollowOptions {
+    FollowOptions {
         schedule: PollSchedule {
             first: Duration::from_millis(50),
             factor: 1.5,
@@ -34,7 +34,7 @@ fn fast(max_in_flight: usize) -> PollerOptions {
 
 type Updates = Rc<RefCell<Vec<TaskUpdate>>>;
 
-fn poller(options: PollerOptions) -> (Poller, Updates) {
+fn poller(options: FollowOptions) -> (Poller, Updates) {
     let updates: Updates = Rc::default();
     let sink = Rc::clone(&updates);
     let poller = Poller::new(sandbox::client(), options, move |update| {
@@ -169,7 +169,7 @@ async fn pauses_while_hidden_when_asked_and_reads_at_once_when_visible() {
     sandbox::set_faults(json!({})).await;
     let ids = submit_images(1, "hidden").await;
     sandbox::set_page_hidden(true);
-    let (poller, updates) = poller(PollerOptions {
+    let (poller, updates) = poller(FollowOptions {
         while_hidden: WhileHidden::Pause,
         ..fast(4)
     });

@@ -10,7 +10,7 @@ use crate::shell::access::Access;
 use crate::shell::announcer::Announcer;
 use crate::shell::notifications::Notifier;
 use media_gen_client::{
-    now_ms, web_lock, ClientError, Poller, PollerOptions, Submitted, TaskUpdate,
+    now_ms, web_lock, ClientError, FollowOptions, Poller, Submitted, TaskUpdate,
 };
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::store::sync::{self, TaskChange};
@@ -369,7 +369,7 @@ pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifie
     };
     storage_problem.set(problem);
     let access = use_context::<Access>();
-    let poller = Poller::new(settings.client(), PollerOptions::default(), move |update| {
+    let poller = Poller::new(settings.client(), FollowOptions::default(), move |update| {
         apply(
             update,
             records,

@@ -1,7 +1,8 @@
 //! The dependency rules ARCHITECTURE.md states, checked: on Cargo's own
 //! graph (`cargo tree`), what each crate must never pull in, however
 //! indirectly; in the browser crates' sources, which folder alone may call
-//! browser storage or the network. Part of the lint phase of `cargo xtask test`.
+//! browser storage or the network; in the contract's follow engine, no
+//! clock, wait or I/O at all. Part of the lint phase of `cargo xtask test`.
 
 use std::path::Path;
 
@@ -187,6 +188,29 @@ const SOURCE_RULES: &[SourceRule] = &[
     },
 ];
 
+/// The follow engine's folder: decisions only, no I/O.
+const ENGINE: &str = "crates/api/src/follow";
+
+/// What the follow engine never calls: the drivers read the clock and
+/// chance, and do the reading, streaming and waiting.
+const ENGINE_RULE: SourceRule = SourceRule {
+    allowed: None,
+    calls: &[
+        "SystemTime",
+        "Instant::now",
+        "std::thread",
+        "std::fs",
+        "std::net",
+        "std::io",
+        "tokio",
+        "futures",
+        "async fn",
+        ".await",
+        "rand::",
+    ],
+    why: "the follow engine does no I/O: time and chance come in as values, reads and streams go out as commands",
+};
+
 /// `file:line: call (why)` for each call in `text` (the file at `relative`,
 /// from the project's root) that `rule` keeps to another place.
 fn source_offences(relative: &Path, text: &str, rule: &SourceRule) -> Vec<String> {
@@ -231,6 +255,12 @@ fn check_sources(root: &Path) -> Result<Vec<String>> {
             }
         }
     }
+    for file in crate::project::files_under(&root.join(ENGINE))? {
+        let text =
+            std::fs::read_to_string(&file).with_context(|| format!("read {}", file.display()))?;
+        let relative = file.strip_prefix(root).unwrap_or(&file);
+        broken.extend(source_offences(relative, &text, &ENGINE_RULE));
+    }
     Ok(broken)
 }
 
@@ -241,6 +271,7 @@ pub fn check() -> Result<()> {
         for rule in SOURCE_RULES {
             println!("{}: {}", BROWSER_SOURCES.join(", "), rule.why);
         }
+        println!("{ENGINE}: {}", ENGINE_RULE.why);
     }
     for rule in RULES {
         let mut tree = command("cargo");
@@ -310,6 +341,17 @@ mod tests {
         // Network calls have no folder of their own in the browser crates.
         let fetch = "let r = window().fetch_with_str(url);";
         assert_eq!(source_offences(store, fetch, &SOURCE_RULES[1]).len(), 1);
+    }
+
+    #[test]
+    fn a_clock_or_a_wait_in_the_engine_is_named() {
+        let engine = Path::new("crates/api/src/follow/mod.rs");
+        let text = "fn poll(&mut self) {\n    let now = std::time::Instant::now();\n}\n";
+        assert_eq!(source_offences(engine, text, &ENGINE_RULE).len(), 1);
+        let waits = "async fn read(&self) { sleep(1).await }";
+        assert_eq!(source_offences(engine, waits, &ENGINE_RULE).len(), 2);
+        let plain = "pub fn poll(&mut self, now: Millis) -> Vec<Command> {";
+        assert!(source_offences(engine, plain, &ENGINE_RULE).is_empty());
     }
 
     #[test]

@@ -23,8 +23,9 @@ pub mod visibility;
 pub mod web_lock;
 
 pub use error::ClientError;
+pub use media_gen_api::follow::{FollowOptions, WhileHidden};
 pub use options::{Auth, ClientOptions, TokenProvider};
-pub use poller::{Poller, PollerOptions, TaskUpdate, WhileHidden};
+pub use poller::{Poller, TaskUpdate};
 pub use service::{Client, Submitted};
 pub use urls::use_browser_urls;
 

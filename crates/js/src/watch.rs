@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use js_sys::Function;
 use media_gen_api::TaskKind;
-use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
+use media_gen_client::{now_ms, FollowOptions, Poller, TaskUpdate};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -74,7 +74,7 @@ impl Watches {
             let listeners = Rc::clone(&self.listeners);
             *poller = Some(Poller::new(
                 client.clone(),
-                PollerOptions::default(),
+                FollowOptions::default(),
                 move |update| tell(&listeners, update),
             ));
         }

@@ -9,7 +9,7 @@ use web_sys::Element;
 
 use super::events::{dispatch, COMPLETE, ERROR, STATUS};
 use super::mounted::Mounted;
-use media_gen_client::{now_ms, Poller, PollerOptions, TaskUpdate};
+use media_gen_client::{now_ms, FollowOptions, Poller, TaskUpdate};
 use media_gen_js::bridge::{client_error_detail, task_json, to_js};
 use media_gen_js::widget_options::{status_options, StatusOptions};
 use media_gen_ui::components::{TaskProgress, TaskResult};
@@ -85,7 +85,7 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
     let target = element.clone();
     let poller = Poller::new(
         connection.client(),
-        PollerOptions::default(),
+        FollowOptions::default(),
         move |update| apply(update, tasks, &target),
     );
     for id in &ids {

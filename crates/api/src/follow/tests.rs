@@ -50,17 +50,13 @@ fn a_task_is_read_after_the_first_wait_and_again_on_the_schedule() {
     assert!(!same.changed, "the same status is no change");
     let ended = follow
         .read_done(&key("a"), ReadOutcome::Read(TaskStatus::Succeeded), 3_600)
-        .unwrap_or_else(|| follow_missing());
+        .expect("still followed");
     assert!(ended.done && ended.changed);
     assert_eq!(follow.watching(), 0);
     assert_eq!(
         follow.estimate(TaskKind::ImageGenerate),
         Some(Duration::from_millis(3_600))
     );
-}
-
-fn follow_missing() -> Verdict {
-    panic!("the task was no longer followed")
 }
 
 #[test]
