@@ -122,6 +122,71 @@ fn parse_http_date(value: &str) -> Option<i64> {
     i64::try_from(since_epoch.as_secs()).ok()
 }
 
+/// One call's retries as a machine: told of each failed attempt (with the
+/// time and a random number as values), it says whether to try again and
+/// after how long: the failure must be retryable for the call's kind, the
+/// budget not spent, and the wait must end before the call's deadline.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RetryPlan {
+    kind: RequestKind,
+    policy: RetryPolicy,
+    retries: u32,
+    /// When the call gives up, in milliseconds since 1970.
+    deadline_ms: u64,
+}
+
+/// What to do after a failed attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retry {
+    /// Try again after this wait.
+    After(Duration),
+    /// Give up: report the failure.
+    GiveUp,
+}
+
+impl RetryPlan {
+    /// The plan of a `kind` call started at `now_ms` that may take `deadline` in all.
+    pub fn new(
+        kind: RequestKind,
+        policy: RetryPolicy,
+        now_ms: u64,
+        deadline: Duration,
+    ) -> RetryPlan {
+        let deadline_ms =
+            now_ms.saturating_add(u64::try_from(deadline.as_millis()).unwrap_or(u64::MAX));
+        RetryPlan {
+            kind,
+            policy,
+            retries: 0,
+            deadline_ms,
+        }
+    }
+
+    /// An attempt failed with `failure` at `now_ms` (the answer's
+    /// `Retry-After` as `retry_after`; `unit` a uniform random number in
+    /// `[0, 1)` for the jitter): what to do.
+    pub fn failed(
+        &mut self,
+        failure: AttemptFailure,
+        retry_after: Option<Duration>,
+        now_ms: u64,
+        unit: f64,
+    ) -> Retry {
+        if !is_retryable(self.kind, failure, retry_after.is_some()) {
+            return Retry::GiveUp;
+        }
+        let Some(wait) = self.policy.delay(self.retries, retry_after, unit) else {
+            return Retry::GiveUp;
+        };
+        let wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
+        if now_ms.saturating_add(wait_ms) > self.deadline_ms {
+            return Retry::GiveUp;
+        }
+        self.retries += 1;
+        Retry::After(wait)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,5 +326,69 @@ mod tests {
         ] {
             assert_eq!(parse_retry_after(bad, 0), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_plan_retries_a_read_within_its_budget_and_deadline() {
+        let mut plan = RetryPlan::new(
+            RequestKind::Read,
+            RetryPolicy::default(),
+            0,
+            Duration::from_secs(30),
+        );
+        let mut waits = Vec::new();
+        while let Retry::After(wait) = plan.failed(AttemptFailure::Network, None, 0, 0.999) {
+            waits.push(wait);
+        }
+        assert_eq!(waits.len(), 4, "the budget: {waits:?}");
+        assert!(waits.windows(2).all(|pair| pair[0] < pair[1]), "{waits:?}");
+        // A wait that would end past the deadline is not taken.
+        let mut late = RetryPlan::new(
+            RequestKind::Read,
+            RetryPolicy::default(),
+            0,
+            Duration::from_secs(30),
+        );
+        assert_eq!(
+            late.failed(
+                AttemptFailure::Status(503),
+                Some(Duration::from_secs(20)),
+                15_000,
+                0.5
+            ),
+            Retry::GiveUp
+        );
+        assert_eq!(
+            late.failed(
+                AttemptFailure::Status(503),
+                Some(Duration::from_secs(10)),
+                15_000,
+                0.5
+            ),
+            Retry::After(Duration::from_secs(10))
+        );
+    }
+
+    #[test]
+    fn a_plan_retries_a_submit_only_when_the_service_did_nothing() {
+        let policy = RetryPolicy::default();
+        let mut plan = RetryPlan::new(RequestKind::Submit, policy, 0, Duration::from_secs(60));
+        assert_eq!(
+            plan.failed(AttemptFailure::Network, None, 0, 0.5),
+            Retry::GiveUp
+        );
+        assert_eq!(
+            plan.failed(AttemptFailure::Status(503), None, 0, 0.5),
+            Retry::GiveUp
+        );
+        assert_eq!(
+            plan.failed(
+                AttemptFailure::Status(429),
+                Some(Duration::from_secs(2)),
+                0,
+                0.5
+            ),
+            Retry::After(Duration::from_secs(2))
+        );
     }
 }

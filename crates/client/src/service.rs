@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use gloo_net::http::Method;
 use media_gen_api::relay::{Capabilities, CAPABILITIES_PATH};
-use media_gen_api::retry::{is_retryable, parse_retry_after, AttemptFailure, RequestKind};
+use media_gen_api::retry::{parse_retry_after, AttemptFailure, RequestKind, Retry, RetryPlan};
 use media_gen_api::{
     decode_data, AnyTask, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest,
     ImageToVideoTask, Request, ResponseError, TaskIds, TaskKind, TranslationTaskRef,
@@ -140,12 +140,11 @@ impl Client {
         Box::pin(async move {
             let options = &self.options;
             let url = format!("{}{path}", options.base_url);
-            let deadline = now_ms() + options.deadline.as_secs_f64() * 1000.0;
+            let mut plan = RetryPlan::new(kind, options.retry, now_ms() as u64, options.deadline);
             let method = match kind {
                 RequestKind::Read => Method::GET,
                 RequestKind::Submit => Method::POST,
             };
-            let mut retry = 0;
             loop {
                 if cancel.is_some_and(AbortSignal::aborted) {
                     return Err(ClientError::Aborted);
@@ -190,22 +189,18 @@ impl Client {
                         None,
                     ),
                 };
-                if !is_retryable(kind, failure, retry_after.is_some()) {
-                    return Err(error);
-                }
-                let Some(wait) = options
-                    .retry
-                    .delay(retry, retry_after, js_sys::Math::random())
-                else {
+                let retry = plan.failed(
+                    failure,
+                    retry_after,
+                    now_ms() as u64,
+                    js_sys::Math::random(),
+                );
+                let Retry::After(wait) = retry else {
                     return Err(error);
                 };
-                if now_ms() + wait.as_secs_f64() * 1000.0 > deadline {
-                    return Err(error);
-                }
                 if abort::sleep(wait, cancel).await.is_err() {
                     return Err(ClientError::Aborted);
                 }
-                retry += 1;
             }
         })
     }
