@@ -333,3 +333,30 @@ async fn without_a_relay_relayed_tasks_are_read_as_any_other() {
     let done = wait_done(&updates, 1, 10).await;
     assert_eq!(done[0].task_id, ids[0]);
 }
+
+#[wasm_bindgen_test]
+async fn a_listener_may_watch_and_unwatch_from_inside_an_update() {
+    sandbox::set_faults(json!({})).await;
+    let ids = submit_images(2, "watch from a listener").await;
+    let updates: Updates = Rc::default();
+    let holder: Rc<RefCell<Option<Poller>>> = Rc::default();
+    let (sink, inner, second) = (Rc::clone(&updates), Rc::clone(&holder), ids[1].clone());
+    let poller = Poller::new(sandbox::client(), fast(4), move |update| {
+        sink.borrow_mut().push(update.clone());
+        // The first word of the first task: follow the second from here,
+        // and stop and start following the first again.
+        if let Some(poller) = inner.borrow().as_ref() {
+            if !update.done && poller.watching() == 1 {
+                poller.watch(TaskKind::ImageGenerate, &second, sandbox::now());
+                poller.unwatch(TaskKind::ImageGenerate, &update.task_id);
+                poller.watch(TaskKind::ImageGenerate, &update.task_id, sandbox::now());
+            }
+        }
+    });
+    poller.watch(TaskKind::ImageGenerate, &ids[0], sandbox::now());
+    *holder.borrow_mut() = Some(poller);
+    let done = wait_done(&updates, 2, 10).await;
+    let ended: HashSet<_> = done.iter().map(|u| u.task_id.clone()).collect();
+    assert_eq!(ended, ids.iter().cloned().collect());
+    holder.borrow_mut().take();
+}

@@ -105,7 +105,9 @@ async fn read(state: Weak<RefCell<State>>, key: TaskKey, signal: Option<web_sys:
         },
     };
     let verdict = state.borrow_mut().engine.read_done(&key, outcome, now());
-    if let (Some(verdict), false) = (verdict, state.borrow().stopped) {
+    // Not borrowed while the caller hears: it may watch or stop in turn.
+    let stopped = state.borrow().stopped;
+    if let (Some(verdict), false) = (verdict, stopped) {
         let (task, error) = match result {
             Ok(task) => (Some(task), None),
             Err(error) => (None, Some(error)),
