@@ -291,3 +291,58 @@ async fn a_storage_that_refuses_the_signature_is_a_503_naming_no_secret() {
     assert!(!said.contains("not-the-secret"), "{said}");
     assert!(s3.objects("uploads").is_empty());
 }
+
+#[tokio::test]
+#[ignore = "needs redis-server: run through `cargo xtask test`"]
+async fn changes_two_gateways_make_at_once_to_one_upload_are_all_kept() {
+    use media_gen_gateway::redis_link::RedisLink;
+    use media_gen_gateway::uploads::record::Upload;
+    use media_gen_gateway::uploads::records::redis::RedisRecords;
+    let redis = Redis::start().await;
+    let (one, other) = (
+        std::sync::Arc::new(RedisRecords::new(
+            RedisLink::start(&redis.url).await.unwrap(),
+        )),
+        std::sync::Arc::new(RedisRecords::new(
+            RedisLink::start(&redis.url).await.unwrap(),
+        )),
+    );
+    let id = "0123456789abcdef0123456789abcdef";
+    let upload = Upload {
+        length: 1,
+        created: 0,
+        expires: 10,
+        media: None,
+        name: "a.png".to_owned(),
+        owner: "ada".to_owned(),
+        complete: true,
+        touched: 0,
+        gone: false,
+        held_by: Vec::new(),
+        parts: None,
+    };
+    one.save(id, &upload).await.unwrap();
+    // The tasks of one submit ending together, heard on two gateways.
+    let mut holds = tokio::task::JoinSet::new();
+    for n in 0..20 {
+        let records = std::sync::Arc::clone(if n % 2 == 0 { &one } else { &other });
+        holds.spawn(async move {
+            records
+                .update(id, |upload| {
+                    upload.held_by.push(format!("image_generate/t{n}"))
+                })
+                .await
+                .unwrap()
+                .is_some()
+        });
+    }
+    assert!(holds.join_all().await.into_iter().all(|held| held));
+    assert_eq!(other.get(id).await.unwrap().unwrap().held_by.len(), 20);
+    assert_eq!(
+        one.update("ffffffffffffffffffffffffffffffff", |_| {})
+            .await
+            .unwrap(),
+        None,
+        "no upload, nothing made"
+    );
+}

@@ -62,16 +62,19 @@ impl Uploads {
             };
             // An upload already past its time is not brought back: the
             // service finds it gone, as the task's failure will say.
-            let Ok(Some(mut upload)) = self.store.get(&id).await else {
-                continue;
-            };
-            if upload.expired_at(now_seconds()) {
-                continue;
-            }
-            upload
-                .held_by
-                .extend(task_ids.iter().map(|task_id| task_name(kind, task_id)));
-            if let Err(error) = self.store.save(&id, &upload).await {
+            let names: Vec<String> = task_ids
+                .iter()
+                .map(|task_id| task_name(kind, task_id))
+                .collect();
+            let held = self
+                .store
+                .update(&id, |upload| {
+                    if !upload.expired_at(now_seconds()) {
+                        upload.held_by.extend(names.iter().cloned());
+                    }
+                })
+                .await;
+            if let Err(error) = held {
                 tracing::warn!(%error, "an upload could not be held for its tasks");
             }
         }
@@ -91,12 +94,17 @@ impl Uploads {
                 return;
             }
         };
-        for (id, mut upload) in held {
-            upload.held_by.retain(|held| *held != name);
-            if upload.held_by.is_empty() {
-                upload.expires = upload.expires.max(self.settings.ends_from_now());
-            }
-            if let Err(error) = self.store.save(&id, &upload).await {
+        for (id, _) in held {
+            let let_go = self
+                .store
+                .update(&id, |upload| {
+                    upload.held_by.retain(|held| *held != name);
+                    if upload.held_by.is_empty() {
+                        upload.expires = upload.expires.max(self.settings.ends_from_now());
+                    }
+                })
+                .await;
+            if let Err(error) = let_go {
                 tracing::warn!(%error, "an upload could not be let go by its task");
             }
         }

@@ -95,6 +95,9 @@ pub struct Uploads {
     settings: UploadSettings,
     store: Store,
     budgets: UploadBudgets,
+    /// Held while a new upload is checked against the quota and budgets
+    /// and made: uploads made at once on this gateway are counted one by one.
+    admitting: tokio::sync::Mutex<()>,
 }
 
 impl Uploads {
@@ -131,6 +134,7 @@ impl Uploads {
             store: Store { records, bytes },
             budgets,
             settings,
+            admitting: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -202,8 +206,17 @@ pub async fn sweep(uploads: Arc<Uploads>) {
                 continue;
             }
         };
-        for (id, upload) in expired {
-            uploads.store.expire(&id, upload).await;
+        for (id, _) in expired {
+            // Not while a request writes it; read again once it is ours.
+            let Ok(Some(_writing)) = uploads.store.start_writing(&id).await else {
+                continue;
+            };
+            let now = now_seconds();
+            if let Ok(Some(upload)) = uploads.store.get(&id).await {
+                if !upload.gone && upload.expired_at(now) {
+                    uploads.store.expire(&id, upload).await;
+                }
+            }
         }
         for (id, upload) in forgotten {
             uploads.store.remove(&id, &upload).await;

@@ -21,6 +21,9 @@ pub struct Upload {
     pub owner: String,
     /// Whether every byte is in.
     pub complete: bool,
+    /// When bytes last arrived (or it was made), seconds since 1970.
+    #[serde(default)]
+    pub touched: u64,
     /// Whether it expired and its bytes are deleted (what is known of it
     /// stays a while longer, so its address answers 410, not 404).
     #[serde(default)]
@@ -58,9 +61,66 @@ impl Parts {
     }
 }
 
+/// How long an incomplete upload no byte reached still counts as under
+/// way for its owner's budget: a closed tab frees its place (the upload
+/// stays resumable until it expires).
+pub const IDLE_SECONDS: u64 = 10 * 60;
+
 impl Upload {
+    /// Whether it is being uploaded: incomplete, kept, and reached by
+    /// bytes within [`IDLE_SECONDS`] of `now`.
+    pub fn under_way_at(&self, now: u64) -> bool {
+        !self.complete && !self.gone && self.touched.saturating_add(IDLE_SECONDS) > now
+    }
+
     /// Whether it is past its time at `now` (and no task holds it).
     pub fn expired_at(&self, now: u64) -> bool {
         self.gone || (self.expires <= now && self.held_by.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An upload made at `touched`, `complete` or not.
+    fn upload(touched: u64, complete: bool) -> Upload {
+        Upload {
+            length: 1_000,
+            created: touched,
+            expires: touched + 86_400,
+            media: None,
+            name: "a.png".to_owned(),
+            owner: "ada".to_owned(),
+            complete,
+            touched,
+            gone: false,
+            held_by: Vec::new(),
+            parts: None,
+        }
+    }
+
+    #[test]
+    fn an_upload_no_byte_reached_for_ten_minutes_is_no_longer_under_way() {
+        let now = 1_000_000;
+        assert!(upload(now - 60, false).under_way_at(now));
+        assert!(
+            !upload(now - IDLE_SECONDS, false).under_way_at(now),
+            "a closed tab frees its place"
+        );
+        assert!(!upload(now, true).under_way_at(now), "complete");
+        let gone = Upload {
+            gone: true,
+            ..upload(now, false)
+        };
+        assert!(!gone.under_way_at(now));
+    }
+
+    #[test]
+    fn a_record_from_before_touched_reads_as_made_long_ago() {
+        let text = r#"{"length":5,"created":7,"expires":9,"media":null,"name":"a","owner":"o","complete":false}"#;
+        let read: Upload = serde_json::from_str(text).unwrap();
+        assert_eq!(read.touched, 0);
+        assert!(!read.under_way_at(10_000));
     }
 }

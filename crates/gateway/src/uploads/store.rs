@@ -51,14 +51,14 @@ impl Store {
             .sum())
     }
 
-    /// `owner`'s uploads not yet complete.
-    pub async fn in_flight(&self, owner: &str) -> io::Result<usize> {
+    /// `owner`'s uploads under way at `now`.
+    pub async fn in_flight(&self, owner: &str, now: u64) -> io::Result<usize> {
         Ok(self
             .records
             .all()
             .await?
             .iter()
-            .filter(|(_, upload)| upload.owner == owner && !upload.complete && !upload.gone)
+            .filter(|(_, upload)| upload.owner == owner && upload.under_way_at(now))
             .count())
     }
 
@@ -80,13 +80,27 @@ impl Store {
         Ok((expired, forgotten))
     }
 
-    /// Delete the bytes of `id`, keeping what is known of it, marked gone.
+    /// Delete the bytes of `id`, keeping what is known of it, marked gone
+    /// once they are deleted (else the next sweep tries again).
     pub async fn expire(&self, id: &str, mut upload: Upload) {
+        if let Err(error) = self.bytes.delete(id, &upload).await {
+            tracing::warn!(%error, "an expired upload's bytes stay until the next sweep");
+            return;
+        }
         upload.gone = true;
-        self.bytes.delete(id, &upload).await;
         if let Err(error) = self.records.save(id, &upload).await {
             tracing::warn!(%error, "an expired upload could not be marked gone");
         }
+    }
+
+    /// Change what is known of `id` with `change`, in one step however
+    /// many requests change it at once; the upload as changed, if known.
+    pub async fn update(
+        &self,
+        id: &str,
+        change: impl Fn(&mut Upload),
+    ) -> io::Result<Option<Upload>> {
+        self.records.update(id, change).await
     }
 
     /// The uploads `task` (`kind/task_id`) holds.
@@ -99,7 +113,9 @@ impl Store {
     /// Delete `id`: its bytes and what was known of it.
     pub async fn remove(&self, id: &str, upload: &Upload) {
         if !upload.gone {
-            self.bytes.delete(id, upload).await;
+            if let Err(error) = self.bytes.delete(id, upload).await {
+                tracing::warn!(%error, "an upload's bytes could not be deleted");
+            }
         }
         if let Err(error) = self.records.remove(id).await {
             tracing::warn!(%error, "an upload's record could not be deleted");

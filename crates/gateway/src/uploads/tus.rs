@@ -160,6 +160,8 @@ pub async fn create(
             Err(refusal) => return refusal.into_response(),
         };
         let written = if is_offset_stream(&parts.headers) {
+            // Held as a PATCH holds it: the sweeper leaves it alone meanwhile.
+            let _writing = uploads.store.start_writing(&id).await.map_err(storage);
             receive(uploads, &id, upload, 0, body).await
         } else {
             Ok((upload, 0))
@@ -213,6 +215,7 @@ async fn start(
     if length == 0 {
         return Err(media_gen_api::media_type::MediaRefusal::NotMedia.into());
     }
+    let _one_at_a_time = uploads.admitting.lock().await;
     let reserved = uploads.store.reserved().await.map_err(storage)?;
     if reserved.saturating_add(length) > uploads.settings.quota {
         return Err(UploadRefusal::Full {
@@ -221,7 +224,11 @@ async fn start(
     }
     let owner = who.to_string();
     let now = now_seconds();
-    let under_way = uploads.store.in_flight(&owner).await.map_err(storage)?;
+    let under_way = uploads
+        .store
+        .in_flight(&owner, now)
+        .await
+        .map_err(storage)?;
     uploads.budgets.take(&owner, length, under_way, now).await?;
     let given = headers
         .get("upload-metadata")
@@ -236,6 +243,7 @@ async fn start(
         name: safe_name(given.as_deref(), "bin"),
         owner,
         complete: false,
+        touched: now,
         gone: false,
         held_by: Vec::new(),
         parts: None,
@@ -299,6 +307,14 @@ pub async fn patch(
                 .ok_or(UploadRefusal::Locked)?;
             // Read again under the lock: another gateway may have written.
             let upload = live(uploads, &id).await?;
+            // Complete already: nothing to write, nothing changed.
+            if upload.complete {
+                if from != upload.length {
+                    return Err(UploadRefusal::WrongOffset(upload.length));
+                }
+                let length = upload.length;
+                return Ok((upload, length));
+            }
             let at = uploads.store.offset(&id, &upload).await.map_err(storage)?;
             if from != at {
                 return Err(UploadRefusal::WrongOffset(at));
@@ -374,10 +390,12 @@ async fn receive(
         }
         if changed {
             // A part is in: a resume (here or on another gateway) starts after it.
+            upload.touched = now_seconds();
             uploads.store.save(id, &upload).await.map_err(storage)?;
         }
     }
     let complete = offset == upload.length;
+    upload.touched = now_seconds();
     writer
         .finish(&mut upload, complete)
         .await

@@ -399,3 +399,51 @@ async fn with_keys_an_upload_needs_a_person_and_is_theirs_alone() {
     // Served to anyone holding its address: the service fetches it so.
     assert_eq!(reqwest::get(&upload).await.unwrap().status(), 200);
 }
+
+#[tokio::test]
+async fn uploads_made_at_once_are_counted_one_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = gateway(dir.path(), |uploads| uploads.in_flight = 2).await;
+    // Five at once, as a page dropping five files makes them.
+    let made = futures_util::future::join_all((0..5).map(|n| {
+        let base = base.clone();
+        async move { create(&base, 1_000, &format!("{n}.png")).await.status() }
+    }))
+    .await;
+    let created = made
+        .iter()
+        .filter(|status| **status == StatusCode::CREATED)
+        .count();
+    let refused = made
+        .iter()
+        .filter(|status| **status == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!((created, refused), (2, 3), "{made:?}");
+}
+
+#[tokio::test]
+async fn bytes_sent_to_a_complete_upload_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = gateway(dir.path(), |_| {}).await;
+    let upload = created(&base, 1_000, "a.png").await;
+    let done = patch(&upload, 0, png(1_000)).await;
+    assert_eq!(done.status(), 204);
+    let expires = done.headers()["upload-expires"].clone();
+    // A client that lost the answer sends the end again: told it is all in.
+    let again = patch(&upload, 1_000, Vec::new()).await;
+    assert_eq!(again.status(), 204);
+    assert_eq!(again.headers()["upload-offset"], "1000");
+    assert_eq!(again.headers()["upload-expires"], expires);
+    let wrong = patch(&upload, 10, png(10)).await;
+    assert_eq!(wrong.status(), StatusCode::CONFLICT);
+    assert_eq!(
+        reqwest::get(&upload)
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap()
+            .len(),
+        1_000
+    );
+}

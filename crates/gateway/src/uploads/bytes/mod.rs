@@ -63,14 +63,11 @@ impl Bytes {
         }
     }
 
-    /// Delete the bytes of `id`, saying so in the log only when they stay.
-    pub async fn delete(&self, id: &str, upload: &Upload) {
-        let deleted = match self {
+    /// Delete the bytes of `id` (those already gone are no error).
+    pub async fn delete(&self, id: &str, upload: &Upload) -> io::Result<()> {
+        match self {
             Bytes::Folder(folder) => folder.delete(id).await,
             Bytes::S3(s3) => s3.delete(id, upload).await,
-        };
-        if let Err(error) = deleted {
-            tracing::warn!(%error, "an upload's bytes could not be deleted");
         }
     }
 

@@ -158,13 +158,15 @@ impl S3Bytes {
                 .bytes()
                 .await
                 .map_err(storage_error)?;
-            if kept.len() as u64 != pending {
+            // Longer when a request wrote them but could not save the
+            // record: they start with the bytes the record counts.
+            let Some(counted) = kept.get(..pending as usize) else {
                 return Err(io::Error::other(format!(
                     "the pending bytes of an upload are {} long, its record says {pending}",
                     kept.len()
                 )));
-            }
-            buffer.extend_from_slice(&kept);
+            };
+            buffer.extend_from_slice(counted);
         }
         Ok(S3Writer {
             store: self.store.clone(),
@@ -179,15 +181,19 @@ impl S3Bytes {
             Err(object_store::Error::NotFound { .. }) | Ok(()) => Ok(()),
             Err(error) => Err(storage_error(error)),
         };
-        if let Some(parts) = upload.parts.as_ref().filter(|_| !upload.complete) {
-            ignore_missing(
+        // Each step whatever the one before did: the first failure is
+        // reported (and the sweep tries all again), the rest still go.
+        let aborted = match upload.parts.as_ref().filter(|_| !upload.complete) {
+            Some(parts) => ignore_missing(
                 self.store
                     .abort_multipart(&self.path(id), &parts.multipart)
                     .await,
-            )?;
-        }
-        ignore_missing(self.store.delete(&self.pending_path(id)).await)?;
-        ignore_missing(self.store.delete(&self.path(id)).await)
+            ),
+            None => Ok(()),
+        };
+        let pending = ignore_missing(self.store.delete(&self.pending_path(id)).await);
+        let whole = ignore_missing(self.store.delete(&self.path(id)).await);
+        aborted.and(pending).and(whole)
     }
 
     pub(super) async fn serve(

@@ -15,6 +15,8 @@ pub struct FolderRecords {
     dir: PathBuf,
     index: Mutex<HashMap<String, Upload>>,
     writing: Arc<Mutex<HashSet<String>>>,
+    /// Held by each change read, made and written (see [`FolderRecords::update`]).
+    changing: tokio::sync::Mutex<()>,
 }
 
 /// This gateway's mark that a request writes an upload.
@@ -58,6 +60,7 @@ impl FolderRecords {
             dir: dir.to_owned(),
             index: Mutex::new(index),
             writing: Arc::default(),
+            changing: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -95,6 +98,22 @@ impl FolderRecords {
         Ok(())
     }
 
+    /// Change `id` with `change`: read, changed and written while no other
+    /// change runs, so none is lost.
+    pub async fn update(
+        &self,
+        id: &str,
+        change: impl Fn(&mut Upload),
+    ) -> io::Result<Option<Upload>> {
+        let _one_at_a_time = self.changing.lock().await;
+        let Some(mut upload) = self.get(id) else {
+            return Ok(None);
+        };
+        change(&mut upload);
+        self.save(id, &upload).await?;
+        Ok(Some(upload))
+    }
+
     /// Forget `id`.
     pub async fn remove(&self, id: &str) -> io::Result<()> {
         self.with(|index| index.remove(id));
@@ -111,5 +130,49 @@ impl FolderRecords {
             id: id.to_owned(),
             writing: Arc::clone(&self.writing),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn changes_made_at_once_are_all_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = Arc::new(FolderRecords::open(dir.path()).unwrap());
+        let id = "0123456789abcdef0123456789abcdef";
+        let upload = Upload {
+            length: 1,
+            created: 0,
+            expires: 10,
+            media: None,
+            name: "a.png".to_owned(),
+            owner: "ada".to_owned(),
+            complete: true,
+            touched: 0,
+            gone: false,
+            held_by: Vec::new(),
+            parts: None,
+        };
+        records.save(id, &upload).await.unwrap();
+        let changes: Vec<_> = (0..20)
+            .map(|n| {
+                let records = Arc::clone(&records);
+                tokio::spawn(async move {
+                    records
+                        .update(id, |upload| upload.held_by.push(format!("task-{n}")))
+                        .await
+                        .unwrap()
+                })
+            })
+            .collect();
+        for change in changes {
+            change.await.unwrap();
+        }
+        assert_eq!(records.get(id).unwrap().held_by.len(), 20);
+        // As written: read again from the folder.
+        let again = FolderRecords::open(dir.path()).unwrap();
+        assert_eq!(again.get(id).unwrap().held_by.len(), 20);
     }
 }

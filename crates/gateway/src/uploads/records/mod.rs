@@ -53,6 +53,20 @@ impl Records {
         }
     }
 
+    /// Change what is known of `id` with `change` in one step (two
+    /// requests changing it at once both count); the upload as changed,
+    /// if known.
+    pub async fn update(
+        &self,
+        id: &str,
+        change: impl Fn(&mut Upload),
+    ) -> io::Result<Option<Upload>> {
+        match self {
+            Records::Folder(folder) => folder.update(id, change).await,
+            Records::Redis(redis) => redis.update(id, change).await,
+        }
+    }
+
     /// Every upload known, with its id.
     pub async fn all(&self) -> io::Result<Vec<(String, Upload)>> {
         match self {

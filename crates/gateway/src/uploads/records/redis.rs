@@ -11,6 +11,7 @@ use redis::AsyncCommands;
 
 use super::super::record::Upload;
 use super::{io_error, Link};
+use crate::redis_link::REDIS_TIMEOUT;
 
 /// The set of every upload's id.
 const IDS: &str = "media-gen:uploads";
@@ -20,6 +21,10 @@ pub const LOCK_LIFETIME: Duration = Duration::from_secs(15);
 
 /// How often a held lock is renewed.
 const RENEW_EVERY: Duration = Duration::from_secs(5);
+
+/// Transactions an update tries before giving up (each lost to a change
+/// made between its read and its write).
+const UPDATE_TRIES: usize = 50;
 
 fn record_key(id: &str) -> String {
     format!("media-gen:upload:{id}")
@@ -109,6 +114,55 @@ impl RedisRecords {
             .query_async::<()>(&mut self.connection()?)
             .await
             .map_err(io_error)
+    }
+
+    /// Change `id` with `change` in one step across gateways: on a
+    /// connection of its own, the record is watched, read, changed and
+    /// written in a transaction, again if another wrote it meanwhile.
+    pub async fn update(
+        &self,
+        id: &str,
+        change: impl Fn(&mut Upload),
+    ) -> std::io::Result<Option<Upload>> {
+        let key = record_key(id);
+        let connecting = self.link.client().get_multiplexed_async_connection();
+        let mut connection = tokio::time::timeout(REDIS_TIMEOUT, connecting)
+            .await
+            .map_err(io_error)?
+            .map_err(io_error)?;
+        for _ in 0..UPDATE_TRIES {
+            redis::cmd("WATCH")
+                .arg(&key)
+                .query_async::<()>(&mut connection)
+                .await
+                .map_err(io_error)?;
+            let text: Option<String> = connection.get(&key).await.map_err(io_error)?;
+            let Some(mut upload) = text.and_then(|text| serde_json::from_str::<Upload>(&text).ok())
+            else {
+                redis::cmd("UNWATCH")
+                    .query_async::<()>(&mut connection)
+                    .await
+                    .map_err(io_error)?;
+                return Ok(None);
+            };
+            change(&mut upload);
+            let text = serde_json::to_string(&upload).map_err(io_error)?;
+            let written: redis::Value = redis::pipe()
+                .atomic()
+                .set(&key, text)
+                .query_async(&mut connection)
+                .await
+                .map_err(io_error)?;
+            if written != redis::Value::Nil {
+                return Ok(Some(upload));
+            }
+            // Another wrote it first: again, after a short wait that keeps
+            // several writers from meeting again.
+            tokio::time::sleep(Duration::from_millis(fastrand::u64(1..=20))).await;
+        }
+        Err(io_error(
+            "an upload's record kept changing under its update",
+        ))
     }
 
     /// Forget `id`.
