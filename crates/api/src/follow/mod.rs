@@ -231,6 +231,17 @@ impl Follow {
         let estimates = &self.estimates;
         for (key, watch) in &mut self.watches {
             match (on, watch.way.clone()) {
+                // A read out: heard of once it is back (a running task's
+                // answer must not send it back to reads for good).
+                (
+                    true,
+                    Way::Reads {
+                        capability: Some(capability),
+                    }
+                    | Way::StreamLost { capability },
+                ) if watch.next == Next::InFlight => {
+                    watch.way = Way::StreamLost { capability };
+                }
                 (
                     true,
                     Way::Reads {

@@ -361,3 +361,19 @@ fn a_task_resumed_after_a_reload_is_read_at_once_when_long_overdue() {
     follow.watch(key("a"), 0, None, 100_000);
     assert_eq!(reads(&follow.poll(100_000)), ["a"]);
 }
+
+#[test]
+fn a_task_whose_read_is_out_when_the_relay_comes_is_heard_of_after_it() {
+    let mut follow = engine();
+    follow.set_relay(None, 0);
+    follow.watch(key("a"), 0, Some(CAP.to_owned()), 0);
+    assert_eq!(reads(&follow.poll(1_000)), ["a"]);
+    follow.set_relay(Some(RelayInfo::default()), 1_050);
+    // The read comes back running: the task is heard of from now on.
+    follow.read_done(&key("a"), running(), 1_100);
+    assert!(follow.is_relayed(&key("a")));
+    assert!(follow
+        .poll(1_100)
+        .iter()
+        .any(|command| matches!(command, Command::OpenStream { .. })));
+}
