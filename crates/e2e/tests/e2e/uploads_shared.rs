@@ -346,3 +346,75 @@ async fn changes_two_gateways_make_at_once_to_one_upload_are_all_kept() {
         "no upload, nothing made"
     );
 }
+
+/// One command to the Redis at `url` in its own protocol: its answer's
+/// first line.
+async fn redis_command(url: &str, args: &[&str]) -> String {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let address = url.trim_start_matches("redis://").trim_end_matches('/');
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let mut command = format!("*{}\r\n", args.len());
+    for arg in args {
+        command.push_str(&format!("${}\r\n{arg}\r\n", arg.len()));
+    }
+    stream.write_all(command.as_bytes()).await.unwrap();
+    let mut line = String::new();
+    tokio::io::BufReader::new(stream)
+        .read_line(&mut line)
+        .await
+        .unwrap();
+    line.trim_end().to_owned()
+}
+
+#[tokio::test]
+#[ignore = "needs redis-server and s3s-fs: run through `cargo xtask test`"]
+async fn a_writer_whose_lock_was_lost_stops_and_keeps_nothing_more() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let sandbox = start_fetching_sandbox(300).await;
+    let redis = Redis::start().await;
+    let s3 = S3Server::start().await;
+    let gateway = gateway(&sandbox, &redis, &s3, 40 * MIB as u64, false).await;
+    let file = png(8 * MIB);
+    let made = create(&gateway.base_url, file.len()).await;
+    let upload = made.headers()["location"].to_str().unwrap().to_owned();
+    let id = upload.rsplit('/').next().unwrap().to_owned();
+    let url = url::Url::parse(&upload).unwrap();
+    let mut stream = tokio::net::TcpStream::connect(format!("127.0.0.1:{}", url.port().unwrap()))
+        .await
+        .unwrap();
+    let head = format!(
+        "PATCH {} HTTP/1.1\r\nHost: gateway\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\n\
+         Content-Type: application/offset+octet-stream\r\nContent-Length: {}\r\n\r\n",
+        url.path(),
+        file.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(&file[..MIB]).await.unwrap();
+    // The lock taken, then lost as a failover would lose it.
+    let lock = format!("media-gen:upload-writing:{id}");
+    let mut held = String::new();
+    for _ in 0..100 {
+        held = redis_command(&redis.url, &["EXISTS", &lock]).await;
+        if held == ":1" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(held, ":1", "the PATCH holds the upload's lock");
+    assert_eq!(redis_command(&redis.url, &["DEL", &lock]).await, ":1");
+    // Past the next renewal, more bytes come: refused, nothing more kept.
+    tokio::time::sleep(Duration::from_millis(6_000)).await;
+    stream.write_all(&file[MIB..2 * MIB]).await.unwrap();
+    let mut answer = vec![0u8; 64];
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut answer))
+        .await
+        .expect("an answer")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..read]).into_owned();
+    assert!(answer.starts_with("HTTP/1.1 423"), "{answer}");
+    assert_eq!(
+        offset(&upload).await,
+        Some(0),
+        "the record kept nothing of it"
+    );
+}

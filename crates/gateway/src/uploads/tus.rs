@@ -19,6 +19,7 @@ use media_gen_api::validate::MAX_IMAGE_BYTES;
 
 use super::metadata::{safe_name, value};
 use super::record::Upload;
+use super::records::Writing;
 use super::refusal::UploadRefusal;
 use super::Uploads;
 use crate::access::{now_seconds, Who};
@@ -161,8 +162,8 @@ pub async fn create(
         };
         let written = if is_offset_stream(&parts.headers) {
             // Held as a PATCH holds it: the sweeper leaves it alone meanwhile.
-            let _writing = uploads.store.start_writing(&id).await.map_err(storage);
-            receive(uploads, &id, upload, 0, body).await
+            let writing = uploads.store.start_writing(&id).await.ok().flatten();
+            receive(uploads, &id, upload, 0, body, writing.as_ref()).await
         } else {
             Ok((upload, 0))
         };
@@ -299,7 +300,7 @@ pub async fn patch(
                 "the offset the bytes start at (HEAD says where the upload stands)",
             )?;
             // Held until the bytes are written: one writer per upload.
-            let _writing = uploads
+            let writing = uploads
                 .store
                 .start_writing(&id)
                 .await
@@ -319,7 +320,7 @@ pub async fn patch(
             if from != at {
                 return Err(UploadRefusal::WrongOffset(at));
             }
-            receive(uploads, &id, upload, at, body).await
+            receive(uploads, &id, upload, at, body, Some(&writing)).await
         };
         match written.await {
             Ok((upload, offset)) => tus_answer(StatusCode::NO_CONTENT, Some((&upload, offset))),
@@ -339,7 +340,11 @@ async fn receive(
     mut upload: Upload,
     mut offset: u64,
     body: Body,
+    writing: Option<&Writing>,
 ) -> Result<(Upload, u64), UploadRefusal> {
+    // Written only while the right to write is ours: once lost, another
+    // request may be writing, and nothing more of this one is kept.
+    let lost = || writing.is_some_and(|writing| !writing.held());
     let mut writer = uploads
         .store
         .bytes
@@ -364,6 +369,9 @@ async fn receive(
             // The connection dropped or went idle: keep what came.
             break;
         };
+        if lost() {
+            return Err(UploadRefusal::Locked);
+        }
         if offset + bytes.len() as u64 > upload.length {
             outcome = Err(UploadRefusal::PastLength(upload.length));
             break;
@@ -393,6 +401,9 @@ async fn receive(
             upload.touched = now_seconds();
             uploads.store.save(id, &upload).await.map_err(storage)?;
         }
+    }
+    if lost() {
+        return Err(UploadRefusal::Locked);
     }
     let complete = offset == upload.length;
     upload.touched = now_seconds();

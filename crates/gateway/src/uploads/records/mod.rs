@@ -28,6 +28,17 @@ pub enum Writing {
     Redis(redis::RedisWriting),
 }
 
+impl Writing {
+    /// Whether the right to write is still this request's (a lock in Redis
+    /// can be lost; this gateway's mark cannot).
+    pub fn held(&self) -> bool {
+        match self {
+            Writing::Folder(_) => true,
+            Writing::Redis(redis) => redis.held(),
+        }
+    }
+}
+
 impl Records {
     /// What is known of `id`, if anything.
     pub async fn get(&self, id: &str) -> io::Result<Option<Upload>> {

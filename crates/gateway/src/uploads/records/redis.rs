@@ -4,7 +4,8 @@
 //! kept alive while that request runs and gone within [`LOCK_LIFETIME`]
 //! of a gateway that died holding it.
 
-use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use redis::AsyncCommands;
@@ -58,6 +59,16 @@ pub struct RedisWriting {
     key: String,
     token: String,
     renewing: tokio::task::JoinHandle<()>,
+    /// Set once the lock is known lost: another holds it, or it could not
+    /// be renewed within its lifetime.
+    lost: Arc<AtomicBool>,
+}
+
+impl RedisWriting {
+    /// Whether the lock is still this request's.
+    pub fn held(&self) -> bool {
+        !self.lost.load(Ordering::Relaxed)
+    }
 }
 
 impl Drop for RedisWriting {
@@ -218,22 +229,35 @@ impl RedisRecords {
         if taken.is_none() {
             return Ok(None);
         }
+        let lost = Arc::new(AtomicBool::new(false));
         let renewing = {
             let (link, key, token) = (self.link.clone(), key.clone(), token.clone());
+            let lost = Arc::clone(&lost);
             tokio::spawn(async move {
                 let mut every = tokio::time::interval(RENEW_EVERY);
                 every.tick().await;
+                let mut renewed = tokio::time::Instant::now();
                 loop {
                     every.tick().await;
-                    let Ok(mut connection) = link.connection() else {
-                        continue;
+                    let renewal = match link.connection() {
+                        Ok(mut connection) => HOLDER_ONLY
+                            .key(&key)
+                            .arg(&token)
+                            .arg(LOCK_LIFETIME.as_millis() as u64)
+                            .invoke_async::<i64>(&mut connection)
+                            .await
+                            .ok(),
+                        Err(_) => None,
                     };
-                    let _: redis::RedisResult<i64> = HOLDER_ONLY
-                        .key(&key)
-                        .arg(&token)
-                        .arg(LOCK_LIFETIME.as_millis() as u64)
-                        .invoke_async(&mut connection)
-                        .await;
+                    match renewal {
+                        Some(1) => renewed = tokio::time::Instant::now(),
+                        // Another holds it (a failover lost it, say): stop writing.
+                        Some(_) => break lost.store(true, Ordering::Relaxed),
+                        None if renewed.elapsed() >= LOCK_LIFETIME => {
+                            break lost.store(true, Ordering::Relaxed)
+                        }
+                        None => {}
+                    }
                 }
             })
         };
@@ -242,6 +266,7 @@ impl RedisRecords {
             key,
             token,
             renewing,
+            lost,
         }))
     }
 }
