@@ -418,3 +418,39 @@ async fn a_writer_whose_lock_was_lost_stops_and_keeps_nothing_more() {
         "the record kept nothing of it"
     );
 }
+
+#[tokio::test]
+#[ignore = "needs redis-server and s3s-fs: run through `cargo xtask test`"]
+async fn an_upload_completed_in_storage_whose_record_was_not_saved_completes_on_resume() {
+    use media_gen_gateway::redis_link::RedisLink;
+    use media_gen_gateway::uploads::records::redis::RedisRecords;
+    let sandbox = start_fetching_sandbox(300).await;
+    let redis = Redis::start().await;
+    let s3 = S3Server::start().await;
+    let gateway = gateway(&sandbox, &redis, &s3, 40 * MIB as u64, false).await;
+    let records = RedisRecords::new(RedisLink::start(&redis.url).await.unwrap());
+    let file = png(7 * MIB);
+    let made = create(&gateway.base_url, file.len()).await;
+    let upload = made.headers()["location"].to_str().unwrap().to_owned();
+    let id = upload.rsplit('/').next().unwrap().to_owned();
+    assert_eq!(
+        patch(&upload, 0, &file[..6 * MIB]).await,
+        StatusCode::NO_CONTENT
+    );
+    let before = records.get(&id).await.unwrap().unwrap();
+    assert_eq!(
+        patch(&upload, 6 * MIB, &file[6 * MIB..]).await,
+        StatusCode::NO_CONTENT
+    );
+    // As if the record could not be saved after the storage completed it.
+    records.save(&id, &before).await.unwrap();
+    assert_eq!(offset(&upload).await, Some(6 * MIB));
+    // The client goes on from there: told it is all in, and it is.
+    assert_eq!(
+        patch(&upload, 6 * MIB, &file[6 * MIB..]).await,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(offset(&upload).await, Some(file.len()));
+    let served = reqwest::get(&upload).await.unwrap().bytes().await.unwrap();
+    assert_eq!(sha256(&served), sha256(&file));
+}

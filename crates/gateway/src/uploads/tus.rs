@@ -345,12 +345,10 @@ async fn receive(
     // Written only while the right to write is ours: once lost, another
     // request may be writing, and nothing more of this one is kept.
     let lost = || writing.is_some_and(|writing| !writing.held());
-    let mut writer = uploads
-        .store
-        .bytes
-        .writer(id, &upload)
-        .await
-        .map_err(storage)?;
+    let mut writer = match uploads.store.bytes.writer(id, &upload).await {
+        Ok(writer) => writer,
+        Err(error) => return whole_or(uploads, id, upload, error).await,
+    };
     // The first bytes, for the type: those already in, then these.
     let mut first = if upload.media.is_none() && offset > 0 {
         uploads
@@ -380,7 +378,10 @@ async fn receive(
             let wanted = SNIFF_BYTES.saturating_sub(first.len()).min(bytes.len());
             first.extend_from_slice(&bytes[..wanted]);
         }
-        let changed = writer.write(&bytes, &mut upload).await.map_err(storage)?;
+        let changed = match writer.write(&bytes, &mut upload).await {
+            Ok(changed) => changed,
+            Err(error) => return whole_or(uploads, id, upload, error).await,
+        };
         offset += bytes.len() as u64;
         metrics::counter!(UPLOADED_BYTES).increment(bytes.len() as u64);
         if upload.media.is_none() && (first.len() >= SNIFF_BYTES || offset == upload.length) {
@@ -407,16 +408,35 @@ async fn receive(
     }
     let complete = offset == upload.length;
     upload.touched = now_seconds();
-    writer
-        .finish(&mut upload, complete)
-        .await
-        .map_err(storage)?;
+    if let Err(error) = writer.finish(&mut upload, complete).await {
+        return whole_or(uploads, id, upload, error).await;
+    }
     if complete {
         upload.complete = true;
         upload.expires = uploads.settings.ends_from_now();
     }
     uploads.store.save(id, &upload).await.map_err(storage)?;
     outcome.map(|()| (upload, offset))
+}
+
+/// A storage failure while writing `id`: when the storage holds the whole
+/// file already (a request completed it but could not save the record),
+/// the upload is complete and said so; else the failure.
+async fn whole_or(
+    uploads: &Uploads,
+    id: &str,
+    mut upload: Upload,
+    error: std::io::Error,
+) -> Result<(Upload, u64), UploadRefusal> {
+    if !uploads.store.bytes.is_whole(id, &upload).await {
+        return Err(storage(error));
+    }
+    upload.complete = true;
+    upload.touched = now_seconds();
+    upload.expires = uploads.settings.ends_from_now();
+    uploads.store.save(id, &upload).await.map_err(storage)?;
+    let length = upload.length;
+    Ok((upload, length))
 }
 
 /// `DELETE /uploads/{id}`: the upload ended and its bytes deleted.

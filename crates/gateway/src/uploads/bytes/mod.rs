@@ -43,6 +43,7 @@ impl Bytes {
     pub async fn offset(&self, id: &str, upload: &Upload) -> io::Result<u64> {
         match self {
             Bytes::Folder(folder) => folder.offset(id).await,
+            Bytes::S3(_) if upload.complete => Ok(upload.length),
             Bytes::S3(_) => Ok(upload.parts.as_ref().map_or(0, |parts| parts.offset())),
         }
     }
@@ -52,6 +53,16 @@ impl Bytes {
         match self {
             Bytes::Folder(folder) => folder.head(id, count).await,
             Bytes::S3(s3) => s3.head(id, upload, count).await,
+        }
+    }
+
+    /// Whether the storage holds the whole file of `id` already (a request
+    /// completed it but its record was not saved). A folder's file is
+    /// whole only once its record says so.
+    pub async fn is_whole(&self, id: &str, upload: &Upload) -> bool {
+        match self {
+            Bytes::Folder(_) => false,
+            Bytes::S3(s3) => s3.is_whole(id, upload).await,
         }
     }
 

@@ -146,6 +146,13 @@ impl S3Bytes {
             .to_vec())
     }
 
+    pub(super) async fn is_whole(&self, id: &str, upload: &Upload) -> bool {
+        self.store
+            .head(&self.path(id))
+            .await
+            .is_ok_and(|meta| meta.size == upload.length)
+    }
+
     pub(super) async fn writer(&self, id: &str, upload: &Upload) -> io::Result<S3Writer> {
         let pending = upload.parts.as_ref().map_or(0, |parts| parts.pending);
         let mut buffer = Vec::with_capacity(PART_BYTES);
