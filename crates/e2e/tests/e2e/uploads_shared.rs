@@ -454,3 +454,84 @@ async fn an_upload_completed_in_storage_whose_record_was_not_saved_completes_on_
     let served = reqwest::get(&upload).await.unwrap().bytes().await.unwrap();
     assert_eq!(sha256(&served), sha256(&file));
 }
+
+#[tokio::test]
+#[ignore = "needs redis-server and s3s-fs: run through `cargo xtask test`"]
+async fn an_upload_held_by_a_task_made_on_one_gateway_is_let_go_when_another_sees_it_end() {
+    let sandbox = start_fetching_sandbox(2_500).await;
+    let redis = Redis::start().await;
+    let s3 = S3Server::start().await;
+    let start = |ttl: u64| {
+        RelayGateway::start(RelayOptions {
+            sandbox_url: sandbox.clone(),
+            static_dir: None,
+            redis: Some(redis.url.clone()),
+            public_url: None,
+            heartbeat: Duration::from_secs(15),
+            trust_callbacks: false,
+            base_path: "/",
+            access: AccessMode::Open,
+            allowed_origins: Vec::new(),
+            uploads: Some(UploadSettings {
+                dir: None,
+                store: Some("s3://media/uploads".to_owned()),
+                store_options: s3.options(false),
+                ttl: Duration::from_secs(ttl),
+                ..UploadSettings::new(Default::default(), String::new())
+            }),
+        })
+    };
+    let (one, other) = (start(1).await, start(1).await);
+    one.ready().await;
+    other.ready().await;
+    let file = png(3_000);
+    let made = create(&one.base_url, file.len()).await;
+    let upload = made.headers()["location"].to_str().unwrap().to_owned();
+    assert_eq!(patch(&upload, 0, &file).await, StatusCode::NO_CONTENT);
+    // Made through the first gateway...
+    let submitted: Value = reqwest::Client::new()
+        .post(format!("{}/v1/image_to_video", one.base_url))
+        .json(
+            &serde_json::json!({ "model": "S", "prompt": "Held", "aspect_ratio": "16:9",
+            "aspect_resolution": "720p", "duration": 8, "image_url": upload }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = submitted["data"]["task_ids"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // ...held past its TTL while the task runs...
+    tokio::time::sleep(Duration::from_millis(2_000)).await;
+    assert_eq!(
+        reqwest::get(&upload).await.unwrap().status(),
+        StatusCode::OK,
+        "held"
+    );
+    // ...and let go when the other reads the task's end: gone a TTL later.
+    loop {
+        let task: Value = reqwest::get(format!("{}/v1/image_to_video/{id}", other.base_url))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if task["data"]["status"] == "SUCCEEDED" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut status = StatusCode::OK;
+    for _ in 0..60 {
+        status = reqwest::get(&upload).await.unwrap().status();
+        if status == StatusCode::GONE {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, StatusCode::GONE, "let go, then expired");
+}

@@ -74,7 +74,13 @@ impl Uploads {
                     }
                 })
                 .await;
-            if let Err(error) = held {
+            let noted = async {
+                for name in &names {
+                    self.store.note_hold(name, &id).await?;
+                }
+                Ok(())
+            };
+            if let Err(error) = held.map(drop).and(noted.await) {
                 tracing::warn!(%error, "an upload could not be held for its tasks");
             }
         }
@@ -94,19 +100,27 @@ impl Uploads {
                 return;
             }
         };
-        for (id, _) in held {
+        for id in held {
             let let_go = self
                 .store
                 .update(&id, |upload| {
-                    upload.held_by.retain(|held| *held != name);
-                    if upload.held_by.is_empty() {
-                        upload.expires = upload.expires.max(self.settings.ends_from_now());
+                    // Only an upload this task held (one past its time when
+                    // the task was made is not brought back).
+                    if upload.held_by.contains(&name) {
+                        upload.held_by.retain(|held| *held != name);
+                        if upload.held_by.is_empty() {
+                            upload.expires = upload.expires.max(self.settings.ends_from_now());
+                        }
                     }
                 })
                 .await;
             if let Err(error) = let_go {
                 tracing::warn!(%error, "an upload could not be let go by its task");
+                return;
             }
+        }
+        if let Err(error) = self.store.forget_holds(&name).await {
+            tracing::warn!(%error, "a task's note of its uploads stays until it expires");
         }
     }
 }

@@ -103,11 +103,19 @@ impl Store {
         self.records.update(id, change).await
     }
 
-    /// The uploads `task` (`kind/task_id`) holds.
-    pub async fn held_by(&self, task: &str) -> io::Result<Vec<(String, Upload)>> {
-        let mut all = self.records.all().await?;
-        all.retain(|(_, upload)| upload.held_by.iter().any(|held| held == task));
-        Ok(all)
+    /// Note that `task` (`kind/task_id`) holds upload `id`.
+    pub async fn note_hold(&self, task: &str, id: &str) -> io::Result<()> {
+        self.records.note_hold(task, id).await
+    }
+
+    /// The ids of the uploads `task` holds.
+    pub async fn held_by(&self, task: &str) -> io::Result<Vec<String>> {
+        self.records.held_by(task).await
+    }
+
+    /// `task` ended and let its uploads go: its note goes.
+    pub async fn forget_holds(&self, task: &str) -> io::Result<()> {
+        self.records.forget_holds(task).await
     }
 
     /// Delete `id`: its bytes and what was known of it.

@@ -78,6 +78,36 @@ impl Records {
         }
     }
 
+    /// Note that `task` (`kind/task_id`) holds upload `id` (kept apart in
+    /// Redis, so a task's end finds its uploads without reading them all).
+    pub async fn note_hold(&self, task: &str, id: &str) -> io::Result<()> {
+        match self {
+            Records::Folder(_) => Ok(()),
+            Records::Redis(redis) => redis.note_hold(task, id).await,
+        }
+    }
+
+    /// The ids of the uploads `task` holds.
+    pub async fn held_by(&self, task: &str) -> io::Result<Vec<String>> {
+        match self {
+            Records::Folder(folder) => Ok(folder
+                .all()
+                .into_iter()
+                .filter(|(_, upload)| upload.held_by.iter().any(|held| held == task))
+                .map(|(id, _)| id)
+                .collect()),
+            Records::Redis(redis) => redis.held_by(task).await,
+        }
+    }
+
+    /// `task` ended: its note of the uploads it held goes.
+    pub async fn forget_holds(&self, task: &str) -> io::Result<()> {
+        match self {
+            Records::Folder(_) => Ok(()),
+            Records::Redis(redis) => redis.forget_holds(task).await,
+        }
+    }
+
     /// Every upload known, with its id.
     pub async fn all(&self) -> io::Result<Vec<(String, Upload)>> {
         match self {

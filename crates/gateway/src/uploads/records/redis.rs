@@ -31,6 +31,14 @@ fn record_key(id: &str) -> String {
     format!("media-gen:upload:{id}")
 }
 
+fn holds_key(task: &str) -> String {
+    format!("media-gen:upload-holds:{task}")
+}
+
+/// How long a task's note of its uploads is kept at most (a task that is
+/// never seen to end lets its uploads go with their own expiry anyway).
+const HOLDS_LIFETIME_SECONDS: u64 = 7 * 24 * 3_600;
+
 fn lock_key(id: &str) -> String {
     format!("media-gen:upload-writing:{id}")
 }
@@ -174,6 +182,34 @@ impl RedisRecords {
         Err(io_error(
             "an upload's record kept changing under its update",
         ))
+    }
+
+    /// Note that `task` holds upload `id`.
+    pub async fn note_hold(&self, task: &str, id: &str) -> std::io::Result<()> {
+        let key = holds_key(task);
+        redis::pipe()
+            .atomic()
+            .sadd(&key, id)
+            .expire(&key, HOLDS_LIFETIME_SECONDS as i64)
+            .query_async::<()>(&mut self.connection()?)
+            .await
+            .map_err(io_error)
+    }
+
+    /// The ids of the uploads `task` holds.
+    pub async fn held_by(&self, task: &str) -> std::io::Result<Vec<String>> {
+        self.connection()?
+            .smembers(holds_key(task))
+            .await
+            .map_err(io_error)
+    }
+
+    /// `task` ended: its note goes.
+    pub async fn forget_holds(&self, task: &str) -> std::io::Result<()> {
+        self.connection()?
+            .del::<_, ()>(holds_key(task))
+            .await
+            .map_err(io_error)
     }
 
     /// Forget `id`.
