@@ -253,7 +253,10 @@ impl Follow {
                     let expected = estimates.get(&key.kind).and_then(DurationEstimate::median);
                     listen(watch, expected, now);
                 }
-                (false, way @ (Way::Stream { .. } | Way::StreamLost { .. })) => {
+                (
+                    false,
+                    way @ (Way::Stream { .. } | Way::StreamLost { .. } | Way::NoRoom { .. }),
+                ) => {
                     watch.way = way.into_reads();
                     watch.due_by(now);
                 }
@@ -491,9 +494,32 @@ impl Follow {
                     .way
                     .capability()
                     .is_some_and(|capability| !wanted.iter().any(|have| have == capability));
-                if left_out && watch.way.wants_stream() {
-                    watch.way = watch.way.clone().into_reads();
+                if let (true, Way::Stream { capability } | Way::StreamLost { capability }) =
+                    (left_out, &watch.way)
+                {
+                    watch.way = Way::NoRoom {
+                        capability: capability.clone(),
+                    };
                     watch.due_by(now);
+                }
+            }
+        } else {
+            // Room again: those waiting for it are heard of from now on.
+            let estimates = &self.estimates;
+            for (key, watch) in &mut self.watches {
+                let Way::NoRoom { capability } = &watch.way else {
+                    continue;
+                };
+                let fits = wanted.contains(capability) || wanted.len() < MAX_RELAYS;
+                if fits && watch.next != Next::InFlight {
+                    if !wanted.contains(capability) {
+                        wanted.push(capability.clone());
+                    }
+                    watch.way = Way::Stream {
+                        capability: capability.clone(),
+                    };
+                    let expected = estimates.get(&key.kind).and_then(DurationEstimate::median);
+                    listen(watch, expected, now);
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! Each transition of the follow engine, with time as a value.
 
 use super::*;
+use crate::relay::MAX_RELAYS;
 
 const CAP: &str = "0123456789abcdef0123456789abcdef";
 const OTHER_CAP: &str = "fedcba9876543210fedcba9876543210";
@@ -376,4 +377,41 @@ fn a_task_whose_read_is_out_when_the_relay_comes_is_heard_of_after_it() {
         .poll(1_100)
         .iter()
         .any(|command| matches!(command, Command::OpenStream { .. })));
+}
+
+#[test]
+fn a_task_the_stream_has_no_room_for_is_read_until_there_is() {
+    let mut follow = engine();
+    follow.set_relay(Some(RelayInfo::default()), 0);
+    let capability = |n: usize| format!("{n:032x}");
+    for n in 0..=MAX_RELAYS {
+        follow.watch(key(&format!("t{n}")), 0, Some(capability(n)), 0);
+    }
+    let opened = follow.poll(0);
+    let named = opened
+        .iter()
+        .find_map(|command| match command {
+            Command::OpenStream { capabilities, .. } => Some(capabilities.len()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(named, MAX_RELAYS);
+    let left_out: Vec<TaskKey> = (0..=MAX_RELAYS)
+        .map(|n| key(&format!("t{n}")))
+        .filter(|key| !follow.is_relayed(key))
+        .collect();
+    assert_eq!(left_out.len(), 1, "one waits for room, read meanwhile");
+    assert_eq!(reads(&opened), [left_out[0].id.as_str()]);
+    follow.read_done(&left_out[0], running(), 1_000);
+    // A relayed task ends: its place goes to the one waiting.
+    let ended = (0..=MAX_RELAYS)
+        .map(|n| key(&format!("t{n}")))
+        .find(|key| follow.is_relayed(key))
+        .unwrap();
+    follow.stream_end(&ended, &TaskStatus::Succeeded, 2_000);
+    let reopened = follow.poll(2_000);
+    assert!(reopened
+        .iter()
+        .any(|command| matches!(command, Command::OpenStream { .. })));
+    assert!(follow.is_relayed(&left_out[0]));
 }

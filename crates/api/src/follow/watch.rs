@@ -26,6 +26,12 @@ pub enum Way {
         /// The capability the stream named.
         capability: String,
     },
+    /// The stream names as many capabilities as it may: read until there
+    /// is room for this one, then heard of there.
+    NoRoom {
+        /// The capability waiting for room.
+        capability: String,
+    },
 }
 
 impl Way {
@@ -33,20 +39,24 @@ impl Way {
     pub fn capability(&self) -> Option<&str> {
         match self {
             Way::Reads { capability } => capability.as_deref(),
-            Way::Stream { capability } | Way::StreamLost { capability } => Some(capability),
+            Way::Stream { capability }
+            | Way::StreamLost { capability }
+            | Way::NoRoom { capability } => Some(capability),
         }
     }
 
     /// Whether the stream follows it, or would were it not given up.
     pub fn wants_stream(&self) -> bool {
-        !matches!(self, Way::Reads { .. })
+        matches!(self, Way::Stream { .. } | Way::StreamLost { .. })
     }
 
     /// Read from now on, keeping the capability.
     pub fn into_reads(self) -> Way {
         match self {
             Way::Reads { capability } => Way::Reads { capability },
-            Way::Stream { capability } | Way::StreamLost { capability } => Way::Reads {
+            Way::Stream { capability }
+            | Way::StreamLost { capability }
+            | Way::NoRoom { capability } => Way::Reads {
                 capability: Some(capability),
             },
         }
