@@ -130,9 +130,34 @@ pub fn decode_task(
     }
 }
 
+/// Only a task's status, out of a status read's answer: what a server
+/// passing the answer on needs of it, without reading the rest.
+#[derive(Deserialize)]
+struct StatusOnly {
+    status: crate::TaskStatus,
+}
+
+/// The status a status read's answer (`status`, `body`) shows, read
+/// without decoding the rest of the task.
+pub fn decode_status(status: u16, body: &[u8]) -> Result<crate::TaskStatus, ResponseError> {
+    decode_data::<StatusOnly>(status, body).map(|task| task.status)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_status_is_read_alone_and_a_refusal_stays_one() {
+        let body = br#"{"code":0,"msg":"ok","data":{"task_id":"t","status":"SUCCEEDED","video_url":"https://x"}}"#;
+        assert_eq!(
+            decode_status(200, body).unwrap(),
+            crate::TaskStatus::Succeeded
+        );
+        let refused = br#"{"code":100002,"msg":"bad token","data":null}"#;
+        assert!(decode_status(200, refused).is_err());
+        assert!(decode_status(200, b"{}").is_err());
+    }
     use crate::image_to_video::TaskIds;
 
     #[test]

@@ -175,9 +175,10 @@ async fn keep_uploads(
             let created = crate::relay::submit::created_ids(*kind, status, &answer.body);
             uploads.hold(*kind, asked, &created).await;
         }
-        Endpoint::Status(kind, _) => {
-            if let Ok(task) = media_gen_api::decode_task(*kind, status, &answer.body) {
-                uploads.seen(&task).await;
+        Endpoint::Status(kind, task_id) => {
+            // The status alone: most reads find the task running.
+            if let Ok(status) = media_gen_api::decode::decode_status(status, &answer.body) {
+                uploads.seen(*kind, task_id, &status).await;
             }
         }
         Endpoint::TargetLanguages => {}

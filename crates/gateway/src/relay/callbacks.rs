@@ -122,7 +122,9 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
         return Err(Refusal::RetryLater(relay.confirmations().interval()));
     }
     if let Some(uploads) = &gateway.uploads {
-        uploads.seen(&task).await;
+        uploads
+            .seen(task.kind(), task.task_id(), task.status())
+            .await;
     }
     if store
         .announce(capability, task)

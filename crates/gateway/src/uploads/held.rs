@@ -6,7 +6,7 @@
 //! count.
 
 use media_gen_api::{
-    AnyTask, ImageGenerateRequest, ImageToVideoRequest, TaskKind, VideoTranslateRequest,
+    ImageGenerateRequest, ImageToVideoRequest, TaskKind, TaskStatus, VideoTranslateRequest,
 };
 
 use super::{Uploads, UPLOADS_PATH};
@@ -86,13 +86,14 @@ impl Uploads {
         }
     }
 
-    /// `task` has been read or heard of: when it has ended, the uploads it
-    /// held are kept `--upload-ttl` from now, and then go.
-    pub async fn seen(&self, task: &AnyTask) {
-        if !task.status().is_terminal() {
+    /// The task `task_id` of `kind` was read or heard of at `status`: when
+    /// it has ended, the uploads it held are kept `--upload-ttl` from now,
+    /// and then go.
+    pub async fn seen(&self, kind: TaskKind, task_id: &str, status: &TaskStatus) {
+        if !status.is_terminal() {
             return;
         }
-        let name = task_name(task.kind(), task.task_id());
+        let name = task_name(kind, task_id);
         let held = match self.store.held_by(&name).await {
             Ok(held) => held,
             Err(error) => {
