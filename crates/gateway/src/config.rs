@@ -300,7 +300,8 @@ impl fmt::Display for ConfigError {
             ConfigError::Upstream(why) => write!(f, "--upstream: {why}"),
             ConfigError::UploadsWithoutPublicUrl => write!(
                 f,
-                "--upload-dir needs --public-url: the address the service fetches uploads from"
+                "uploads (--upload-dir, --upload-store) need --public-url: the address the \
+                 service fetches uploads from"
             ),
             ConfigError::UploadRecordsNowhere => write!(
                 f,
@@ -378,12 +379,12 @@ impl Config {
         if self.upload_dir.is_none() && self.upload_store.is_none() {
             return Ok(None);
         }
-        if self.upload_store.is_some() && self.upload_dir.is_none() && self.redis.is_none() {
-            return Err(ConfigError::UploadRecordsNowhere);
-        }
         let Some(public_url) = &self.public_url else {
             return Err(ConfigError::UploadsWithoutPublicUrl);
         };
+        if self.upload_store.is_some() && self.upload_dir.is_none() && self.redis.is_none() {
+            return Err(ConfigError::UploadRecordsNowhere);
+        }
         if self.access == crate::access::AccessMode::Open && !self.uploads_open {
             tracing::warn!(
                 "uploads are off: --access open would make this gateway a free file host for \
@@ -480,7 +481,7 @@ mod tests {
         let refused = config(&["--upload-dir", "/tmp/u"]).uploads().unwrap_err();
         assert!(refused
             .to_string()
-            .contains("--upload-dir needs --public-url"));
+            .contains("uploads (--upload-dir, --upload-store) need --public-url"));
         let public = [
             "--upload-dir",
             "/tmp/u",
@@ -517,6 +518,33 @@ mod tests {
         );
         assert_eq!(keys.uploads().unwrap().unwrap().quota, 1_610_612_736);
         assert!(Config::try_parse_from(["g", "--upload-quota", "lots"]).is_err());
+    }
+
+    #[test]
+    fn uploads_in_object_storage_keep_their_records_in_redis_or_the_folder() {
+        let store = [
+            "--upload-store",
+            "s3://media/uploads",
+            "--public-url",
+            "https://gw.example",
+            "--uploads-open",
+        ];
+        let nowhere = config(&store).uploads().unwrap_err();
+        assert!(nowhere
+            .to_string()
+            .contains("--upload-store needs --redis or --upload-dir"));
+        let with_redis = config(&[&store[..], &["--redis", "redis://127.0.0.1:6379/"]].concat());
+        let settings = with_redis.uploads().unwrap().unwrap();
+        assert_eq!(
+            (settings.dir, settings.store.as_deref()),
+            (None, Some("s3://media/uploads"))
+        );
+        let with_dir = config(&[&store[..], &["--upload-dir", "/tmp/u"]].concat());
+        assert!(with_dir.uploads().unwrap().is_some());
+        let alone = config(&["--upload-store", "s3://media/uploads"])
+            .uploads()
+            .unwrap_err();
+        assert!(alone.to_string().contains("need --public-url"));
     }
 
     #[test]
