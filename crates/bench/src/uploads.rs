@@ -10,6 +10,7 @@
 use std::time::{Duration, Instant};
 
 use media_gen_e2e::s3::S3Server;
+use media_gen_e2e::tus::cut_after;
 use media_gen_e2e::{start_gateway_at, Browser, Nginx};
 
 use crate::report::Report;
@@ -150,33 +151,14 @@ async fn memory_while_streaming(gateway: &Server) -> Result<f64, String> {
 /// Bytes sent again after a cut at half of a 64 MiB upload: what was sent
 /// before the cut less the offset the gateway then gives.
 async fn resent_after_cut(base: &str) -> Result<u64, String> {
-    use tokio::io::AsyncWriteExt;
     let length = 64 * MIB;
     let client = reqwest::Client::new();
     let upload = create(&client, base, length).await?;
-    let url = reqwest::Url::parse(&upload).map_err(|e| e.to_string())?;
-    let address = format!(
-        "{}:{}",
-        url.host_str().unwrap_or("127.0.0.1"),
-        url.port().unwrap_or(80)
-    );
-    let mut stream = tokio::net::TcpStream::connect(address)
-        .await
-        .map_err(|e| e.to_string())?;
-    let head = format!(
-        "PATCH {} HTTP/1.1\r\nHost: gateway\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\n\
-         Content-Type: application/offset+octet-stream\r\nContent-Length: {length}\r\n\r\n",
-        url.path()
-    );
-    stream
-        .write_all(head.as_bytes())
-        .await
-        .map_err(|e| e.to_string())?;
     let mut half = vec![7u8; (length / 2) as usize];
     half[..12].copy_from_slice(b"\0\0\0\x18ftypmp42");
-    stream.write_all(&half).await.map_err(|e| e.to_string())?;
-    stream.flush().await.map_err(|e| e.to_string())?;
-    drop(stream);
+    cut_after(&upload, 0, length, &half)
+        .await
+        .map_err(|e| e.to_string())?;
     // The gateway writes what arrived, then lets the upload go (423 until then).
     let deadline = Instant::now() + Duration::from_secs(10);
     let mut offset = 0;

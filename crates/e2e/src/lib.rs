@@ -18,6 +18,7 @@ use media_gen_sandbox::Config;
 use tokio::process::{Child, Command};
 
 pub mod s3;
+pub mod tus;
 
 /// How long a page may take to show what a test waits for.
 pub const PAGE_TIMEOUT: Duration = Duration::from_secs(20);
@@ -274,6 +275,26 @@ pub struct RelayOptions {
     pub uploads: Option<media_gen_gateway::uploads::UploadSettings>,
 }
 
+impl RelayOptions {
+    /// A gateway in front of `sandbox_url` as most tests run it: at the
+    /// root, open, its relay in memory on its own address, a 15 s
+    /// heartbeat, no site, no uploads.
+    pub fn new(sandbox_url: &str) -> RelayOptions {
+        RelayOptions {
+            sandbox_url: sandbox_url.to_owned(),
+            static_dir: None,
+            redis: None,
+            public_url: None,
+            heartbeat: Duration::from_secs(15),
+            trust_callbacks: false,
+            base_path: "/",
+            access: media_gen_gateway::access::AccessMode::Open,
+            allowed_origins: Vec::new(),
+            uploads: None,
+        }
+    }
+}
+
 /// Whether the gateway at `base_url` answers `/readyz` with success within
 /// `within` (asked every 200 ms).
 pub async fn ready_within(base_url: &str, within: Duration) -> bool {
@@ -414,16 +435,10 @@ pub async fn start_relay_gateway(
     heartbeat: Duration,
 ) -> String {
     let gateway = RelayGateway::start(RelayOptions {
-        sandbox_url: sandbox_url.to_owned(),
         static_dir,
         redis: redis.map(str::to_owned),
-        public_url: None,
         heartbeat,
-        trust_callbacks: false,
-        base_path: "/",
-        access: media_gen_gateway::access::AccessMode::Open,
-        allowed_origins: Vec::new(),
-        uploads: None,
+        ..RelayOptions::new(sandbox_url)
     })
     .await;
     if redis.is_some() {

@@ -15,9 +15,8 @@ use media_gen_e2e::{
 };
 use media_gen_gateway::uploads::UploadSettings;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
-use crate::common::{fetched_hash, MAKE_FILE};
+use crate::common::{fetched_hash, sha256, MAKE_FILE};
 
 /// A noisy 640×360 PNG (noise does not compress: about 700 KB), written
 /// to `path`; its bytes.
@@ -46,13 +45,6 @@ fn write_noise_png(path: &Path, seed: u32, width: u32, height: u32) -> Vec<u8> {
     }
     std::fs::write(path, &bytes).unwrap();
     bytes
-}
-
-fn sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
 }
 
 /// A folder of this test's own.
@@ -413,19 +405,9 @@ async fn an_upload_goes_on_when_its_gateway_restarts_mid_way() {
     let sandbox = start_fetching_sandbox(400).await;
     let uploads = scratch("app-restart");
     let mut gateway = RelayGateway::start(RelayOptions {
-        sandbox_url: sandbox,
         static_dir: Some(dist_dir()),
-        redis: None,
-        public_url: None,
-        heartbeat: std::time::Duration::from_secs(15),
-        trust_callbacks: false,
-        base_path: "/",
-        access: media_gen_gateway::access::AccessMode::Open,
-        allowed_origins: Vec::new(),
-        uploads: Some(media_gen_gateway::uploads::UploadSettings::new(
-            uploads.clone(),
-            String::new(),
-        )),
+        uploads: Some(UploadSettings::new(uploads.clone(), String::new())),
+        ..RelayOptions::new(&sandbox)
     })
     .await;
     gateway.ready().await;

@@ -9,43 +9,35 @@
 use std::time::Duration;
 
 use media_gen_e2e::s3::S3Server;
+use media_gen_e2e::tus::{cut_after, patch_by_hand};
 use media_gen_e2e::{start_fetching_sandbox, Redis, RelayGateway, RelayOptions};
-use media_gen_gateway::access::AccessMode;
 use media_gen_gateway::uploads::UploadSettings;
 use reqwest::StatusCode;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
-use crate::common::{fetched_hash, png};
+use crate::common::{fetched_hash, png, sha256};
 
 const MIB: usize = 1 << 20;
 
-/// A gateway taking uploads into `s3`, its records in `redis`, the bytes
-/// of the day `bytes_per_day`.
+/// A gateway taking uploads into `s3`, its records in `redis`, its
+/// upload settings as `change` leaves them.
 async fn gateway(
     sandbox: &str,
     redis: &Redis,
     s3: &S3Server,
-    bytes_per_day: u64,
-    wrong_secret: bool,
+    change: impl FnOnce(&mut UploadSettings),
 ) -> RelayGateway {
+    let mut uploads = UploadSettings {
+        dir: None,
+        store: Some("s3://media/uploads".to_owned()),
+        store_options: s3.options(false),
+        ..UploadSettings::new(Default::default(), String::new())
+    };
+    change(&mut uploads);
     let gateway = RelayGateway::start(RelayOptions {
-        sandbox_url: sandbox.to_owned(),
-        static_dir: None,
         redis: Some(redis.url.clone()),
-        public_url: None,
-        heartbeat: Duration::from_secs(15),
-        trust_callbacks: false,
-        base_path: "/",
-        access: AccessMode::Open,
-        allowed_origins: Vec::new(),
-        uploads: Some(UploadSettings {
-            dir: None,
-            store: Some("s3://media/uploads".to_owned()),
-            store_options: s3.options(wrong_secret),
-            bytes_per_day,
-            ..UploadSettings::new(Default::default(), String::new())
-        }),
+        uploads: Some(uploads),
+        ..RelayOptions::new(sandbox)
     })
     .await;
     gateway.ready().await;
@@ -93,35 +85,10 @@ async fn offset(upload: &str) -> Option<usize> {
         .ok()
 }
 
-/// `bytes` sent to `upload` at `offset` declaring `declared`, the
-/// connection then dropped (a phone losing its network).
-async fn cut_after(upload: &str, offset: usize, declared: usize, bytes: &[u8]) {
-    use tokio::io::AsyncWriteExt;
-    let url = url::Url::parse(upload).unwrap();
-    let address = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap());
-    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let head = format!(
-        "PATCH {} HTTP/1.1\r\nHost: gateway\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: {offset}\r\n\
-         Content-Type: application/offset+octet-stream\r\nContent-Length: {declared}\r\n\r\n",
-        url.path()
-    );
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(bytes).await.unwrap();
-    stream.flush().await.unwrap();
-    drop(stream);
-}
-
 /// `url`'s path on the gateway at `base`.
 fn at(base: &str, url: &str) -> String {
     let path = url::Url::parse(url).unwrap().path().to_owned();
     format!("{base}{path}")
-}
-
-fn sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
 }
 
 #[tokio::test]
@@ -130,8 +97,9 @@ async fn an_upload_begun_on_one_gateway_goes_on_on_the_other_in_s3_and_both_serv
     let sandbox = start_fetching_sandbox(300).await;
     let redis = Redis::start().await;
     let s3 = S3Server::start().await;
-    let one = gateway(&sandbox, &redis, &s3, 40 * MIB as u64, false).await;
-    let other = gateway(&sandbox, &redis, &s3, 40 * MIB as u64, false).await;
+    let budget = |uploads: &mut UploadSettings| uploads.bytes_per_day = 40 * MIB as u64;
+    let one = gateway(&sandbox, &redis, &s3, budget).await;
+    let other = gateway(&sandbox, &redis, &s3, budget).await;
     // 12 MiB: two whole parts of 5 MiB and a last one.
     let file = png(12 * MIB + 12_345);
 
@@ -152,11 +120,12 @@ async fn an_upload_begun_on_one_gateway_goes_on_on_the_other_in_s3_and_both_serv
     // 3 MiB more on the other, the connection then cut: what came is kept.
     cut_after(
         &on_other,
-        6 * MIB,
-        file.len() - 6 * MIB,
+        (6 * MIB) as u64,
+        (file.len() - 6 * MIB) as u64,
         &file[6 * MIB..9 * MIB],
     )
-    .await;
+    .await
+    .unwrap();
     let mut now = offset(&upload).await;
     for _ in 0..250 {
         if now == Some(9 * MIB) {
@@ -284,7 +253,10 @@ async fn a_storage_that_refuses_the_signature_is_a_503_naming_no_secret() {
     let sandbox = start_fetching_sandbox(300).await;
     let redis = Redis::start().await;
     let s3 = S3Server::start().await;
-    let gateway = gateway(&sandbox, &redis, &s3, 40 * MIB as u64, true).await;
+    let gateway = gateway(&sandbox, &redis, &s3, |uploads| {
+        uploads.store_options = s3.options(true);
+    })
+    .await;
     let refused = create(&gateway.base_url, 1_000).await;
     assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
     let said = refused.text().await.unwrap();
@@ -309,17 +281,8 @@ async fn changes_two_gateways_make_at_once_to_one_upload_are_all_kept() {
     );
     let id = "0123456789abcdef0123456789abcdef";
     let upload = Upload {
-        length: 1,
-        created: 0,
-        expires: 10,
-        media: None,
-        name: "a.png".to_owned(),
-        owner: "ada".to_owned(),
         complete: true,
-        touched: 0,
-        gone: false,
-        held_by: Vec::new(),
-        parts: None,
+        ..Upload::new(1, "a.png".to_owned(), "ada".to_owned(), 0, 10)
     };
     one.save(id, &upload).await.unwrap();
     // The tasks of one submit ending together, heard on two gateways.
@@ -373,22 +336,12 @@ async fn a_writer_whose_lock_was_lost_stops_and_keeps_nothing_more() {
     let sandbox = start_fetching_sandbox(300).await;
     let redis = Redis::start().await;
     let s3 = S3Server::start().await;
-    let gateway = gateway(&sandbox, &redis, &s3, 40 * MIB as u64, false).await;
+    let gateway = gateway(&sandbox, &redis, &s3, |_| {}).await;
     let file = png(8 * MIB);
     let made = create(&gateway.base_url, file.len()).await;
     let upload = made.headers()["location"].to_str().unwrap().to_owned();
     let id = upload.rsplit('/').next().unwrap().to_owned();
-    let url = url::Url::parse(&upload).unwrap();
-    let mut stream = tokio::net::TcpStream::connect(format!("127.0.0.1:{}", url.port().unwrap()))
-        .await
-        .unwrap();
-    let head = format!(
-        "PATCH {} HTTP/1.1\r\nHost: gateway\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\n\
-         Content-Type: application/offset+octet-stream\r\nContent-Length: {}\r\n\r\n",
-        url.path(),
-        file.len()
-    );
-    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut stream = patch_by_hand(&upload, 0, file.len() as u64).await.unwrap();
     stream.write_all(&file[..MIB]).await.unwrap();
     // The lock taken, then lost as a failover would lose it.
     let lock = format!("media-gen:upload-writing:{id}");
@@ -427,7 +380,7 @@ async fn an_upload_completed_in_storage_whose_record_was_not_saved_completes_on_
     let sandbox = start_fetching_sandbox(300).await;
     let redis = Redis::start().await;
     let s3 = S3Server::start().await;
-    let gateway = gateway(&sandbox, &redis, &s3, 40 * MIB as u64, false).await;
+    let gateway = gateway(&sandbox, &redis, &s3, |_| {}).await;
     let records = RedisRecords::new(RedisLink::start(&redis.url).await.unwrap());
     let file = png(7 * MIB);
     let made = create(&gateway.base_url, file.len()).await;
@@ -461,29 +414,9 @@ async fn an_upload_held_by_a_task_made_on_one_gateway_is_let_go_when_another_see
     let sandbox = start_fetching_sandbox(2_500).await;
     let redis = Redis::start().await;
     let s3 = S3Server::start().await;
-    let start = |ttl: u64| {
-        RelayGateway::start(RelayOptions {
-            sandbox_url: sandbox.clone(),
-            static_dir: None,
-            redis: Some(redis.url.clone()),
-            public_url: None,
-            heartbeat: Duration::from_secs(15),
-            trust_callbacks: false,
-            base_path: "/",
-            access: AccessMode::Open,
-            allowed_origins: Vec::new(),
-            uploads: Some(UploadSettings {
-                dir: None,
-                store: Some("s3://media/uploads".to_owned()),
-                store_options: s3.options(false),
-                ttl: Duration::from_secs(ttl),
-                ..UploadSettings::new(Default::default(), String::new())
-            }),
-        })
-    };
-    let (one, other) = (start(1).await, start(1).await);
-    one.ready().await;
-    other.ready().await;
+    let short_lived = |uploads: &mut UploadSettings| uploads.ttl = Duration::from_secs(1);
+    let one = gateway(&sandbox, &redis, &s3, short_lived).await;
+    let other = gateway(&sandbox, &redis, &s3, short_lived).await;
     let file = png(3_000);
     let made = create(&one.base_url, file.len()).await;
     let upload = made.headers()["location"].to_str().unwrap().to_owned();
@@ -534,4 +467,44 @@ async fn an_upload_held_by_a_task_made_on_one_gateway_is_let_go_when_another_see
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(status, StatusCode::GONE, "let go, then expired");
+}
+
+#[tokio::test]
+#[ignore = "needs redis-server and s3s-fs: run through `cargo xtask test`"]
+async fn a_type_is_judged_from_first_bytes_sent_to_two_gateways() {
+    let sandbox = start_fetching_sandbox(300).await;
+    let redis = Redis::start().await;
+    let s3 = S3Server::start().await;
+    let one = gateway(&sandbox, &redis, &s3, |_| {}).await;
+    let other = gateway(&sandbox, &redis, &s3, |_| {}).await;
+    let file = png(100_000);
+    let made = create(&one.base_url, file.len()).await;
+    let upload = made.headers()["location"].to_str().unwrap().to_owned();
+    // Ten bytes on one (too few to judge), the rest on the other.
+    assert_eq!(patch(&upload, 0, &file[..10]).await, StatusCode::NO_CONTENT);
+    let on_other = at(&other.base_url, &upload);
+    assert_eq!(
+        patch(&on_other, 10, &file[10..]).await,
+        StatusCode::NO_CONTENT
+    );
+    let served = reqwest::get(&upload).await.unwrap();
+    assert_eq!(served.headers()["content-type"], "image/png");
+    // A page named .png is refused once its first bytes are in, wherever.
+    let page = b"<!DOCTYPE html><html><body><script>alert(1)</script></body></html>".repeat(3);
+    let made = create(&one.base_url, page.len()).await;
+    let refused = made.headers()["location"].to_str().unwrap().to_owned();
+    assert_eq!(
+        patch(&refused, 0, &page[..10]).await,
+        StatusCode::NO_CONTENT
+    );
+    let refused_on_other = at(&other.base_url, &refused);
+    assert_eq!(
+        patch(&refused_on_other, 10, &page[10..]).await,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE
+    );
+    assert_eq!(
+        s3.objects("uploads").len(),
+        1,
+        "nothing of the page is kept"
+    );
 }

@@ -3,6 +3,7 @@
 //! headless Chromium, the sandbox behind the gateway. No token in the page:
 //! the gateway adds it. `cargo xtask test` packs and installs it first.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use media_gen_e2e::{
@@ -11,7 +12,7 @@ use media_gen_e2e::{
 };
 use serde_json::Value;
 
-use crate::common::MAKE_FILE;
+use crate::common::{fetched_hash_soon, sha256, MAKE_FILE};
 
 /// The test page with the package loaded; returns the site and the browser.
 async fn page(task_ms: u64) -> (Site, Browser) {
@@ -22,6 +23,25 @@ async fn page(task_ms: u64) -> (Site, Browser) {
         .wait_until("the package to load", "window.ready === true")
         .await;
     (site, browser)
+}
+
+/// A gateway serving `site` that takes uploads (into a folder named
+/// after `name`), in front of a sandbox fetching inputs as the service
+/// does: the sandbox's address, the gateway and the uploads' folder.
+async fn uploading_site(site: PathBuf, name: &str) -> (String, RelayGateway, PathBuf) {
+    let sandbox = start_fetching_sandbox(100).await;
+    let uploads =
+        std::env::temp_dir().join(format!("media-gen-{name}-uploads-{}", std::process::id()));
+    let gateway = RelayGateway::start(RelayOptions {
+        static_dir: Some(site),
+        uploads: Some(media_gen_gateway::uploads::UploadSettings::new(
+            uploads.clone(),
+            String::new(),
+        )),
+        ..RelayOptions::new(&sandbox)
+    })
+    .await;
+    (sandbox, gateway, uploads)
 }
 
 /// How many nodes the shadow root of the element `element` (a JavaScript
@@ -912,25 +932,7 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
     assert!(wasm[0].starts_with("media_gen_client_bg"), "{wasm:?}");
     // Through a gateway that relays (every submit names its capability)
     // and takes uploads, before a sandbox fetching inputs as the service does.
-    let sandbox = start_fetching_sandbox(100).await;
-    let uploads =
-        std::env::temp_dir().join(format!("media-gen-vite-uploads-{}", std::process::id()));
-    let gateway = RelayGateway::start(RelayOptions {
-        sandbox_url: sandbox.clone(),
-        static_dir: Some(dist),
-        redis: None,
-        public_url: None,
-        heartbeat: Duration::from_secs(15),
-        trust_callbacks: false,
-        base_path: "/",
-        access: media_gen_gateway::access::AccessMode::Open,
-        allowed_origins: Vec::new(),
-        uploads: Some(media_gen_gateway::uploads::UploadSettings::new(
-            uploads.clone(),
-            String::new(),
-        )),
-    })
-    .await;
+    let (sandbox, gateway, uploads) = uploading_site(dist, "vite").await;
     let browser = Browser::start().await;
     browser
         .open(&format!("{}/index.html", gateway.base_url))
@@ -981,6 +983,11 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
         served.len(),
         9 * 1024 * 1024 + 4321,
         "the gateway kept the whole file"
+    );
+    assert_eq!(
+        fetched_hash_soon(&sandbox, url).await,
+        Some(sha256(&served)),
+        "the service fetched the file the page uploaded"
     );
     let _ = std::fs::remove_dir_all(&uploads);
     assert!(result["languages"].as_u64().unwrap() > 3, "{result}");
@@ -1148,25 +1155,7 @@ async fn the_widgets_wear_the_pages_theme_and_pass_the_accessibility_check() {
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
-    let sandbox = start_fetching_sandbox(100).await;
-    let uploads =
-        std::env::temp_dir().join(format!("media-gen-widget-uploads-{}", std::process::id()));
-    let gateway = RelayGateway::start(RelayOptions {
-        sandbox_url: sandbox.clone(),
-        static_dir: Some(npm_scratch_dir()),
-        redis: None,
-        public_url: None,
-        heartbeat: Duration::from_secs(15),
-        trust_callbacks: false,
-        base_path: "/",
-        access: media_gen_gateway::access::AccessMode::Open,
-        allowed_origins: Vec::new(),
-        uploads: Some(media_gen_gateway::uploads::UploadSettings::new(
-            uploads.clone(),
-            String::new(),
-        )),
-    })
-    .await;
+    let (sandbox, gateway, uploads) = uploading_site(npm_scratch_dir(), "widget").await;
     let browser = Browser::start().await;
     browser
         .open(&format!("{}/index.html", gateway.base_url))
@@ -1249,16 +1238,8 @@ async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
         url.as_str(),
         "{submitted}"
     );
-    let mut fetched = None;
-    for _ in 0..100 {
-        fetched = crate::common::fetched_hash(&sandbox, &url).await;
-        if fetched.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
     assert_eq!(
-        fetched.map(Value::from),
+        fetched_hash_soon(&sandbox, &url).await.map(Value::from),
         Some(hash),
         "the service got the dropped bytes"
     );

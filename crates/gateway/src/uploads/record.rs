@@ -67,6 +67,24 @@ impl Parts {
 pub const IDLE_SECONDS: u64 = 10 * 60;
 
 impl Upload {
+    /// A new upload of `length` bytes served as `name`, `owner`'s, made at
+    /// `now` and kept until `expires`: no byte in yet.
+    pub fn new(length: u64, name: String, owner: String, now: u64, expires: u64) -> Upload {
+        Upload {
+            length,
+            created: now,
+            expires,
+            media: None,
+            name,
+            owner,
+            complete: false,
+            touched: now,
+            gone: false,
+            held_by: Vec::new(),
+            parts: None,
+        }
+    }
+
     /// Whether it is being uploaded: incomplete, kept, and reached by
     /// bytes within [`IDLE_SECONDS`] of `now`.
     pub fn under_way_at(&self, now: u64) -> bool {
@@ -86,17 +104,14 @@ mod tests {
     /// An upload made at `touched`, `complete` or not.
     fn upload(touched: u64, complete: bool) -> Upload {
         Upload {
-            length: 1_000,
-            created: touched,
-            expires: touched + 86_400,
-            media: None,
-            name: "a.png".to_owned(),
-            owner: "ada".to_owned(),
             complete,
-            touched,
-            gone: false,
-            held_by: Vec::new(),
-            parts: None,
+            ..Upload::new(
+                1_000,
+                "a.png".to_owned(),
+                "ada".to_owned(),
+                touched,
+                touched + 86_400,
+            )
         }
     }
 

@@ -236,19 +236,13 @@ async fn start(
         .and_then(|value| value.to_str().ok())
         .and_then(|metadata| value(metadata, "filename"));
     let id = crate::relay::capability::random_id().ok_or(UploadRefusal::Storage)?;
-    let upload = Upload {
+    let upload = Upload::new(
         length,
-        created: now,
-        expires: uploads.settings.ends_from_now(),
-        media: None,
-        name: safe_name(given.as_deref(), "bin"),
+        safe_name(given.as_deref(), "bin"),
         owner,
-        complete: false,
-        touched: now,
-        gone: false,
-        held_by: Vec::new(),
-        parts: None,
-    };
+        now,
+        uploads.settings.ends_from_now(),
+    );
     let upload = uploads.store.create(&id, upload).await.map_err(storage)?;
     Ok((id, upload))
 }

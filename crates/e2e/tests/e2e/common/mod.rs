@@ -186,3 +186,24 @@ pub const MAKE_FILE: &str = "
     window.__file = new File([blob], 'NAME', { type: 'image/png' });
     const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
     return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');";
+
+/// [`fetched_hash`], waiting up to 10 s for the sandbox to fetch `url`
+/// (it fetches a submit's inputs as the service does, as the task starts).
+pub async fn fetched_hash_soon(sandbox: &str, url: &str) -> Option<String> {
+    for _ in 0..100 {
+        if let Some(hash) = fetched_hash(sandbox, url).await {
+            return Some(hash);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    None
+}
+
+/// The SHA-256 of `bytes`, in lowercase hexadecimal (as the sandbox says it).
+pub fn sha256(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}

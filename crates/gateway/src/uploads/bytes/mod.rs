@@ -48,7 +48,9 @@ impl Bytes {
         }
     }
 
-    /// The first `count` bytes of `id` that are in (fewer if fewer are).
+    /// The first `count` bytes of `id` that are in (fewer if fewer are),
+    /// while its type is not known yet (what a resumed upload's type is
+    /// decided from).
     pub async fn head(&self, id: &str, upload: &Upload, count: usize) -> io::Result<Vec<u8>> {
         match self {
             Bytes::Folder(folder) => folder.head(id, count).await,

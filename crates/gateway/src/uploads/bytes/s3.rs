@@ -119,24 +119,18 @@ impl S3Bytes {
         upload: &Upload,
         count: usize,
     ) -> io::Result<Vec<u8>> {
-        let Some(parts) = &upload.parts else {
-            return Ok(Vec::new());
-        };
-        // The first bytes are in the pending object until a part is made
-        // (the type is known long before: a part is megabytes).
-        let (path, have) = if parts.in_parts > 0 {
-            (self.path(id), parts.in_parts)
-        } else {
-            (self.pending_path(id), parts.pending)
-        };
-        let end = have.min(count as u64);
-        if end == 0 || (parts.in_parts > 0 && !upload.complete) {
+        // The first bytes are in the pending object until a part is made,
+        // and the type is known long before that (a part is megabytes).
+        let pending = upload.parts.as_ref().map_or(0, |parts| parts.pending);
+        let end = pending.min(count as u64);
+        if end == 0 {
             return Ok(Vec::new());
         }
         let options = GetOptions {
             range: Some(GetRange::Bounded(0..end)),
             ..GetOptions::default()
         };
+        let path = self.pending_path(id);
         let got = self.store.get_opts(&path, options).await;
         Ok(got
             .map_err(storage_error)?

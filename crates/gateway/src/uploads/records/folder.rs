@@ -143,17 +143,8 @@ mod tests {
         let records = Arc::new(FolderRecords::open(dir.path()).unwrap());
         let id = "0123456789abcdef0123456789abcdef";
         let upload = Upload {
-            length: 1,
-            created: 0,
-            expires: 10,
-            media: None,
-            name: "a.png".to_owned(),
-            owner: "ada".to_owned(),
             complete: true,
-            touched: 0,
-            gone: false,
-            held_by: Vec::new(),
-            parts: None,
+            ..Upload::new(1, "a.png".to_owned(), "ada".to_owned(), 0, 10)
         };
         records.save(id, &upload).await.unwrap();
         let changes: Vec<_> = (0..20)
