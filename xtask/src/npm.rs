@@ -105,6 +105,8 @@ pub fn build_package() -> Result<PathBuf> {
         std::fs::copy(files.join(file), package.join(file))
             .with_context(|| format!("copy crates/widgets/npm/{file}"))?;
     }
+    // The client entry's JavaScript: its calls, `watch` and `upload`.
+    copy_folder(&files.join("client"), &package.join("client"))?;
     std::fs::copy(root.join("LICENSE"), package.join("LICENSE")).context("copy LICENSE")?;
     let (status, output) = cmd::run_capturing(
         command("npm")
@@ -361,7 +363,12 @@ pub fn place_example(dir: &Path) -> Result<()> {
     let package = npm_dir(&root).join("package");
     for entry in std::fs::read_dir(&package).context("read target/npm/package")? {
         let path = entry?.path();
-        if let Some(name) = path.file_name().filter(|_| path.is_file()) {
+        let Some(name) = path.file_name() else {
+            continue;
+        };
+        if path.is_dir() {
+            copy_folder(&path, &pkg.join(name))?;
+        } else {
             std::fs::copy(&path, pkg.join(name))
                 .with_context(|| format!("copy {}", path.display()))?;
         }

@@ -31,6 +31,7 @@ pub mod retry;
 pub mod status;
 pub mod subtitles;
 pub mod task_key;
+pub mod tus;
 #[cfg(feature = "typescript")]
 pub mod typescript;
 pub mod url_parts;

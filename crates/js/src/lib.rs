@@ -1,25 +1,30 @@
-//! The client for JavaScript, packed for npm by `cargo xtask npm` as the
-//! package's `client` entry: `createClient`, the `validate*` functions,
-//! `watch` (the polling engine) and the errors they throw, with the
+//! The client module for JavaScript, packed for npm by `cargo xtask npm`
+//! under the package's `client` entry: the `validate*` functions, and the
+//! decisions the entry's JavaScript (`createClient`, `watch`, `upload`)
+//! carries out with `fetch`, timers and `EventSource`: each call's answer
+//! and retry plan (`call.rs`), the follow engine (`follower.rs`), requests
+//! and paths (`wire.rs`), an upload's rules (`upload_rules.rs`); with the
 //! TypeScript declarations of the wire types.
 //!
-//! A thin layer over `media-gen-client` and the contract (`media-gen-api`),
-//! with no view code, so a page that only calls the service loads only this.
+//! A thin layer over the contract (`media-gen-api`), with no view code and
+//! no I/O, so a page that only calls the service loads only this.
 //! The widgets module (`media-gen-widgets`) shares the options, errors and
 //! JSON bridge, without the exports.
 
 pub mod bridge;
+#[cfg(feature = "exports")]
+mod call;
 pub mod connection;
 #[cfg(feature = "exports")]
-mod js_client;
+mod follower;
 pub mod read;
 #[cfg(feature = "exports")]
-mod upload;
+mod upload_rules;
 #[cfg(feature = "exports")]
 mod validate;
-#[cfg(feature = "exports")]
-mod watch;
 pub mod widget_options;
+#[cfg(feature = "exports")]
+mod wire;
 
 /// As the module loads (the client module and the widgets' module alike):
 /// the rules read URLs with the browser's `URL`.

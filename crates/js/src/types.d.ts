@@ -92,15 +92,49 @@ export type TaskUpdate<K extends TaskKind = TaskKind> = {
   };
 }[K];
 
-/** The client's kind-generic calls: what `kind` is given says what the
- * request must be and what comes back. */
+/** A client of the Media Generation Service (`createClient`). Every call
+ * takes an optional `AbortSignal`: aborting it cancels the request in
+ * flight and any wait between retries. Reads are retried on network
+ * failures, timeouts, 408, 429 and 5xx; submits only on 429 and 503 that
+ * carry `Retry-After`. */
 export interface MediaGenClient {
+  /** `GET /v1/video_translate/target_languages`. */
+  targetLanguages(signal?: AbortSignal | null): Promise<string[]>;
+  /** `POST /v1/image_to_video`: one task id per video. */
+  submitImageToVideo(request: ImageToVideoRequest, signal?: AbortSignal | null): Promise<Submitted<"image_to_video">>;
+  /** `GET /v1/image_to_video/{task_id}`. */
+  imageToVideo(taskId: string, signal?: AbortSignal | null): Promise<ImageToVideoTask>;
+  /** `POST /v1/video_translate`: one task per language. */
+  submitVideoTranslate(request: VideoTranslateRequest, signal?: AbortSignal | null): Promise<Submitted<"video_translate">>;
+  /** `GET /v1/video_translate/{task_id}`. */
+  videoTranslate(taskId: string, signal?: AbortSignal | null): Promise<VideoTranslateTask>;
+  /** `POST /v1/image_generate`: one task id per image. */
+  submitImageGenerate(request: ImageGenerateRequest, signal?: AbortSignal | null): Promise<Submitted<"image_generate">>;
+  /** `GET /v1/image_generate/{task_id}`. */
+  imageGenerate(taskId: string, signal?: AbortSignal | null): Promise<ImageGenerateTask>;
   /** Submit a request of `kind`. */
   submit<K extends TaskKind>(kind: K, request: RequestOfKind[K], signal?: AbortSignal | null): Promise<Submitted<K>>;
   /** The status of a task of `kind`, as that kind's task object. */
   task<K extends TaskKind>(kind: K, taskId: string, signal?: AbortSignal | null): Promise<TaskOfKind[K]>;
-  /** Follow a task of `kind`; each update's `task` is that kind's. */
+  /** Follow task `taskId` of `kind` until it ends: `onUpdate` hears of
+   * each change, the last one with `done: true`. Reads follow the
+   * service's usual durations, a few at a time however many tasks are
+   * watched. A task this client submitted through a gateway that relays
+   * callbacks (or given `options.relay`) is heard of on the relay's event
+   * stream instead, with one safety read. Throws a `kind: "options"` error
+   * for an unknown kind, an empty id or a `relay` that is not a capability. */
   watch<K extends TaskKind>(kind: K, taskId: string, onUpdate: (update: TaskUpdate<K>) => void, options?: WatchOptions | null): TaskWatch;
+  /** Upload `file` to the site's gateway. Rejects with `kind: "options"`
+   * naming `file` when the service would not take it (its type from its
+   * first bytes, its size), or `baseUrl` when the site takes no uploads. */
+  upload(file: Blob, options?: UploadOptions | null): Promise<Uploaded>;
+}
+
+/** One `watch`. */
+export interface TaskWatch {
+  /** Stop hearing about the task (it is read no more once nobody watches
+   * it). Calling it again does nothing. */
+  stop(): void;
 }
 
 /** How `upload` sends a file. */

@@ -1,7 +1,4 @@
 export {
-  createClient,
-  MediaGenClient,
-  TaskWatch,
   validate,
   validateImageGenerate,
   validateImageToVideo,
@@ -40,7 +37,19 @@ export type {
   VideoTranslateTask,
   WatchOptions,
 } from "./media_gen_client.js";
-import type { InitInput } from "./media_gen_client.js";
+import type { ClientOptions, InitInput, MediaGenClient as Client, TaskWatch as Watch } from "./media_gen_client.js";
+
+/** A client for `{ baseUrl, token?, getToken? }`. Throws an `Error` with
+ * `kind: "options"` naming the field when the options are wrong. */
+export declare function createClient(options: ClientOptions): Client;
+
+/** A client of the service, made by `createClient` (the class, for `instanceof`). */
+export type MediaGenClient = Client;
+export declare const MediaGenClient: { readonly prototype: Client };
+
+/** One `watch`, with `stop()` (the class, for `instanceof`). */
+export type TaskWatch = Watch;
+export declare const TaskWatch: { readonly prototype: Watch };
 
 /** Load the client module; call (and await) once before anything else.
  * `input` is where the module is, when a bundler does not say. */

@@ -1,17 +1,17 @@
 // The client entry (`@media-gen/widgets/client`): the typed client, the
-// validation rules, `watch` and the errors, from the small client module.
-// No views: a page that only calls the service loads only this.
+// validation rules, `watch`, `upload` and the errors. The client's I/O is
+// here, in JavaScript (`client/`); its rules and decisions are the small
+// client module's. No views: a page that only calls the service loads
+// only this.
 import init from "./media_gen_client.js";
 
 export {
-  createClient,
-  MediaGenClient,
-  TaskWatch,
   validate,
   validateImageGenerate,
   validateImageToVideo,
   validateVideoTranslate,
 } from "./media_gen_client.js";
+export { createClient, MediaGenClient, TaskWatch } from "./client/media-gen-client.js";
 
 /** Load the client module; call (and await) once before anything else. */
 export default init;

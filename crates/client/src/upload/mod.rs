@@ -10,8 +10,8 @@
 mod xhr;
 
 use std::rc::Rc;
-use std::time::Duration;
 
+use media_gen_api::tus::{self, AfterHead, AfterPatch};
 use media_gen_api::ErrorEnvelope;
 use web_sys::{AbortSignal, Blob};
 
@@ -19,13 +19,7 @@ use crate::abort::sleep;
 use crate::Client;
 use xhr::{Xhr, XhrAnswer, XhrFailed};
 
-/// Bytes per `PATCH`: what a cut connection may cost at most.
-pub const CHUNK_BYTES: u64 = 4 * 1024 * 1024;
-/// The longest wait before trying again after the network failed.
-pub const MAX_WAIT: Duration = Duration::from_secs(30);
-/// Network failures in a row before the upload gives up (about five
-/// minutes of waiting in all).
-const NETWORK_TRIES: u32 = 14;
+pub use media_gen_api::tus::{CHUNK_BYTES, MAX_WAIT};
 
 /// Why an upload ended without its address.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -97,31 +91,9 @@ fn refusal(answer: &XhrAnswer) -> UploadError {
 }
 
 /// `name` as tus's `Upload-Metadata` carries it: base64 (the browser's
-/// `btoa`) of the name with anything but ASCII letters, digits and `-_.`
-/// written as `-` (the gateway keeps no more of a name than that).
+/// `btoa`) of the contract's safe form of the name.
 fn metadata_name(name: &str) -> Option<String> {
-    let ascii: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    web_sys::window()?.btoa(&ascii).ok()
-}
-
-/// Whether an answer is worth trying again: busy, rate limited, a server's
-/// passing failure.
-fn passing(status: u16) -> bool {
-    status == 423 || status == 429 || status >= 500
-}
-
-/// The wait before try `failures` (1, 2, 4 … s, at most [`MAX_WAIT`]).
-fn wait(failures: u32) -> Duration {
-    Duration::from_secs(1u64 << failures.clamp(1, 6).saturating_sub(1)).min(MAX_WAIT)
+    web_sys::window()?.btoa(&tus::metadata_name(name)).ok()
 }
 
 impl Client {
@@ -157,7 +129,7 @@ impl Client {
         .send(Rc::new(|_| {}), cancel)
         .await
         .map_err(failed)?;
-        if made.status() != 201 {
+        if made.status() != tus::CREATED {
             return Err(refusal(&made));
         }
         made.header("Location")
@@ -175,11 +147,11 @@ impl Client {
         .send(Rc::new(|_| {}), cancel)
         .await
         .map_err(failed)?;
-        match answer.status() {
-            200 => Ok(Stands::At(offset_of(&answer).unwrap_or(0))),
-            404 | 410 => Ok(Stands::Gone),
-            status if passing(status) => Err(UploadError::Network),
-            _ => Err(refusal(&answer)),
+        match tus::after_head(answer.status()) {
+            AfterHead::Stands => Ok(Stands::At(offset_of(&answer).unwrap_or(0))),
+            AfterHead::Gone => Ok(Stands::Gone),
+            AfterHead::Passing => Err(UploadError::Network),
+            AfterHead::Refused => Err(refusal(&answer)),
         }
     }
 
@@ -241,8 +213,13 @@ impl Client {
             }
             .send(Rc::new(move |bytes| progress(from + bytes)), cancel)
             .await;
-            let wait_first = match sent {
-                Ok(answer) if answer.status() == 204 => {
+            let after = match &sent {
+                Ok(answer) => tus::after_patch(answer.status()),
+                Err(XhrFailed::Aborted) => return Err(UploadError::Aborted),
+                Err(XhrFailed::Network) => AfterPatch::WaitThenAsk,
+            };
+            match (after, sent) {
+                (AfterPatch::Kept, Ok(answer)) => {
                     offset = offset_of(&answer).unwrap_or(end);
                     expires = answer.header("Upload-Expires");
                     if failures > 0 {
@@ -251,24 +228,18 @@ impl Client {
                     failures = 0;
                     continue;
                 }
-                // Another offset, or gone from under it (expired, swept):
-                // what the gateway says now decides, at once.
-                Ok(answer) if matches!(answer.status(), 404 | 409 | 410) => false,
-                // Busy, rate limited, a passing failure: wait, then ask.
-                Ok(answer) if passing(answer.status()) => true,
-                Ok(answer) => return Err(refusal(&answer)),
-                Err(XhrFailed::Aborted) => return Err(UploadError::Aborted),
-                Err(XhrFailed::Network) => true,
-            };
-            if wait_first {
-                failures += 1;
-                if failures > NETWORK_TRIES {
-                    return Err(UploadError::Network);
+                (AfterPatch::Refused, Ok(answer)) => return Err(refusal(&answer)),
+                (AfterPatch::WaitThenAsk, _) => {
+                    failures += 1;
+                    let wait = tus::wait_before(failures).ok_or(UploadError::Network)?;
+                    (watch.waiting)(true);
+                    sleep(wait, cancel)
+                        .await
+                        .map_err(|()| UploadError::Aborted)?;
                 }
-                (watch.waiting)(true);
-                sleep(wait(failures), cancel)
-                    .await
-                    .map_err(|()| UploadError::Aborted)?;
+                // Another offset, or gone from under it: what the gateway
+                // says now decides, at once.
+                _ => {}
             }
             // Where the gateway stands decides where to go on from.
             match self.stands(&url, cancel).await {
@@ -298,16 +269,5 @@ fn failed(why: XhrFailed) -> UploadError {
     match why {
         XhrFailed::Aborted => UploadError::Aborted,
         XhrFailed::Network => UploadError::Network,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn waits_grow_to_half_a_minute() {
-        let waits: Vec<u64> = (1..=8).map(|n| wait(n).as_secs()).collect();
-        assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30, 30]);
     }
 }
