@@ -66,24 +66,45 @@ struct EnvelopeHead {
     msg: Option<String>,
 }
 
+/// A response body, as a reader can read it as any wire type: its bytes
+/// (read by `serde_json`), or what a browser's `JSON.parse` already made
+/// of them. The envelope rules below read either alike.
+pub trait Body {
+    /// The body read as `T`, or what did not match.
+    fn read_as<T: DeserializeOwned>(&self) -> Result<T, String>;
+
+    /// The envelope's `data` read as `T` (a form that can reach into the
+    /// body reads only that property).
+    fn read_data_as<T: DeserializeOwned>(&self) -> Result<T, String> {
+        self.read_as::<EnvelopeData<T>>()
+            .map(|envelope| envelope.data)
+    }
+}
+
+impl Body for [u8] {
+    fn read_as<T: DeserializeOwned>(&self) -> Result<T, String> {
+        serde_json::from_slice(self).map_err(|error| error.to_string())
+    }
+}
+
 /// Decode a whole success envelope (`code`, `msg` and `data`).
 pub fn decode_envelope<T: DeserializeOwned>(
     status: u16,
     body: &[u8],
 ) -> Result<Envelope<T>, ResponseError> {
     check_envelope(status, body)?;
-    serde_json::from_slice(body).map_err(shape_error)
+    body.read_as().map_err(shape_error)
 }
 
 /// Everything [`decode_envelope`] checks before the payload's shape: the
 /// status, the error envelope and the `code`. Apart from the payload's type,
 /// so the browser's wasm carries it once rather than once per endpoint.
-fn check_envelope(status: u16, body: &[u8]) -> Result<(), ResponseError> {
+fn check_envelope(status: u16, body: &(impl Body + ?Sized)) -> Result<(), ResponseError> {
     if !(200..300).contains(&status) {
-        let envelope = serde_json::from_slice::<ErrorEnvelope>(body).ok();
+        let envelope = body.read_as::<ErrorEnvelope>().ok();
         return Err(ResponseError::Http { status, envelope });
     }
-    let head: EnvelopeHead = serde_json::from_slice(body).map_err(shape_error)?;
+    let head: EnvelopeHead = body.read_as().map_err(shape_error)?;
     if head.code != SUCCESS_CODE {
         return Err(ResponseError::Business {
             code: head.code,
@@ -94,26 +115,31 @@ fn check_envelope(status: u16, body: &[u8]) -> Result<(), ResponseError> {
 }
 
 /// A body that is not the documented JSON.
-fn shape_error(error: serde_json::Error) -> ResponseError {
-    ResponseError::Shape {
-        detail: error.to_string(),
-    }
+fn shape_error(detail: String) -> ResponseError {
+    ResponseError::Shape { detail }
 }
 
 /// Only the envelope's `data`, read once [`check_envelope`] has passed.
 #[derive(Deserialize)]
 #[serde(bound = "T: DeserializeOwned")]
-struct EnvelopeData<T> {
-    data: T,
+pub struct EnvelopeData<T> {
+    /// The payload.
+    pub data: T,
 }
 
 /// Decode a response to its `data` payload.
 pub fn decode_data<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, ResponseError> {
+    decode_data_in(status, body)
+}
+
+/// [`decode_data`] for a body of any form ([`Body`]).
+pub fn decode_data_in<T: DeserializeOwned>(
+    status: u16,
+    body: &(impl Body + ?Sized),
+) -> Result<T, ResponseError> {
     check_envelope(status, body)?;
     // Only `data` per payload type: `code` and `msg` were read by the check.
-    serde_json::from_slice::<EnvelopeData<T>>(body)
-        .map(|envelope| envelope.data)
-        .map_err(shape_error)
+    body.read_data_as::<T>().map_err(shape_error)
 }
 
 /// Decode a status read of a task of `kind` to its task object.
@@ -139,8 +165,11 @@ struct StatusOnly {
 
 /// The status a status read's answer (`status`, `body`) shows, read
 /// without decoding the rest of the task.
-pub fn decode_status(status: u16, body: &[u8]) -> Result<crate::TaskStatus, ResponseError> {
-    decode_data::<StatusOnly>(status, body).map(|task| task.status)
+pub fn decode_status(
+    status: u16,
+    body: &(impl Body + ?Sized),
+) -> Result<crate::TaskStatus, ResponseError> {
+    decode_data_in::<StatusOnly>(status, body).map(|task| task.status)
 }
 
 #[cfg(test)]
@@ -151,12 +180,12 @@ mod tests {
     fn a_status_is_read_alone_and_a_refusal_stays_one() {
         let body = br#"{"code":0,"msg":"ok","data":{"task_id":"t","status":"SUCCEEDED","video_url":"https://x"}}"#;
         assert_eq!(
-            decode_status(200, body).unwrap(),
+            decode_status(200, &body[..]).unwrap(),
             crate::TaskStatus::Succeeded
         );
         let refused = br#"{"code":100002,"msg":"bad token","data":null}"#;
-        assert!(decode_status(200, refused).is_err());
-        assert!(decode_status(200, b"{}").is_err());
+        assert!(decode_status(200, &refused[..]).is_err());
+        assert!(decode_status(200, &b"{}"[..]).is_err());
     }
     use crate::image_to_video::TaskIds;
 

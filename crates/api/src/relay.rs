@@ -85,6 +85,15 @@ pub struct Capabilities {
     pub uploads: Option<UploadsInfo>,
 }
 
+/// Only where a gateway takes uploads, out of its [`Capabilities`]: what an
+/// uploader needs of them, read without the rest.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct UploadsOffer {
+    /// Where files are uploaded, when the gateway takes them.
+    #[serde(default)]
+    pub uploads: Option<UploadsInfo>,
+}
+
 /// Where a gateway takes uploads (tus 1.0) and within what bounds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UploadsInfo {

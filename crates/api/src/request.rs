@@ -52,6 +52,18 @@ impl Request {
         json.unwrap_or(Value::Null)
     }
 
+    /// The JSON body sent to the service as text, written straight from
+    /// the request ([`Request::to_json`] without the `Value` between: what
+    /// a client that only sends it needs).
+    pub fn to_json_text(&self) -> String {
+        let text = match self {
+            Request::ImageToVideo(request) => serde_json::to_string(request),
+            Request::VideoTranslate(request) => serde_json::to_string(request),
+            Request::ImageGenerate(request) => serde_json::to_string(request),
+        };
+        text.unwrap_or_else(|_| "null".to_owned())
+    }
+
     /// Every problem of the request (see the kind's `validate_*`).
     pub fn validate(&self, context: &Context) -> Problems {
         match self {

@@ -105,11 +105,22 @@ pub(crate) fn unit_interval(unit: f64) -> f64 {
 /// (`Sun Nov  6 08:49:37 1994`) forms. A date in the past means no wait;
 /// anything else is `None`.
 pub fn parse_retry_after(value: &str, now_unix: i64) -> Option<Duration> {
+    parse_retry_after_with(value, now_unix, parse_http_date)
+}
+
+/// [`parse_retry_after`] with the HTTP-date read by `read_date` (Unix
+/// seconds): a browser's own date parser, so its module does not carry
+/// a second one.
+pub fn parse_retry_after_with(
+    value: &str,
+    now_unix: i64,
+    read_date: impl FnOnce(&str) -> Option<i64>,
+) -> Option<Duration> {
     let value = value.trim();
     if let Ok(seconds) = value.parse::<u64>() {
         return Some(Duration::from_secs(seconds));
     }
-    let at = parse_http_date(value)?;
+    let at = read_date(value)?;
     Some(Duration::from_secs(
         u64::try_from(at - now_unix).unwrap_or(0),
     ))

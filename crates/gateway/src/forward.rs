@@ -177,7 +177,7 @@ async fn keep_uploads(
         }
         Endpoint::Status(kind, task_id) => {
             // The status alone: most reads find the task running.
-            if let Ok(status) = media_gen_api::decode::decode_status(status, &answer.body) {
+            if let Ok(status) = media_gen_api::decode::decode_status(status, &answer.body[..]) {
                 uploads.seen(*kind, task_id, &status).await;
             }
         }

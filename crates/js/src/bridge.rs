@@ -1,10 +1,13 @@
-//! Values across the JavaScript boundary: plain objects in and out (through
-//! JSON, so objects never arrive as `Map`s), and errors as `Error` objects
-//! that carry `kind`, `status`, `code` and `retryable`.
+//! Values across the JavaScript boundary: plain objects in (read by
+//! [`crate::value_reader`]) and out (through JSON, so objects never arrive
+//! as `Map`s), and errors as `Error` objects that carry `kind`, `status`,
+//! `code` and `retryable`.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
+
+use crate::value_reader::read;
 
 use media_gen_api::{AnyTask, Request};
 use media_gen_client::{ClientError, Submitted};
@@ -44,49 +47,28 @@ pub fn to_js<T: Serialize>(value: &T) -> JsValue {
 /// A JavaScript value read as `T`; the error names the field that does not
 /// fit (`request.generate_count: invalid type: string "x", expected i64`).
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
-    let json = if value.is_undefined() || value.is_null() {
-        "{}".to_owned()
+    let value = if value.is_undefined() || value.is_null() {
+        js_sys::Object::new().into()
     } else {
-        stringify(value).ok_or_else(|| options_error(what, "is not a plain object"))?
+        value.clone()
     };
-    read_json::<T>(&json).map_err(|rule| {
+    read::<T>(&value).map_err(|error| {
         let field =
-            misfit::<T>(value).map_or_else(|| what.to_owned(), |key| format!("{what}.{key}"));
-        options_error(&field, &rule)
-    })
-}
-
-/// `value` as JSON text, when it can be written as JSON.
-fn stringify(value: &JsValue) -> Option<String> {
-    js_sys::JSON::stringify(value).ok()?.as_string()
-}
-
-/// JSON text read as `T`; the error without serde_json's "at line 1 column
-/// 9" (the text is the page's object, not something a person wrote).
-fn read_json<T: DeserializeOwned>(json: &str) -> Result<T, String> {
-    // Bytes, as every answer is read: one JSON reader in the wasm.
-    let mut reader = serde_json::Deserializer::from_slice(json.as_bytes());
-    T::deserialize(&mut reader).map_err(|error| {
-        let message = error.to_string();
-        match message.rsplit_once(" at line ") {
-            Some((rule, _)) => rule.to_owned(),
-            None => message,
-        }
+            misfit::<T>(&value).map_or_else(|| what.to_owned(), |key| format!("{what}.{key}"));
+        options_error(&field, &error.to_string())
     })
 }
 
 /// The property of `object` that `T` cannot read: each property is read
 /// alone (every field of a request has a default), and the first that
-/// fails is the one at fault. This reuses the reader `T` already has
-/// instead of a second, path-tracking one in the wasm.
+/// fails is the one at fault.
 fn misfit<T: DeserializeOwned>(object: &JsValue) -> Option<String> {
     let object = object.dyn_ref::<js_sys::Object>()?;
     js_sys::Object::keys(object).iter().find_map(|key| {
         let alone = js_sys::Object::new();
         let field = js_sys::Reflect::get(object, &key).ok()?;
         js_sys::Reflect::set(&alone, &key, &field).ok()?;
-        let json = stringify(&alone)?;
-        read_json::<T>(&json)
+        read::<T>(&alone)
             .is_err()
             .then(|| key.as_string())
             .flatten()

@@ -4,10 +4,12 @@
 //! The JavaScript does the `fetch`, the timer and `JSON.parse`; nothing
 //! here waits or touches the network.
 
-use media_gen_api::relay::Capabilities;
-use media_gen_api::retry::{parse_retry_after, AttemptFailure, RequestKind, Retry, RetryPlan};
-use media_gen_api::{decode, decode_data, TaskIds, TaskKind, TranslationTaskRef};
+use media_gen_api::decode::{decode_data_in, decode_status, Body};
+use media_gen_api::relay::{UploadsInfo, UploadsOffer};
+use media_gen_api::retry::{parse_retry_after_with, AttemptFailure, RequestKind, Retry, RetryPlan};
+use media_gen_api::{TaskIds, TaskKind, TranslationTaskRef};
 use media_gen_client::{ClientError, ClientOptions};
+use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{client_error, options_error};
@@ -30,7 +32,31 @@ enum Kept {
     #[default]
     Nothing,
     TaskIds(Vec<String>),
-    Capabilities(Capabilities),
+    Uploads(Option<UploadsInfo>),
+}
+
+/// An answer's body as the browser's `JSON.parse` read it (`undefined`
+/// when it is not JSON), read into the contract's types.
+struct Parsed<'a>(&'a JsValue);
+
+impl Body for Parsed<'_> {
+    fn read_as<T: DeserializeOwned>(&self) -> Result<T, String> {
+        crate::value_reader::read(self.0).map_err(|error| error.to_string())
+    }
+
+    fn read_data_as<T: DeserializeOwned>(&self) -> Result<T, String> {
+        let data = js_sys::Reflect::get(self.0, &JsValue::from_str("data"))
+            .ok()
+            .filter(|data| !data.is_undefined())
+            .ok_or_else(|| "missing field `data`".to_owned())?;
+        crate::value_reader::read(&data).map_err(|error| error.to_string())
+    }
+}
+
+/// An HTTP-date as the browser's `Date.parse` reads it (Unix seconds).
+fn browser_date(value: &str) -> Option<i64> {
+    let millis = js_sys::Date::parse(value);
+    millis.is_finite().then(|| (millis / 1000.0) as i64)
 }
 
 /// One call to the service, from its first attempt to its last.
@@ -92,32 +118,35 @@ impl Call {
         matches!(self.expect, Expect::Submit(_))
     }
 
-    /// An attempt's answer (`status`, its `Retry-After`, its body's bytes)
-    /// at `now`: `undefined` when it holds what the call asked for; else the
-    /// wait before the next attempt (ms); or throws the error the call ends
-    /// with. `random` is `Math.random()`, for the jitter.
+    /// An attempt's answer (`status`, its `Retry-After`, its body as
+    /// `JSON.parse` read it) at `now`: `undefined` when it holds what the
+    /// call asked for; else the wait before the next attempt (ms); or
+    /// throws the error the call ends with. `random` is `Math.random()`,
+    /// for the jitter.
     pub fn answered(
         &mut self,
         status: u16,
         #[wasm_bindgen(js_name = retryAfter)] retry_after: Option<String>,
-        body: &[u8],
+        body: JsValue,
         now: f64,
         random: f64,
     ) -> Result<Option<u32>, JsValue> {
+        let body = Parsed(&body);
         let judged = match self.expect {
-            Expect::Capabilities if status == 404 => {
-                Ok(Kept::Capabilities(Capabilities::default()))
+            Expect::Capabilities if status == 404 => Ok(Kept::Uploads(None)),
+            Expect::Capabilities => decode_data_in::<UploadsOffer>(status, &body)
+                .map(|offer| Kept::Uploads(offer.uploads)),
+            Expect::Languages => {
+                decode_data_in::<Vec<String>>(status, &body).map(|_| Kept::Nothing)
             }
-            Expect::Capabilities => decode_data(status, body).map(Kept::Capabilities),
-            Expect::Languages => decode_data::<Vec<String>>(status, body).map(|_| Kept::Nothing),
-            Expect::Task => decode::decode_status(status, body).map(|_| Kept::Nothing),
+            Expect::Task => decode_status(status, &body).map(|_| Kept::Nothing),
             Expect::Submit(TaskKind::VideoTranslate) => {
-                decode_data::<Vec<TranslationTaskRef>>(status, body).map(|tasks| {
+                decode_data_in::<Vec<TranslationTaskRef>>(status, &body).map(|tasks| {
                     Kept::TaskIds(tasks.into_iter().map(|task| task.task_id).collect())
                 })
             }
             Expect::Submit(_) => {
-                decode_data::<TaskIds>(status, body).map(|ids| Kept::TaskIds(ids.task_ids))
+                decode_data_in::<TaskIds>(status, &body).map(|ids| Kept::TaskIds(ids.task_ids))
             }
         };
         let error = match judged {
@@ -135,7 +164,7 @@ impl Call {
         let now_unix = (now / 1000.0) as i64;
         let retry_after = retry_after
             .as_deref()
-            .and_then(|value| parse_retry_after(value, now_unix));
+            .and_then(|value| parse_retry_after_with(value, now_unix, browser_date));
         self.next(ClientError::from(error), failure, retry_after, now, random)
             .map(Some)
     }
@@ -168,7 +197,7 @@ impl Call {
     /// none.
     pub fn uploads(&self) -> Result<JsValue, JsValue> {
         let offered = match &self.kept {
-            Kept::Capabilities(capabilities) => capabilities.uploads.as_ref(),
+            Kept::Uploads(offered) => offered.as_ref(),
             _ => None,
         };
         let offered = offered.ok_or_else(|| {

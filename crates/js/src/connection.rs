@@ -51,6 +51,24 @@ impl Connection {
     /// origin. `getToken` is called before each request and may return a
     /// Promise; `token` is a fixed token. Neither: no `Authorization` header.
     pub fn from_js(options: &JsValue) -> Result<Connection, JsValue> {
+        let base_url = Connection::check(options)?;
+        let token = optional_string(options, "token")?;
+        let get_token = property(options, "getToken");
+        let auth = if let Some(function) = get_token.dyn_ref::<js_sys::Function>() {
+            Auth::Provider(provider(function.clone()))
+        } else {
+            match token {
+                Some(token) if !token.is_empty() => Auth::Token(token),
+                _ => Auth::None,
+            }
+        };
+        Ok(Connection { base_url, auth })
+    }
+
+    /// Check `baseUrl`, `token` and `getToken` as [`Connection::from_js`]
+    /// reads them: the base URL, without a trailing slash. (What a caller
+    /// that asks for tokens itself needs, without the provider.)
+    pub fn check(options: &JsValue) -> Result<String, JsValue> {
         let base_url = optional_string(options, "baseUrl")?.ok_or_else(|| {
             options_error("baseUrl", "is required (use \"\" for this page's origin)")
         })?;
@@ -61,19 +79,12 @@ impl Connection {
                 "must be an http(s) URL, a path on this site such as /api, or \"\"",
             ));
         }
-        let token = optional_string(options, "token")?;
+        optional_string(options, "token")?;
         let get_token = property(options, "getToken");
-        let auth = if let Some(function) = get_token.dyn_ref::<js_sys::Function>() {
-            Auth::Provider(provider(function.clone()))
-        } else if !get_token.is_undefined() && !get_token.is_null() {
+        if !(get_token.is_function() || get_token.is_undefined() || get_token.is_null()) {
             return Err(options_error("getToken", "must be a function"));
-        } else {
-            match token {
-                Some(token) if !token.is_empty() => Auth::Token(token),
-                _ => Auth::None,
-            }
-        };
-        Ok(Connection { base_url, auth })
+        }
+        Ok(base_url)
     }
 
     /// A client for this connection.

@@ -17,7 +17,7 @@ pub fn judge_file(head: &[u8], size: f64, max_video_bytes: f64) -> Result<Vec<St
     // Whole bytes as integers: no float is formatted on the way.
     let media = check_media(head, size as u64, max_video_bytes as u64).map_err(|refusal| {
         let rule = refusal.to_string();
-        options_error("file", rule.trim_start_matches("file: "))
+        options_error("file", rule.strip_prefix("file: ").unwrap_or(&rule))
     })?;
     Ok(vec![media.mime().to_owned(), media.extension().to_owned()])
 }

@@ -12,12 +12,13 @@ use super::bridge::options_error;
 use super::connection::{optional_string, property, Connection};
 use super::read::{parse_kind, request_from_js, task_ids};
 
-/// A submit widget's options.
-pub struct SubmitOptions {
+/// A submit widget's options (`C`: the connection as read; a check that
+/// only validates reads the base URL alone).
+pub struct SubmitOptions<C = Connection> {
     /// The kind of form.
     pub kind: TaskKind,
     /// Where requests go.
-    pub connection: Connection,
+    pub connection: C,
     /// The request to start from; `initial: null` (what `reset()` asks for)
     /// or none is an empty form.
     pub initial: Option<Request>,
@@ -25,8 +26,16 @@ pub struct SubmitOptions {
 
 /// Read a submit widget's `options`; errors name the option.
 pub fn submit_options(options: &JsValue) -> Result<SubmitOptions, JsValue> {
+    read_submit_options(options, Connection::from_js)
+}
+
+/// [`submit_options`], with the connection read by `connect`.
+fn read_submit_options<C>(
+    options: &JsValue,
+    connect: impl FnOnce(&JsValue) -> Result<C, JsValue>,
+) -> Result<SubmitOptions<C>, JsValue> {
     let kind = parse_kind(&property(options, "kind"), "kind")?;
-    let connection = Connection::from_js(options)?;
+    let connection = connect(options)?;
     let initial = property(options, "initial");
     let initial = if initial.is_undefined() || initial.is_null() {
         None
@@ -40,14 +49,14 @@ pub fn submit_options(options: &JsValue) -> Result<SubmitOptions, JsValue> {
     })
 }
 
-/// A status widget's options.
-pub struct StatusOptions {
+/// A status widget's options (`C` as in [`SubmitOptions`]).
+pub struct StatusOptions<C = Connection> {
     /// The tasks' kind.
     pub kind: TaskKind,
     /// The tasks followed: `taskId`, or `taskIds`.
     pub task_ids: Vec<String>,
     /// Where reads go.
-    pub connection: Connection,
+    pub connection: C,
     /// The capability the site's gateway relays these tasks' callbacks
     /// under (`relay` of the submit widget's `media-gen-submitted`): they
     /// are then heard of, not read.
@@ -56,10 +65,18 @@ pub struct StatusOptions {
 
 /// Read a status widget's `options`; errors name the option.
 pub fn status_options(options: &JsValue) -> Result<StatusOptions, JsValue> {
+    read_status_options(options, Connection::from_js)
+}
+
+/// [`status_options`], with the connection read by `connect`.
+fn read_status_options<C>(
+    options: &JsValue,
+    connect: impl FnOnce(&JsValue) -> Result<C, JsValue>,
+) -> Result<StatusOptions<C>, JsValue> {
     Ok(StatusOptions {
         kind: parse_kind(&property(options, "kind"), "kind")?,
         task_ids: task_ids(options)?,
-        connection: Connection::from_js(options)?,
+        connection: connect(options)?,
         relay: relay_option(options)?,
     })
 }
@@ -93,7 +110,7 @@ pub fn options_error_js(field: &str, rule: &str) -> JsValue {
 #[cfg(feature = "exports")]
 #[wasm_bindgen(js_name = checkSubmitWidgetOptions, skip_typescript)]
 pub fn check_submit_widget_options(options: JsValue) -> Result<(), JsValue> {
-    submit_options(&options).map(drop)
+    read_submit_options(&options, Connection::check).map(drop)
 }
 
 /// Throw the `kind: "options"` error mounting a status widget with
@@ -101,5 +118,5 @@ pub fn check_submit_widget_options(options: JsValue) -> Result<(), JsValue> {
 #[cfg(feature = "exports")]
 #[wasm_bindgen(js_name = checkStatusWidgetOptions, skip_typescript)]
 pub fn check_status_widget_options(options: JsValue) -> Result<(), JsValue> {
-    status_options(&options).map(drop)
+    read_status_options(&options, Connection::check).map(drop)
 }

@@ -16,7 +16,7 @@ use super::widget_options::relay_option;
 #[wasm_bindgen(js_name = requestBody)]
 pub fn request_body(kind: JsValue, request: JsValue) -> Result<String, JsValue> {
     let request = request_from_js(parse_kind(&kind, "kind")?, &request)?;
-    Ok(request.to_json().to_string())
+    Ok(request.to_json_text())
 }
 
 /// The path a submit of `kind` goes to.
@@ -52,7 +52,7 @@ pub fn capabilities_path() -> String {
 /// slash, once every option is checked.
 #[wasm_bindgen(js_name = baseUrlOf)]
 pub fn base_url_of(options: JsValue) -> Result<String, JsValue> {
-    Ok(Connection::from_js(&options)?.base_url().to_owned())
+    Connection::check(&options)
 }
 
 /// `watch`'s `options.relay`, checked: a capability, or `undefined`.

@@ -18,9 +18,9 @@
 //! on meanwhile, and heard of again once it is answered.
 
 mod stream;
+mod table;
 mod watch;
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use crate::kind::TaskKind;
@@ -30,6 +30,7 @@ use crate::poll::{
 use crate::relay::{is_capability, RelayInfo, MAX_RELAYS};
 use crate::status::TaskStatus;
 use crate::task_key::TaskKey;
+use table::Table;
 
 pub use stream::{Relay, Stream};
 pub use watch::{Next, Watch, Way};
@@ -131,8 +132,8 @@ pub struct Verdict {
 #[derive(Debug, Clone)]
 pub struct Follow {
     options: FollowOptions,
-    watches: HashMap<TaskKey, Watch>,
-    estimates: HashMap<TaskKind, DurationEstimate>,
+    watches: Table<TaskKey, Watch>,
+    estimates: Table<TaskKind, DurationEstimate>,
     relay: Relay,
     in_flight: usize,
     peak_in_flight: usize,
@@ -150,8 +151,8 @@ impl Follow {
     pub fn new(options: FollowOptions) -> Follow {
         Follow {
             options,
-            watches: HashMap::new(),
-            estimates: HashMap::new(),
+            watches: Table::default(),
+            estimates: Table::default(),
             relay: Relay::Unknown,
             in_flight: 0,
             peak_in_flight: 0,
@@ -229,7 +230,7 @@ impl Follow {
             None => Relay::Off,
         };
         let estimates = &self.estimates;
-        for (key, watch) in &mut self.watches {
+        for (key, watch) in self.watches.iter_mut() {
             match (on, watch.way.clone()) {
                 // A read out: heard of once it is back (a running task's
                 // answer must not send it back to reads for good).
@@ -321,7 +322,7 @@ impl Follow {
         if done {
             self.watches.remove(key);
             if ended {
-                self.estimates.entry(key.kind).or_default().record(elapsed);
+                self.estimates.or_default(key.kind).record(elapsed);
             }
         } else {
             let delay = schedule.next_delay(watch.reads, elapsed, expected);
@@ -358,7 +359,7 @@ impl Follow {
         }
         let watch = self.watches.remove(key)?;
         let elapsed = Duration::from_millis(watch.elapsed(now));
-        self.estimates.entry(key.kind).or_default().record(elapsed);
+        self.estimates.or_default(key.kind).record(elapsed);
         Some(Verdict {
             changed: watch.last_status.as_ref() != Some(status),
             elapsed,
@@ -377,7 +378,7 @@ impl Follow {
             *failures = 0;
         }
         let estimates = &self.estimates;
-        for (key, watch) in &mut self.watches {
+        for (key, watch) in self.watches.iter_mut() {
             if let (Way::StreamLost { capability }, Next::At(_)) = (&watch.way, watch.next) {
                 watch.way = Way::Stream {
                     capability: capability.clone(),
@@ -506,7 +507,7 @@ impl Follow {
         } else {
             // Room again: those waiting for it are heard of from now on.
             let estimates = &self.estimates;
-            for (key, watch) in &mut self.watches {
+            for (key, watch) in self.watches.iter_mut() {
                 let Way::NoRoom { capability } = &watch.way else {
                     continue;
                 };

@@ -66,10 +66,11 @@ export async function send(connection, expect, path, body, signal) {
         wait = call.failed(timeout.aborted, Date.now(), Math.random());
       }
       if (bytes !== null) {
-        wait = call.answered(response.status, response.headers.get("retry-after") ?? undefined, bytes, Date.now(), Math.random());
+        const body = json(bytes);
+        wait = call.answered(response.status, response.headers.get("retry-after") ?? undefined, body, Date.now(), Math.random());
         if (wait === undefined) {
           return {
-            data: json(bytes)?.data,
+            data: body?.data,
             taskIds: call.taskIds(),
             uploads: expect === "capabilities" ? offer(call) : null,
             relay: response.headers.get(relayHeader()),
