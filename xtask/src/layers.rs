@@ -211,6 +211,58 @@ const ENGINE_RULE: SourceRule = SourceRule {
     why: "the follow engine does no I/O: time and chance come in as values, reads and streams go out as commands",
 };
 
+/// The npm client entry's JavaScript: it does the I/O the client module's
+/// decisions ask for, and decides nothing itself.
+const DRIVER: &str = "crates/widgets/npm/client";
+
+/// Why a line of [`DRIVER`] is refused.
+const DRIVER_WHY: &str = "the client entry's JavaScript carries out the client module's decisions: no status compared with a number, no date read, no jitter computed";
+
+/// What [`DRIVER`]'s JavaScript never does besides comparing a status with
+/// a number ([`compares_status_with_a_number`]).
+const DRIVER_CALLS: &[&str] = &["Date.parse", "Math.random() *", "* Math.random()"];
+
+/// Whether `line` compares something named `status` with a number
+/// (`answer.status === 201`, `status >= 500`).
+fn compares_status_with_a_number(line: &str) -> bool {
+    const OPERATORS: &[&str] = &["===", "!==", "==", "!=", ">=", "<=", ">", "<"];
+    line.match_indices("status").any(|(at, word)| {
+        let rest = line[at + word.len()..].trim_start();
+        OPERATORS.iter().any(|operator| {
+            rest.strip_prefix(operator)
+                .is_some_and(|value| value.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        })
+    })
+}
+
+/// `file:line: what (why)` for each line of the driver's JavaScript `text`
+/// that decides what the client module decides.
+fn driver_offences(relative: &Path, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let code = line.trim_start();
+        if code.starts_with("//") || code.starts_with('*') || code.starts_with("/*") {
+            continue;
+        }
+        let mut what: Vec<&str> = DRIVER_CALLS
+            .iter()
+            .copied()
+            .filter(|call| line.contains(call))
+            .collect();
+        if compares_status_with_a_number(line) {
+            what.push("a status compared with a number");
+        }
+        for what in what {
+            found.push(format!(
+                "{}:{}: {what} ({DRIVER_WHY})",
+                relative.display(),
+                number + 1
+            ));
+        }
+    }
+    found
+}
+
 /// `file:line: call (why)` for each call in `text` (the file at `relative`,
 /// from the project's root) that `rule` keeps to another place.
 fn source_offences(relative: &Path, text: &str, rule: &SourceRule) -> Vec<String> {
@@ -261,6 +313,12 @@ fn check_sources(root: &Path) -> Result<Vec<String>> {
         let relative = file.strip_prefix(root).unwrap_or(&file);
         broken.extend(source_offences(relative, &text, &ENGINE_RULE));
     }
+    for file in crate::project::files_under(&root.join(DRIVER))? {
+        let text =
+            std::fs::read_to_string(&file).with_context(|| format!("read {}", file.display()))?;
+        let relative = file.strip_prefix(root).unwrap_or(&file);
+        broken.extend(driver_offences(relative, &text));
+    }
     Ok(broken)
 }
 
@@ -272,6 +330,7 @@ pub fn check() -> Result<()> {
             println!("{}: {}", BROWSER_SOURCES.join(", "), rule.why);
         }
         println!("{ENGINE}: {}", ENGINE_RULE.why);
+        println!("{DRIVER}: {DRIVER_WHY}");
     }
     for rule in RULES {
         let mut tree = command("cargo");
@@ -352,6 +411,32 @@ mod tests {
         assert_eq!(source_offences(engine, waits, &ENGINE_RULE).len(), 2);
         let plain = "pub fn poll(&mut self, now: Millis) -> Vec<Command> {";
         assert!(source_offences(engine, plain, &ENGINE_RULE).is_empty());
+    }
+
+    #[test]
+    fn a_decision_in_the_client_entrys_javascript_is_named() {
+        let path = Path::new("crates/widgets/npm/client/upload.js");
+        let decides = "if (made.status !== 201) throw refused(made);\n\
+                       const wait = 500 * Math.random();\n\
+                       const at = Date.parse(header);\n";
+        assert_eq!(driver_offences(path, decides).len(), 3);
+        let carries_out = "// status >= 500 is the module's to judge\n\
+                           if (!uploadMade(made.status)) throw refused(made);\n\
+                           if (typeof task.status !== \"string\") return;\n\
+                           engine.streamLost(Date.now(), Math.random());\n";
+        assert!(driver_offences(path, carries_out).is_empty());
+    }
+
+    #[test]
+    fn the_client_entrys_javascript_keeps_its_rule() {
+        let root = crate::project::root();
+        let files = crate::project::files_under(&root.join(DRIVER)).unwrap();
+        assert!(files.len() >= 4, "the driver's files: {files:?}");
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let relative = file.strip_prefix(&root).unwrap();
+            assert_eq!(driver_offences(relative, &text), Vec::<String>::new());
+        }
     }
 
     #[test]

@@ -119,6 +119,19 @@ impl Site {
 /// The gateway's token for the sandbox in these tests.
 const GATEWAY_TOKEN: &str = "e2e-gateway-only-token";
 
+/// Inject `faults` (the fields of the sandbox's `/sandbox/faults`, such as
+/// `{ "http_429": 1.0, "limit": 1 }`) into the sandbox at `sandbox_url`.
+pub async fn inject_faults(sandbox_url: &str, faults: &serde_json::Value) {
+    let answer = reqwest::Client::new()
+        .put(format!("{sandbox_url}/sandbox/faults"))
+        .bearer_auth(GATEWAY_TOKEN)
+        .json(faults)
+        .send()
+        .await
+        .expect("the sandbox's faults");
+    assert!(answer.status().is_success(), "faults: {}", answer.status());
+}
+
 /// The callback address the sandbox at `sandbox_url` was given for task
 /// `task_id` of `kind` (`image_generate`): what the service calls back. A
 /// relaying gateway puts a secret in it that no page sees.

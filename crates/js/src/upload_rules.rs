@@ -34,10 +34,10 @@ pub fn chunk_bytes() -> f64 {
     tus::CHUNK_BYTES as f64
 }
 
-/// The status a creating `POST` answers with.
-#[wasm_bindgen(js_name = uploadCreated)]
-pub fn upload_created() -> u16 {
-    tus::CREATED
+/// Whether a creating `POST` answered with `status` made the upload.
+#[wasm_bindgen(js_name = uploadMade)]
+pub fn upload_made(status: u16) -> bool {
+    status == tus::CREATED
 }
 
 /// What a `PATCH` answered with `status` means: `"kept"`, `"ask"` (where

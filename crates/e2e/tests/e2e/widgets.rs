@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use media_gen_e2e::{
-    npm_scratch_dir, start_fetching_sandbox, start_relay_site, start_site_serving, Browser,
-    RelayGateway, RelayOptions, Site,
+    inject_faults, npm_scratch_dir, start_fetching_sandbox, start_relay_site, start_site_serving,
+    Browser, RelayGateway, RelayOptions, Site,
 };
 use serde_json::Value;
 
@@ -654,6 +654,88 @@ async fn the_client_entry_alone_calls_watches_and_loads_no_views() {
         serde_json::json!(["media_gen_client_bg.wasm"]),
         "only the client module"
     );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_client_entry_reads_what_the_page_gives_and_waits_as_the_service_asks() {
+    let (site, browser) = client_page().await;
+    // What the page passes is read as `JSON.stringify` would write it: an
+    // `undefined` or a function is absent, a number that is not finite is
+    // null; a number with a fraction where a whole one goes is named
+    // without printing it.
+    let read = browser
+        .run_async(
+            "const fraction = (() => {
+               try { client.validateImageGenerate({ prompt: 'p', generate_count: 1.25 }); return null; }
+               catch (error) { return [error.kind, error.field, error.message]; }
+             })();
+             const loose = client.validateImageGenerate({
+               prompt: 'a lighthouse', image_quality: '1K', seed: undefined,
+               generate_count: Number.NaN, extra: () => 1,
+             });
+             const wrong = (() => {
+               try { client.validate('image_to_video', { prompt: 'p', model: 'S', duration: '4' }); return null; }
+               catch (error) { return [error.field, error.message]; }
+             })();
+             return { fraction, loose, wrong };",
+        )
+        .await;
+    assert_eq!(read["fraction"][0], "options", "{read}");
+    assert_eq!(read["fraction"][1], "request.generate_count", "{read}");
+    let message = read["fraction"][2].as_str().unwrap();
+    assert!(
+        message.contains("a number with a fraction") && !message.contains("1.25"),
+        "{message}"
+    );
+    assert_eq!(read["loose"], serde_json::json!([]), "{read}");
+    assert_eq!(
+        read["wrong"],
+        serde_json::json!([
+            "request.duration",
+            "request.duration: invalid type: string \"4\", expected i64"
+        ]),
+        "{read}"
+    );
+
+    // A read the service turns away with 429 and `Retry-After: 1` is sent
+    // again after that second, and resolves.
+    inject_faults(
+        &site.sandbox_url,
+        &serde_json::json!({ "http_429": 1.0, "retry_after_secs": 1, "limit": 1 }),
+    )
+    .await;
+    let waited = browser
+        .run_async(&format!(
+            "const api = client.createClient({conn});
+             const started = performance.now();
+             const languages = await api.targetLanguages();
+             return {{ count: languages.length, waited: performance.now() - started }};",
+            conn = connection()
+        ))
+        .await;
+    assert!(waited["count"].as_u64().unwrap() > 3, "{waited}");
+    assert!(waited["waited"].as_f64().unwrap() >= 900.0, "{waited}");
+
+    // A submit refused in a 200 answer is a business error with its code,
+    // and is not sent again.
+    inject_faults(
+        &site.sandbox_url,
+        &serde_json::json!({ "business_error": 1.0, "limit": 1 }),
+    )
+    .await;
+    let refused = browser
+        .run_async(&format!(
+            "const api = client.createClient({conn});
+             try {{ await api.submitImageGenerate({{ prompt: 'refused' }}); return null; }}
+             catch (error) {{ return [error.kind, typeof error.code, error.retryable, error.message]; }}",
+            conn = connection()
+        ))
+        .await;
+    assert_eq!(refused[0], "business", "{refused}");
+    assert_eq!(refused[1], "number", "{refused}");
+    assert_eq!(refused[2], false, "{refused}");
     browser.close().await;
 }
 

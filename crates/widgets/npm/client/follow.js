@@ -9,8 +9,8 @@ import { Follower, taskKinds } from "../media_gen_client.js";
  * oldest is forgotten first (its tasks are then read). */
 const REMEMBERED_RELAYS = 256;
 
-/** The longest wait `setTimeout` takes. */
-const LONGEST_TIMER = 2 ** 31 - 1;
+/** The longest wait `setTimeout` takes (2³¹ − 1 ms). */
+const LONGEST_TIMER = 0x7fffffff;
 
 /** A failure as a plain object, for an update's `error`. */
 export function errorInfo(error) {

@@ -10,8 +10,8 @@ import {
   chunkBytes,
   judgeFile,
   sniffBytes,
-  uploadCreated,
   uploadError,
+  uploadMade,
   uploadName,
   uploadWait,
 } from "../media_gen_client.js";
@@ -109,7 +109,7 @@ async function sendFile(connection, path, file, name, resume, signal, onProgress
     headers["Upload-Metadata"] = `filename ${btoa(uploadName(name))}`;
     const made = await request("POST", connection.baseUrl + path, headers, null, signal);
     const location = made.getResponseHeader("Location");
-    if (made.status !== uploadCreated()) throw refused(made);
+    if (!uploadMade(made.status)) throw refused(made);
     if (!location) throw new Ended(uploadError("http", made.status, "the gateway named no upload address"));
     return location;
   };
