@@ -64,6 +64,19 @@ impl AnyTask {
         }
     }
 
+    /// A task object of `kind` out of a body of any form
+    /// ([`crate::decode::Body`]: a value a browser already parsed, say).
+    pub fn from_body(
+        kind: TaskKind,
+        body: &(impl crate::decode::Body + ?Sized),
+    ) -> Result<AnyTask, String> {
+        match kind {
+            TaskKind::ImageToVideo => body.read_as().map(AnyTask::ImageToVideo),
+            TaskKind::VideoTranslate => body.read_as().map(AnyTask::VideoTranslate),
+            TaskKind::ImageGenerate => body.read_as().map(AnyTask::ImageGenerate),
+        }
+    }
+
     /// The task object alone, as a status read answers it (no `task_type`).
     pub fn to_json(&self) -> serde_json::Result<String> {
         match self {

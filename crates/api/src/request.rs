@@ -41,6 +41,19 @@ impl Request {
         })
     }
 
+    /// Read a request of `kind` from a body of any form
+    /// ([`crate::decode::Body`]: a value a browser already parsed, say).
+    pub fn from_body(
+        kind: TaskKind,
+        body: &(impl crate::decode::Body + ?Sized),
+    ) -> Result<Self, String> {
+        Ok(match kind {
+            TaskKind::ImageToVideo => Request::ImageToVideo(body.read_as()?),
+            TaskKind::VideoTranslate => Request::VideoTranslate(body.read_as()?),
+            TaskKind::ImageGenerate => Request::ImageGenerate(body.read_as()?),
+        })
+    }
+
     /// The JSON body sent to the service; unset optional fields left out.
     pub fn to_json(&self) -> Value {
         let json = match self {

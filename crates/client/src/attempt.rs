@@ -11,8 +11,9 @@ pub struct Answer {
     pub status: u16,
     /// The `Retry-After` header, as sent.
     pub retry_after: Option<String>,
-    /// The whole body.
-    pub body: Vec<u8>,
+    /// The whole body as the browser's `JSON.parse` read it (`undefined`
+    /// when it is not JSON).
+    pub body: wasm_bindgen::JsValue,
     /// The relay's capability, when a gateway relays this submit's callbacks.
     pub relay: Option<String>,
 }
@@ -79,7 +80,8 @@ impl Attempt<'_> {
         let response = request.send().await.map_err(|_| why())?;
         let retry_after = response.headers().get("retry-after");
         let relay = response.headers().get(media_gen_api::relay::RELAY_HEADER);
-        let body = response.binary().await.map_err(|_| why())?;
+        let body = response.text().await.map_err(|_| why())?;
+        let body = crate::value_reader::parse(&body);
         Ok(Answer {
             status: response.status(),
             retry_after,

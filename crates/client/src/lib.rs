@@ -19,6 +19,7 @@ mod session;
 #[cfg(feature = "uploads")]
 pub mod upload;
 mod urls;
+pub mod value_reader;
 pub mod visibility;
 pub mod web_lock;
 

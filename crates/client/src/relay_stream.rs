@@ -41,10 +41,10 @@ impl RelayStream {
                     let Some(message) = event.dyn_ref::<MessageEvent>() else {
                         return;
                     };
-                    let task = message
-                        .data()
-                        .as_string()
-                        .and_then(|data| AnyTask::from_json(kind, data.as_bytes()).ok());
+                    let task = message.data().as_string().and_then(|data| {
+                        let data = crate::value_reader::parse(&data);
+                        AnyTask::from_body(kind, &crate::value_reader::Parsed(&data)).ok()
+                    });
                     if let Some(task) = task {
                         on_task(task);
                     }

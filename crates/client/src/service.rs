@@ -6,23 +6,27 @@ use std::pin::Pin;
 use std::rc::Rc;
 
 use gloo_net::http::Method;
+use media_gen_api::decode::decode_data_in;
 use media_gen_api::relay::{Capabilities, CAPABILITIES_PATH};
 use media_gen_api::retry::{parse_retry_after, AttemptFailure, RequestKind, Retry, RetryPlan};
 use media_gen_api::{
-    decode_data, AnyTask, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest,
-    ImageToVideoTask, Request, ResponseError, TaskIds, TaskKind, TranslationTaskRef,
-    VideoTranslateRequest, VideoTranslateTask, TARGET_LANGUAGES_PATH,
+    AnyTask, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest, ImageToVideoTask,
+    Request, ResponseError, TaskIds, TaskKind, TranslationTaskRef, VideoTranslateRequest,
+    VideoTranslateTask, TARGET_LANGUAGES_PATH,
 };
 use serde::de::DeserializeOwned;
+use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
 use crate::attempt::{Attempt, NoAnswer};
 use crate::error::ClientError;
 use crate::options::{Auth, ClientOptions};
+use crate::value_reader::Parsed;
 use crate::{abort, now_ms};
 
-/// Takes an answer's status and body; its error decides whether to retry.
-type Decode<'a> = dyn FnMut(u16, &[u8]) -> Result<(), ResponseError> + 'a;
+/// Takes an answer's status and body (as `JSON.parse` read it); its error
+/// decides whether to retry.
+type Decode<'a> = dyn FnMut(u16, &JsValue) -> Result<(), ResponseError> + 'a;
 
 /// The future of [`Client::retrying`]: the relay's capability of the
 /// answer that decoded, if it named one.
@@ -119,8 +123,8 @@ impl Client {
         cancel: Option<&AbortSignal>,
     ) -> Result<(T, Option<String>), ClientError> {
         let mut data = None;
-        let mut decode = |status: u16, body: &[u8]| {
-            decode_data::<T>(status, body).map(|decoded| data = Some(decoded))
+        let mut decode = |status: u16, body: &JsValue| {
+            decode_data_in::<T>(status, &Parsed(body)).map(|decoded| data = Some(decoded))
         };
         let relay = self.retrying(kind, path, body, cancel, &mut decode).await?;
         data.map(|data| (data, relay)).ok_or(ClientError::Aborted)

@@ -1,5 +1,5 @@
 //! Values across the JavaScript boundary: plain objects in (read by
-//! [`crate::value_reader`]) and out (through JSON, so objects never arrive
+//! [`media_gen_client::value_reader`]) and out (through JSON, so objects never arrive
 //! as `Map`s), and errors as `Error` objects that carry `kind`, `status`,
 //! `code` and `retryable`.
 
@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::value_reader::read;
+use media_gen_client::value_reader::read;
 
 use media_gen_api::{AnyTask, Request};
 use media_gen_client::{ClientError, Submitted};

@@ -4,12 +4,12 @@
 //! The JavaScript does the `fetch`, the timer and `JSON.parse`; nothing
 //! here waits or touches the network.
 
-use media_gen_api::decode::{decode_data_in, decode_status, Body};
+use media_gen_api::decode::{decode_data_in, decode_status};
 use media_gen_api::relay::{UploadsInfo, UploadsOffer};
 use media_gen_api::retry::{parse_retry_after_with, AttemptFailure, RequestKind, Retry, RetryPlan};
 use media_gen_api::{TaskIds, TaskKind, TranslationTaskRef};
+use media_gen_client::value_reader::Parsed;
 use media_gen_client::{ClientError, ClientOptions};
-use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{client_error, options_error};
@@ -33,24 +33,6 @@ enum Kept {
     Nothing,
     TaskIds(Vec<String>),
     Uploads(Option<UploadsInfo>),
-}
-
-/// An answer's body as the browser's `JSON.parse` read it (`undefined`
-/// when it is not JSON), read into the contract's types.
-struct Parsed<'a>(&'a JsValue);
-
-impl Body for Parsed<'_> {
-    fn read_as<T: DeserializeOwned>(&self) -> Result<T, String> {
-        crate::value_reader::read(self.0).map_err(|error| error.to_string())
-    }
-
-    fn read_data_as<T: DeserializeOwned>(&self) -> Result<T, String> {
-        let data = js_sys::Reflect::get(self.0, &JsValue::from_str("data"))
-            .ok()
-            .filter(|data| !data.is_undefined())
-            .ok_or_else(|| "missing field `data`".to_owned())?;
-        crate::value_reader::read(&data).map_err(|error| error.to_string())
-    }
 }
 
 /// An HTTP-date as the browser's `Date.parse` reads it (Unix seconds).

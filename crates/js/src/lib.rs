@@ -22,7 +22,6 @@ pub mod read;
 mod upload_rules;
 #[cfg(feature = "exports")]
 mod validate;
-pub mod value_reader;
 pub mod widget_options;
 #[cfg(feature = "exports")]
 mod wire;

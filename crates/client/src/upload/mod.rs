@@ -83,10 +83,11 @@ enum Stands {
 
 /// The refusal's message out of a gateway's error envelope.
 fn refusal(answer: &XhrAnswer) -> UploadError {
-    // From bytes, as every answer is read: one JSON reader in the wasm.
-    let message = serde_json::from_slice::<ErrorEnvelope>(answer.text().as_bytes())
-        .map(|envelope| envelope.msg)
-        .unwrap_or_else(|_| format!("the gateway answered HTTP {}", answer.status()));
+    // Read by the browser, as every answer is: no JSON reader in the wasm.
+    let message =
+        crate::value_reader::read::<ErrorEnvelope>(&crate::value_reader::parse(&answer.text()))
+            .map(|envelope| envelope.msg)
+            .unwrap_or_else(|_| format!("the gateway answered HTTP {}", answer.status()));
     UploadError::Refused(message)
 }
 

@@ -2,8 +2,9 @@
 
 use media_gen_api::{AnyTask, Request, TaggedTask, TaskKey, TaskKind, TaskStatus};
 use media_gen_client::TaskUpdate;
-use serde::de::Error as _;
+use serde::de::{Error as _, IgnoredAny};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use wasm_bindgen::JsValue;
 
 /// One submitted task, as stored: enough to show it, follow it after a
 /// reload, and submit it again.
@@ -26,7 +27,7 @@ pub struct TaskRecord {
     /// When it last changed (`Date.now()` milliseconds).
     pub updated_at: f64,
     /// The task as last read, with its result URLs.
-    #[serde(default, deserialize_with = "stored_task")]
+    #[serde(default)]
     pub task: Option<AnyTask>,
     /// Why following it stopped, when a read failed for good (an unknown id, say).
     #[serde(default)]
@@ -37,43 +38,104 @@ pub struct TaskRecord {
     pub relay: Option<String>,
 }
 
-/// A record as stored, before its request is read as its kind's.
+/// A record as stored, before its request is read as its kind's. `R` and
+/// `T` are how its request and task are read: natively as a JSON value
+/// and a tagged task; in the browser not at all (`IgnoredAny`), as
+/// [`TaskRecord::from_stored`] reads them apart.
 #[derive(Deserialize)]
-struct StoredRecord {
+#[serde(bound(deserialize = "R: Deserialize<'de> + Default, T: Deserialize<'de> + Default"))]
+struct StoredRecord<R = serde_json::Value, T = StoredTask> {
     kind: TaskKind,
     task_id: String,
     submitted_at: f64,
     #[serde(default)]
-    request: serde_json::Value,
+    request: R,
     status: TaskStatus,
     updated_at: f64,
-    #[serde(default, deserialize_with = "stored_task")]
-    task: Option<AnyTask>,
+    #[serde(default)]
+    task: T,
     #[serde(default)]
     error: Option<String>,
     #[serde(default)]
     relay: Option<String>,
 }
 
+/// A stored task: the callback's `{"task_type": …, "data": {…}}`, read as
+/// the service's answers are ([`TaggedTask::read`]).
+#[derive(Default)]
+struct StoredTask(Option<AnyTask>);
+
+impl<'de> Deserialize<'de> for StoredTask {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let Some(tagged) = Option::<TaggedTask>::deserialize(deserializer)? else {
+            return Ok(StoredTask(None));
+        };
+        tagged
+            .read()
+            .map(|task| StoredTask(Some(task)))
+            .map_err(D::Error::custom)
+    }
+}
+
+impl<R, T> StoredRecord<R, T> {
+    /// The record, with its request and task as read.
+    fn with(self, request: Option<Request>, task: Option<AnyTask>) -> TaskRecord {
+        TaskRecord {
+            kind: self.kind,
+            task_id: self.task_id,
+            submitted_at: self.submitted_at,
+            request,
+            status: self.status,
+            updated_at: self.updated_at,
+            task,
+            error: self.error,
+            relay: self.relay,
+        }
+    }
+}
+
 impl From<StoredRecord> for TaskRecord {
     fn from(stored: StoredRecord) -> Self {
         // A body that does not read as its kind's request (storage edited by
         // hand) leaves the task shown and followed, without a re-run.
-        let request = match stored.request {
+        let request = match &stored.request {
             serde_json::Value::Null => None,
-            body => Request::from_json(stored.kind, body).ok(),
+            body => Request::from_json(stored.kind, body.clone()).ok(),
         };
-        TaskRecord {
-            kind: stored.kind,
-            task_id: stored.task_id,
-            submitted_at: stored.submitted_at,
-            request,
-            status: stored.status,
-            updated_at: stored.updated_at,
-            task: stored.task,
-            error: stored.error,
-            relay: stored.relay,
-        }
+        let task = stored.task.0.clone();
+        stored.with(request, task)
+    }
+}
+
+impl TaskRecord {
+    /// A record out of what the browser's `JSON.parse` made of its stored
+    /// text: read as the derived `Deserialize` reads the text natively (a
+    /// request that does not read as its kind's is left out; a task that
+    /// does not read as its kind's fails the record), with no JSON text
+    /// reader in the wasm.
+    pub fn from_stored(value: &JsValue) -> Result<TaskRecord, String> {
+        use media_gen_client::value_reader::{read, Parsed};
+        let stored: StoredRecord<IgnoredAny, IgnoredAny> =
+            read(value).map_err(|error| error.to_string())?;
+        let part = |name: &str| {
+            js_sys::Reflect::get(value, &JsValue::from_str(name))
+                .ok()
+                .filter(|part| !part.is_null() && !part.is_undefined())
+        };
+        let request =
+            part("request").and_then(|body| Request::from_body(stored.kind, &Parsed(&body)).ok());
+        let task = match part("task") {
+            None => None,
+            Some(tagged) => {
+                let kind_of = js_sys::Reflect::get(&tagged, &JsValue::from_str("task_type"))
+                    .unwrap_or_default();
+                let kind: TaskKind = read(&kind_of).map_err(|error| error.to_string())?;
+                let data =
+                    js_sys::Reflect::get(&tagged, &JsValue::from_str("data")).unwrap_or_default();
+                Some(AnyTask::from_body(kind, &Parsed(&data))?)
+            }
+        };
+        Ok(stored.with(request, task))
     }
 }
 
@@ -84,15 +146,6 @@ fn request_body<S: Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     request.as_ref().map(Request::to_json).serialize(serializer)
-}
-
-/// A stored task: the callback's `{"task_type": …, "data": {…}}`, read as
-/// the service's answers are ([`TaggedTask::read`]).
-fn stored_task<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<AnyTask>, D::Error> {
-    let Some(tagged) = Option::<TaggedTask>::deserialize(deserializer)? else {
-        return Ok(None);
-    };
-    tagged.read().map(Some).map_err(D::Error::custom)
 }
 
 /// The storage key of every task record starts with this.

@@ -42,7 +42,7 @@ pub fn load() -> Result<(Vec<TaskRecord>, usize), StoreError> {
             .get_item(&name)
             .ok()
             .flatten()
-            .map(|text| serde_json::from_slice::<TaskRecord>(text.as_bytes()))
+            .map(|text| TaskRecord::from_stored(&media_gen_client::value_reader::parse(&text)))
         {
             Some(Ok(record)) => records.push(record),
             _ => unreadable += 1,

@@ -1,9 +1,9 @@
 //! A JavaScript value read straight into the contract's types with serde:
-//! what the page passed (a request) or what the browser's `JSON.parse`
-//! made of an answer, without writing it out as JSON text and parsing it
-//! again. Read as `JSON.stringify` would have written it: properties that
-//! are `undefined` or functions are absent, a number that is not finite is
-//! `null`.
+//! what a page passed (a request), or what the browser's `JSON.parse` made
+//! of an answer, a relayed event or a stored record. Every browser module
+//! reads JSON so, and none carries a JSON text reader. Read as
+//! `JSON.stringify` would have written it: properties that are `undefined`
+//! or functions are absent, a number that is not finite is `null`.
 //!
 //! Its errors never print a number with a fraction (serde's messages would
 //! bring the float printer into the module, for a message nobody needs
@@ -64,6 +64,31 @@ impl de::Error for ReadError {
 /// `value` read as `T`.
 pub fn read<T: DeserializeOwned>(value: &JsValue) -> Result<T, ReadError> {
     T::deserialize(ValueReader(value.clone()))
+}
+
+/// JSON text as the browser's `JSON.parse` reads it; `undefined` when it
+/// is not JSON (which then reads as nothing a type asks for).
+pub fn parse(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// An answer's body as `JSON.parse` read it, for the contract's envelope
+/// rules ([`media_gen_api::decode::Body`]).
+pub struct Parsed<'a>(pub &'a JsValue);
+
+impl media_gen_api::decode::Body for Parsed<'_> {
+    fn read_as<T: DeserializeOwned>(&self) -> Result<T, String> {
+        read(self.0).map_err(|error| error.to_string())
+    }
+
+    fn read_data_as<T: DeserializeOwned>(&self) -> Result<T, String> {
+        // The property itself: one reader per payload type, not two.
+        let data = js_sys::Reflect::get(self.0, &JsValue::from_str("data"))
+            .ok()
+            .filter(|data| !data.is_undefined())
+            .ok_or_else(|| "missing field `data`".to_owned())?;
+        read(&data).map_err(|error| error.to_string())
+    }
 }
 
 /// Whether `JSON.stringify` would leave a property holding `value` out.
