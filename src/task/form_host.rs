@@ -28,7 +28,7 @@ pub fn app_form_host() -> FormHost {
                 Ok(())
             })
         }),
-        client: Rc::new(move || settings.client()),
+        client: Rc::new(move || Rc::new(settings.client())),
         base_url: settings.base_url.into(),
         token: settings.curl_token(),
         connection_version: settings.connection_version(),

@@ -64,6 +64,7 @@ pub const STREAM_TOKEN_PARAM: &str = "token";
 
 /// What a gateway (or the sandbox) offers beyond the documented calls.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(optional_fields))]
 pub struct Capabilities {
     /// The callback relay, when the gateway has one.
     #[serde(default)]
@@ -96,6 +97,7 @@ pub struct UploadsOffer {
 
 /// Where a gateway takes uploads (tus 1.0) and within what bounds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct UploadsInfo {
     /// The tus creation path (`/uploads/`), relative to the base URL.
     pub path: String,
@@ -109,6 +111,7 @@ pub struct UploadsInfo {
 
 /// A gateway's access rule as a page sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct AccessInfo {
     /// `open` (anyone) or `keys` (a person's access key).
     pub mode: String,
@@ -119,6 +122,7 @@ pub struct AccessInfo {
 
 /// The person a call names, and what is left of their day.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct PersonInfo {
     /// The name their key was given to.
     pub name: String,
@@ -130,6 +134,7 @@ pub struct PersonInfo {
 
 /// What a sandbox offers a page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SandboxInfo {
     /// The path under which the sandbox keeps callbacks, an inbox per name:
     /// `/sandbox/inbox`, to which `/{name}` is added.
@@ -141,6 +146,7 @@ pub const SANDBOX_INBOX_PATH: &str = "/sandbox/inbox";
 
 /// Where a gateway's relay is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct RelayInfo {
     /// The path of the event stream: `/events`, to which
     /// `?relays=c1,c2` (the capabilities followed) is added.

@@ -5,6 +5,7 @@
 
 use ts_rs::{Config, TS};
 
+use crate::relay::{AccessInfo, Capabilities, PersonInfo, RelayInfo, SandboxInfo, UploadsInfo};
 use crate::{
     AspectRatio, ImageGenerateRequest, ImageGenerateTask, ImageQuality, ImageRatio,
     ImageToVideoRequest, ImageToVideoTask, Model, Module, Problem, Resolution, Rule, Severity,
@@ -19,7 +20,7 @@ pub fn declarations() -> String {
         "// The wire types, generated from media-gen-api's Rust types by ts-rs.\n\
          // Do not edit: `MEDIA_GEN_WRITE_TYPES=1 cargo test -p media-gen-js` writes it.\n",
     );
-    let declare: [fn(&Config) -> String; 19] = [
+    let declare: [fn(&Config) -> String; 25] = [
         declaration::<TaskKind>,
         declaration::<TaskStatus>,
         declaration::<Model>,
@@ -39,6 +40,12 @@ pub fn declarations() -> String {
         declaration::<Severity>,
         declaration::<Rule>,
         declaration::<Problem>,
+        declaration::<Capabilities>,
+        declaration::<RelayInfo>,
+        declaration::<SandboxInfo>,
+        declaration::<AccessInfo>,
+        declaration::<PersonInfo>,
+        declaration::<UploadsInfo>,
     ];
     for declare in declare {
         out.push('\n');

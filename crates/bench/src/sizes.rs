@@ -114,8 +114,11 @@ pub const CLIENT_CEILING_KB: f64 = 80.0;
 /// [`CLIENT_CEILING_KB`]); 446 with requests read from JavaScript values
 /// and the smaller engine (in both modules); 424 once the widgets' module
 /// reads answers, relayed events and stored records from `JSON.parse`'s
-/// values too (−22.0, 445.9 → 423.9).
-pub const WIDGETS_PAGE_CEILING_KB: f64 = 424.0;
+/// values too (−22.0, 445.9 → 423.9); 383 once the widgets talk to the
+/// service through the client entry's client (one client on the page: the
+/// widgets' module without the Rust client's calls, follow engine, stream
+/// and uploader, 423.9 → 382.5).
+pub const WIDGETS_PAGE_CEILING_KB: f64 = 383.0;
 
 fn gzip(bytes: &[u8]) -> usize {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());

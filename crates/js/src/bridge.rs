@@ -9,32 +9,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use media_gen_client::value_reader::read;
 
-use media_gen_api::{AnyTask, Request};
-use media_gen_client::{ClientError, Submitted};
-
-/// A task as its kind's task object (`{ task_id, status, ... }`), without
-/// the callback's `task_type` wrapper.
-pub fn task_json(task: &AnyTask) -> serde_json::Value {
-    let json = match task {
-        AnyTask::ImageToVideo(task) => serde_json::to_value(task),
-        AnyTask::VideoTranslate(task) => serde_json::to_value(task),
-        AnyTask::ImageGenerate(task) => serde_json::to_value(task),
-    };
-    json.unwrap_or(serde_json::Value::Null)
-}
-
-/// What a submit resolves to, and the `media-gen-submitted` event's
-/// detail: one shape wherever a submit is made (`{ kind, taskIds, relay,
-/// request, answer }`).
-pub fn submitted_json(request: &Request, submitted: &Submitted) -> serde_json::Value {
-    serde_json::json!({
-        "kind": request.kind(),
-        "taskIds": submitted.task_ids,
-        "relay": submitted.relay,
-        "request": request.to_json(),
-        "answer": submitted.answer,
-    })
-}
+use media_gen_client::ClientError;
 
 /// A Rust value as a plain JavaScript object.
 pub fn to_js<T: Serialize>(value: &T) -> JsValue {
@@ -108,15 +83,4 @@ pub fn client_error(error: &ClientError) -> JsValue {
             ("retryable", JsValue::from_bool(error.retryable())),
         ],
     )
-}
-
-/// The plain-object form of a client error, for event details.
-pub fn client_error_detail(error: &ClientError) -> serde_json::Value {
-    serde_json::json!({
-        "message": error.to_string(),
-        "kind": error.kind(),
-        "status": error.status(),
-        "code": error.code(),
-        "retryable": error.retryable(),
-    })
 }

@@ -1,15 +1,10 @@
-//! `{ baseUrl, token?, getToken? }` from JavaScript: how a widget or client
-//! reaches the service. Kept in one place a widget's `update()` can change.
-
-use std::cell::RefCell;
-use std::rc::Rc;
+//! `{ baseUrl, token?, getToken? }` from JavaScript, checked: where a widget
+//! or client reaches the service, read in one place for both modules.
 
 use media_gen_api::validate::is_http_url;
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen::JsValue;
 
 use super::bridge::options_error;
-use media_gen_client::{Auth, Client, ClientOptions, TokenProvider};
 
 /// Read property `name` of a JavaScript object.
 pub fn property(object: &JsValue, name: &str) -> JsValue {
@@ -36,11 +31,11 @@ pub fn optional_string(object: &JsValue, name: &str) -> Result<Option<String>, J
         .ok_or_else(|| options_error(name, "must be a string"))
 }
 
-/// Where requests go and how they are authorised.
+/// Where requests go, and what "copy as cURL" says of the token.
 #[derive(Clone)]
 pub struct Connection {
     base_url: String,
-    auth: Auth,
+    curl_token: Option<String>,
 }
 
 impl Connection {
@@ -50,24 +45,24 @@ impl Connection {
     /// for a proxy that adds the token server-side), or `""` for this page's
     /// origin. `getToken` is called before each request and may return a
     /// Promise; `token` is a fixed token. Neither: no `Authorization` header.
+    /// (The client entry's JavaScript asks for the tokens; a widget's
+    /// requests go through it.)
     pub fn from_js(options: &JsValue) -> Result<Connection, JsValue> {
         let base_url = Connection::check(options)?;
-        let token = optional_string(options, "token")?;
-        let get_token = property(options, "getToken");
-        let auth = if let Some(function) = get_token.dyn_ref::<js_sys::Function>() {
-            Auth::Provider(provider(function.clone()))
+        let token = optional_string(options, "token")?.filter(|token| !token.is_empty());
+        let curl_token = if property(options, "getToken").is_function() {
+            Some(String::new())
         } else {
-            match token {
-                Some(token) if !token.is_empty() => Auth::Token(token),
-                _ => Auth::None,
-            }
+            token
         };
-        Ok(Connection { base_url, auth })
+        Ok(Connection {
+            base_url,
+            curl_token,
+        })
     }
 
     /// Check `baseUrl`, `token` and `getToken` as [`Connection::from_js`]
-    /// reads them: the base URL, without a trailing slash. (What a caller
-    /// that asks for tokens itself needs, without the provider.)
+    /// reads them: the base URL, without a trailing slash.
     pub fn check(options: &JsValue) -> Result<String, JsValue> {
         let base_url = optional_string(options, "baseUrl")?.ok_or_else(|| {
             options_error("baseUrl", "is required (use \"\" for this page's origin)")
@@ -87,20 +82,11 @@ impl Connection {
         Ok(base_url)
     }
 
-    /// A client for this connection.
-    pub fn client(&self) -> Client {
-        Client::new(ClientOptions::new(self.base_url.clone(), self.auth.clone()))
-    }
-
     /// The token for "copy as cURL": the fixed token, `""` when one is
     /// fetched per request (`getToken`: only the masked form can be given),
     /// `None` without one.
     pub fn curl_token(&self) -> Option<String> {
-        match &self.auth {
-            Auth::Token(token) => Some(token.clone()),
-            Auth::Provider(_) => Some(String::new()),
-            Auth::None => None,
-        }
+        self.curl_token.clone()
     }
 
     /// The base URL.
@@ -108,27 +94,3 @@ impl Connection {
         &self.base_url
     }
 }
-
-/// `getToken` as a token provider: its result, awaited when it is a Promise;
-/// a throw or a non-string means no token for that request.
-fn provider(function: js_sys::Function) -> TokenProvider {
-    Rc::new(move || {
-        let result = function.call0(&JsValue::NULL);
-        Box::pin(async move {
-            let value = match result {
-                Ok(value) if value.is_instance_of::<js_sys::Promise>() => {
-                    JsFuture::from(value.unchecked_into::<js_sys::Promise>())
-                        .await
-                        .ok()?
-                }
-                Ok(value) => value,
-                Err(_) => return None,
-            };
-            value.as_string().filter(|token| !token.is_empty())
-        })
-    })
-}
-
-/// A connection a widget shares with its views; `update()` replaces it and
-/// the next request uses the new one.
-pub type SharedConnection = Rc<RefCell<Connection>>;

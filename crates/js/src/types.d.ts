@@ -87,6 +87,8 @@ export type TaskUpdate<K extends TaskKind = TaskKind> = {
     task?: TaskOfKind[Kind];
     /** Why following it stopped, or a failed read that will be tried again. */
     error?: MediaGenErrorInfo;
+    /** Whether the status differs from the one before (always for the first). */
+    changed: boolean;
     /** No more updates come: the task ended, or following it failed for good. */
     done: boolean;
   };
@@ -100,6 +102,10 @@ export type TaskUpdate<K extends TaskKind = TaskKind> = {
 export interface MediaGenClient {
   /** `GET /v1/video_translate/target_languages`. */
   targetLanguages(signal?: AbortSignal | null): Promise<string[]>;
+  /** What the site's gateway offers beyond the documented calls
+   * (`/capabilities`: its relay, where it takes uploads, a sandbox's
+   * inbox); `{}` from a site that does not say (the service itself). */
+  capabilities(signal?: AbortSignal | null): Promise<Capabilities>;
   /** `POST /v1/image_to_video`: one task id per video. */
   submitImageToVideo(request: ImageToVideoRequest, signal?: AbortSignal | null): Promise<Submitted<"image_to_video">>;
   /** `GET /v1/image_to_video/{task_id}`. */
@@ -141,6 +147,12 @@ export interface TaskWatch {
 export interface UploadOptions {
   /** Called as bytes leave: those the gateway has or that are on their way, of `total`. */
   onProgress?: (sent: number, total: number) => void;
+  /** Called with the upload's address as soon as the gateway made it (or
+   * with `resume`'s, going on): keep it to go on after a reload. */
+  onCreated?: (url: string) => void;
+  /** Called with `true` while the upload waits for the network to come
+   * back, `false` once bytes flow again. */
+  onWaiting?: (waiting: boolean) => void;
   /** Cancels the upload (it rejects with `kind: "aborted"`). */
   signal?: AbortSignal | null;
   /** The `url` of an upload of this file begun before (a reload): it goes

@@ -297,3 +297,105 @@ export type Problem = {
    */
   message: string,
 };
+
+/**
+ * What a gateway (or the sandbox) offers beyond the documented calls.
+ */
+export type Capabilities = {
+  /**
+   * The callback relay, when the gateway has one.
+   */
+  relay?: RelayInfo,
+  /**
+   * Present when the server is a sandbox: the inboxes it keeps the
+   * callbacks it receives in (a form offers one as its callback URL).
+   */
+  sandbox?: SandboxInfo,
+  /**
+   * Who may use the gateway, and who is asking (absent: anyone, as a
+   * service or an older gateway). Read only with the `access` feature
+   * (always written).
+   */
+  access?: AccessInfo,
+  /**
+   * Where files are uploaded, when the gateway takes them. Read only
+   * with the `uploads` feature (always written).
+   */
+  uploads?: UploadsInfo,
+};
+
+/**
+ * Where a gateway's relay is.
+ */
+export type RelayInfo = {
+  /**
+   * The path of the event stream: `/events`, to which
+   * `?relays=c1,c2` (the capabilities followed) is added.
+   */
+  events: string,
+};
+
+/**
+ * What a sandbox offers a page.
+ */
+export type SandboxInfo = {
+  /**
+   * The path under which the sandbox keeps callbacks, an inbox per name:
+   * `/sandbox/inbox`, to which `/{name}` is added.
+   */
+  inbox: string,
+};
+
+/**
+ * A gateway's access rule as a page sees it.
+ */
+export type AccessInfo = {
+  /**
+   * `open` (anyone) or `keys` (a person's access key).
+   */
+  mode: string,
+  /**
+   * The person the asking call names, when it names one.
+   */
+  person?: PersonInfo | null,
+};
+
+/**
+ * The person a call names, and what is left of their day.
+ */
+export type PersonInfo = {
+  /**
+   * The name their key was given to.
+   */
+  name: string,
+  /**
+   * The tasks they may create per day (UTC).
+   */
+  tasks_per_day: number,
+  /**
+   * What is left of it today.
+   */
+  tasks_left_today: number,
+};
+
+/**
+ * Where a gateway takes uploads (tus 1.0) and within what bounds.
+ */
+export type UploadsInfo = {
+  /**
+   * The tus creation path (`/uploads/`), relative to the base URL.
+   */
+  path: string,
+  /**
+   * The largest image taken (the contract's 20 MB).
+   */
+  max_image_bytes: number,
+  /**
+   * The largest video taken.
+   */
+  max_video_bytes: number,
+  /**
+   * How long an upload is kept after it is made or finished (seconds).
+   */
+  ttl_seconds: number,
+};

@@ -3,6 +3,7 @@
 // forms and views, most of the package's weight) is fetched on the first
 // mount, or by `preload()`, once however many widgets mount.
 import { checkStatusWidgetOptions, checkSubmitWidgetOptions, optionsError } from "./media_gen_client.js";
+import { createClient } from "./client/media-gen-client.js";
 
 export * from "./client.js";
 export { default } from "./client.js";
@@ -80,7 +81,8 @@ class WidgetHandle {
      * `media-gen-ready` goes out from the element then. */
     this.ready = preload().then((module) => {
       if (this.#gone) return;
-      this.#inner = module[mount](element, this.#options);
+      // The widget's requests go through the client entry's client.
+      this.#inner = module[mount](element, this.#options, createClient);
       element.dispatchEvent(
         new CustomEvent(EVENT_READY, { bubbles: true, composed: true, detail: { kind: this.#options.kind } }),
       );

@@ -12,6 +12,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 use super::mounted::Mounted;
+use super::page_client::PageClient;
 use super::{status, submit};
 use media_gen_js::connection::has;
 use media_gen_js::widget_options::submit_options;
@@ -26,6 +27,9 @@ enum Widget {
 struct Entry {
     element: Element,
     options: JsValue,
+    /// The client entry's `createClient`: each mount and update makes the
+    /// widget's client with it.
+    make_client: js_sys::Function,
     widget: Widget,
     mounted: Mounted,
 }
@@ -67,11 +71,13 @@ fn merged(old: &JsValue, new: &JsValue) -> JsValue {
 pub fn mount_submit_widget(
     element: Element,
     #[wasm_bindgen(unchecked_param_type = "SubmitWidgetOptions")] options: JsValue,
+    #[wasm_bindgen(js_name = createClient)] make_client: js_sys::Function,
 ) -> Result<WidgetHandle, JsValue> {
-    let (mounted, live) = submit::mount(&element, &options)?;
+    let (mounted, live) = submit::mount(&element, &options, &make_client)?;
     Ok(register(Entry {
         element,
         options,
+        make_client,
         widget: Widget::Submit(live),
         mounted,
     }))
@@ -83,11 +89,13 @@ pub fn mount_submit_widget(
 pub fn mount_status_widget(
     element: Element,
     #[wasm_bindgen(unchecked_param_type = "StatusWidgetOptions")] options: JsValue,
+    #[wasm_bindgen(js_name = createClient)] make_client: js_sys::Function,
 ) -> Result<WidgetHandle, JsValue> {
-    let mounted = status::mount(&element, &options)?;
+    let mounted = status::mount(&element, &options, &make_client)?;
     Ok(register(Entry {
         element,
         options,
+        make_client,
         widget: Widget::Status,
         mounted,
     }))
@@ -134,15 +142,16 @@ fn update_entry(entry: &mut Entry, options: &JsValue) -> Result<(), JsValue> {
         Widget::Submit(live) => {
             let read = submit_options(&next)?;
             if !has(options, "initial") && read.kind == live.kind {
-                live.reconnect(read.connection);
+                let client = PageClient::make(&entry.make_client, &next)?;
+                live.reconnect(read.connection, client);
             } else {
-                let (mounted, live) = submit::mount(&entry.element, &next)?;
+                let (mounted, live) = submit::mount(&entry.element, &next, &entry.make_client)?;
                 std::mem::replace(&mut entry.mounted, mounted).unmount();
                 entry.widget = Widget::Submit(live);
             }
         }
         Widget::Status => {
-            let mounted = status::mount(&entry.element, &next)?;
+            let mounted = status::mount(&entry.element, &next, &entry.make_client)?;
             std::mem::replace(&mut entry.mounted, mounted).unmount();
         }
     }

@@ -4,8 +4,8 @@
 //! the custom elements on top.
 //!
 //! Everything here is a thin layer: forms and views come from
-//! `media-gen-ui`, requests from `media-gen-client`, rules from
-//! `media-gen-api`. The app is not a dependency: no page of it can reach the
+//! `media-gen-ui`, requests go through the page's JavaScript client (the
+//! client entry's, `page_client.rs`), rules come from `media-gen-api`. The app is not a dependency: no page of it can reach the
 //! package.
 
 pub mod events;
@@ -13,6 +13,7 @@ pub mod handle;
 #[cfg(test)]
 mod manifest;
 pub mod mounted;
+pub mod page_client;
 pub mod status;
 pub mod submit;
 

@@ -10,8 +10,6 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement, ShadowRoot, ShadowRootInit, ShadowRootMode};
 
-use media_gen_client::Poller;
-
 /// The widgets' styles: the shared views' (`media-gen-ui`), with the design
 /// tokens taken from the page's `--media-gen-*` custom properties.
 const STYLES: &str = concat!(
@@ -82,8 +80,11 @@ pub struct Mounted {
     container: HtmlElement,
     view: Option<Box<dyn Any>>,
     nodes: Vec<Element>,
-    /// The poller of a status widget; stopped on unmount.
-    pub poller: Option<Poller>,
+    /// A status widget's watches (the client entry's `TaskWatch`es);
+    /// stopped on unmount.
+    pub watches: Vec<JsValue>,
+    /// What a status widget's watches tell; dropped once they are stopped.
+    pub on_update: Option<wasm_bindgen::closure::Closure<dyn Fn(JsValue)>>,
 }
 
 impl Mounted {
@@ -105,7 +106,8 @@ impl Mounted {
             container,
             view: None,
             nodes,
-            poller: None,
+            watches: Vec::new(),
+            on_update: None,
         })
     }
 
@@ -123,9 +125,13 @@ impl Mounted {
 
     /// Take it all down: requests and timers stop, nodes go.
     pub fn unmount(mut self) {
-        if let Some(poller) = self.poller.take() {
-            poller.stop();
+        for watch in self.watches.drain(..) {
+            let stop = js_sys::Reflect::get(&watch, &JsValue::from_str("stop"));
+            if let Ok(stop) = stop.and_then(|stop| stop.dyn_into::<js_sys::Function>()) {
+                let _ = stop.call0(&watch);
+            }
         }
+        drop(self.on_update.take());
         // The view's elements leave before its signals are disposed: taking
         // out a focused field fires its `focusout` and `change` handlers,
         // which must still find their signals (a page unmounting a widget

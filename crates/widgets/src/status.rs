@@ -4,49 +4,64 @@
 //! cannot be read.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsValue;
+use media_gen_api::{AnyTask, TaskKind};
+use media_gen_client::now_ms;
+use media_gen_client::value_reader::Parsed;
+use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 use super::events::{dispatch, COMPLETE, ERROR, STATUS};
 use super::mounted::Mounted;
-use media_gen_client::{now_ms, FollowOptions, Poller, TaskUpdate};
-use media_gen_js::bridge::{client_error_detail, task_json, to_js};
+use super::page_client::{message_of, property, PageClient};
 use media_gen_js::widget_options::{status_options, StatusOptions};
 use media_gen_ui::components::{TaskProgress, TaskResult};
 use media_gen_ui::hooks::use_now;
 use media_gen_ui::store::record::TaskRecord;
 
-/// Take in one read and tell the page.
-fn apply(update: &TaskUpdate, tasks: RwSignal<Vec<TaskRecord>>, target: &Element) {
+/// Take in one of `watch`'s updates (`{ kind, taskId, task?, error?,
+/// changed, done }`) and tell the page.
+fn apply(kind: TaskKind, update: &JsValue, tasks: RwSignal<Vec<TaskRecord>>, target: &Element) {
+    let Some(task_id) = property(update, "taskId").as_string() else {
+        return;
+    };
+    let (changed, done) = (
+        property(update, "changed").is_truthy(),
+        property(update, "done").is_truthy(),
+    );
+    let task_js = property(update, "task");
+    let task = (!task_js.is_undefined())
+        .then(|| AnyTask::from_body(kind, &Parsed(&task_js)).ok())
+        .flatten();
+    let error = property(update, "error");
+    let final_error = (done && !error.is_undefined()).then(|| message_of(&error));
     let now = now_ms();
     tasks.update(|tasks| {
-        if let Some(shown) = tasks
-            .iter_mut()
-            .find(|t| t.is(update.kind, &update.task_id))
-        {
-            shown.take_in(update, now);
+        if let Some(shown) = tasks.iter_mut().find(|t| t.is(kind, &task_id)) {
+            shown.apply(task.as_ref(), final_error, now);
         }
     });
-    let kind = update.kind;
-    match (&update.task, &update.error) {
-        (Some(task), _) => {
-            let detail = to_js(&serde_json::json!({
-                "kind": kind, "taskId": update.task_id, "status": task.status(), "task": task_json(task),
-            }));
-            if update.changed {
+    let detail = js_sys::Object::new();
+    let put = |name: &str, value: &JsValue| {
+        let _ = js_sys::Reflect::set(&detail, &JsValue::from_str(name), value);
+    };
+    put("kind", &JsValue::from_str(kind.as_str()));
+    put("taskId", &JsValue::from_str(&task_id));
+    match &task {
+        Some(read) => {
+            put("status", &JsValue::from_str(read.status().as_str()));
+            put("task", &task_js);
+            if changed {
                 dispatch(target, STATUS, &detail);
             }
-            if update.done {
+            if done {
                 dispatch(target, COMPLETE, &detail);
             }
         }
-        (None, Some(error)) if update.done => {
-            let detail = serde_json::json!({
-                "kind": kind, "taskId": update.task_id, "error": client_error_detail(error),
-            });
-            dispatch(target, ERROR, &to_js(&detail));
+        None if done && !error.is_undefined() => {
+            put("error", &error);
+            dispatch(target, ERROR, &detail);
         }
-        _ => {}
+        None => {}
     }
 }
 
@@ -65,14 +80,21 @@ fn card(task: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
     }
 }
 
-/// Mount the status view for `options` in `element`; its poller starts at once.
-pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
+/// Mount the status view for `options` in `element`: the tasks are
+/// followed at once by the client `make_client` (the entry's
+/// `createClient`) makes.
+pub fn mount(
+    element: &Element,
+    options: &JsValue,
+    make_client: &js_sys::Function,
+) -> Result<Mounted, JsValue> {
     let StatusOptions {
         kind,
         task_ids: ids,
-        connection,
+        connection: _,
         relay,
     } = status_options(options)?;
+    let client = PageClient::make(make_client, options)?;
     let mut mounted = Mounted::new(element)?;
     let started = now_ms();
     let tasks = mounted.with(|| {
@@ -83,21 +105,19 @@ pub fn mount(element: &Element, options: &JsValue) -> Result<Mounted, JsValue> {
         )
     });
     let target = element.clone();
-    let poller = Poller::new(
-        connection.client(),
-        FollowOptions::default(),
-        move |update| apply(update, tasks, &target),
-    );
+    let on_update = Closure::<dyn Fn(JsValue)>::new(move |update: JsValue| {
+        apply(kind, &update, tasks, &target);
+    });
     for id in &ids {
-        match &relay {
-            Some(relay) => poller.watch_relayed(kind, id, started, relay),
-            None => poller.watch(kind, id, started),
-        }
+        let watch = client.watch(
+            kind.as_str(),
+            id,
+            on_update.as_ref().unchecked_ref(),
+            relay.as_deref(),
+        )?;
+        mounted.watches.push(watch);
     }
-    if relay.is_some() {
-        poller.use_default_relay();
-    }
-    mounted.poller = Some(poller);
+    mounted.on_update = Some(on_update);
     mounted.show(move || {
         let now = use_now(1_000);
         view! {

@@ -12,18 +12,20 @@ use web_sys::Element;
 
 use super::events::{dispatch, CHANGE, ERROR, SUBMITTED};
 use super::mounted::Mounted;
-use media_gen_js::bridge::{client_error_detail, submitted_json, to_js};
-use media_gen_js::connection::{Connection, SharedConnection};
+use super::page_client::{error_detail, message_of, PageClient};
+use media_gen_js::bridge::to_js;
+use media_gen_js::connection::Connection;
 use media_gen_js::widget_options::{submit_options, SubmitOptions};
 use media_gen_ui::forms::file_target::UploadsOffered;
-use media_gen_ui::forms::{form_for, FormHost};
+use media_gen_ui::forms::{form_for, FormClient, FormHost};
 
-/// What an `update()` can change without a new form: the connection.
+/// What an `update()` can change without a new form: the connection, and
+/// the page's client made for it.
 #[derive(Clone)]
 pub struct Live {
     /// The kind the form is for.
     pub kind: TaskKind,
-    connection: SharedConnection,
+    client: Rc<RefCell<PageClient>>,
     base_url: RwSignal<String>,
     token: RwSignal<Option<String>>,
     version: RwSignal<u64>,
@@ -32,18 +34,18 @@ pub struct Live {
 impl Live {
     /// Use `connection` from the next request on; forms that read from the
     /// service (the language list) read again.
-    pub fn reconnect(&self, connection: Connection) {
+    pub fn reconnect(&self, connection: Connection, client: PageClient) {
         self.base_url.set(connection.base_url().to_owned());
         self.token.set(connection.curl_token());
-        *self.connection.borrow_mut() = connection;
+        *self.client.borrow_mut() = client;
         self.version.update(|version| *version += 1);
     }
 }
 
-/// The form's host: submits through the shared connection and tells the page.
+/// The form's host: submits through the page's client and tells the page.
 fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
-    let connection = live.connection.clone();
-    let reads = live.connection.clone();
+    let client = live.client.clone();
+    let reads = live.client.clone();
     let changed = element.clone();
     let on_change = move |request: &Request, problems: &Problems| {
         let detail = serde_json::json!({
@@ -56,26 +58,29 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
     };
     FormHost {
         submit: Rc::new(move |request: Request| {
-            let client = connection.borrow().client();
+            let client = client.borrow().clone();
             let target = element.clone();
             Box::pin(async move {
-                match client.submit_any(&request, None).await {
+                let body = to_js(&request.to_json());
+                match client.submit(kind.as_str(), &body).await {
+                    // What every submit resolves to, as the event's detail.
                     Ok(submitted) => {
-                        let detail = submitted_json(&request, &submitted);
-                        dispatch(&target, SUBMITTED, &to_js(&detail));
+                        dispatch(&target, SUBMITTED, &submitted);
                         Ok(())
                     }
                     Err(error) => {
-                        let detail = serde_json::json!({
-                            "kind": kind, "error": client_error_detail(&error),
-                        });
-                        dispatch(&target, ERROR, &to_js(&detail));
-                        Err(error.to_string())
+                        let detail = js_sys::Object::new();
+                        let _ =
+                            js_sys::Reflect::set(&detail, &"kind".into(), &kind.as_str().into());
+                        let _ =
+                            js_sys::Reflect::set(&detail, &"error".into(), &error_detail(&error));
+                        dispatch(&target, ERROR, &detail);
+                        Err(message_of(&error))
                     }
                 }
             })
         }),
-        client: Rc::new(move || reads.borrow().client()),
+        client: Rc::new(move || Rc::new(reads.borrow().clone())),
         base_url: live.base_url.into(),
         token: live.token.into(),
         connection_version: live.version.into(),
@@ -88,35 +93,36 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
 /// files as the app's do.
 fn offer_uploads(live: &Live) -> RwSignal<Option<UploadsInfo>> {
     let offered = RwSignal::new(None);
-    let (connection, version) = (live.connection.clone(), live.version);
+    let (client, version) = (live.client.clone(), live.version);
     Effect::new(move |_| {
         version.track();
-        let client = connection.borrow().client();
+        let asked = client.borrow().capabilities();
         leptos::task::spawn_local(async move {
-            let uploads = client
-                .capabilities(None)
-                .await
-                .ok()
-                .and_then(|capabilities| capabilities.uploads);
-            offered.try_set(uploads);
+            offered.try_set(asked.await.uploads);
         });
     });
     offered
 }
 
-/// Mount the form for `options.kind` in `element`.
-pub fn mount(element: &Element, options: &JsValue) -> Result<(Mounted, Live), JsValue> {
+/// Mount the form for `options.kind` in `element`, talking to the service
+/// through the client `make_client` (the entry's `createClient`) makes.
+pub fn mount(
+    element: &Element,
+    options: &JsValue,
+    make_client: &js_sys::Function,
+) -> Result<(Mounted, Live), JsValue> {
     let SubmitOptions {
         kind,
         connection,
         initial,
     } = submit_options(options)?;
+    let client = PageClient::make(make_client, options)?;
     let mut mounted = Mounted::new(element)?;
     let live = mounted.with(|| Live {
         kind,
         base_url: RwSignal::new(connection.base_url().to_owned()),
         token: RwSignal::new(connection.curl_token()),
-        connection: Rc::new(RefCell::new(connection)),
+        client: Rc::new(RefCell::new(client)),
         version: RwSignal::new(0),
     });
     let host = host(kind, element.clone(), &live);

@@ -1,12 +1,10 @@
 //! The optional callback URL, under "Advanced", with a sandbox's inbox one
 //! click away when the form talks to a sandbox.
 
-use std::rc::Rc;
-
+use super::MakeFormClient;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use media_gen_api::Problems;
-use media_gen_client::Client;
 
 use crate::components::{Field, FieldProblems};
 
@@ -38,7 +36,7 @@ pub fn CallbackField(
     base_url: Signal<String>,
     /// A client for the base URL, to ask whether it is a sandbox (kept
     /// local: clients are not `Send`).
-    client: StoredValue<Rc<dyn Fn() -> Client>, LocalStorage>,
+    client: StoredValue<MakeFormClient, LocalStorage>,
 ) -> impl IntoView {
     // The inbox URL once the server said it is a sandbox, for the base URL asked.
     let inbox = RwSignal::new(None::<String>);
@@ -52,7 +50,7 @@ pub fn CallbackField(
         inbox.set(None);
         let client = client.with_value(|make| make());
         spawn_local(async move {
-            let offered = client.capabilities(None).await.ok().and_then(|c| c.sandbox);
+            let offered = client.capabilities().await.sandbox;
             if let Some(sandbox) = offered {
                 inbox.set(Some(inbox_url(&base, &sandbox.inbox)));
             }

@@ -6,7 +6,7 @@ use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 use media_gen_api::{Problems, Request};
 
-use media_gen_client::Client;
+use super::client::MakeFormClient;
 
 /// Sends a valid request. `Err` carries the message shown on the form; the
 /// fields keep their values, so nothing typed is lost.
@@ -20,8 +20,9 @@ pub type ChangeHandler = Rc<dyn Fn(&Request, &Problems)>;
 pub struct FormHost {
     /// Sends the request (and, in the app, puts the tasks on the board).
     pub submit: SubmitHandler,
-    /// A client for the reads a form makes itself (the language list).
-    pub client: Rc<dyn Fn() -> Client>,
+    /// A client for what a form asks itself (the language list, the
+    /// site's offers, uploads).
+    pub client: MakeFormClient,
     /// The service's base URL, for "use the sandbox inbox" and "copy as cURL".
     pub base_url: Signal<String>,
     /// The token for "copy as cURL" (see [`crate::components::CurlCopy`]);

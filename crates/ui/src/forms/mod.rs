@@ -9,6 +9,7 @@
 //! opens the form of a kind. The fields the forms share live beside them.
 
 pub mod callback;
+pub mod client;
 pub mod controls;
 #[cfg(feature = "uploads")]
 pub mod file_target;
@@ -25,6 +26,7 @@ pub mod references;
 pub mod shell;
 pub mod video_translate;
 
+pub use client::{FormClient, MakeFormClient};
 pub use for_kind::form_for;
 pub use host::{ChangeHandler, FormHost, SubmitHandler};
 pub use image_generate::ImageGenerateForm;

@@ -140,7 +140,7 @@ export class Watches {
   tell(kind, taskId, [changed, done], task, error) {
     if (!changed && !done) return;
     const key = keyOf(kind, taskId);
-    const update = { kind, taskId, done: done === 1 };
+    const update = { kind, taskId, changed: changed === 1, done: done === 1 };
     if (task !== undefined) update.task = task;
     if (error !== undefined) update.error = errorInfo(error);
     const listeners = this.listeners.get(key) ?? [];

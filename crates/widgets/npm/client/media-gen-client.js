@@ -2,7 +2,7 @@
 // per endpoint, each a Promise of plain objects as the service sent them
 // (read by `JSON.parse`). The client module checks what goes out (requests,
 // ids, options) and judges what comes back; this sends it.
-import { languagesPath, relayOf, requestBody, statusPath, submitPath } from "../media_gen_client.js";
+import { capabilitiesPath, languagesPath, relayOf, requestBody, statusPath, submitPath } from "../media_gen_client.js";
 import { send } from "./call.js";
 import { Connection } from "./connection.js";
 import { Watches } from "./follow.js";
@@ -18,6 +18,12 @@ export class MediaGenClient {
   /** `GET /v1/video_translate/target_languages`. */
   async targetLanguages(signal) {
     return (await send(this.connection, "languages", languagesPath(), undefined, signal)).data;
+  }
+
+  /** What the site offers beyond the documented calls (`/capabilities`:
+   * its relay, uploads, a sandbox's inbox); `{}` from a site that does not say. */
+  async capabilities(signal) {
+    return (await send(this.connection, "capabilities", capabilitiesPath(), undefined, signal)).data ?? {};
   }
 
   /** Submit a request of `kind`: `{ kind, taskIds, relay, request, answer }`.

@@ -74,7 +74,8 @@ function offsetOf(xhr) {
 
 /** Upload `file` through `client` (see `MediaGenClient.upload`). */
 export async function upload(client, file, options) {
-  const onProgress = typeof options?.onProgress === "function" ? options.onProgress : null;
+  const on = (name) => (typeof options?.[name] === "function" ? options[name] : null);
+  const tell = { progress: on("onProgress"), created: on("onCreated"), waiting: on("onWaiting") };
   const signal = options?.signal ?? undefined;
   const resume = typeof options?.resume === "string" ? options.resume : null;
   const connection = client.connection;
@@ -84,7 +85,7 @@ export async function upload(client, file, options) {
   const [type, extension] = judgeFile(head, size, offered.maxVideoBytes);
   const name = typeof file.name === "string" && file.name !== "" ? file.name : `file.${extension}`;
   try {
-    return { ...(await sendFile(connection, offered.path, file, name, resume, signal, onProgress)), type };
+    return { ...(await sendFile(connection, offered.path, file, name, resume, signal, tell)), type };
   } catch (failure) {
     if (failure instanceof Ended) throw failure.error;
     throw failure;
@@ -100,9 +101,9 @@ async function tusHeaders(connection) {
 }
 
 /** The bytes of `file`, from where the gateway stands to the end: `{ url, expiresAt }`. */
-async function sendFile(connection, path, file, name, resume, signal, onProgress) {
+async function sendFile(connection, path, file, name, resume, signal, tell) {
   const size = file.size;
-  const report = (sent) => onProgress?.(sent, size);
+  const report = (sent) => tell.progress?.(sent, size);
   const create = async () => {
     const headers = await tusHeaders(connection);
     headers["Upload-Length"] = String(size);
@@ -139,6 +140,7 @@ async function sendFile(connection, path, file, name, resume, signal, onProgress
     else offset = at;
   }
   if (url === null) url = await create();
+  tell.created?.(url);
   report(offset);
   let failures = 0;
   let expires = null;
@@ -161,6 +163,7 @@ async function sendFile(connection, path, file, name, resume, signal, onProgress
     if (after === "kept") {
       offset = offsetOf(answer) ?? end;
       expires = answer.getResponseHeader("Upload-Expires");
+      if (failures > 0) tell.waiting?.(false);
       failures = 0;
       continue;
     }
@@ -169,6 +172,7 @@ async function sendFile(connection, path, file, name, resume, signal, onProgress
       failures += 1;
       const wait = uploadWait(failures);
       if (wait === undefined) throw new Ended(uploadError("network"));
+      tell.waiting?.(true);
       try {
         await sleep(wait, signal);
       } catch {
@@ -184,11 +188,13 @@ async function sendFile(connection, path, file, name, resume, signal, onProgress
     }
     if (at === null) {
       url = await create();
+      tell.created?.(url);
       offset = 0;
     } else if (at !== undefined) {
       offset = at;
     }
     report(offset);
   }
+  tell.waiting?.(false);
   return { url, expiresAt: expires ? new Date(expires) : null };
 }

@@ -17,12 +17,12 @@ mod shrink;
 
 use std::rc::Rc;
 
+use crate::forms::MakeFormClient;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use media_gen_api::media_inputs::InputKind;
 use media_gen_api::relay::UploadsInfo;
 use media_gen_client::upload::{UploadError, UploadWatch};
-use media_gen_client::Client;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, File, FileList};
@@ -42,7 +42,7 @@ pub struct FormUploads {
     /// Where the page's gateway takes uploads, if it does.
     pub offered: Signal<Option<UploadsInfo>>,
     /// The client uploads go through.
-    pub client: StoredValue<Rc<dyn Fn() -> Client>, LocalStorage>,
+    pub client: StoredValue<MakeFormClient, LocalStorage>,
     /// Uploads under way in the form.
     pub under_way: RwSignal<usize>,
 }
@@ -50,7 +50,7 @@ pub struct FormUploads {
 impl FormUploads {
     /// Provide a form's uploads, going through `client`: offered when the
     /// page says its gateway takes them.
-    pub fn provide(client: Rc<dyn Fn() -> Client>) -> FormUploads {
+    pub fn provide(client: MakeFormClient) -> FormUploads {
         let offered = use_context::<UploadsOffered>()
             .map_or_else(|| Signal::derive(|| None), |offered| offered.0);
         let uploads = FormUploads {
@@ -241,12 +241,12 @@ pub fn FileTarget(
             let signal = cancel.signal();
             let outcome = client
                 .upload(
-                    &info.path,
-                    &file,
-                    &file.name(),
+                    info.path.clone(),
+                    file.clone(),
+                    file.name(),
                     resume_url,
-                    &watch,
-                    Some(&signal),
+                    watch,
+                    signal,
                 )
                 .await;
             // The page may be gone by now (Back, a link): then nothing of

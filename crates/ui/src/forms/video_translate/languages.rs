@@ -1,7 +1,5 @@
 //! The target languages: a searchable multi-select over the service's list.
 
-use std::rc::Rc;
-
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -9,16 +7,16 @@ use media_gen_api::Problems;
 
 use super::state::{Offered, VideoTranslateState};
 use crate::components::FieldProblems;
-use media_gen_client::Client;
+use crate::forms::MakeFormClient;
 
 /// Read the service's language list into the form. An answer that arrives
 /// after the connection changed is dropped: a newer read is on its way.
-pub fn load(form: VideoTranslateState, client: Rc<dyn Fn() -> Client>, connection: Signal<u64>) {
+pub fn load(form: VideoTranslateState, client: MakeFormClient, connection: Signal<u64>) {
     form.offered.set(Offered::Loading);
     let client = client();
     let asked_on = connection.get_untracked();
     spawn_local(async move {
-        let offered = match client.target_languages(None).await {
+        let offered = match client.target_languages().await {
             Ok(languages) => Offered::Loaded(languages),
             Err(error) => Offered::Failed(format!("The language list could not be read: {error}")),
         };
@@ -51,7 +49,7 @@ pub fn LanguagePicker(
     /// The form's problems.
     problems: Memo<Problems>,
     /// Reads the list again after a failure (kept local: clients are not `Send`).
-    client: StoredValue<Rc<dyn Fn() -> Client>, LocalStorage>,
+    client: StoredValue<MakeFormClient, LocalStorage>,
     /// The host's connection (see `FormHost::connection_version`).
     connection: Signal<u64>,
 ) -> impl IntoView {
