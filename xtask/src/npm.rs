@@ -1,8 +1,9 @@
 //! `cargo xtask npm`: the widgets as an npm package, packed as a tarball.
 //!
-//! Two WebAssembly modules, each built with the size-first profile,
+//! Three WebAssembly modules, each built with the size-first profile,
 //! `wasm-bindgen --target web` and `wasm-opt -Oz`: the client
-//! (`media-gen-js`) and the widgets (`media-gen-widgets`); then the package
+//! (`media-gen-js`) and the widgets (`media-gen-widgets`), without and with
+//! the file controls for sites that take uploads; then the package
 //! files kept in `crates/widgets/npm/` and the licence; `npm pack` makes the
 //! tarball. (wasm-pack is not used: it tries to download tools.)
 
@@ -25,29 +26,41 @@ pub fn npm_dir(root: &Path) -> PathBuf {
 /// the name wasm-bindgen gives its files.
 struct Module {
     package: &'static str,
+    features: &'static [&'static str],
     wasm: &'static str,
     out_name: &'static str,
 }
 
 /// The client module (what the `client` entry loads) and the widgets'
-/// module (fetched on the first mount). Built one at a time: together,
-/// Cargo would give the widgets the client's exports too.
-const MODULES: [Module; 2] = [
+/// module (fetched on the first mount) in its two builds: without file
+/// controls, and with them for a site that takes uploads (the first
+/// widget's site picks). Built one at a time: together, Cargo would give
+/// the widgets the client's exports too.
+const MODULES: [Module; 3] = [
     Module {
         package: "media-gen-js",
+        features: &[],
         wasm: "media_gen_js.wasm",
         out_name: "media_gen_client",
     },
     Module {
         package: "media-gen-widgets",
+        features: &[],
         wasm: "media_gen_widgets.wasm",
         out_name: "media_gen_widgets",
+    },
+    Module {
+        package: "media-gen-widgets",
+        features: &["uploads"],
+        wasm: "media_gen_widgets.wasm",
+        out_name: "media_gen_widgets_uploads",
     },
 ];
 
 /// Build `module` with the size-first profile into `package`.
 fn build_module(root: &Path, module: &Module, package: &Path) -> Result<()> {
-    cmd::run(command("cargo").args([
+    let mut build = command("cargo");
+    build.args([
         "build",
         "--package",
         module.package,
@@ -56,7 +69,11 @@ fn build_module(root: &Path, module: &Module, package: &Path) -> Result<()> {
         WASM_TARGET,
         "--profile",
         "wasm-release",
-    ]))?;
+    ]);
+    if !module.features.is_empty() {
+        build.args(["--features", &module.features.join(",")]);
+    }
+    cmd::run(&mut build)?;
     let wasm = root
         .join("target")
         .join(WASM_TARGET)

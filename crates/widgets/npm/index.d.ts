@@ -78,8 +78,12 @@ export declare function mountStatusWidget(
   options: StatusWidgetOptions,
 ): StatusWidgetHandle;
 
-/** Fetch and start the widgets' module now rather than on the first mount. */
-export declare function preload(): Promise<unknown>;
+/** Fetch and start the widgets' module now rather than on the first mount.
+ * Given the options of the widgets to come (`{ baseUrl, token?, getToken? }`
+ * at least), the build their site needs: with file controls on media
+ * fields when the site takes uploads; without options, the build without
+ * them. One module per page: the first asked for. */
+export declare function preload(options?: ClientOptions): Promise<unknown>;
 
 export declare const EVENT_SUBMITTED: "media-gen-submitted";
 export declare const EVENT_STATUS: "media-gen-status";

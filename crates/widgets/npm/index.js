@@ -1,7 +1,9 @@
 // The package's main entry: the client entry (see client.js), the two
 // widgets, the event names and the custom elements. The widgets' module (the
 // forms and views, most of the package's weight) is fetched on the first
-// mount, or by `preload()`, once however many widgets mount.
+// mount, or by `preload()`, once however many widgets mount: the build with
+// file controls when the first widget's site takes uploads, the one without
+// otherwise.
 import { checkStatusWidgetOptions, checkSubmitWidgetOptions, optionsError } from "./media_gen_client.js";
 import { createClient } from "./client/media-gen-client.js";
 
@@ -24,9 +26,23 @@ export const EVENT_CHANGE = "media-gen-change";
 /** The widgets' module, loaded and initialised; `null` until asked for. */
 let widgetsModule = null;
 
-/** Fetch and start the widgets' module now rather than on the first mount. */
-export function preload() {
-  widgetsModule ??= import("./media_gen_widgets.js").then(async (module) => {
+/** Whether the site `options` name takes uploads (its `/capabilities`
+ * says where); `false` when it cannot be asked. */
+async function takesUploads(options) {
+  try {
+    return Boolean((await createClient(options).capabilities()).uploads);
+  } catch {
+    return false;
+  }
+}
+
+/** Fetch and start the widgets' module now rather than on the first mount.
+ * With a widget's `options`, the build its site needs: with file controls
+ * when the site takes uploads. Without, the build without them. Either
+ * way one module per page, the first asked for. */
+export function preload(options) {
+  widgetsModule ??= (options === undefined ? Promise.resolve(false) : takesUploads(options)).then(async (uploads) => {
+    const module = await (uploads ? import("./media_gen_widgets_uploads.js") : import("./media_gen_widgets.js"));
     await module.default();
     return module;
   });
@@ -79,7 +95,7 @@ class WidgetHandle {
     mounted.set(element, this);
     /** Settles when the widget is on the page (or was unmounted first);
      * `media-gen-ready` goes out from the element then. */
-    this.ready = preload().then((module) => {
+    this.ready = preload(this.#options).then((module) => {
       if (this.#gone) return;
       // The widget's requests go through the client entry's client.
       this.#inner = module[mount](element, this.#options, createClient);

@@ -7,6 +7,7 @@
 
 use futures::future::LocalBoxFuture;
 use media_gen_api::relay::Capabilities;
+#[cfg(feature = "uploads")]
 use media_gen_client::upload::{UploadError, UploadWatch, Uploaded};
 use media_gen_client::value_reader::read;
 use media_gen_ui::forms::FormClient;
@@ -41,6 +42,7 @@ extern "C" {
         options: &JsValue,
     ) -> Result<JsValue, JsValue>;
 
+    #[cfg(feature = "uploads")]
     #[wasm_bindgen(method, js_name = upload)]
     fn upload_js(this: &PageClient, file: &web_sys::File, options: &JsValue) -> js_sys::Promise;
 }
@@ -137,6 +139,7 @@ impl FormClient for PageClient {
     /// The client entry's `upload`: it asks the site where it takes
     /// uploads and names the file by its own name (`path` and `name` are
     /// the same values, read by the form).
+    #[cfg(feature = "uploads")]
     fn upload(
         &self,
         _path: String,

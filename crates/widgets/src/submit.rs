@@ -5,7 +5,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use media_gen_api::relay::UploadsInfo;
 use media_gen_api::{Problems, Request, TaskKind};
 use wasm_bindgen::JsValue;
 use web_sys::Element;
@@ -16,8 +15,9 @@ use super::page_client::{error_detail, message_of, PageClient};
 use media_gen_js::bridge::to_js;
 use media_gen_js::connection::Connection;
 use media_gen_js::widget_options::{submit_options, SubmitOptions};
+#[cfg(feature = "uploads")]
 use media_gen_ui::forms::file_target::UploadsOffered;
-use media_gen_ui::forms::{form_for, FormClient, FormHost};
+use media_gen_ui::forms::{form_for, FormHost};
 
 /// What an `update()` can change without a new form: the connection, and
 /// the page's client made for it.
@@ -90,8 +90,10 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
 
 /// Whether the site takes uploads, asked of its `/capabilities` now and
 /// after each `update()` of the connection: its media fields then take
-/// files as the app's do.
-fn offer_uploads(live: &Live) -> RwSignal<Option<UploadsInfo>> {
+/// files as the app's do (the build with file controls only).
+#[cfg(feature = "uploads")]
+fn offer_uploads(live: &Live) -> RwSignal<Option<media_gen_api::relay::UploadsInfo>> {
+    use media_gen_ui::forms::FormClient as _;
     let offered = RwSignal::new(None);
     let (client, version) = (live.client.clone(), live.version);
     Effect::new(move |_| {
@@ -126,9 +128,11 @@ pub fn mount(
         version: RwSignal::new(0),
     });
     let host = host(kind, element.clone(), &live);
+    #[cfg(feature = "uploads")]
     let asking = live.clone();
     // Inside the view: its effects need the executor mounting starts.
     mounted.show(move || {
+        #[cfg(feature = "uploads")]
         provide_context(UploadsOffered(offer_uploads(&asking).into()));
         form_for(kind, host, initial)
     });

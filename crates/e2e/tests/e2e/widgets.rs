@@ -754,7 +754,8 @@ async fn the_widgets_module_loads_on_the_first_mount_once() {
     assert_eq!(
         browser.eval(FETCHED_MODULES).await,
         serde_json::json!(["media_gen_client_bg.wasm", "media_gen_widgets_bg.wasm"]),
-        "one fetch of the widgets' module for two widgets and a preload"
+        "one fetch of the widgets' module for two widgets and a preload: the \
+         build without file controls, as this site takes no uploads"
     );
     // One stylesheet, adopted by both shadow roots; no <style> copies.
     let sheets = browser
@@ -1270,6 +1271,16 @@ async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
             "inWidget('#submit-a', '#image_url')?.closest('.file-target')?.querySelector('input[type=file]') != null",
         )
         .await;
+    // A site that takes uploads gets the widgets' build with file
+    // controls, and only that one.
+    assert_eq!(
+        browser.eval(FETCHED_MODULES).await,
+        serde_json::json!([
+            "media_gen_client_bg.wasm",
+            "media_gen_widgets_uploads_bg.wasm"
+        ]),
+        "the build with file controls, once"
+    );
     let hash = browser
         .run_async(&MAKE_FILE.replace("NAME", "from the widget.png"))
         .await;
