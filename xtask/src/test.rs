@@ -189,6 +189,15 @@ fn lint() -> Result<()> {
         "media-gen-client",
         "--all-targets",
     ]))?;
+    // The widgets' build with file controls (`npm/`'s second build of the
+    // module), whose code the build above leaves out.
+    cmd::run(&mut clippy_wasm(&[
+        "--package",
+        "media-gen-widgets",
+        "--features",
+        "uploads",
+        "--lib",
+    ]))?;
     // The contract crate's library only: its tests run natively, and their
     // property-testing dependencies do not build for wasm32.
     cmd::run(&mut clippy_wasm(&["--package", "media-gen-api", "--lib"]))?;

@@ -22,7 +22,8 @@ pub trait FormClient {
     fn capabilities(&self) -> LocalBoxFuture<'static, Capabilities>;
 
     /// Upload `file` as `name` to the site's tus `path`, or go on with the
-    /// upload at `resume`, telling `watch` as it goes.
+    /// upload at `resume`, telling `watch` as it goes. A client that has no
+    /// uploader (a build without file controls, which never asks) refuses.
     #[cfg(feature = "uploads")]
     fn upload(
         &self,
@@ -32,7 +33,14 @@ pub trait FormClient {
         resume: Option<String>,
         watch: UploadWatch,
         cancel: web_sys::AbortSignal,
-    ) -> LocalBoxFuture<'static, Result<Uploaded, UploadError>>;
+    ) -> LocalBoxFuture<'static, Result<Uploaded, UploadError>> {
+        let _ = (path, file, name, resume, watch, cancel);
+        Box::pin(async {
+            Err(UploadError::Refused(
+                "this page's widgets take no files".to_owned(),
+            ))
+        })
+    }
 }
 
 /// How a host gives a form its client: made anew for each use, so a
