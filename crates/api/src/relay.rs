@@ -10,6 +10,13 @@ use serde::{Deserialize, Serialize};
 /// success envelope. A service answers it 404: no relay.
 pub const CAPABILITIES_PATH: &str = "/capabilities";
 
+/// Whether a `/capabilities` answer with HTTP `status` means the server
+/// offers nothing beyond the documented calls (the service itself, an
+/// older gateway: it has no such path), rather than a failure.
+pub fn offers_nothing(status: u16) -> bool {
+    status == 404
+}
+
 /// `POST` an access key here (`{ "key": "mgk_…" }`) for a session cookie
 /// and the [`PersonInfo`] it names; `DELETE` ends the session. Only on a
 /// gateway started with `--access keys`.
@@ -186,6 +193,14 @@ impl RelayInfo {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_a_missing_path_means_nothing_offered() {
+        assert!(super::offers_nothing(404));
+        for failure in [401, 429, 500, 502, 503] {
+            assert!(!super::offers_nothing(failure), "{failure} is a failure");
+        }
+    }
+
     #[cfg(feature = "access")]
     #[test]
     fn the_access_rule_is_read_with_its_person() {

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use gloo_net::http::Method;
 use media_gen_api::decode::decode_data_in;
-use media_gen_api::relay::{Capabilities, CAPABILITIES_PATH};
+use media_gen_api::relay::{offers_nothing, Capabilities, CAPABILITIES_PATH};
 use media_gen_api::retry::{parse_retry_after, AttemptFailure, RequestKind, Retry, RetryPlan};
 use media_gen_api::{
     AnyTask, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest, ImageToVideoTask,
@@ -369,7 +369,9 @@ impl Client {
         cancel: Option<&AbortSignal>,
     ) -> Result<Capabilities, ClientError> {
         match self.read(CAPABILITIES_PATH, cancel).await {
-            Err(ClientError::Http { status: 404, .. }) => Ok(Capabilities::default()),
+            Err(ClientError::Http { status, .. }) if offers_nothing(status) => {
+                Ok(Capabilities::default())
+            }
             other => other,
         }
     }

@@ -114,6 +114,14 @@ enum Found {
     Other,
 }
 
+/// Whether `value` is written `null` (or nothing) by `JSON.stringify`:
+/// `null`, `undefined`, a number that is not finite.
+fn is_null(value: &JsValue) -> bool {
+    value.is_null()
+        || value.is_undefined()
+        || value.as_f64().is_some_and(|number| !number.is_finite())
+}
+
 /// What `value` is, as `JSON.stringify` would write it.
 fn found_in(value: &JsValue) -> Found {
     if let Some(flag) = value.as_bool() {
@@ -122,7 +130,7 @@ fn found_in(value: &JsValue) -> Found {
     if let Some(number) = value.as_f64() {
         // Whole numbers as integers, as JSON's readers give them.
         const SAFE: f64 = 9_007_199_254_740_991.0;
-        return if !number.is_finite() {
+        return if is_null(value) {
             Found::Null
         } else if number.fract() == 0.0 && (0.0..=SAFE).contains(&number) {
             Found::Unsigned(number as u64)
@@ -135,7 +143,7 @@ fn found_in(value: &JsValue) -> Found {
     if let Some(text) = value.as_string() {
         return Found::Text(text);
     }
-    if value.is_null() || value.is_undefined() {
+    if is_null(value) {
         return Found::Null;
     }
     if js_sys::Array::is_array(value) {
@@ -180,10 +188,7 @@ impl<'de> de::Deserializer<'de> for ValueReader {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
-        let missing = self.0.is_null()
-            || self.0.is_undefined()
-            || self.0.as_f64().is_some_and(|number| !number.is_finite());
-        if missing {
+        if is_null(&self.0) {
             visitor.visit_none()
         } else {
             visitor.visit_some(self)

@@ -9,6 +9,8 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use media_gen_client::value_reader::read;
 
+use super::connection::{property, set_property as set};
+
 use media_gen_client::ClientError;
 
 /// A Rust value as a plain JavaScript object.
@@ -54,7 +56,7 @@ fn misfit<T: DeserializeOwned>(object: &JsValue) -> Option<String> {
 pub(crate) fn error_with(message: &str, properties: &[(&str, JsValue)]) -> JsValue {
     let error = js_sys::Error::new(message);
     for (name, value) in properties {
-        let _ = js_sys::Reflect::set(&error, &JsValue::from_str(name), value);
+        set(&error, name, value);
     }
     error.unchecked_into()
 }
@@ -83,4 +85,45 @@ pub fn client_error(error: &ClientError) -> JsValue {
             ("retryable", JsValue::from_bool(error.retryable())),
         ],
     )
+}
+
+/// What a failure says: its `message`, or the value itself.
+pub fn message_of(error: &JsValue) -> String {
+    property(error, "message")
+        .as_string()
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "the request failed".to_owned())
+}
+
+/// A failure as a plain object, `{ message, kind, status, code, retryable }`:
+/// a `watch` update's `error`, and an error event's detail (the client
+/// entry's and the widgets', one shape).
+pub fn error_detail(error: &JsValue) -> JsValue {
+    let detail = js_sys::Object::new();
+    set(&detail, "message", &JsValue::from_str(&message_of(error)));
+    for (name, absent) in [
+        ("kind", JsValue::from_str("network")),
+        ("status", JsValue::NULL),
+        ("code", JsValue::NULL),
+        ("retryable", JsValue::FALSE),
+    ] {
+        let value = property(error, name);
+        set(
+            &detail,
+            name,
+            if value.is_undefined() {
+                &absent
+            } else {
+                &value
+            },
+        );
+    }
+    detail.into()
+}
+
+/// [`error_detail`] for the client entry's JavaScript (`watch`'s updates).
+#[cfg(feature = "exports")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = errorDetail, skip_typescript)]
+pub fn error_detail_js(error: JsValue) -> JsValue {
+    error_detail(&error)
 }

@@ -5,7 +5,7 @@
 //! here waits or touches the network.
 
 use media_gen_api::decode::{decode_data_in, decode_status};
-use media_gen_api::relay::{UploadsInfo, UploadsOffer};
+use media_gen_api::relay::{offers_nothing, UploadsInfo, UploadsOffer};
 use media_gen_api::retry::{parse_retry_after_with, AttemptFailure, RequestKind, Retry, RetryPlan};
 use media_gen_api::{TaskIds, TaskKind, TranslationTaskRef};
 use media_gen_client::value_reader::Parsed;
@@ -13,6 +13,7 @@ use media_gen_client::{ClientError, ClientOptions};
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{client_error, options_error};
+use super::connection::set_property;
 
 /// What an answer must hold to be the call's.
 enum Expect {
@@ -20,7 +21,7 @@ enum Expect {
     Languages,
     /// A status read: a task with a known status.
     Task,
-    /// A gateway's `/capabilities` (none at all on a 404).
+    /// A gateway's `/capabilities` (none at all from a server without it).
     Capabilities,
     /// A submit of this kind: its task ids.
     Submit(TaskKind),
@@ -115,7 +116,7 @@ impl Call {
     ) -> Result<Option<u32>, JsValue> {
         let body = Parsed(&body);
         let judged = match self.expect {
-            Expect::Capabilities if status == 404 => Ok(Kept::Uploads(None)),
+            Expect::Capabilities if offers_nothing(status) => Ok(Kept::Uploads(None)),
             Expect::Capabilities => decode_data_in::<UploadsOffer>(status, &body)
                 .map(|offer| Kept::Uploads(offer.uploads)),
             Expect::Languages => {
@@ -189,9 +190,9 @@ impl Call {
             )
         })?;
         let object = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&object, &"path".into(), &offered.path.as_str().into());
+        set_property(&object, "path", &offered.path.as_str().into());
         let max = JsValue::from_f64(offered.max_video_bytes as f64);
-        let _ = js_sys::Reflect::set(&object, &"maxVideoBytes".into(), &max);
+        set_property(&object, "maxVideoBytes", &max);
         Ok(object.into())
     }
 }

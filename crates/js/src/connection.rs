@@ -14,6 +14,11 @@ pub fn property(object: &JsValue, name: &str) -> JsValue {
     js_sys::Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
 }
 
+/// Set property `name` of a JavaScript object to `value`.
+pub fn set_property(object: &JsValue, name: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(object, &JsValue::from_str(name), value);
+}
+
 /// Whether the options object sets `name` (to anything but `undefined`).
 pub fn has(object: &JsValue, name: &str) -> bool {
     !property(object, name).is_undefined()

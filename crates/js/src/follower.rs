@@ -11,6 +11,7 @@ use media_gen_api::relay::RelayInfo;
 use media_gen_api::{TaskKey, TaskKind, TaskStatus};
 use wasm_bindgen::prelude::*;
 
+use super::connection::property;
 use super::read::parse_kind;
 
 /// The clock as the engine reads it: whole milliseconds since 1970.
@@ -139,18 +140,13 @@ impl Follower {
     ) -> Result<Option<Vec<u8>>, JsValue> {
         let outcome = match status {
             Some(status) => ReadOutcome::Read(TaskStatus::from(status.as_str())),
-            None => {
-                let property = |name: &str| {
-                    js_sys::Reflect::get(&error, &JsValue::from_str(name)).unwrap_or_default()
-                };
-                match property("kind").as_string().as_deref() {
-                    Some("aborted") => ReadOutcome::Aborted,
-                    kind => ReadOutcome::Failed {
-                        retryable: property("retryable").is_truthy(),
-                        shape: kind == Some("shape"),
-                    },
-                }
-            }
+            None => match property(&error, "kind").as_string().as_deref() {
+                Some("aborted") => ReadOutcome::Aborted,
+                kind => ReadOutcome::Failed {
+                    retryable: property(&error, "retryable").is_truthy(),
+                    shape: kind == Some("shape"),
+                },
+            },
         };
         Ok(verdict(self.engine.read_done(
             &key(kind, id)?,

@@ -126,8 +126,8 @@ impl Mounted {
     /// Take it all down: requests and timers stop, nodes go.
     pub fn unmount(mut self) {
         for watch in self.watches.drain(..) {
-            let stop = js_sys::Reflect::get(&watch, &JsValue::from_str("stop"));
-            if let Ok(stop) = stop.and_then(|stop| stop.dyn_into::<js_sys::Function>()) {
+            let stop = media_gen_js::connection::property(&watch, "stop");
+            if let Ok(stop) = stop.dyn_into::<js_sys::Function>() {
                 let _ = stop.call0(&watch);
             }
         }

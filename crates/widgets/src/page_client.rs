@@ -10,6 +10,10 @@ use media_gen_api::relay::Capabilities;
 #[cfg(feature = "uploads")]
 use media_gen_client::upload::{UploadError, UploadWatch, Uploaded};
 use media_gen_client::value_reader::read;
+use media_gen_js::bridge::message_of;
+#[cfg(feature = "uploads")]
+use media_gen_js::connection::property;
+use media_gen_js::connection::set_property as set;
 use media_gen_ui::forms::FormClient;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -45,49 +49,6 @@ extern "C" {
     #[cfg(feature = "uploads")]
     #[wasm_bindgen(method, js_name = upload)]
     fn upload_js(this: &PageClient, file: &web_sys::File, options: &JsValue) -> js_sys::Promise;
-}
-
-/// Property `name` of `object`.
-pub fn property(object: &JsValue, name: &str) -> JsValue {
-    js_sys::Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// Set property `name` of `object`.
-fn set(object: &JsValue, name: &str, value: &JsValue) {
-    let _ = js_sys::Reflect::set(object, &JsValue::from_str(name), value);
-}
-
-/// What a failure says: its `message`, or the value itself.
-pub fn message_of(error: &JsValue) -> String {
-    property(error, "message")
-        .as_string()
-        .or_else(|| error.as_string())
-        .unwrap_or_else(|| "the request failed".to_owned())
-}
-
-/// A failure as an event's `error` detail: `{ message, kind, status, code,
-/// retryable }`, as `watch`'s updates carry it.
-pub fn error_detail(error: &JsValue) -> JsValue {
-    let detail = js_sys::Object::new();
-    set(&detail, "message", &JsValue::from_str(&message_of(error)));
-    for (name, absent) in [
-        ("kind", JsValue::from_str("network")),
-        ("status", JsValue::NULL),
-        ("code", JsValue::NULL),
-        ("retryable", JsValue::FALSE),
-    ] {
-        let value = property(error, name);
-        set(
-            &detail,
-            name,
-            if value.is_undefined() {
-                &absent
-            } else {
-                &value
-            },
-        );
-    }
-    detail.into()
 }
 
 impl PageClient {

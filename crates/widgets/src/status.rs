@@ -12,7 +12,9 @@ use web_sys::Element;
 
 use super::events::{dispatch, COMPLETE, ERROR, STATUS};
 use super::mounted::Mounted;
-use super::page_client::{message_of, property, PageClient};
+use super::page_client::PageClient;
+use media_gen_js::bridge::message_of;
+use media_gen_js::connection::{property, set_property};
 use media_gen_js::widget_options::{status_options, StatusOptions};
 use media_gen_ui::components::{TaskProgress, TaskResult};
 use media_gen_ui::hooks::use_now;
@@ -41,9 +43,7 @@ fn apply(kind: TaskKind, update: &JsValue, tasks: RwSignal<Vec<TaskRecord>>, tar
         }
     });
     let detail = js_sys::Object::new();
-    let put = |name: &str, value: &JsValue| {
-        let _ = js_sys::Reflect::set(&detail, &JsValue::from_str(name), value);
-    };
+    let put = |name: &str, value: &JsValue| set_property(&detail, name, value);
     put("kind", &JsValue::from_str(kind.as_str()));
     put("taskId", &JsValue::from_str(&task_id));
     match &task {

@@ -11,9 +11,10 @@ use web_sys::Element;
 
 use super::events::{dispatch, CHANGE, ERROR, SUBMITTED};
 use super::mounted::Mounted;
-use super::page_client::{error_detail, message_of, PageClient};
+use super::page_client::PageClient;
 use media_gen_js::bridge::to_js;
-use media_gen_js::connection::Connection;
+use media_gen_js::bridge::{error_detail, message_of};
+use media_gen_js::connection::{set_property, Connection};
 use media_gen_js::widget_options::{submit_options, SubmitOptions};
 #[cfg(feature = "uploads")]
 use media_gen_ui::forms::file_target::UploadsOffered;
@@ -70,10 +71,8 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
                     }
                     Err(error) => {
                         let detail = js_sys::Object::new();
-                        let _ =
-                            js_sys::Reflect::set(&detail, &"kind".into(), &kind.as_str().into());
-                        let _ =
-                            js_sys::Reflect::set(&detail, &"error".into(), &error_detail(&error));
+                        set_property(&detail, "kind", &kind.as_str().into());
+                        set_property(&detail, "error", &error_detail(&error));
                         dispatch(&target, ERROR, &detail);
                         Err(message_of(&error))
                     }

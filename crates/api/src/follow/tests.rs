@@ -28,11 +28,25 @@ fn running() -> ReadOutcome {
     ReadOutcome::Read(TaskStatus::Generating)
 }
 
-#[test]
-fn a_task_is_read_after_the_first_wait_and_again_on_the_schedule() {
+/// An answer not in the documented shape.
+fn garbled() -> ReadOutcome {
+    ReadOutcome::Failed {
+        retryable: false,
+        shape: true,
+    }
+}
+
+/// An engine on a site with no relay, following task `a` submitted at 0.
+fn reading_a() -> Follow {
     let mut follow = engine();
     follow.set_relay(None, 0);
     follow.watch(key("a"), 0, None, 0);
+    follow
+}
+
+#[test]
+fn a_task_is_read_after_the_first_wait_and_again_on_the_schedule() {
+    let mut follow = reading_a();
     assert!(reads(&follow.poll(999)).is_empty());
     assert_eq!(follow.next_wake(), Some(1_000));
     assert_eq!(reads(&follow.poll(1_000)), ["a"]);
@@ -121,34 +135,22 @@ fn answer(follow: &mut Follow, outcome: ReadOutcome) -> bool {
 
 #[test]
 fn answers_in_the_wrong_shape_are_read_again_until_five_in_a_row() {
-    let mut follow = engine();
-    follow.set_relay(None, 0);
-    follow.watch(key("a"), 0, None, 0);
-    let garbled = ReadOutcome::Failed {
-        retryable: false,
-        shape: true,
-    };
+    let mut follow = reading_a();
     let ended: Vec<bool> = (0..MAX_SHAPE_ERRORS_IN_A_ROW)
-        .map(|_| answer(&mut follow, garbled.clone()))
+        .map(|_| answer(&mut follow, garbled()))
         .collect();
     assert_eq!(ended, [false, false, false, false, true]);
 }
 
 #[test]
 fn a_good_answer_between_wrong_shapes_starts_the_count_again() {
-    let mut follow = engine();
-    follow.set_relay(None, 0);
-    follow.watch(key("a"), 0, None, 0);
-    let garbled = ReadOutcome::Failed {
-        retryable: false,
-        shape: true,
-    };
+    let mut follow = reading_a();
     for _ in 0..MAX_SHAPE_ERRORS_IN_A_ROW - 1 {
-        assert!(!answer(&mut follow, garbled.clone()));
+        assert!(!answer(&mut follow, garbled()));
     }
     assert!(!answer(&mut follow, running()));
     for _ in 0..MAX_SHAPE_ERRORS_IN_A_ROW - 1 {
-        assert!(!answer(&mut follow, garbled.clone()));
+        assert!(!answer(&mut follow, garbled()));
     }
     assert_eq!(follow.watching(), 1);
 }
@@ -319,9 +321,7 @@ fn without_a_relay_relayed_tasks_are_read_at_once() {
 
 #[test]
 fn a_shown_page_reads_every_task_not_on_the_stream_now() {
-    let mut follow = engine();
-    follow.set_relay(None, 0);
-    follow.watch(key("a"), 0, None, 0);
+    let mut follow = reading_a();
     follow.poll(1_000);
     follow.read_done(&key("a"), running(), 1_000);
     follow.visibility(true, 1_200);
@@ -346,9 +346,7 @@ fn a_paused_engine_reads_nothing_while_hidden() {
 
 #[test]
 fn a_task_unwatched_while_its_read_is_out_is_not_reported() {
-    let mut follow = engine();
-    follow.set_relay(None, 0);
-    follow.watch(key("a"), 0, None, 0);
+    let mut follow = reading_a();
     follow.poll(1_000);
     follow.unwatch(&key("a"));
     assert_eq!(follow.read_done(&key("a"), running(), 1_100), None);

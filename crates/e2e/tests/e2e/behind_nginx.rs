@@ -208,16 +208,10 @@ async fn two_gateways_on_one_redis_behind_nginx_lose_no_completion_when_one_stop
     let public_url = format!("http://{}", nginx.address);
     let [first, second] = listeners;
     let options = RelayOptions {
-        sandbox_url: sandbox.clone(),
         static_dir: Some(dist_dir()),
         redis: Some(redis.url.clone()),
         public_url: Some(public_url.clone()),
-        heartbeat: Duration::from_secs(15),
-        trust_callbacks: false,
-        base_path: "/",
-        access: media_gen_gateway::access::AccessMode::Open,
-        allowed_origins: Vec::new(),
-        uploads: None,
+        ..RelayOptions::new(&sandbox)
     };
     let mut a = RelayGateway::start_on(first, options.clone());
     let mut b = RelayGateway::start_on(second, options);
@@ -280,16 +274,10 @@ async fn a_gateway_restarting_behind_nginx_costs_the_page_no_reads() {
     let mut gateway = RelayGateway::start_on(
         listener,
         RelayOptions {
-            sandbox_url: sandbox.clone(),
             static_dir: Some(dist_dir()),
             redis: Some(redis.url.clone()),
             public_url: Some(public_url.clone()),
-            heartbeat: Duration::from_secs(15),
-            trust_callbacks: false,
-            base_path: "/",
-            access: media_gen_gateway::access::AccessMode::Open,
-            allowed_origins: Vec::new(),
-            uploads: None,
+            ..RelayOptions::new(&sandbox)
         },
     );
     gateway.ready().await;
@@ -393,20 +381,15 @@ async fn the_app_under_a_path_behind_nginx() {
     let gateway = RelayGateway::start_on(
         listener,
         RelayOptions {
-            sandbox_url: sandbox.clone(),
             static_dir: Some(site.clone()),
-            redis: None,
             public_url: Some(format!("{origin}/media")),
-            heartbeat: Duration::from_secs(15),
-            trust_callbacks: false,
             base_path: "/media/",
-            access: media_gen_gateway::access::AccessMode::Open,
-            allowed_origins: Vec::new(),
             // Beside the site's folder, not in it.
             uploads: Some(media_gen_gateway::uploads::UploadSettings::new(
                 site.with_extension("uploads"),
                 String::new(),
             )),
+            ..RelayOptions::new(&sandbox)
         },
     );
     gateway.ready().await;

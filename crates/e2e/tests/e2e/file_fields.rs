@@ -16,7 +16,7 @@ use media_gen_e2e::{
 use media_gen_gateway::uploads::UploadSettings;
 use serde_json::Value;
 
-use crate::common::{fetched_hash, sha256, MAKE_FILE};
+use crate::common::{fetched_hash, sha256, slow_line, MAKE_FILE, RECORD_PATCHES};
 
 /// A noisy 640×360 PNG (noise does not compress: about 700 KB), written
 /// to `path`; its bytes.
@@ -71,25 +71,6 @@ async fn site_keeping(uploads: &Path, ttl: std::time::Duration) -> (String, Stri
     })
     .await;
     (site, sandbox)
-}
-
-/// A slow line (uploads at 250 KB/s), or a normal one again.
-async fn slow_line(browser: &Browser, slow: bool) {
-    browser
-        .devtools("Network.enable", serde_json::json!({}))
-        .await;
-    let throughput = if slow { 250_000 } else { -1 };
-    browser
-        .devtools(
-            "Network.emulateNetworkConditions",
-            serde_json::json!({
-                "offline": false,
-                "latency": 0,
-                "downloadThroughput": -1,
-                "uploadThroughput": throughput,
-            }),
-        )
-        .await;
 }
 
 /// Wait until the field `id` holds an upload's address on `site`; that address.
@@ -326,28 +307,6 @@ async fn a_page_named_png_and_an_image_over_20_mb_are_refused_before_a_byte_is_s
     let _ = std::fs::remove_dir_all(&uploads);
     let _ = std::fs::remove_dir_all(&files);
 }
-
-/// Run in every page: each `PATCH` the page sends, with its
-/// `Upload-Offset` and its body's size, in `window.__patches`.
-const RECORD_PATCHES: &str = "
-    window.__patches = [];
-    const open = XMLHttpRequest.prototype.open;
-    XMLHttpRequest.prototype.open = function (method, url, ...rest) {
-      this.__method = method; this.__url = url;
-      return open.call(this, method, url, ...rest);
-    };
-    const header = XMLHttpRequest.prototype.setRequestHeader;
-    XMLHttpRequest.prototype.setRequestHeader = function (name, value) {
-      if (name.toLowerCase() === 'upload-offset') this.__offset = Number(value);
-      return header.call(this, name, value);
-    };
-    const send = XMLHttpRequest.prototype.send;
-    XMLHttpRequest.prototype.send = function (body) {
-      if (this.__method === 'PATCH') {
-        window.__patches.push({ url: this.__url, offset: this.__offset, bytes: body ? body.size : 0 });
-      }
-      return send.call(this, body);
-    };";
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]

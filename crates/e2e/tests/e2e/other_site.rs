@@ -6,8 +6,6 @@
 //! gateway's stream follows that page's tasks across origins, its page
 //! token in the stream's address.
 
-use std::time::Duration;
-
 use media_gen_e2e::{
     npm_scratch_dir, start_gateway, start_sandbox, Browser, Redis, RelayGateway, RelayOptions,
 };
@@ -109,16 +107,10 @@ async fn another_sites_status_widget_hears_its_tasks_end_through_the_relay() {
     let site = other_site().await;
     let sandbox = start_sandbox(1_500).await;
     let gateway = RelayGateway::start(RelayOptions {
-        sandbox_url: sandbox.clone(),
-        static_dir: None,
         redis: Some(redis.url.clone()),
-        public_url: None,
-        heartbeat: Duration::from_secs(15),
-        trust_callbacks: false,
-        base_path: "/",
         access: AccessMode::Keys,
         allowed_origins: vec![site.clone()],
-        uploads: None,
+        ..RelayOptions::new(&sandbox)
     })
     .await;
     gateway.ready().await;

@@ -18,16 +18,8 @@ const WITHIN: Duration = Duration::from_secs(3);
 /// sharing the Redis at `redis`.
 async fn gateway(redis: &str, task_ms: u64) -> RelayGateway {
     RelayGateway::start(RelayOptions {
-        sandbox_url: start_sandbox(task_ms).await,
-        static_dir: None,
         redis: Some(redis.to_owned()),
-        public_url: None,
-        heartbeat: Duration::from_secs(15),
-        trust_callbacks: false,
-        base_path: "/",
-        access: media_gen_gateway::access::AccessMode::Open,
-        allowed_origins: Vec::new(),
-        uploads: None,
+        ..RelayOptions::new(&start_sandbox(task_ms).await)
     })
     .await
 }

@@ -97,16 +97,9 @@ async fn trusting_gateway_on_redis() -> (Redis, String, RelayGateway) {
     let redis = Redis::start().await;
     let sandbox = start_sandbox(600_000).await;
     let gateway = RelayGateway::start(RelayOptions {
-        sandbox_url: sandbox.clone(),
-        static_dir: None,
         redis: Some(redis.url.clone()),
-        public_url: None,
-        heartbeat: Duration::from_secs(15),
         trust_callbacks: true,
-        base_path: "/",
-        access: media_gen_gateway::access::AccessMode::Open,
-        allowed_origins: Vec::new(),
-        uploads: None,
+        ..RelayOptions::new(&sandbox)
     })
     .await;
     gateway.ready().await;

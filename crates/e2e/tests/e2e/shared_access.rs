@@ -260,16 +260,11 @@ async fn signed_in_behind_nginx_and_two_gateways_one_session_and_one_day_on_eith
     let site = format!("http://{}", nginx.address);
     let [first, second] = listeners;
     let options = RelayOptions {
-        sandbox_url: sandbox.clone(),
         static_dir: Some(dist_dir()),
         redis: Some(redis.url.clone()),
         public_url: Some(site.clone()),
-        heartbeat: Duration::from_secs(15),
-        trust_callbacks: false,
-        base_path: "/",
         access: AccessMode::Keys,
-        allowed_origins: Vec::new(),
-        uploads: None,
+        ..RelayOptions::new(&sandbox)
     };
     let mut a = RelayGateway::start_on(first, options.clone());
     let mut b = RelayGateway::start_on(second, options);

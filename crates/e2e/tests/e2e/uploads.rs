@@ -6,9 +6,8 @@
 
 use media_gen_e2e::{npm_scratch_dir, start_fetching_sandbox, start_gateway_at, Browser};
 use media_gen_gateway::uploads::UploadSettings;
-use serde_json::Value;
 
-use crate::common::{png, upload};
+use crate::common::{fetched, png, submit_video_from, upload, video_task_end};
 
 /// On the page: draw a picture, upload it with tus-js-client, submit an
 /// image-to-video task starting from it and wait for its end; the upload's
@@ -82,13 +81,8 @@ async fn a_tus_client_uploads_through_the_gateway_and_the_service_gets_those_byt
         "uploaded in pieces: {outcome}"
     );
     assert_eq!(outcome["task"]["status"], "SUCCEEDED", "{outcome}");
-    let fetched: Value = reqwest::get(format!("{sandbox}/sandbox/fetched"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let record = &fetched["data"][0];
+    let fetched = fetched(&sandbox).await;
+    let record = &fetched[0];
     assert_eq!(record["url"], url);
     assert_eq!(record["mime"], "image/png");
     assert_eq!(
@@ -109,22 +103,7 @@ async fn an_upload_a_task_is_made_from_outlives_its_ttl_until_the_task_ends() {
     })
     .await;
     let url = upload(&gateway, png(2_000)).await;
-    let submitted: Value = reqwest::Client::new()
-        .post(format!("{gateway}/v1/image_to_video"))
-        .json(
-            &serde_json::json!({ "model": "S", "prompt": "Held", "aspect_ratio": "16:9",
-            "aspect_resolution": "720p", "duration": 8, "image_url": url }),
-        )
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = submitted["data"]["task_ids"][0]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = submit_video_from(&gateway, &url, "Held").await;
     // Past its TTL, the task still running: kept.
     tokio::time::sleep(std::time::Duration::from_millis(1_800)).await;
     assert_eq!(
@@ -133,18 +112,7 @@ async fn an_upload_a_task_is_made_from_outlives_its_ttl_until_the_task_ends() {
         "held by its task"
     );
     // The task read to its end through the gateway: kept a TTL more, then gone.
-    loop {
-        let task: Value = reqwest::get(format!("{gateway}/v1/image_to_video/{id}"))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if task["data"]["status"] == "SUCCEEDED" {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    assert_eq!(video_task_end(&gateway, &id).await, "SUCCEEDED");
     assert_eq!(
         reqwest::get(&url).await.unwrap().status(),
         200,

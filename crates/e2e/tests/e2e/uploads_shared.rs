@@ -13,9 +13,8 @@ use media_gen_e2e::tus::{cut_after, patch_by_hand};
 use media_gen_e2e::{start_fetching_sandbox, Redis, RelayGateway, RelayOptions};
 use media_gen_gateway::uploads::UploadSettings;
 use reqwest::StatusCode;
-use serde_json::Value;
 
-use crate::common::{fetched_hash, png, sha256};
+use crate::common::{fetched_hash, png, sha256, submit_video_from, video_task_end};
 
 const MIB: usize = 1 << 20;
 
@@ -187,37 +186,8 @@ async fn an_upload_begun_on_one_gateway_goes_on_on_the_other_in_s3_and_both_serv
     );
 
     // A task made from it through the other: the service fetched those bytes.
-    let submitted: Value = reqwest::Client::new()
-        .post(format!("{}/v1/image_to_video", other.base_url))
-        .json(
-            &serde_json::json!({ "model": "S", "prompt": "From S3", "aspect_ratio": "16:9",
-            "aspect_resolution": "720p", "duration": 8, "image_url": upload }),
-        )
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = submitted["data"]["task_ids"][0]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let mut status = Value::Null;
-    for _ in 0..100 {
-        let task: Value = reqwest::get(format!("{}/v1/image_to_video/{id}", one.base_url))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        status = task["data"]["status"].clone();
-        if status == "SUCCEEDED" || status == "FAILED" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(status, "SUCCEEDED");
+    let id = submit_video_from(&other.base_url, &upload, "From S3").await;
+    assert_eq!(video_task_end(&one.base_url, &id).await, "SUCCEEDED");
     assert_eq!(fetched_hash(&sandbox, &upload).await, Some(sha256(&file)));
 
     // The bytes of the day are one budget: 12 + 12 MiB fit in 40 on
@@ -422,22 +392,7 @@ async fn an_upload_held_by_a_task_made_on_one_gateway_is_let_go_when_another_see
     let upload = made.headers()["location"].to_str().unwrap().to_owned();
     assert_eq!(patch(&upload, 0, &file).await, StatusCode::NO_CONTENT);
     // Made through the first gateway...
-    let submitted: Value = reqwest::Client::new()
-        .post(format!("{}/v1/image_to_video", one.base_url))
-        .json(
-            &serde_json::json!({ "model": "S", "prompt": "Held", "aspect_ratio": "16:9",
-            "aspect_resolution": "720p", "duration": 8, "image_url": upload }),
-        )
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = submitted["data"]["task_ids"][0]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = submit_video_from(&one.base_url, &upload, "Held").await;
     // ...held past its TTL while the task runs...
     tokio::time::sleep(Duration::from_millis(2_000)).await;
     assert_eq!(
@@ -446,18 +401,7 @@ async fn an_upload_held_by_a_task_made_on_one_gateway_is_let_go_when_another_see
         "held"
     );
     // ...and let go when the other reads the task's end: gone a TTL later.
-    loop {
-        let task: Value = reqwest::get(format!("{}/v1/image_to_video/{id}", other.base_url))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if task["data"]["status"] == "SUCCEEDED" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    assert_eq!(video_task_end(&other.base_url, &id).await, "SUCCEEDED");
     let mut status = StatusCode::OK;
     for _ in 0..60 {
         status = reqwest::get(&upload).await.unwrap().status();

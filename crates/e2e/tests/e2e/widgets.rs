@@ -12,7 +12,7 @@ use media_gen_e2e::{
 };
 use serde_json::Value;
 
-use crate::common::{fetched_hash_soon, sha256, MAKE_FILE};
+use crate::common::{fetched_hash_soon, sha256, slow_line, MAKE_FILE, RECORD_PATCHES};
 
 /// The test page with the package loaded; returns the site and the browser.
 async fn page(task_ms: u64) -> (Site, Browser) {
@@ -85,6 +85,20 @@ async fn mount_form(browser: &Browser, host: &str, name: &str) {
             "the form in the shadow root",
             &format!("inWidget('{host}', '#prompt') !== null"),
         )
+        .await;
+}
+
+/// Wait until the form in `#submit-a` may be sent, then click its Submit
+/// button, as a person does.
+async fn click_submit_once_enabled(browser: &Browser) {
+    browser
+        .wait_until(
+            "submit enabled",
+            "!inWidget('#submit-a', '#submit').disabled",
+        )
+        .await;
+    browser
+        .run_async("inWidget('#submit-a', '#submit').click();")
         .await;
 }
 
@@ -568,15 +582,7 @@ async fn widgets_work_with_no_token_in_the_page() {
     browser
         .run_async("typeInto('#submit-a', '#prompt', 'no token here');")
         .await;
-    browser
-        .wait_until(
-            "submit enabled",
-            "!inWidget('#submit-a', '#submit').disabled",
-        )
-        .await;
-    browser
-        .run_async("inWidget('#submit-a', '#submit').click();")
-        .await;
+    click_submit_once_enabled(&browser).await;
     browser
         .wait_until(
             "the submitted event",
@@ -1313,15 +1319,7 @@ async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
              field.dispatchEvent(new Event('input', { bubbles: true }));",
         )
         .await;
-    browser
-        .wait_until(
-            "submit enabled",
-            "!inWidget('#submit-a', '#submit').disabled",
-        )
-        .await;
-    browser
-        .run_async("inWidget('#submit-a', '#submit').click();")
-        .await;
+    click_submit_once_enabled(&browser).await;
     browser
         .wait_until("the submit's event", "window.heardSubmit !== null")
         .await;
@@ -1336,6 +1334,136 @@ async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
         Some(hash),
         "the service got the dropped bytes"
     );
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&uploads);
+}
+
+/// On the client page: `makeFile()`, the same 6 MiB PNG on every load (a
+/// person picking the same file again after a reload), and `hashOf(file)`.
+const SAME_FILE: &str = "
+    window.makeFile = () => {
+      const bytes = new Uint8Array(6 * 1024 * 1024 + 777);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + (i >> 13)) & 255;
+      bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+      return new File([bytes], 'kept.png', { type: 'image/png' });
+    };
+    window.hashOf = async (file) => {
+      const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
+      return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    };";
+
+/// The `PATCH`es the page sent since it loaded: `(offset, bytes)` each.
+async fn patches_sent(browser: &Browser) -> Vec<(u64, u64)> {
+    let sent = browser.eval("window.__patches").await;
+    sent.as_array()
+        .unwrap()
+        .iter()
+        .map(|patch| {
+            (
+                patch["offset"].as_u64().unwrap(),
+                patch["bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_client_entry_goes_on_with_an_upload_after_a_reload_and_a_gateway_restart() {
+    let (_, mut gateway, uploads) = uploading_site(npm_scratch_dir(), "client-resume").await;
+    let browser = Browser::start().await;
+    browser.before_every_page(RECORD_PATCHES).await;
+    let page = format!("{}/client.html", gateway.base_url);
+    browser.open(&page).await;
+    browser
+        .wait_until("the client entry to load", "window.ready === true")
+        .await;
+    browser.run_async(SAME_FILE).await;
+
+    // A page keeps the address `onCreated` gives, and is reloaded a part
+    // of the way through, on a slow line.
+    slow_line(&browser, true).await;
+    browser
+        .run_async(
+            "window.sent = 0;
+             client.createClient({ baseUrl: location.origin }).upload(makeFile(), {
+               onCreated: (url) => sessionStorage.setItem('upload', url),
+               onProgress: (sent) => { window.sent = sent; },
+             }).catch(() => {});",
+        )
+        .await;
+    browser
+        .wait_until("a megabyte on its way", "window.sent > 1024 * 1024")
+        .await;
+    browser.reload().await;
+    browser
+        .wait_until("the client entry to load again", "window.ready === true")
+        .await;
+    browser.run_async(SAME_FILE).await;
+    slow_line(&browser, false).await;
+    let resumed = browser
+        .run_async(
+            "const kept = sessionStorage.getItem('upload');
+             const file = makeFile();
+             const done = await client.createClient({ baseUrl: location.origin })
+               .upload(file, { resume: kept });
+             return { kept, url: done.url, hash: await hashOf(file), size: file.size };",
+        )
+        .await;
+    assert_eq!(
+        resumed["url"], resumed["kept"],
+        "the same upload: {resumed}"
+    );
+    let after = patches_sent(&browser).await;
+    let size = resumed["size"].as_u64().unwrap();
+    let resent: u64 = after.iter().map(|(_, bytes)| bytes).sum();
+    assert!(after[0].0 > 0, "went on where the gateway stood: {after:?}");
+    assert!(
+        resent < size,
+        "less than the whole file sent again: {after:?}"
+    );
+    let url = resumed["url"].as_str().unwrap();
+    let served = reqwest::get(url).await.unwrap().bytes().await.unwrap();
+    assert_eq!(sha256(&served), resumed["hash"], "the whole file, once");
+
+    // The gateway goes away a part of the way through: `onWaiting` says
+    // so, and the upload goes on once it is back.
+    slow_line(&browser, true).await;
+    browser
+        .run_async(
+            "window.sent = 0; window.waits = []; window.done = null;
+             client.createClient({ baseUrl: location.origin }).upload(makeFile(), {
+               onProgress: (sent) => { window.sent = sent; },
+               onWaiting: (waiting) => window.waits.push(waiting),
+             }).then((done) => { window.done = done; }, (error) => { window.done = { error: error.message }; });",
+        )
+        .await;
+    browser
+        .wait_until("a megabyte on its way", "window.sent > 1024 * 1024")
+        .await;
+    gateway.stop().await;
+    browser
+        .wait_until("the upload to wait", "window.waits.includes(true)")
+        .await;
+    gateway.restart().await;
+    slow_line(&browser, false).await;
+    browser
+        .wait_until("the upload to finish", "window.done !== null")
+        .await;
+    let finished = browser
+        .run_async(
+            "return { done: window.done, waits: window.waits, hash: await hashOf(makeFile()) };",
+        )
+        .await;
+    let waits = finished["waits"].as_array().unwrap();
+    assert_eq!(
+        (waits.first(), waits.last()),
+        (Some(&Value::from(true)), Some(&Value::from(false))),
+        "waited, then went on: {finished}"
+    );
+    let url = finished["done"]["url"].as_str().expect("an address");
+    let served = reqwest::get(url).await.unwrap().bytes().await.unwrap();
+    assert_eq!(sha256(&served), finished["hash"], "the whole file, once");
     browser.close().await;
     let _ = std::fs::remove_dir_all(&uploads);
 }

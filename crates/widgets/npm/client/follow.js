@@ -3,7 +3,7 @@
 // app). The engine decides which task to read when and when to listen to
 // the site's relay instead; this carries it out with one timer, the
 // client's reads and one `EventSource`, and tells each task's listeners.
-import { Follower, taskKinds } from "../media_gen_client.js";
+import { errorDetail, Follower, taskKinds } from "../media_gen_client.js";
 
 /** The most submissions whose relay a client remembers for `watch`; the
  * oldest is forgotten first (its tasks are then read). */
@@ -11,17 +11,6 @@ const REMEMBERED_RELAYS = 256;
 
 /** The longest wait `setTimeout` takes (2³¹ − 1 ms). */
 const LONGEST_TIMER = 0x7fffffff;
-
-/** A failure as a plain object, for an update's `error`. */
-export function errorInfo(error) {
-  return {
-    message: String(error?.message ?? error),
-    kind: error?.kind ?? "network",
-    status: error?.status ?? null,
-    code: error?.code ?? null,
-    retryable: error?.retryable === true,
-  };
-}
 
 const keyOf = (kind, taskId) => `${kind}\n${taskId}`;
 
@@ -142,7 +131,7 @@ export class Watches {
     const key = keyOf(kind, taskId);
     const update = { kind, taskId, changed: changed === 1, done: done === 1 };
     if (task !== undefined) update.task = task;
-    if (error !== undefined) update.error = errorInfo(error);
+    if (error !== undefined) update.error = errorDetail(error);
     const listeners = this.listeners.get(key) ?? [];
     if (done) this.listeners.delete(key);
     for (const [, onUpdate] of listeners) {

@@ -98,6 +98,47 @@ pub async fn call_back_succeeded(url: &str, id: &str) -> u16 {
         .as_u16()
 }
 
+/// Submit a video of model S made from `image_url` through the gateway at
+/// `base`, as a program does: its task id.
+pub async fn submit_video_from(base: &str, image_url: &str, prompt: &str) -> String {
+    let submitted: Value = reqwest::Client::new()
+        .post(format!("{base}/v1/image_to_video"))
+        .json(
+            &json!({ "model": "S", "prompt": prompt, "aspect_ratio": "16:9",
+                       "aspect_resolution": "720p", "duration": 8, "image_url": image_url }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    submitted["data"]["task_ids"][0]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Read video task `id` through the gateway at `base` until it ends (10 s
+/// at most): its last status.
+pub async fn video_task_end(base: &str, id: &str) -> Value {
+    let mut status = Value::Null;
+    for _ in 0..100 {
+        let task: Value = reqwest::get(format!("{base}/v1/image_to_video/{id}"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        status = task["data"]["status"].clone();
+        if status == "SUCCEEDED" || status == "FAILED" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    status
+}
+
 /// A PNG's first bytes and filler: `length` bytes in all (a PNG to the
 /// contract's judge, which reads only the first bytes).
 pub fn png(length: usize) -> Vec<u8> {
@@ -157,16 +198,22 @@ pub async fn person_says(browser: &Browser, text: &str) {
         .await;
 }
 
-/// The SHA-256 of what the sandbox fetched from `url`.
-pub async fn fetched_hash(sandbox: &str, url: &str) -> Option<String> {
+/// What the sandbox fetched as the service does (a submit's inputs): a
+/// record `{ url, mime, sha256 }` each.
+pub async fn fetched(sandbox: &str) -> Vec<Value> {
     let fetched: Value = reqwest::get(format!("{sandbox}/sandbox/fetched"))
         .await
         .unwrap()
         .json()
         .await
         .unwrap();
-    fetched["data"]
-        .as_array()?
+    fetched["data"].as_array().cloned().unwrap_or_default()
+}
+
+/// The SHA-256 of what the sandbox fetched from `url`.
+pub async fn fetched_hash(sandbox: &str, url: &str) -> Option<String> {
+    fetched(sandbox)
+        .await
         .iter()
         .find(|record| record["url"] == url)
         .and_then(|record| record["sha256"].as_str().map(str::to_owned))
@@ -206,4 +253,45 @@ pub fn sha256(bytes: &[u8]) -> String {
         .iter()
         .map(|byte| format!("{byte:02x}"))
         .collect()
+}
+
+/// Run in every page: each `PATCH` the page sends, with its
+/// `Upload-Offset` and its body's size, in `window.__patches`.
+pub const RECORD_PATCHES: &str = "
+    window.__patches = [];
+    const open = XMLHttpRequest.prototype.open;
+    XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+      this.__method = method; this.__url = url;
+      return open.call(this, method, url, ...rest);
+    };
+    const header = XMLHttpRequest.prototype.setRequestHeader;
+    XMLHttpRequest.prototype.setRequestHeader = function (name, value) {
+      if (name.toLowerCase() === 'upload-offset') this.__offset = Number(value);
+      return header.call(this, name, value);
+    };
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (body) {
+      if (this.__method === 'PATCH') {
+        window.__patches.push({ url: this.__url, offset: this.__offset, bytes: body ? body.size : 0 });
+      }
+      return send.call(this, body);
+    };";
+
+/// A slow line (uploads at 250 KB/s), or a normal one again.
+pub async fn slow_line(browser: &Browser, slow: bool) {
+    browser
+        .devtools("Network.enable", serde_json::json!({}))
+        .await;
+    let throughput = if slow { 250_000 } else { -1 };
+    browser
+        .devtools(
+            "Network.emulateNetworkConditions",
+            serde_json::json!({
+                "offline": false,
+                "latency": 0,
+                "downloadThroughput": -1,
+                "uploadThroughput": throughput,
+            }),
+        )
+        .await;
 }
