@@ -211,6 +211,17 @@ const ENGINE_RULE: SourceRule = SourceRule {
     why: "the follow engine does no I/O: time and chance come in as values, reads and streams go out as commands",
 };
 
+/// The widgets' sources: they reach the service through the page's
+/// JavaScript client, never a Rust client of their own.
+const WIDGETS: &str = "crates/widgets/src";
+
+/// What [`WIDGETS`] never uses: the Rust client's calls and poller.
+const WIDGETS_RULE: SourceRule = SourceRule {
+    allowed: None,
+    calls: &["media_gen_client::Client", "Poller", "Client::new", ".client()"],
+    why: "a page with widgets carries one client: the widgets talk to the service through the client entry's (page_client.rs)",
+};
+
 /// The npm client entry's JavaScript: it does the I/O the client module's
 /// decisions ask for, and decides nothing itself.
 const DRIVER: &str = "crates/widgets/npm/client";
@@ -313,6 +324,12 @@ fn check_sources(root: &Path) -> Result<Vec<String>> {
         let relative = file.strip_prefix(root).unwrap_or(&file);
         broken.extend(source_offences(relative, &text, &ENGINE_RULE));
     }
+    for file in crate::project::files_under(&root.join(WIDGETS))? {
+        let text =
+            std::fs::read_to_string(&file).with_context(|| format!("read {}", file.display()))?;
+        let relative = file.strip_prefix(root).unwrap_or(&file);
+        broken.extend(source_offences(relative, &text, &WIDGETS_RULE));
+    }
     for file in crate::project::files_under(&root.join(DRIVER))? {
         let text =
             std::fs::read_to_string(&file).with_context(|| format!("read {}", file.display()))?;
@@ -330,6 +347,7 @@ pub fn check() -> Result<()> {
             println!("{}: {}", BROWSER_SOURCES.join(", "), rule.why);
         }
         println!("{ENGINE}: {}", ENGINE_RULE.why);
+        println!("{WIDGETS}: {}", WIDGETS_RULE.why);
         println!("{DRIVER}: {DRIVER_WHY}");
     }
     for rule in RULES {
@@ -425,6 +443,15 @@ mod tests {
                            if (typeof task.status !== \"string\") return;\n\
                            engine.streamLost(Date.now(), Math.random());\n";
         assert!(driver_offences(path, carries_out).is_empty());
+    }
+
+    #[test]
+    fn a_rust_client_in_the_widgets_is_named() {
+        let path = Path::new("crates/widgets/src/status.rs");
+        let own = "let poller = Poller::new(connection.client(), options, tell);";
+        assert_eq!(source_offences(path, own, &WIDGETS_RULE).len(), 2);
+        let page = "let watch = client.watch(kind.as_str(), id, on_update, relay)?;";
+        assert!(source_offences(path, page, &WIDGETS_RULE).is_empty());
     }
 
     #[test]
