@@ -20,10 +20,7 @@ pub fn cargo_bin_dir() -> PathBuf {
 
 /// Where the project installs tools of its own (binaryen from npm).
 pub fn project_tools_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| project::root().join("target"))
-        .join("tools")
+    project::target_dir().join("tools")
 }
 
 /// Where the project keeps a tool it builds with `cargo install`: a folder

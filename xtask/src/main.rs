@@ -20,6 +20,7 @@ mod phases;
 mod project;
 mod run_record;
 mod sandbox;
+mod scratch;
 mod stamp;
 mod start;
 mod styles;

@@ -13,6 +13,13 @@ pub fn root() -> PathBuf {
         .to_owned()
 }
 
+/// Cargo's target folder: `$CARGO_TARGET_DIR`, else `target/` in the root.
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+}
+
 /// Every file under `dir`, in sub-folders too, sorted.
 pub fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();

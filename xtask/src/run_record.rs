@@ -24,9 +24,7 @@ impl RunKind {
     /// The kind of the run about to start: fresh when nothing was built
     /// for the browser yet (xtask itself is built by then, natively).
     pub fn now() -> RunKind {
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| crate::project::root().join("target"));
+        let target = crate::project::target_dir();
         if target.join(crate::tools::WASM_TARGET).is_dir() {
             RunKind::Warm
         } else {

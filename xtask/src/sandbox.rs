@@ -14,10 +14,7 @@ pub type Sandbox = Server;
 
 /// A binary of this workspace built with `profile` (`debug`, `release`).
 pub fn binary(profile: &str, name: &str) -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| project::root().join("target"));
-    target.join(profile).join(name)
+    project::target_dir().join(profile).join(name)
 }
 
 /// Build the sandbox, start it with `args` on a free port, and wait until it listens.

@@ -13,6 +13,7 @@ use crate::npm;
 use crate::phases::{seconds, Phases};
 use crate::run_record::{self, RunKind};
 use crate::sandbox;
+use crate::scratch::Scratch;
 use crate::stamp::{self, Stamp};
 use crate::tools::{self, WASM_TARGET};
 
@@ -315,8 +316,11 @@ pub fn run() -> Result<ExitCode> {
         ])
         .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
     })?;
+    // Removed (with what the browsers and servers left in it) when the run ends.
+    let scratch = Scratch::create(&crate::project::target_dir())?;
     let mut reports = Vec::new();
     for mut suite in suites(&chromedriver, &servers, &sandbox.base_url) {
+        suite.command.env("TMPDIR", scratch.dir());
         match &release_build {
             Err(error) if suite.needs_release_build => reports.push(Report {
                 name: suite.name,
@@ -328,6 +332,7 @@ pub fn run() -> Result<ExitCode> {
         }
     }
 
+    drop(scratch);
     let all_passed = lint.is_ok() && reports.iter().all(|report| report.failure.is_none());
     if all_passed {
         run_record::save(kind, phases.total());

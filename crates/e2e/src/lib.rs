@@ -716,11 +716,16 @@ impl fantoccini::wd::WebDriverCompatibleCommand for DevToolsCommand {
     }
 }
 
-/// A headless Chromium session; ChromeDriver is stopped when this is dropped.
+/// A headless Chromium session; ChromeDriver is stopped when this is
+/// dropped, and the temporary files it and Chromium made are removed.
 pub struct Browser {
     /// The WebDriver client.
     pub client: Client,
     _driver: Child,
+    /// ChromeDriver's and Chromium's `TMPDIR` (the profile, scoped
+    /// folders): a stopped driver leaves them behind. Dropped after the
+    /// driver (fields drop in order).
+    temporary: tempfile::TempDir,
 }
 
 impl Browser {
@@ -728,8 +733,13 @@ impl Browser {
     pub async fn start() -> Browser {
         let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".to_owned());
         let port = free_port();
+        let temporary = tempfile::Builder::new()
+            .prefix("media-gen-browser-")
+            .tempdir()
+            .expect("make the browser's temporary folder");
         let driver = Command::new(&program)
             .arg(format!("--port={port}"))
+            .env("TMPDIR", temporary.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .kill_on_drop(true)
@@ -755,6 +765,7 @@ impl Browser {
                     return Browser {
                         client,
                         _driver: driver,
+                        temporary,
                     }
                 }
                 Err(error) => last_error = error.to_string(),
@@ -762,6 +773,12 @@ impl Browser {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         panic!("no WebDriver session from {program}: {last_error}");
+    }
+
+    /// The folder ChromeDriver and Chromium keep their temporary files in
+    /// (removed when this is dropped).
+    pub fn temporary_dir(&self) -> &Path {
+        self.temporary.path()
     }
 
     /// Open `url` and wait for the page to load.

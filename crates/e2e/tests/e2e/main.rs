@@ -15,6 +15,7 @@ mod every_page;
 mod file_fields;
 mod flows;
 mod guidance;
+mod harness;
 mod images;
 mod keystrokes;
 mod navigation;
