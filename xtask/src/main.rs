@@ -11,6 +11,7 @@ mod bench;
 #[path = "../../crates/bench/src/parts.rs"]
 mod bench_parts;
 mod cmd;
+mod disk;
 mod dist;
 mod fuzz;
 mod layers;

@@ -7,15 +7,24 @@
 //! its own; over many runs they filled the disk. One folder per run, removed
 //! at its end (and a run's left by one that was killed, at the next start),
 //! keeps a run's disk use to the run.
+//!
+//! It sits in the system's temporary folder under a short name, not in
+//! `target/`: Chromium puts a Unix socket a few folders below `TMPDIR`, and
+//! a socket's path may not exceed 107 bytes (Chromium exits at start when
+//! it would).
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
-/// The folder holding each run's temporary folder, named by its process id.
-pub fn parent(target: &Path) -> PathBuf {
-    target.join("test-tmp")
-}
+/// What each run's folder is named, before its process id.
+const PREFIX: &str = "media-gen-test-";
+
+/// The longest a run's folder may be, so that the socket Chromium makes
+/// below an e2e browser's own folder in it
+/// (`/media-gen-browser-XXXXXX/.org.chromium.Chromium.XXXXXX/SingletonSocket`,
+/// 72 bytes) stays within a socket path's 107.
+pub const LONGEST: usize = 107 - 72;
 
 /// A run's temporary folder; removed with what it holds when dropped.
 pub struct Scratch {
@@ -23,12 +32,18 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    /// Make this run's folder under [`parent`]`(target)`, first removing
-    /// the folders of runs that no longer run.
-    pub fn create(target: &Path) -> Result<Scratch> {
-        let parent = parent(target);
-        remove_left_behind(&parent, is_running);
-        let dir = parent.join(std::process::id().to_string());
+    /// Make this run's folder in `parent` (the system's temporary folder),
+    /// first removing the folders of runs that no longer run.
+    pub fn create(parent: &Path) -> Result<Scratch> {
+        remove_left_behind(parent, is_running);
+        let dir = parent.join(format!("{PREFIX}{}", std::process::id()));
+        if dir.as_os_str().len() > LONGEST {
+            bail!(
+                "the temporary folder {} is too long for Chromium's socket below it \
+                 (at most {LONGEST} bytes): set TMPDIR to a shorter one, such as /tmp",
+                dir.display()
+            );
+        }
         std::fs::create_dir_all(&dir).with_context(|| format!("make {}", dir.display()))?;
         Ok(Scratch { dir })
     }
@@ -60,17 +75,18 @@ fn is_running(pid: u32) -> bool {
     Path::new("/proc").join(pid.to_string()).exists()
 }
 
-/// Remove the folders under `parent` named by a process id that `running`
-/// says has ended; leave anything else.
+/// Remove the runs' folders in `parent` whose process `running` says has
+/// ended; leave anything else.
 fn remove_left_behind(parent: &Path, running: impl Fn(u32) -> bool) {
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
-        let pid = entry
-            .file_name()
+        let name = entry.file_name();
+        let pid = name
             .to_str()
-            .and_then(|name| name.parse().ok());
+            .and_then(|name| name.strip_prefix(PREFIX))
+            .and_then(|pid| pid.parse().ok());
         if pid.is_some_and(|pid| !running(pid)) {
             // A folder that cannot be removed now is tried again next run.
             let _ = std::fs::remove_dir_all(entry.path());
@@ -102,42 +118,64 @@ fn bytes_under(dir: &Path) -> u64 {
 mod tests {
     use super::*;
 
-    fn fresh_target(name: &str) -> PathBuf {
-        let target =
-            std::env::temp_dir().join(format!("xtask-scratch-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&target);
-        target
+    /// A short folder of the test's own, `/tmp/<name><pid>`.
+    fn fresh_parent(name: &str) -> PathBuf {
+        let parent = Path::new("/tmp").join(format!("{name}{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&parent);
+        std::fs::create_dir_all(&parent).unwrap();
+        parent
     }
 
     #[test]
     fn a_runs_folder_and_what_it_holds_are_gone_when_it_ends() {
-        let target = fresh_target("ends");
-        let scratch = Scratch::create(&target).unwrap();
+        let parent = fresh_parent("e");
+        let scratch = Scratch::create(&parent).unwrap();
         let dir = scratch.dir().to_owned();
         std::fs::create_dir_all(dir.join("org.chromium.Chromium.scoped_dir.x")).unwrap();
         std::fs::write(dir.join("org.chromium.Chromium.scoped_dir.x/profile"), b"x").unwrap();
-        assert!(dir.starts_with(parent(&target)));
+        assert!(dir.starts_with(&parent));
         drop(scratch);
         assert!(!dir.exists());
-        std::fs::remove_dir_all(&target).unwrap();
+        std::fs::remove_dir_all(&parent).unwrap();
     }
 
     #[test]
     fn folders_of_ended_runs_go_and_others_stay() {
-        let target = fresh_target("left");
-        let parent = parent(&target);
-        for name in ["11", "22", "notes"] {
+        let parent = fresh_parent("l");
+        for name in ["media-gen-test-11", "media-gen-test-22", "11", "notes"] {
             std::fs::create_dir_all(parent.join(name)).unwrap();
             std::fs::write(parent.join(name).join("file"), b"x").unwrap();
         }
         remove_left_behind(&parent, |pid| pid == 22);
-        assert!(!parent.join("11").exists(), "an ended run's folder stays");
-        assert!(parent.join("22").exists(), "a running run's folder went");
         assert!(
-            parent.join("notes").exists(),
-            "a folder not named by a run went"
+            !parent.join("media-gen-test-11").exists(),
+            "an ended run's folder stays"
         );
-        std::fs::remove_dir_all(&target).unwrap();
+        assert!(
+            parent.join("media-gen-test-22").exists(),
+            "a running run's folder went"
+        );
+        assert!(parent.join("11").exists(), "someone else's folder went");
+        assert!(parent.join("notes").exists(), "someone else's folder went");
+        std::fs::remove_dir_all(&parent).unwrap();
+    }
+
+    /// In the system's usual temporary folder the run's folder leaves room
+    /// for Chromium's socket; in a long one the run stops at once and says
+    /// why, instead of every browser failing to start.
+    #[test]
+    fn a_runs_folder_leaves_room_for_chromiums_socket() {
+        let usual = Path::new("/tmp").join(format!("{PREFIX}{}", u32::MAX));
+        assert!(usual.as_os_str().len() <= LONGEST, "{}", usual.display());
+        let long = fresh_parent("a-temporary-folder-far-too-deep-for-a-socket");
+        let Err(error) = Scratch::create(&long) else {
+            panic!("a run's folder in {} was accepted", long.display());
+        };
+        assert!(
+            error.to_string().contains("set TMPDIR to a shorter one"),
+            "{error}"
+        );
+        std::fs::remove_dir_all(&long).unwrap();
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Result};
 
 use crate::cmd::{self, command};
+use crate::disk;
 use crate::dist;
 use crate::libtest::{self, Counts};
 use crate::npm;
@@ -264,6 +265,12 @@ fn summary(lint: &Result<()>, reports: &[Report]) -> String {
 /// Run the command; the exit code is non-zero if any check or suite failed.
 pub fn run() -> Result<ExitCode> {
     let kind = RunKind::now();
+    let target = crate::project::target_dir();
+    println!("{}", disk::before_run(&target, disk::needs(kind)));
+    // The suites' TMPDIR: removed (with what the browsers and servers left
+    // in it) when the run ends. Made first, so a TMPDIR too long for
+    // Chromium stops the run at once.
+    let scratch = Scratch::create(&std::env::temp_dir())?;
     let mut phases = Phases::default();
     phases.run("tools for the app", tools::ensure_build_tools)?;
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
@@ -316,8 +323,6 @@ pub fn run() -> Result<ExitCode> {
         ])
         .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
     })?;
-    // Removed (with what the browsers and servers left in it) when the run ends.
-    let scratch = Scratch::create(&crate::project::target_dir())?;
     let mut reports = Vec::new();
     for mut suite in suites(&chromedriver, &servers, &sandbox.base_url) {
         suite.command.env("TMPDIR", scratch.dir());
@@ -340,6 +345,13 @@ pub fn run() -> Result<ExitCode> {
     let note = run_record::total_note(kind, &run_record::load());
     println!("\nTiming per phase\n{}", phases.table_noting(&note));
     println!("Tests per suite\n{}", summary(&lint, &reports));
+    if let Some(free) = disk::free_bytes(&target) {
+        println!(
+            "disk: {} free where {} is",
+            disk::gigabytes(free),
+            target.display()
+        );
+    }
     if all_passed {
         let total: u32 = reports.iter().map(|report| report.counts.passed).sum();
         println!(

@@ -716,16 +716,31 @@ impl fantoccini::wd::WebDriverCompatibleCommand for DevToolsCommand {
     }
 }
 
-/// A headless Chromium session; ChromeDriver is stopped when this is
-/// dropped, and the temporary files it and Chromium made are removed.
+/// A headless Chromium session; ChromeDriver and its Chromium are stopped
+/// when this is dropped, and the temporary files they made are removed.
 pub struct Browser {
     /// The WebDriver client.
     pub client: Client,
-    _driver: Child,
+    driver: Child,
     /// ChromeDriver's and Chromium's `TMPDIR` (the profile, scoped
-    /// folders): a stopped driver leaves them behind. Dropped after the
-    /// driver (fields drop in order).
+    /// folders): a stopped driver leaves them behind.
     temporary: tempfile::TempDir,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        // ChromeDriver leads a process group of its own, which the
+        // Chromium it started is in: all stopped at once, so none writes
+        // to the temporary folder after it is removed (`temporary`, dropped
+        // after this).
+        let group = self
+            .driver
+            .id()
+            .and_then(|id| rustix::process::Pid::from_raw(id as i32));
+        if let Some(group) = group {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
+    }
 }
 
 impl Browser {
@@ -737,9 +752,20 @@ impl Browser {
             .prefix("media-gen-browser-")
             .tempdir()
             .expect("make the browser's temporary folder");
+        // Chromium makes a Unix socket at
+        // `<folder>/.org.chromium.Chromium.XXXXXX/SingletonSocket` and exits
+        // at start when that is longer than a socket's 107 bytes.
+        let longest = 107 - "/.org.chromium.Chromium.XXXXXX/SingletonSocket".len();
+        assert!(
+            temporary.path().as_os_str().len() <= longest,
+            "the browser's temporary folder {} is too long for Chromium's socket below it \
+             (at most {longest} bytes): set TMPDIR to a shorter one, such as /tmp",
+            temporary.path().display()
+        );
         let driver = Command::new(&program)
             .arg(format!("--port={port}"))
             .env("TMPDIR", temporary.path())
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .kill_on_drop(true)
@@ -764,7 +790,7 @@ impl Browser {
                 Ok(client) => {
                     return Browser {
                         client,
-                        _driver: driver,
+                        driver,
                         temporary,
                     }
                 }
@@ -1065,8 +1091,12 @@ impl Browser {
         std::fs::write(dir.join(format!("{name}.png")), png).expect("save the screenshot");
     }
 
-    /// End the browser session.
+    /// End the browser session (then stop ChromeDriver, as on drop).
     pub async fn close(self) {
-        self.client.close().await.expect("close the session");
+        self.client
+            .clone()
+            .close()
+            .await
+            .expect("close the session");
     }
 }

@@ -7,7 +7,7 @@
 //! named `.png` and an image over 20 MB are refused before a byte is sent,
 //! naming the field and the rule.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use fantoccini::Locator;
 use media_gen_e2e::{
@@ -47,11 +47,13 @@ fn write_noise_png(path: &Path, seed: u32, width: u32, height: u32) -> Vec<u8> {
     bytes
 }
 
-/// A folder of this test's own.
-fn scratch(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("media-gen-{what}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A folder of this test's own, removed with what it holds when dropped
+/// (a failed test's too).
+fn scratch(what: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("media-gen-{what}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The app through a gateway that takes uploads, before a sandbox that
@@ -116,7 +118,7 @@ async fn a_third_sent(browser: &Browser) {
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_file_picked_dropped_or_pasted_uploads_with_a_bar_and_becomes_the_inputs_address() {
     let uploads = scratch("app-uploads");
-    let (site, sandbox) = site(&uploads).await;
+    let (site, sandbox) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser
         .open_app_page(&site, "/new/image-to-video", "Image to video")
@@ -126,7 +128,8 @@ async fn a_file_picked_dropped_or_pasted_uploads_with_a_bar_and_becomes_the_inpu
 
     // Picked with "Choose file", on a slow line: the local preview at
     // once, a bar that moves, Submit waiting for it.
-    let file = scratch("picked").join("lighthouse.png");
+    let picked = scratch("picked");
+    let file = picked.path().join("lighthouse.png");
     let picked = write_png(&file, 7);
     slow_line(&browser, true).await;
     browser
@@ -253,23 +256,22 @@ async fn a_file_picked_dropped_or_pasted_uploads_with_a_bar_and_becomes_the_inpu
         .assert_still_working("files picked, dropped and pasted")
         .await;
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&uploads);
 }
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_page_named_png_and_an_image_over_20_mb_are_refused_before_a_byte_is_sent() {
     let uploads = scratch("app-refusals");
-    let (site, _) = site(&uploads).await;
+    let (site, _) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser
         .open_app_page(&site, "/new/image-generate", "Image generation")
         .await;
     browser.watch_for_errors().await;
     let files = scratch("refused");
-    let page = files.join("cat.png");
+    let page = files.path().join("cat.png");
     std::fs::write(&page, "<!DOCTYPE html><script>alert(1)</script>").unwrap();
-    let huge = files.join("huge.png");
+    let huge = files.path().join("huge.png");
     std::fs::write(&huge, crate::common::png(21_000_000)).unwrap();
     choose(
         &browser,
@@ -304,22 +306,21 @@ async fn a_page_named_png_and_an_image_over_20_mb_are_refused_before_a_byte_is_s
     assert_eq!(uploads_made, 0, "nothing was sent");
     browser.assert_still_working("refused files").await;
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&uploads);
-    let _ = std::fs::remove_dir_all(&files);
 }
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn an_upload_cut_by_a_reload_goes_on_from_where_the_gateway_stands() {
     let uploads = scratch("app-reload");
-    let (site, _) = site(&uploads).await;
+    let (site, _) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser.before_every_page(RECORD_PATCHES).await;
     browser
         .open_app_page(&site, "/new/image-to-video", "Image to video")
         .await;
     browser.click("#model-S").await;
-    let file = scratch("reloaded").join("harbour.png");
+    let reloaded = scratch("reloaded");
+    let file = reloaded.path().join("harbour.png");
     let picked = write_png(&file, 11);
     slow_line(&browser, true).await;
     choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
@@ -355,7 +356,6 @@ async fn an_upload_cut_by_a_reload_goes_on_from_where_the_gateway_stands() {
     assert_eq!(sha256(&served), sha256(&picked), "the whole file, once");
     browser.assert_still_working("a reload mid-upload").await;
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&uploads);
 }
 
 #[tokio::test]
@@ -365,7 +365,10 @@ async fn an_upload_goes_on_when_its_gateway_restarts_mid_way() {
     let uploads = scratch("app-restart");
     let mut gateway = RelayGateway::start(RelayOptions {
         static_dir: Some(dist_dir()),
-        uploads: Some(UploadSettings::new(uploads.clone(), String::new())),
+        uploads: Some(UploadSettings::new(
+            uploads.path().to_owned(),
+            String::new(),
+        )),
         ..RelayOptions::new(&sandbox)
     })
     .await;
@@ -378,7 +381,8 @@ async fn an_upload_goes_on_when_its_gateway_restarts_mid_way() {
         .await;
     browser.watch_for_errors().await;
     browser.click("#model-S").await;
-    let file = scratch("restarted").join("bridge.png");
+    let restarted = scratch("restarted");
+    let file = restarted.path().join("bridge.png");
     let picked = write_png(&file, 23);
     slow_line(&browser, true).await;
     choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
@@ -419,7 +423,6 @@ async fn an_upload_goes_on_when_its_gateway_restarts_mid_way() {
         .assert_still_working("a gateway restarted mid-upload")
         .await;
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&uploads);
 }
 
 /// The uploader's piece size (4 MiB): what a cut may cost at most.
@@ -431,14 +434,15 @@ fn media_gen_client_chunk() -> u64 {
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn an_image_over_20_mb_is_shrunk_to_fit_and_sent_instead() {
     let uploads = scratch("app-shrink");
-    let (site, _) = site(&uploads).await;
+    let (site, _) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser
         .open_app_page(&site, "/new/image-to-video", "Image to video")
         .await;
     browser.watch_for_errors().await;
     browser.click("#model-S").await;
-    let file = scratch("shrink").join("panorama.png");
+    let shrink = scratch("shrink");
+    let file = shrink.path().join("panorama.png");
     let big = write_noise_png(&file, 5, 2_900, 2_500);
     assert!(big.len() > 21_000_000, "{}", big.len());
     choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
@@ -468,14 +472,13 @@ async fn an_image_over_20_mb_is_shrunk_to_fit_and_sent_instead() {
     );
     browser.assert_still_working("shrink to fit").await;
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&uploads);
 }
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn several_images_dropped_on_the_start_frame_make_one_task_each() {
     let uploads = scratch("app-many");
-    let (site, sandbox) = site(&uploads).await;
+    let (site, sandbox) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser
         .open_app_page(&site, "/new/image-to-video", "Image to video")
@@ -553,21 +556,21 @@ async fn several_images_dropped_on_the_start_frame_make_one_task_each() {
     }
     browser.assert_still_working("one task per image").await;
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&uploads);
 }
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_rerun_reuses_an_upload_while_kept_and_says_what_to_do_once_it_is_gone() {
     let uploads = scratch("app-rerun");
-    let (site, _) = site_keeping(&uploads, std::time::Duration::from_secs(2)).await;
+    let (site, _) = site_keeping(uploads.path(), std::time::Duration::from_secs(2)).await;
     let browser = Browser::start().await;
     browser
         .open_app_page(&site, "/new/image-to-video", "Image to video")
         .await;
     browser.click("#model-S").await;
     browser.type_into("#prompt", "Again and again").await;
-    let file = scratch("rerun").join("kite.png");
+    let rerun = scratch("rerun");
+    let file = rerun.path().join("kite.png");
     write_png(&file, 31);
     choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
     let url = holds_an_upload(&browser, "image_url", &site).await;
@@ -624,14 +627,13 @@ async fn a_rerun_reuses_an_upload_while_kept_and_says_what_to_do_once_it_is_gone
         .assert_still_working("a re-run of an expired upload")
         .await;
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&uploads);
 }
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn leaving_the_form_mid_upload_keeps_the_page_working_and_coming_back_goes_on() {
     let uploads = scratch("app-leave");
-    let (site, _) = site(&uploads).await;
+    let (site, _) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser.open_app_page(&site, "/", "Tasks").await;
     browser.watch_for_errors().await;
@@ -640,7 +642,8 @@ async fn leaving_the_form_mid_upload_keeps_the_page_working_and_coming_back_goes
         .await;
     browser.wait_for_text("main h1", "Image to video").await;
     browser.click("#model-S").await;
-    let file = scratch("leave").join("ferry.png");
+    let leave = scratch("leave");
+    let file = leave.path().join("ferry.png");
     let picked = write_png(&file, 41);
     slow_line(&browser, true).await;
     choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
@@ -663,5 +666,4 @@ async fn leaving_the_form_mid_upload_keeps_the_page_working_and_coming_back_goes
         .assert_still_working("coming back to the form")
         .await;
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&uploads);
 }
