@@ -104,7 +104,9 @@ export interface MediaGenClient {
   targetLanguages(signal?: AbortSignal | null): Promise<string[]>;
   /** What the site's gateway offers beyond the documented calls
    * (`/capabilities`: its relay, where it takes uploads, a sandbox's
-   * inbox); `{}` from a site that does not say (the service itself). */
+   * inbox); `{}` from a site that does not say (the service itself).
+   * Asked once per page for each site and shared by every client on it
+   * (an ask that failed is made again; `signal` stops only this wait). */
   capabilities(signal?: AbortSignal | null): Promise<Capabilities>;
   /** `POST /v1/image_to_video`: one task id per video. */
   submitImageToVideo(request: ImageToVideoRequest, signal?: AbortSignal | null): Promise<Submitted<"image_to_video">>;

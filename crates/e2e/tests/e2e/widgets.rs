@@ -745,6 +745,50 @@ async fn the_client_entry_reads_what_the_page_gives_and_waits_as_the_service_ask
     browser.close().await;
 }
 
+/// A site's `/capabilities` is asked once per page: clients share the
+/// answer, one caller giving up does not cancel it for the others, and an
+/// ask that failed is not kept.
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn the_client_entry_asks_a_site_what_it_offers_once_and_again_after_a_failure() {
+    let (_site, browser) = client_page().await;
+    let result = browser
+        .run_async(&format!(
+            "// The page's own fetch, counting the asks; the first is refused.
+             let asks = 0;
+             const realFetch = window.fetch;
+             window.fetch = (input, init) => {{
+               if (!String(input).endsWith('/capabilities')) return realFetch(input, init);
+               asks += 1;
+               return asks === 1
+                 ? Promise.resolve(new Response('{{}}', {{ status: 400, headers: {{ 'Content-Type': 'application/json' }} }}))
+                 : realFetch(input, init);
+             }};
+             const api = client.createClient({conn});
+             const other = client.createClient({conn});
+             let refused = null;
+             try {{ await api.capabilities(); }} catch (error) {{ refused = error.kind; }}
+             const stop = new AbortController();
+             const first = api.capabilities(stop.signal);
+             const second = other.capabilities();
+             stop.abort();
+             let stopped = null;
+             try {{ await first; }} catch (error) {{ stopped = error.kind; }}
+             const offers = await second;
+             await api.capabilities();
+             await other.capabilities();
+             return {{ refused, stopped, offered: Object.keys(offers).length > 0, asks }};",
+            conn = connection()
+        ))
+        .await;
+    assert_eq!(
+        result,
+        serde_json::json!({ "refused": "http", "stopped": "aborted", "offered": true, "asks": 2 }),
+        "a refused ask, then one ask for four calls"
+    );
+    browser.close().await;
+}
+
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn the_widgets_module_loads_on_the_first_mount_once() {
@@ -1334,9 +1378,20 @@ async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
         Some(hash),
         "the service got the dropped bytes"
     );
+    // The site was asked what it offers once: the widgets' build, the
+    // form's file controls and the upload all read that one answer.
+    assert_eq!(
+        browser.eval(CAPABILITIES_ASKED).await,
+        serde_json::json!(1),
+        "`/capabilities` requests the page sent"
+    );
     browser.close().await;
     let _ = std::fs::remove_dir_all(&uploads);
 }
+
+/// How many `/capabilities` requests the page has sent.
+const CAPABILITIES_ASKED: &str = "performance.getEntriesByType('resource')
+    .filter((entry) => new URL(entry.name).pathname.endsWith('/capabilities')).length";
 
 /// On the client page: `makeFile()`, the same 6 MiB PNG on every load (a
 /// person picking the same file again after a reload), and `hashOf(file)`.

@@ -23,6 +23,17 @@ export function sleep(ms, signal) {
   });
 }
 
+/** `promise`, or the cancelled-call error as soon as `signal` aborts. */
+export function untilAborted(promise, signal) {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortedError());
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(abortedError());
+    signal.addEventListener("abort", stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
+}
+
 /** The answer's JSON as the browser reads it (`undefined` when it is none). */
 function json(bytes) {
   try {

@@ -2,10 +2,11 @@
 // per endpoint, each a Promise of plain objects as the service sent them
 // (read by `JSON.parse`). The client module checks what goes out (requests,
 // ids, options) and judges what comes back; this sends it.
-import { capabilitiesPath, languagesPath, relayOf, requestBody, statusPath, submitPath } from "../media_gen_client.js";
+import { languagesPath, relayOf, requestBody, statusPath, submitPath } from "../media_gen_client.js";
 import { send } from "./call.js";
 import { Connection } from "./connection.js";
 import { Watches } from "./follow.js";
+import { offersOf } from "./offers.js";
 import { upload } from "./upload.js";
 
 /** A client of the Media Generation Service. */
@@ -21,9 +22,11 @@ export class MediaGenClient {
   }
 
   /** What the site offers beyond the documented calls (`/capabilities`:
-   * its relay, uploads, a sandbox's inbox); `{}` from a site that does not say. */
+   * its relay, uploads, a sandbox's inbox); `{}` from a site that does not
+   * say. Asked once per page for each site (an ask that failed is tried
+   * again). */
   async capabilities(signal) {
-    return (await send(this.connection, "capabilities", capabilitiesPath(), undefined, signal)).data ?? {};
+    return (await offersOf(this.connection, signal)).data ?? {};
   }
 
   /** Submit a request of `kind`: `{ kind, taskIds, relay, request, answer }`.

@@ -6,7 +6,6 @@
 import {
   afterHead,
   afterPatch,
-  capabilitiesPath,
   chunkBytes,
   judgeFile,
   sniffBytes,
@@ -15,7 +14,8 @@ import {
   uploadName,
   uploadWait,
 } from "../media_gen_client.js";
-import { send, sleep } from "./call.js";
+import { sleep } from "./call.js";
+import { offersOf } from "./offers.js";
 
 /** An upload that ended: `kind` `"http"` (refused), `"network"` or `"aborted"`. */
 class Ended {
@@ -79,7 +79,7 @@ export async function upload(client, file, options) {
   const signal = options?.signal ?? undefined;
   const resume = typeof options?.resume === "string" ? options.resume : null;
   const connection = client.connection;
-  const offered = (await send(connection, "capabilities", capabilitiesPath(), undefined, signal)).uploads();
+  const offered = (await offersOf(connection, signal)).uploads();
   const size = file.size;
   const head = new Uint8Array(await file.slice(0, sniffBytes()).arrayBuffer());
   const [type, extension] = judgeFile(head, size, offered.maxVideoBytes);
