@@ -325,7 +325,11 @@ pub fn run() -> Result<ExitCode> {
     })?;
     let mut reports = Vec::new();
     for mut suite in suites(&chromedriver, &servers, &sandbox.base_url) {
-        suite.command.env("TMPDIR", scratch.dir());
+        // Chromium's crash reports go under XDG_CONFIG_HOME: there too.
+        suite
+            .command
+            .env("TMPDIR", scratch.dir())
+            .env("XDG_CONFIG_HOME", scratch.dir());
         match &release_build {
             Err(error) if suite.needs_release_build => reports.push(Report {
                 name: suite.name,

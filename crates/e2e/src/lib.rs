@@ -723,7 +723,8 @@ pub struct Browser {
     pub client: Client,
     driver: Child,
     /// ChromeDriver's and Chromium's `TMPDIR` (the profile, scoped
-    /// folders): a stopped driver leaves them behind.
+    /// folders: a stopped driver leaves them behind) and
+    /// `XDG_CONFIG_HOME` (crash reports).
     temporary: tempfile::TempDir,
 }
 
@@ -765,6 +766,9 @@ impl Browser {
         let driver = Command::new(&program)
             .arg(format!("--port={port}"))
             .env("TMPDIR", temporary.path())
+            // Its crash reports too (`chromium/Crash Reports/`), which
+            // Debian's Chromium keeps for 30 days in the user's home.
+            .env("XDG_CONFIG_HOME", temporary.path())
             .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -793,6 +797,11 @@ impl Browser {
                         driver,
                         temporary,
                     }
+                }
+                // ChromeDriver answered, and Chromium did not start: trying
+                // again starts (and crashes) it again, so say why now.
+                Err(error @ fantoccini::error::NewSessionError::SessionNotCreated(_)) => {
+                    panic!("ChromeDriver {program} could not start Chromium: {error}")
                 }
                 Err(error) => last_error = error.to_string(),
             }
