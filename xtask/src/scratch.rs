@@ -48,6 +48,21 @@ impl Scratch {
         Ok(Scratch { dir })
     }
 
+    /// Make this run's folder in the first of `parents` where it leaves
+    /// room for Chromium's socket (the system's temporary folder, then
+    /// `/tmp` when `TMPDIR` is a long one).
+    pub fn create_in_first(parents: &[&Path]) -> Result<Scratch> {
+        let mut refusal = None;
+        for parent in parents {
+            match Scratch::create(parent) {
+                Ok(scratch) => return Ok(scratch),
+                Err(error) => refusal = Some(error),
+            }
+        }
+        Err(refusal
+            .unwrap_or_else(|| anyhow::anyhow!("no folder to make the run's temporary folder in")))
+    }
+
     /// The folder, for `TMPDIR`.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -176,6 +191,25 @@ mod tests {
             "{error}"
         );
         std::fs::remove_dir_all(&long).unwrap();
+    }
+
+    #[test]
+    fn a_long_temporary_folder_gives_way_to_the_next() {
+        let long = fresh_parent("a-temporary-folder-far-too-deep-for-a-socket");
+        let short = fresh_parent("s");
+        let scratch = Scratch::create_in_first(&[&long, &short]).unwrap();
+        assert!(
+            scratch.dir().starts_with(&short),
+            "{}",
+            scratch.dir().display()
+        );
+        drop(scratch);
+        let Err(error) = Scratch::create_in_first(&[&long]) else {
+            panic!("a run's folder in {} was accepted", long.display());
+        };
+        assert!(error.to_string().contains("set TMPDIR"), "{error}");
+        std::fs::remove_dir_all(&long).unwrap();
+        std::fs::remove_dir_all(&short).unwrap();
     }
 
     #[test]

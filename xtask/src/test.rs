@@ -268,9 +268,9 @@ pub fn run() -> Result<ExitCode> {
     let target = crate::project::target_dir();
     println!("{}", disk::before_run(&target, disk::needs(kind)));
     // The suites' TMPDIR: removed (with what the browsers and servers left
-    // in it) when the run ends. Made first, so a TMPDIR too long for
-    // Chromium stops the run at once.
-    let scratch = Scratch::create(&std::env::temp_dir())?;
+    // in it) when the run ends. Made first, so a run that has no folder
+    // short enough for Chromium's socket stops at once.
+    let scratch = Scratch::create_in_first(&[&std::env::temp_dir(), Path::new("/tmp")])?;
     let mut phases = Phases::default();
     phases.run("tools for the app", tools::ensure_build_tools)?;
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
