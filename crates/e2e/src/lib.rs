@@ -73,6 +73,16 @@ fn free_port() -> u16 {
         .expect("a free loopback port")
 }
 
+/// A folder of a test's own in the temporary folder, named for `what`;
+/// removed with what it holds when dropped, a failed test's too. (0700: not
+/// for a folder nginx's workers read.)
+pub fn test_folder(what: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("media-gen-{what}-"))
+        .tempdir()
+        .expect("make a test's folder")
+}
+
 /// The folder `cargo xtask npm` installed the packed widgets into, next to
 /// their test page (`MEDIA_GEN_NPM_SCRATCH`, set by `cargo xtask test`).
 pub fn npm_scratch_dir() -> PathBuf {

@@ -131,10 +131,10 @@ async fn the_header_and_a_loading_state_show_before_the_app_starts() {
 }
 
 /// A copy of the release build without its WebAssembly: a page that cannot start.
-fn build_without_wasm() -> std::path::PathBuf {
+fn build_without_wasm() -> tempfile::TempDir {
     let from = media_gen_e2e::dist_dir();
-    let to = std::env::temp_dir().join(format!("media-gen-no-wasm-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&to);
+    let copy = media_gen_e2e::test_folder("no-wasm");
+    let to = copy.path();
     let mut folders = vec![from.clone()];
     while let Some(folder) = folders.pop() {
         for entry in std::fs::read_dir(&folder).expect("read the build") {
@@ -150,14 +150,14 @@ fn build_without_wasm() -> std::path::PathBuf {
             }
         }
     }
-    to
+    copy
 }
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_page_that_cannot_start_says_so_instead_of_staying_blank() {
     let dir = build_without_wasm();
-    let site = media_gen_e2e::start_site_serving(dir.clone(), 200).await;
+    let site = media_gen_e2e::start_site_serving(dir.path().to_owned(), 200).await;
     let browser = Browser::start().await;
     browser.open(&format!("{}/", site.base_url)).await;
     browser
@@ -179,5 +179,4 @@ async fn a_page_that_cannot_start_says_so_instead_of_staying_blank() {
     assert_eq!(shown, serde_json::json!([false, 5]));
     browser.screenshot("cannot-start").await;
     browser.close().await;
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -607,11 +607,12 @@ async fn an_upload_larger_than_nginxs_body_limit_goes_through_its_uploads_block(
     let gateway = listener.local_addr().unwrap().to_string();
     let nginx = Nginx::start(|port| server_block(&[gateway], port)).await;
     let site = format!("http://{}", nginx.address);
-    let upload_dir = tempfile_dir("nginx-uploads");
+    // The gateway's own (nginx forwards uploads, reads none).
+    let upload_dir = media_gen_e2e::test_folder("nginx-uploads");
     media_gen_e2e::start_gateway_on(listener, &sandbox, None, |settings| {
         settings.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
         settings.uploads = Some(media_gen_gateway::uploads::UploadSettings::new(
-            upload_dir.clone(),
+            upload_dir.path().to_owned(),
             site.clone(),
         ));
     });
@@ -625,10 +626,4 @@ async fn an_upload_larger_than_nginxs_body_limit_goes_through_its_uploads_block(
     let served = reqwest::get(&upload).await.unwrap();
     assert_eq!(served.headers()["content-type"], "image/png");
     assert_eq!(served.bytes().await.unwrap().len(), file.len());
-    let _ = std::fs::remove_dir_all(&upload_dir);
-}
-
-/// A fresh folder under the system's temporary one, named for `what`.
-fn tempfile_dir(what: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("media-gen-{what}-{}", std::process::id()))
 }

@@ -11,7 +11,8 @@ use std::path::Path;
 
 use fantoccini::Locator;
 use media_gen_e2e::{
-    dist_dir, start_fetching_sandbox, start_gateway_at, Browser, RelayGateway, RelayOptions,
+    dist_dir, start_fetching_sandbox, start_gateway_at, test_folder, Browser, RelayGateway,
+    RelayOptions,
 };
 use media_gen_gateway::uploads::UploadSettings;
 use serde_json::Value;
@@ -45,15 +46,6 @@ fn write_noise_png(path: &Path, seed: u32, width: u32, height: u32) -> Vec<u8> {
     }
     std::fs::write(path, &bytes).unwrap();
     bytes
-}
-
-/// A folder of this test's own, removed with what it holds when dropped
-/// (a failed test's too).
-fn scratch(what: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("media-gen-{what}-"))
-        .tempdir()
-        .unwrap()
 }
 
 /// The app through a gateway that takes uploads, before a sandbox that
@@ -117,7 +109,7 @@ async fn a_third_sent(browser: &Browser) {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_file_picked_dropped_or_pasted_uploads_with_a_bar_and_becomes_the_inputs_address() {
-    let uploads = scratch("app-uploads");
+    let uploads = test_folder("app-uploads");
     let (site, sandbox) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser
@@ -128,7 +120,7 @@ async fn a_file_picked_dropped_or_pasted_uploads_with_a_bar_and_becomes_the_inpu
 
     // Picked with "Choose file", on a slow line: the local preview at
     // once, a bar that moves, Submit waiting for it.
-    let picked = scratch("picked");
+    let picked = test_folder("picked");
     let file = picked.path().join("lighthouse.png");
     let picked = write_png(&file, 7);
     slow_line(&browser, true).await;
@@ -261,14 +253,14 @@ async fn a_file_picked_dropped_or_pasted_uploads_with_a_bar_and_becomes_the_inpu
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_page_named_png_and_an_image_over_20_mb_are_refused_before_a_byte_is_sent() {
-    let uploads = scratch("app-refusals");
+    let uploads = test_folder("app-refusals");
     let (site, _) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser
         .open_app_page(&site, "/new/image-generate", "Image generation")
         .await;
     browser.watch_for_errors().await;
-    let files = scratch("refused");
+    let files = test_folder("refused");
     let page = files.path().join("cat.png");
     std::fs::write(&page, "<!DOCTYPE html><script>alert(1)</script>").unwrap();
     let huge = files.path().join("huge.png");
@@ -311,7 +303,7 @@ async fn a_page_named_png_and_an_image_over_20_mb_are_refused_before_a_byte_is_s
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn an_upload_cut_by_a_reload_goes_on_from_where_the_gateway_stands() {
-    let uploads = scratch("app-reload");
+    let uploads = test_folder("app-reload");
     let (site, _) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser.before_every_page(RECORD_PATCHES).await;
@@ -319,7 +311,7 @@ async fn an_upload_cut_by_a_reload_goes_on_from_where_the_gateway_stands() {
         .open_app_page(&site, "/new/image-to-video", "Image to video")
         .await;
     browser.click("#model-S").await;
-    let reloaded = scratch("reloaded");
+    let reloaded = test_folder("reloaded");
     let file = reloaded.path().join("harbour.png");
     let picked = write_png(&file, 11);
     slow_line(&browser, true).await;
@@ -362,7 +354,7 @@ async fn an_upload_cut_by_a_reload_goes_on_from_where_the_gateway_stands() {
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn an_upload_goes_on_when_its_gateway_restarts_mid_way() {
     let sandbox = start_fetching_sandbox(400).await;
-    let uploads = scratch("app-restart");
+    let uploads = test_folder("app-restart");
     let mut gateway = RelayGateway::start(RelayOptions {
         static_dir: Some(dist_dir()),
         uploads: Some(UploadSettings::new(
@@ -381,7 +373,7 @@ async fn an_upload_goes_on_when_its_gateway_restarts_mid_way() {
         .await;
     browser.watch_for_errors().await;
     browser.click("#model-S").await;
-    let restarted = scratch("restarted");
+    let restarted = test_folder("restarted");
     let file = restarted.path().join("bridge.png");
     let picked = write_png(&file, 23);
     slow_line(&browser, true).await;
@@ -433,7 +425,7 @@ fn media_gen_client_chunk() -> u64 {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn an_image_over_20_mb_is_shrunk_to_fit_and_sent_instead() {
-    let uploads = scratch("app-shrink");
+    let uploads = test_folder("app-shrink");
     let (site, _) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser
@@ -441,7 +433,7 @@ async fn an_image_over_20_mb_is_shrunk_to_fit_and_sent_instead() {
         .await;
     browser.watch_for_errors().await;
     browser.click("#model-S").await;
-    let shrink = scratch("shrink");
+    let shrink = test_folder("shrink");
     let file = shrink.path().join("panorama.png");
     let big = write_noise_png(&file, 5, 2_900, 2_500);
     assert!(big.len() > 21_000_000, "{}", big.len());
@@ -477,7 +469,7 @@ async fn an_image_over_20_mb_is_shrunk_to_fit_and_sent_instead() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn several_images_dropped_on_the_start_frame_make_one_task_each() {
-    let uploads = scratch("app-many");
+    let uploads = test_folder("app-many");
     let (site, sandbox) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser
@@ -561,7 +553,7 @@ async fn several_images_dropped_on_the_start_frame_make_one_task_each() {
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_rerun_reuses_an_upload_while_kept_and_says_what_to_do_once_it_is_gone() {
-    let uploads = scratch("app-rerun");
+    let uploads = test_folder("app-rerun");
     let (site, _) = site_keeping(uploads.path(), std::time::Duration::from_secs(2)).await;
     let browser = Browser::start().await;
     browser
@@ -569,7 +561,7 @@ async fn a_rerun_reuses_an_upload_while_kept_and_says_what_to_do_once_it_is_gone
         .await;
     browser.click("#model-S").await;
     browser.type_into("#prompt", "Again and again").await;
-    let rerun = scratch("rerun");
+    let rerun = test_folder("rerun");
     let file = rerun.path().join("kite.png");
     write_png(&file, 31);
     choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
@@ -632,7 +624,7 @@ async fn a_rerun_reuses_an_upload_while_kept_and_says_what_to_do_once_it_is_gone
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn leaving_the_form_mid_upload_keeps_the_page_working_and_coming_back_goes_on() {
-    let uploads = scratch("app-leave");
+    let uploads = test_folder("app-leave");
     let (site, _) = site(uploads.path()).await;
     let browser = Browser::start().await;
     browser.open_app_page(&site, "/", "Tasks").await;
@@ -642,7 +634,7 @@ async fn leaving_the_form_mid_upload_keeps_the_page_working_and_coming_back_goes
         .await;
     browser.wait_for_text("main h1", "Image to video").await;
     browser.click("#model-S").await;
-    let leave = scratch("leave");
+    let leave = test_folder("leave");
     let file = leave.path().join("ferry.png");
     let picked = write_png(&file, 41);
     slow_line(&browser, true).await;

@@ -7,7 +7,8 @@
 //! token in the stream's address.
 
 use media_gen_e2e::{
-    npm_scratch_dir, start_gateway, start_sandbox, Browser, Redis, RelayGateway, RelayOptions,
+    npm_scratch_dir, start_gateway, start_sandbox, test_folder, Browser, Redis, RelayGateway,
+    RelayOptions,
 };
 use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
 use media_gen_gateway::access::key_file::KeyFile;
@@ -64,12 +65,12 @@ async fn submit_from(site: &str, gateway: &str, token: &str) -> Value {
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn another_sites_page_submits_with_a_page_token_and_an_unnamed_one_cannot() {
-    let dir = std::env::temp_dir().join(format!("media-gen-other-site-{}", std::process::id()));
-    let key = KeyFile::new(&dir).add("host", None, 0).unwrap();
+    let dir = test_folder("other-site");
+    let key = KeyFile::new(dir.path()).add("host", None, 0).unwrap();
     let (named, unnamed) = (other_site().await, other_site().await);
     let sandbox = start_sandbox(100).await;
     let gateway = start_gateway(&sandbox, None, {
-        let (dir, named) = (dir.clone(), named.clone());
+        let (dir, named) = (dir.path().to_owned(), named.clone());
         move |settings| {
             settings.access = AccessMode::Keys;
             settings.data_dir = Some(dir);
@@ -90,7 +91,6 @@ async fn another_sites_page_submits_with_a_page_token_and_an_unnamed_one_cannot(
     // A site the gateway does not name: the browser blocks the call.
     let refused = submit_from(&unnamed, &gateway, &token).await;
     assert_eq!(refused["error"]["kind"], "network", "{refused}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use media_gen_e2e::{dist_dir, start_site_configured, Browser, STORED_TASKS};
+use media_gen_e2e::{dist_dir, start_site_configured, test_folder, Browser, STORED_TASKS};
 use media_gen_gateway::access::key_file::KeyFile;
 use media_gen_gateway::access::AccessMode;
 
@@ -29,12 +29,12 @@ async fn fits_a_phone(browser: &Browser, name: &str) {
 #[tokio::test]
 #[ignore = "needs the release build and ChromeDriver: run through `cargo xtask test`"]
 async fn a_visitor_signs_in_with_a_key_works_and_signs_out() {
-    let dir = std::env::temp_dir().join(format!("media-gen-keys-{}", std::process::id()));
-    let keys = KeyFile::new(&dir);
+    let dir = test_folder("keys");
+    let keys = KeyFile::new(dir.path());
     let key = keys.add("ada", Some(5), 0).unwrap();
     let site = start_site_configured(dist_dir(), 300, |settings| {
         settings.access = AccessMode::Keys;
-        settings.data_dir = Some(dir.clone());
+        settings.data_dir = Some(dir.path().to_owned());
     })
     .await;
     let browser = Browser::start().await;
@@ -121,5 +121,4 @@ async fn a_visitor_signs_in_with_a_key_works_and_signs_out() {
     assert_eq!(browser.eval(STORED_TASKS).await, 1, "no stored task lost");
     browser.assert_still_working("a revoked key").await;
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&dir);
 }

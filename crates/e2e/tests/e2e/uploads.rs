@@ -4,7 +4,9 @@
 //! sandbox, fetching inputs as the service does, received exactly the
 //! bytes the page held (their SHA-256 compared).
 
-use media_gen_e2e::{npm_scratch_dir, start_fetching_sandbox, start_gateway_at, Browser};
+use media_gen_e2e::{
+    npm_scratch_dir, start_fetching_sandbox, start_gateway_at, test_folder, Browser,
+};
 use media_gen_gateway::uploads::UploadSettings;
 
 use crate::common::{fetched, png, submit_video_from, upload, video_task_end};
@@ -60,9 +62,12 @@ const UPLOAD_AND_SUBMIT: &str = "
 #[ignore = "needs the packed npm package (with tus-js-client) and ChromeDriver: run through `cargo xtask test`"]
 async fn a_tus_client_uploads_through_the_gateway_and_the_service_gets_those_bytes() {
     let sandbox = start_fetching_sandbox(300).await;
-    let upload_dir = std::env::temp_dir().join(format!("media-gen-uploads-{}", std::process::id()));
+    let upload_dir = test_folder("uploads");
     let gateway = start_gateway_at(&sandbox, Some(npm_scratch_dir()), |settings, base| {
-        settings.uploads = Some(UploadSettings::new(upload_dir.clone(), base.to_owned()));
+        settings.uploads = Some(UploadSettings::new(
+            upload_dir.path().to_owned(),
+            base.to_owned(),
+        ));
     })
     .await;
     let browser = Browser::start().await;
@@ -89,15 +94,14 @@ async fn a_tus_client_uploads_through_the_gateway_and_the_service_gets_those_byt
         record["sha256"], outcome["sha256"],
         "the service got the page's bytes"
     );
-    let _ = std::fs::remove_dir_all(&upload_dir);
 }
 
 #[tokio::test]
 async fn an_upload_a_task_is_made_from_outlives_its_ttl_until_the_task_ends() {
     let sandbox = start_fetching_sandbox(3_000).await;
-    let dir = std::env::temp_dir().join(format!("media-gen-held-{}", std::process::id()));
+    let dir = test_folder("held");
     let gateway = start_gateway_at(&sandbox, None, |settings, base| {
-        let mut uploads = UploadSettings::new(dir.clone(), base.to_owned());
+        let mut uploads = UploadSettings::new(dir.path().to_owned(), base.to_owned());
         uploads.ttl = std::time::Duration::from_secs(1);
         settings.uploads = Some(uploads);
     })
@@ -128,5 +132,4 @@ async fn an_upload_a_task_is_made_from_outlives_its_ttl_until_the_task_ends() {
         }
     }
     assert_eq!(status, 410);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use media_gen_e2e::{
     inject_faults, npm_scratch_dir, start_fetching_sandbox, start_relay_site, start_site_serving,
-    Browser, RelayGateway, RelayOptions, Site,
+    test_folder, Browser, RelayGateway, RelayOptions, Site,
 };
 use serde_json::Value;
 
@@ -27,15 +27,15 @@ async fn page(task_ms: u64) -> (Site, Browser) {
 
 /// A gateway serving `site` that takes uploads (into a folder named
 /// after `name`), in front of a sandbox fetching inputs as the service
-/// does: the sandbox's address, the gateway and the uploads' folder.
-async fn uploading_site(site: PathBuf, name: &str) -> (String, RelayGateway, PathBuf) {
+/// does: the sandbox's address, the gateway and the uploads' folder
+/// (removed when dropped, so kept to the test's end).
+async fn uploading_site(site: PathBuf, name: &str) -> (String, RelayGateway, tempfile::TempDir) {
     let sandbox = start_fetching_sandbox(100).await;
-    let uploads =
-        std::env::temp_dir().join(format!("media-gen-{name}-uploads-{}", std::process::id()));
+    let uploads = test_folder(&format!("{name}-uploads"));
     let gateway = RelayGateway::start(RelayOptions {
         static_dir: Some(site),
         uploads: Some(media_gen_gateway::uploads::UploadSettings::new(
-            uploads.clone(),
+            uploads.path().to_owned(),
             String::new(),
         )),
         ..RelayOptions::new(&sandbox)
@@ -1065,7 +1065,7 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
     assert!(wasm[0].starts_with("media_gen_client_bg"), "{wasm:?}");
     // Through a gateway that relays (every submit names its capability)
     // and takes uploads, before a sandbox fetching inputs as the service does.
-    let (sandbox, gateway, uploads) = uploading_site(dist, "vite").await;
+    let (sandbox, gateway, _uploads) = uploading_site(dist, "vite").await;
     let browser = Browser::start().await;
     browser
         .open(&format!("{}/index.html", gateway.base_url))
@@ -1122,7 +1122,6 @@ async fn what_vite_ships_of_the_client_entry_works_in_the_browser() {
         Some(sha256(&served)),
         "the service fetched the file the page uploaded"
     );
-    let _ = std::fs::remove_dir_all(&uploads);
     assert!(result["languages"].as_u64().unwrap() > 3, "{result}");
     assert!(
         result["problems"]
@@ -1288,7 +1287,7 @@ async fn the_widgets_wear_the_pages_theme_and_pass_the_accessibility_check() {
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
-    let (sandbox, gateway, uploads) = uploading_site(npm_scratch_dir(), "widget").await;
+    let (sandbox, gateway, _uploads) = uploading_site(npm_scratch_dir(), "widget").await;
     let browser = Browser::start().await;
     browser
         .open(&format!("{}/index.html", gateway.base_url))
@@ -1386,7 +1385,6 @@ async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
         "`/capabilities` requests the page sent"
     );
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&uploads);
 }
 
 /// How many `/capabilities` requests the page has sent.
@@ -1425,7 +1423,7 @@ async fn patches_sent(browser: &Browser) -> Vec<(u64, u64)> {
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn the_client_entry_goes_on_with_an_upload_after_a_reload_and_a_gateway_restart() {
-    let (_, mut gateway, uploads) = uploading_site(npm_scratch_dir(), "client-resume").await;
+    let (_, mut gateway, _uploads) = uploading_site(npm_scratch_dir(), "client-resume").await;
     let browser = Browser::start().await;
     browser.before_every_page(RECORD_PATCHES).await;
     let page = format!("{}/client.html", gateway.base_url);
@@ -1520,5 +1518,4 @@ async fn the_client_entry_goes_on_with_an_upload_after_a_reload_and_a_gateway_re
     let served = reqwest::get(url).await.unwrap().bytes().await.unwrap();
     assert_eq!(sha256(&served), finished["hash"], "the whole file, once");
     browser.close().await;
-    let _ = std::fs::remove_dir_all(&uploads);
 }
