@@ -24,15 +24,7 @@ pub struct ResultFile {
 /// Letters, digits, `-`, `_` and `.` only: ids and languages come from the
 /// service and end up in a file name.
 fn file_safe(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    media_gen_api::path::file_safe(text, '_')
 }
 
 fn file(url: &str, stem: &str, default_extension: &str) -> Option<ResultFile> {

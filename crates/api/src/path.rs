@@ -1,4 +1,4 @@
-//! Building URL paths from opaque strings.
+//! Building URL paths and file names from opaque strings.
 
 /// `text` as one URL path segment: everything but unreserved characters
 /// (`A-Z a-z 0-9 - . _ ~`) percent-encoded, so an opaque id or a name with
@@ -28,6 +28,21 @@ pub fn decode_segment(segment: &str) -> String {
     percent_encoding::percent_decode_str(segment)
         .decode_utf8_lossy()
         .into_owned()
+}
+
+/// `text` with every character but ASCII letters, digits, `-`, `_` and
+/// `.` written as `instead`: a name safe in a file name, a header and a
+/// URL path, whatever a person or the service put in it.
+pub fn file_safe(text: &str, instead: char) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                instead
+            }
+        })
+        .collect()
 }
 
 /// The part of `path` under the base path `prefix` (written without its

@@ -84,15 +84,7 @@ pub fn wait_before(failures: u32) -> Option<Duration> {
 /// ASCII letters, digits and `-_.` written as `-` (the gateway keeps no
 /// more of a name than that).
 pub fn metadata_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect()
+    crate::path::file_safe(name, '-')
 }
 
 #[cfg(test)]
