@@ -24,6 +24,11 @@ class Ended {
   }
 }
 
+/** Whether `failure` is the network failing (waited out), not an end. */
+function isNetwork(failure) {
+  return failure instanceof Ended && failure.error.kind === "network";
+}
+
 /** The gateway's refusal out of an answer: its message, which names the rule. */
 function refused(answer) {
   let msg;
@@ -132,7 +137,7 @@ async function sendFile(connection, path, file, name, resume, signal, tell) {
   let offset = 0;
   if (url !== null) {
     const at = await stands(url).catch((failure) => {
-      if (failure instanceof Ended && failure.error.kind === "network") return undefined;
+      if (isNetwork(failure)) return undefined;
       throw failure;
     });
     if (at === undefined) throw new Ended(uploadError("network"));
@@ -157,7 +162,7 @@ async function sendFile(connection, path, file, name, resume, signal, tell) {
       answer = await request("PATCH", url, headers, file.slice(offset, end), signal, (sent) => report(from + sent));
       after = afterPatch(answer.status);
     } catch (failure) {
-      if (!(failure instanceof Ended) || failure.error.kind !== "network") throw failure;
+      if (!isNetwork(failure)) throw failure;
       after = "wait";
     }
     if (after === "kept") {
@@ -184,7 +189,7 @@ async function sendFile(connection, path, file, name, resume, signal, tell) {
     try {
       at = await stands(url);
     } catch (failure) {
-      if (!(failure instanceof Ended) || failure.error.kind !== "network") throw failure;
+      if (!isNetwork(failure)) throw failure;
     }
     if (at === null) {
       url = await create();
