@@ -41,6 +41,20 @@ impl Request {
         })
     }
 
+    /// Read a submit of `kind` from the bytes of its body as the service
+    /// reads them, or what is wrong with them, naming the field.
+    pub fn read_submit(
+        kind: TaskKind,
+        body: &[u8],
+    ) -> Result<Self, crate::submit_body::BodyProblem> {
+        use crate::submit_body::read_json_body;
+        Ok(match kind {
+            TaskKind::ImageToVideo => Request::ImageToVideo(read_json_body(body)?),
+            TaskKind::VideoTranslate => Request::VideoTranslate(read_json_body(body)?),
+            TaskKind::ImageGenerate => Request::ImageGenerate(read_json_body(body)?),
+        })
+    }
+
     /// Read a request of `kind` from a body of any form
     /// ([`crate::decode::Body`]: a value a browser already parsed, say).
     pub fn from_body(

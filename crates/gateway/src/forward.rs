@@ -11,12 +11,12 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use axum::body::{to_bytes, Body, Bytes};
+use axum::body::{to_bytes, Body};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use http_body_util::LengthLimitError;
-use media_gen_api::{Endpoint, TaskKind};
+use media_gen_api::Endpoint;
 
 use crate::access;
 use crate::observe::UPSTREAM_SECONDS;
@@ -41,15 +41,6 @@ pub fn body_refusal(error: &axum::Error, limit: usize) -> Refusal {
         source = error.source();
     }
     Refusal::BodyTimeout
-}
-
-/// How many tasks a submit's body would create (one when unreadable: the
-/// service refuses it anyway, and it still cost a call).
-fn tasks_created(kind: TaskKind, body: &Bytes) -> u64 {
-    serde_json::from_slice(body)
-        .ok()
-        .and_then(|json| media_gen_api::Request::from_json(kind, json).ok())
-        .map_or(1, |request| request.tasks_created())
 }
 
 /// Any request under `/v1`.
@@ -82,7 +73,13 @@ pub async fn handle(
         Err(error) => return body_refusal(&error, MAX_BODY_BYTES).into_response(),
     };
     if let Endpoint::Submit(kind) = endpoint {
-        let tasks = tasks_created(kind, &body);
+        // A body the contract cannot read is refused here: the gateway
+        // could not count its tasks, and a service that took it anyway
+        // could make more than were counted.
+        let tasks = match media_gen_api::Request::read_submit(kind, &body) {
+            Ok(request) => request.tasks_created(),
+            Err(problem) => return Refusal::Body(problem).into_response(),
+        };
         if let access::Who::Person(name) = &who {
             // The person, never the key.
             tracing::info!(person = %name, kind = kind.as_str(), tasks, "submit");
@@ -204,23 +201,4 @@ fn passed_on(answer: Answer) -> Result<Response, Refusal> {
         headers.insert(header::RETRY_AFTER, retry_after.clone());
     }
     Ok(response)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn submits_count_their_tasks() {
-        let body = Bytes::from_static(br#"{"prompt": "p", "generate_count": 4}"#);
-        assert_eq!(tasks_created(TaskKind::ImageGenerate, &body), 4);
-        let body = Bytes::from_static(
-            br#"{"video_url": "https://x.test/a.mp4", "target_languages": ["A", "B", "C"]}"#,
-        );
-        assert_eq!(tasks_created(TaskKind::VideoTranslate, &body), 3);
-        assert_eq!(
-            tasks_created(TaskKind::ImageToVideo, &Bytes::from_static(b"not json")),
-            1
-        );
-    }
 }

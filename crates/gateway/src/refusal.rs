@@ -53,6 +53,9 @@ pub enum Refusal {
     TasksOfTheDayUsed(u32, Duration),
     /// A call that changes something, sent by another site's page.
     CrossSite,
+    /// A submit's body the contract cannot read: not JSON, or a field of
+    /// the wrong shape (named).
+    Body(media_gen_api::submit_body::BodyProblem),
 }
 
 impl Refusal {
@@ -63,6 +66,13 @@ impl Refusal {
                     StatusCode::PAYLOAD_TOO_LARGE,
                     error_codes::BODY_TOO_LARGE,
                     Cow::Owned(format!("The request body is over {}", size_text(*limit))),
+                )
+            }
+            Refusal::Body(problem) => {
+                return (
+                    StatusCode::BAD_REQUEST,
+                    problem.code(),
+                    Cow::Borrowed(problem.message()),
                 )
             }
             Refusal::NotFound => (

@@ -1,11 +1,12 @@
 //! The JSON body of a submit: content type, size limit, and decoding errors
-//! that name the field.
+//! that name the field (the contract's `submit_body`).
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::StatusCode;
+use media_gen_api::submit_body::BodyProblem;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -45,34 +46,11 @@ where
                         ApiError::MalformedBody(format!("Could not read the body: {rejection}"))
                     }
                 })?;
-        let mut deserializer = serde_json::Deserializer::from_slice(&bytes);
-        match serde_path_to_error::deserialize(&mut deserializer) {
-            Ok(value) => Ok(JsonBody(value)),
-            Err(error) => {
-                let path = error.path().to_string();
-                let inner = error.into_inner();
-                // Syntax errors mean the body is not JSON; type errors name the field.
-                if inner.is_syntax() || inner.is_eof() || path == "." {
-                    Err(ApiError::MalformedBody(format!(
-                        "The body is not valid JSON: {inner}"
-                    )))
-                } else {
-                    Err(ApiError::InvalidParameter(field_message(&path, &inner)))
-                }
-            }
-        }
-    }
-}
-
-/// `path: what is wrong`, without serde's "at line 1 column 9" and without
-/// repeating the field when the message already starts with it.
-fn field_message(path: &str, error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    let position = format!(" at line {} column {}", error.line(), error.column());
-    let text = text.strip_suffix(&position).unwrap_or(&text);
-    if text.starts_with(&format!("{path}:")) {
-        text.to_owned()
-    } else {
-        format!("{path}: {text}")
+        media_gen_api::submit_body::read_json_body(&bytes)
+            .map(JsonBody)
+            .map_err(|problem| match problem {
+                BodyProblem::Malformed(message) => ApiError::MalformedBody(message),
+                BodyProblem::Field(message) => ApiError::InvalidParameter(message),
+            })
     }
 }

@@ -178,3 +178,41 @@ async fn without_an_upstream_calls_are_unavailable() {
     .await;
     assert_eq!(answer.status, 404);
 }
+
+#[tokio::test]
+async fn a_submit_the_contract_cannot_read_never_reaches_the_service() {
+    let (address, recorder) = gateway().await;
+    let http = reqwest::Client::new();
+    let unreadable = [
+        ("/v1/image_generate", "not json", 100003, "The body is not a JSON object"),
+        ("/v1/image_generate", "", 100003, "The body is not valid JSON"),
+        (
+            "/v1/image_generate",
+            r#"{"prompt": "p", "generate_count": "8"}"#,
+            100001,
+            "generate_count: ",
+        ),
+        (
+            "/v1/video_translate",
+            r#"{"video_url": "https://x.test/a.mp4", "target_languages": "en,fr"}"#,
+            100001,
+            "target_languages: ",
+        ),
+        ("/v1/image_to_video", r#"{"prompt": "p"} trailing"#, 100003, "The body is not valid JSON"),
+    ];
+    for (path, body, code, says) in unreadable {
+        let answer = http
+            .post(format!("http://{address}{path}"))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 400, "{path} {body}");
+        let envelope: serde_json::Value = answer.json().await.unwrap();
+        assert_eq!(envelope["code"], code, "{envelope}");
+        let msg = envelope["msg"].as_str().unwrap();
+        assert!(msg.starts_with(says), "{msg}");
+    }
+    assert!(recorder.seen().is_empty(), "nothing was forwarded");
+}
