@@ -120,10 +120,17 @@ pub fn run(options: &Options) -> Result<ExitCode> {
         None => {
             let token = fresh_token()?;
             // It fetches what a submission names, as the service does, so
-            // an upload that did not arrive fails its task here too.
+            // an upload that did not arrive fails its task here too; from
+            // loopback as well, where the gateway serves the uploads.
             let sandbox = sandbox::launch(
                 &binary("release", "media-gen-sandbox"),
-                &["--private", "--token", &token, "--fetch-inputs"],
+                &[
+                    "--private",
+                    "--token",
+                    &token,
+                    "--fetch-inputs",
+                    "--fetch-private",
+                ],
             )?;
             // The pages may read the sandbox's media (captions) too. The
             // sandbox reaches the gateway on loopback: it relays the

@@ -37,6 +37,20 @@ impl Default for PollSchedule {
 }
 
 impl PollSchedule {
+    /// The schedule of a server reading a task nobody else follows (a
+    /// gateway keeping an upload for it): first after 30 s, then ×1.5 up
+    /// to every 10 minutes, never more often than every 5 s. Reading a
+    /// two-day task so costs about 300 reads, not the 11,500 of the
+    /// browser's 15 s cap.
+    pub fn unattended() -> PollSchedule {
+        PollSchedule {
+            first: Duration::from_secs(30),
+            factor: 1.5,
+            cap: Duration::from_secs(600),
+            floor: Duration::from_secs(5),
+        }
+    }
+
     /// The wait before the next read, after `reads` reads (0: none yet),
     /// `elapsed` since submit, for a kind whose tasks usually take `expected`.
     pub fn next_delay(
@@ -167,6 +181,23 @@ pub fn simulate(
 mod tests {
 
     use super::*;
+
+    #[test]
+    fn an_unattended_task_is_read_a_few_hundred_times_in_two_days() {
+        let schedule = PollSchedule::unattended();
+        let two_days = Duration::from_secs(48 * 3_600);
+        let (mut reads, mut elapsed) = (0u32, Duration::ZERO);
+        while elapsed < two_days {
+            elapsed += schedule.next_delay(reads, elapsed, None);
+            reads += 1;
+        }
+        assert!((280..=300).contains(&reads), "{reads}");
+        assert_eq!(schedule.next_delay(0, Duration::ZERO, None), Duration::from_secs(30));
+        assert_eq!(
+            schedule.next_delay(50, two_days, None),
+            Duration::from_secs(600)
+        );
+    }
 
     fn secs(s: f64) -> Duration {
         Duration::from_secs_f64(s)

@@ -171,12 +171,14 @@ pub async fn start_sandbox(task_ms: u64) -> String {
 }
 
 /// A sandbox as [`start_sandbox`] that fetches each submission's inputs as
-/// the service does (`--fetch-inputs`); its base URL.
+/// the service does (`--fetch-inputs`), from loopback too, where the tests'
+/// gateway serves uploads (`--fetch-private`); its base URL.
 pub async fn start_fetching_sandbox(task_ms: u64) -> String {
     media_gen_sandbox::spawn_local(Config {
         tokens: vec![GATEWAY_TOKEN.to_owned()],
         task_ms,
         fetch_inputs: true,
+        fetch_private: true,
         ..Config::for_tests()
     })
     .await

@@ -10,6 +10,10 @@ use std::time::Duration;
 use clap::{Parser, ValueEnum};
 use ipnet::IpNet;
 
+/// Bytes a second an upload's body must average by default
+/// (`--upload-min-rate`): a phone on a poor line sends far more.
+pub const DEFAULT_UPLOAD_MIN_RATE: u64 = 4 * 1024;
+
 /// The environment variable that holds the service's token.
 pub const TOKEN_VAR: &str = "MEDIA_GEN_TOKEN";
 
@@ -90,10 +94,20 @@ pub struct Config {
     /// A file holding the service's token (instead of MEDIA_GEN_TOKEN).
     #[arg(long, env = "MEDIA_GEN_TOKEN_FILE")]
     pub token_file: Option<PathBuf>,
-    /// A reverse proxy whose X-Forwarded-For / Forwarded headers name the
-    /// visitor (CIDR, repeatable). Others' headers are ignored.
+    /// A reverse proxy whose --client-address-header names the visitor
+    /// (CIDR, repeatable). Others' headers are ignored.
     #[arg(long = "trusted-proxy", value_name = "CIDR")]
     pub trusted_proxies: Vec<IpNet>,
+    /// The one header the trusted proxies name the visitor in (the guide's
+    /// nginx sets X-Forwarded-For); every other forwarding header is the
+    /// visitor's own and is never read.
+    #[arg(
+        long,
+        env = "MEDIA_GEN_CLIENT_ADDRESS_HEADER",
+        value_enum,
+        default_value = "x-forwarded-for"
+    )]
+    pub client_address_header: crate::client_address::AddressHeader,
     /// Requests to `/v1` per visitor per minute.
     #[arg(long, env = "MEDIA_GEN_REQUESTS_PER_MINUTE", default_value = "120")]
     pub requests_per_minute: NonZeroU32,
@@ -104,13 +118,23 @@ pub struct Config {
     /// Open connections at most; more are closed at once.
     #[arg(long, env = "MEDIA_GEN_MAX_CONNECTIONS", default_value = "512")]
     pub max_connections: usize,
+    /// Open connections one address may hold (an IPv6 visitor: their
+    /// /64); more are closed at once. Trusted proxies are not capped.
+    #[arg(long, env = "MEDIA_GEN_MAX_CONNECTIONS_PER_ADDRESS", default_value = "32")]
+    pub max_connections_per_address: usize,
     /// Time to send a request's headers, and to start the next request on
     /// a kept-alive connection.
     #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
     pub header_timeout: Duration,
-    /// Time to send a request's body.
+    /// Time to send a request's body: between two pieces of it, and for
+    /// the whole of it (an upload's: to start with; see --upload-min-rate).
     #[arg(long, default_value = "30s", value_parser = humantime::parse_duration)]
     pub body_timeout: Duration,
+    /// Bytes a second an upload's body must average after its first
+    /// --body-timeout (`4KiB`); a slower sender is cut off with 408 and
+    /// resumes from what arrived.
+    #[arg(long, default_value = "4KiB", value_parser = parse_bytes)]
+    pub upload_min_rate: u64,
     /// Time the service has to answer one call.
     #[arg(long, default_value = "60s", value_parser = humantime::parse_duration)]
     pub upstream_timeout: Duration,
@@ -154,6 +178,15 @@ pub struct Config {
     /// Uploads each person (or address) may have under way at once.
     #[arg(long, default_value_t = 4)]
     pub uploads_in_flight: usize,
+    /// How long an unfinished upload no byte reached still counts as under
+    /// way: for the uploads one may have at once, and for the piece of the
+    /// quota it reserves beyond the bytes in.
+    #[arg(long, default_value = "10m", value_parser = humantime::parse_duration)]
+    pub upload_idle: Duration,
+    /// The longest a task keeps an upload it was made from, counted from the
+    /// submit: then the upload's own expiry applies, ended or not.
+    #[arg(long, default_value = "48h", value_parser = humantime::parse_duration)]
+    pub upload_hold_max: Duration,
     /// Take uploads in `--access open` too: anyone who reaches the gateway
     /// may then store files on it (for loopback and demos).
     #[arg(long, env = "MEDIA_GEN_UPLOADS_OPEN")]
@@ -398,6 +431,8 @@ impl Config {
             max_video_bytes: self.upload_max_video,
             bytes_per_day: self.upload_bytes_per_day,
             in_flight: self.uploads_in_flight,
+            idle: self.upload_idle,
+            hold_max: self.upload_hold_max,
             dir: self.upload_dir.clone(),
             store: self.upload_store.clone(),
             ..crate::uploads::UploadSettings::new(PathBuf::new(), public_url.clone())
@@ -440,7 +475,7 @@ impl Config {
 }
 
 /// `url` without the `user:password@` part of its authority, if any.
-fn without_userinfo(url: &str) -> String {
+pub(crate) fn without_userinfo(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_owned();
     };
@@ -498,14 +533,18 @@ mod tests {
                 settings.quota,
                 settings.max_video_bytes,
                 settings.bytes_per_day,
-                settings.in_flight
+                settings.in_flight,
+                settings.idle,
+                settings.hold_max
             ),
             (
                 defaults.ttl,
                 defaults.quota,
                 defaults.max_video_bytes,
                 defaults.bytes_per_day,
-                defaults.in_flight
+                defaults.in_flight,
+                defaults.idle,
+                defaults.hold_max
             ),
             "one set of defaults: the flags' and UploadSettings::new's"
         );

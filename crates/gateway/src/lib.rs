@@ -6,6 +6,7 @@
 
 pub mod access;
 pub mod base_path;
+pub mod body_deadline;
 pub mod budgets;
 pub mod client_address;
 pub mod config;
@@ -13,6 +14,7 @@ pub mod csp;
 pub mod forward;
 pub mod health;
 pub mod observe;
+pub mod private_files;
 pub mod redis_link;
 pub mod refusal;
 pub mod relay;
@@ -49,8 +51,8 @@ pub struct Gateway(Arc<Shared>);
 pub struct Shared {
     /// Where the documented calls go, if anywhere.
     pub upstream: Option<Upstream>,
-    /// Proxies whose forwarding headers are believed.
-    pub trusted_proxies: Vec<IpNet>,
+    /// Who visitors are behind the trusted proxies.
+    pub client_addresses: client_address::ClientAddresses,
     /// Per-visitor budgets.
     pub budgets: Budgets,
     /// The client for the service (it follows no redirect).
@@ -83,14 +85,19 @@ impl std::ops::Deref for Gateway {
 pub struct Settings {
     /// Where the documented calls go.
     pub upstream: Option<Upstream>,
-    /// Proxies whose forwarding headers are believed.
+    /// Proxies whose forwarding header is believed.
     pub trusted_proxies: Vec<IpNet>,
+    /// The one header they name the visitor in.
+    pub client_address_header: client_address::AddressHeader,
     /// Requests per visitor per minute.
     pub requests_per_minute: std::num::NonZeroU32,
     /// Tasks per visitor per hour.
     pub tasks_per_hour: std::num::NonZeroU32,
-    /// Time to send a request's body.
+    /// Time to send a request's body: between two pieces, and in all.
     pub body_timeout: Duration,
+    /// Bytes a second an upload's body must average after its first
+    /// `body_timeout` (`--upload-min-rate`).
+    pub upload_min_rate: u64,
     /// Time the service has to answer.
     pub upstream_timeout: Duration,
     /// Connection limits.
@@ -140,14 +147,17 @@ impl Settings {
         Settings {
             upstream,
             trusted_proxies: Vec::new(),
+            client_address_header: client_address::AddressHeader::default(),
             requests_per_minute: std::num::NonZeroU32::new(1_000_000)
                 .unwrap_or(std::num::NonZeroU32::MIN),
             tasks_per_hour: std::num::NonZeroU32::new(1_000_000)
                 .unwrap_or(std::num::NonZeroU32::MIN),
             body_timeout: Duration::from_secs(30),
+            upload_min_rate: config::DEFAULT_UPLOAD_MIN_RATE,
             upstream_timeout: Duration::from_secs(30),
             connections: ConnectionLimits {
                 max_connections: 1_024,
+                per_address: 1_024,
                 header_timeout: Duration::from_secs(10),
                 shutdown_grace: Duration::from_secs(1),
             },
@@ -175,12 +185,15 @@ impl Settings {
         Ok(Settings {
             upstream: config.upstream(token_var)?,
             trusted_proxies: config.trusted_proxies.clone(),
+            client_address_header: config.client_address_header,
             requests_per_minute: config.requests_per_minute,
             tasks_per_hour: config.tasks_per_hour,
             body_timeout: config.body_timeout,
+            upload_min_rate: config.upload_min_rate,
             upstream_timeout: config.upstream_timeout,
             connections: ConnectionLimits {
                 max_connections: config.max_connections,
+                per_address: config.max_connections_per_address,
                 header_timeout: config.header_timeout,
                 shutdown_grace: config.shutdown_grace,
             },
@@ -210,10 +223,20 @@ impl Gateway {
         headers: &axum::http::HeaderMap,
         peer: std::net::IpAddr,
     ) -> Result<(access::Who, std::net::IpAddr), Refusal> {
-        let client = client_address::client_address(peer, headers, &self.trusted_proxies);
+        let client = self.client_address(peer, headers);
         let who = self.access.who(headers, peer, client).await?;
         self.count_request(&who).await?;
         Ok((who, client))
+    }
+
+    /// The visitor's address: `peer`, or behind a trusted proxy the one
+    /// its header names ([`client_address::ClientAddresses::of`]).
+    pub fn client_address(
+        &self,
+        peer: std::net::IpAddr,
+        headers: &axum::http::HeaderMap,
+    ) -> std::net::IpAddr {
+        self.client_addresses.of(peer, headers)
     }
 
     /// Count one request from `client` against its budget: the one the
@@ -264,7 +287,10 @@ impl Gateway {
     ) -> Gateway {
         Gateway(Arc::new(Shared {
             upstream: settings.upstream.clone(),
-            trusted_proxies: settings.trusted_proxies.clone(),
+            client_addresses: client_address::ClientAddresses {
+                trusted: settings.trusted_proxies.clone(),
+                header: settings.client_address_header,
+            },
             budgets: Budgets::new(settings.requests_per_minute, settings.tasks_per_hour),
             http: upstream::UpstreamClient::new(),
             upstream_timeout: settings.upstream_timeout,
@@ -411,7 +437,8 @@ fn cors(origins: &[String]) -> Option<tower_http::cors::CorsLayer> {
     )
 }
 
-/// Every answer's layers: body time limit, metrics, security headers, the
+/// Every answer's layers: body time limits (between pieces, and in all),
+/// metrics, security headers, the
 /// log line and the request id.
 fn layered(routes: Router, settings: &Settings) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
@@ -428,8 +455,16 @@ fn layered(routes: Router, settings: &Settings) -> Router {
             tracing::info_span!("request", id, method = %request.method(), path = %path)
         })
         .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
+    let deadlines = body_deadline::BodyDeadlines {
+        whole: settings.body_timeout,
+        upload_min_rate: settings.upload_min_rate,
+    };
     routes
         .layer(RequestBodyTimeoutLayer::new(settings.body_timeout))
+        .layer(axum::middleware::from_fn_with_state(
+            deadlines,
+            body_deadline::bound,
+        ))
         .layer(axum::middleware::from_fn(observe::count))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
@@ -526,6 +561,7 @@ pub async fn serve(
     let app = router(gateway.clone(), settings)?;
     let keys_upkeep = tokio::spawn(access::upkeep(access));
     let sweeping = uploads.map(|uploads| tokio::spawn(uploads::sweep(uploads)));
+    let watching_holds = tokio::spawn(uploads::hold_watch::watch(gateway.clone()));
     let forgetting = {
         let gateway = gateway.clone();
         tokio::spawn(async move {
@@ -537,13 +573,21 @@ pub async fn serve(
         })
     };
     let upkeep = tokio::spawn(observe::upkeep());
-    server::serve(listener, app, settings.connections, shutdown).await;
+    server::serve(
+        listener,
+        app,
+        settings.connections,
+        settings.trusted_proxies.clone(),
+        shutdown,
+    )
+    .await;
     forgetting.abort();
     upkeep.abort();
     keys_upkeep.abort();
     if let Some(sweeping) = sweeping {
         sweeping.abort();
     }
+    watching_holds.abort();
     gateway.access.keep_usage().await;
     Ok(())
 }

@@ -25,8 +25,12 @@ pub const REFUSED: &str = "gateway_rate_limited_total";
 pub const SIGN_INS: &str = "gateway_sign_ins_total";
 /// Pages' sessions alive now.
 pub const SESSIONS: &str = "gateway_sessions";
-/// Connections closed at once because the cap was reached.
+/// Connections closed at once because a cap was reached (`cap`: `all`,
+/// or `per_address`).
 pub const CONNECTIONS_REFUSED: &str = "gateway_connections_refused_total";
+/// Status reads the gateway made itself, of tasks holding uploads that it
+/// heard of no other way.
+pub const HOLD_READS: &str = "gateway_upload_hold_reads_total";
 /// Connections open now.
 pub const CONNECTIONS_OPEN: &str = "gateway_connections_open";
 

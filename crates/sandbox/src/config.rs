@@ -68,6 +68,12 @@ pub struct Config {
     #[arg(long, env = "MEDIA_GEN_SANDBOX_FETCH_INPUTS")]
     pub fetch_inputs: bool,
 
+    /// With --fetch-inputs, fetch from any address, loopback and private
+    /// networks included. Without it only public addresses are fetched, so a
+    /// submission cannot make the sandbox reach this machine or its network.
+    #[arg(long, env = "MEDIA_GEN_SANDBOX_FETCH_PRIVATE")]
+    pub fetch_private: bool,
+
     /// Wait before the first callback retry, in milliseconds; doubled for the second.
     #[arg(long, default_value_t = 1000)]
     pub callback_retry_ms: u64,
@@ -94,6 +100,7 @@ impl Config {
             callbacks_to_any_host: false,
             callback_retry_ms: 20,
             fetch_inputs: false,
+            fetch_private: false,
             faults: Faults::default(),
         }
     }

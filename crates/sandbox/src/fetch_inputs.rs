@@ -6,7 +6,15 @@
 //! ([`FETCH_TIME`]), and what was fetched is recorded with its SHA-256
 //! (`GET /sandbox/fetched`), so a test can prove the service got exactly
 //! the bytes the person picked.
+//!
+//! Only public addresses are fetched unless `--fetch-private`: a URL whose
+//! host is, or resolves to, a loopback, link-local, private or otherwise
+//! non-global address fails like any other input that cannot be fetched,
+//! so a submission cannot make the sandbox reach this machine or its
+//! network.
 
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -100,8 +108,8 @@ async fn read(app: &AppState, input: &MediaInput<'_>) -> Result<Fetched, String>
         InputKind::Image => media_gen_api::validate::MAX_IMAGE_BYTES,
         InputKind::Video => MAX_VIDEO_BYTES,
     };
-    let mut response = app
-        .http
+    let client = client_for(input.url, app.config.fetch_private).await?;
+    let mut response = client
         .get(input.url)
         .send()
         .await
@@ -155,4 +163,210 @@ async fn read(app: &AppState, input: &MediaInput<'_>) -> Result<Fetched, String>
         bytes,
         mime: media.mime().to_owned(),
     })
+}
+
+/// A client that fetches `url`. With `any_address` (`--fetch-private`) it
+/// connects wherever the host resolves. Otherwise the host is resolved here,
+/// every address it resolves to must be public, and the client connects only
+/// to those checked addresses (see [`client`]), so a second DNS answer
+/// cannot send it elsewhere.
+async fn client_for(url: &str, any_address: bool) -> Result<reqwest::Client, String> {
+    if any_address {
+        return client(None);
+    }
+    let parsed =
+        url::Url::parse(url).map_err(|_| "it could not be fetched (not a URL)".to_owned())?;
+    match parsed.host() {
+        Some(url::Host::Ipv4(ip)) => {
+            check_public(None, &[IpAddr::V4(ip)]).and_then(|()| client(None))
+        }
+        Some(url::Host::Ipv6(ip)) => {
+            check_public(None, &[IpAddr::V6(ip)]).and_then(|()| client(None))
+        }
+        Some(url::Host::Domain(domain)) => {
+            // The URL's own port is used whatever this one is.
+            let port = parsed.port_or_known_default().unwrap_or(0);
+            let addresses: Vec<SocketAddr> = tokio::net::lookup_host((domain, port))
+                .await
+                .map(Iterator::collect)
+                .unwrap_or_default();
+            let ips: Vec<IpAddr> = addresses.iter().map(SocketAddr::ip).collect();
+            check_public(Some(domain), &ips)?;
+            client(Some((domain, &addresses)))
+        }
+        None => Err("it could not be fetched (its URL names no host)".to_owned()),
+    }
+}
+
+/// A client for one fetch: with `pinned`, the host name it connects to only
+/// at the addresses given, its own lookup replaced by them. Redirects are
+/// not followed and no proxy is used, as either would connect to an
+/// address not checked.
+fn client(pinned: Option<(&str, &[SocketAddr])>) -> Result<reqwest::Client, String> {
+    let builder = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy();
+    let builder = match pinned {
+        Some((domain, addresses)) => builder.resolve_to_addrs(domain, addresses),
+        None => builder,
+    };
+    builder
+        .build()
+        .map_err(|_| "it could not be fetched (no HTTP client could be made)".to_owned())
+}
+
+/// `Ok` when every one of `addresses` is public: those the host name
+/// `domain` resolves to, or the URL's own address when `domain` is `None`.
+/// Otherwise the failure, naming the first address that is not and the rule.
+pub fn check_public(domain: Option<&str>, addresses: &[IpAddr]) -> Result<(), String> {
+    if addresses.is_empty() {
+        let host = domain.unwrap_or("its host");
+        return Err(format!(
+            "it could not be fetched ({host} resolves to no address)"
+        ));
+    }
+    let Some((ip, reach)) = addresses
+        .iter()
+        .map(|ip| (ip, classify(*ip)))
+        .find(|(_, reach)| *reach != Reach::Public)
+    else {
+        return Ok(());
+    };
+    let named = match domain {
+        Some(domain) => format!("{domain} resolves to {ip}, which"),
+        None => format!("the address {ip}"),
+    };
+    Err(format!(
+        "it could not be fetched ({named} is {reach}, not public: the sandbox fetches \
+         only public addresses unless started with --fetch-private)"
+    ))
+}
+
+/// Where an address leads, as far as `--fetch-private` is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Reachable across the internet: fetched without `--fetch-private`.
+    Public,
+    /// This machine: 127.0.0.0/8, ::1.
+    Loopback,
+    /// The local link: 169.254.0.0/16, fe80::/10.
+    LinkLocal,
+    /// A private network: 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7.
+    Private,
+    /// 0.0.0.0 or ::, which many systems connect to this machine.
+    Unspecified,
+    /// Any other address not meant to be reached across the internet:
+    /// "this network", shared (carrier NAT), documentation, benchmarking,
+    /// protocol assignments, multicast, reserved and broadcast addresses.
+    SpecialPurpose,
+}
+
+impl fmt::Display for Reach {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(match self {
+            Reach::Public => "public",
+            Reach::Loopback => "loopback",
+            Reach::LinkLocal => "link-local",
+            Reach::Private => "private",
+            Reach::Unspecified => "unspecified",
+            Reach::SpecialPurpose => "special-purpose",
+        })
+    }
+}
+
+/// Where `ip` leads. IPv6 addresses that carry an IPv4 one the connection
+/// goes to (IPv4-mapped, NAT64's 64:ff9b::/96, 6to4's 2002::/16) are
+/// judged by that IPv4 address.
+pub fn classify(ip: IpAddr) -> Reach {
+    match ip {
+        IpAddr::V4(ip) => classify_v4(ip),
+        IpAddr::V6(ip) => classify_v6(ip),
+    }
+}
+
+fn classify_v4(ip: Ipv4Addr) -> Reach {
+    let [a, b, c, _] = ip.octets();
+    if ip.is_unspecified() {
+        Reach::Unspecified
+    } else if ip.is_loopback() {
+        Reach::Loopback
+    } else if ip.is_link_local() {
+        Reach::LinkLocal
+    } else if ip.is_private() {
+        Reach::Private
+    } else if a == 0
+        || (a == 100 && (64..128).contains(&b))
+        || (a == 192 && b == 0 && (c == 0 || c == 2))
+        || (a == 192 && b == 88 && c == 99)
+        || (a == 198 && (b == 18 || b == 19))
+        || (a == 198 && b == 51 && c == 100)
+        || (a == 203 && b == 0 && c == 113)
+        || a >= 224
+    {
+        Reach::SpecialPurpose
+    } else {
+        Reach::Public
+    }
+}
+
+fn classify_v6(ip: Ipv6Addr) -> Reach {
+    if let Some(v4) = ip.to_ipv4_mapped() {
+        return classify_v4(v4);
+    }
+    let segments = ip.segments();
+    let [first, second, ..] = segments;
+    // The IPv4 address in the last 32 bits.
+    let low_v4 = || {
+        let [high, low] = [segments[6].to_be_bytes(), segments[7].to_be_bytes()];
+        Ipv4Addr::new(high[0], high[1], low[0], low[1])
+    };
+    if ip.is_unspecified() {
+        Reach::Unspecified
+    } else if ip.is_loopback() {
+        Reach::Loopback
+    } else if first & 0xffc0 == 0xfe80 {
+        Reach::LinkLocal
+    } else if first & 0xfe00 == 0xfc00 {
+        Reach::Private
+    } else if first == 0x64 && second == 0xff9b && segments[2..6] == [0; 4] {
+        classify_v4(low_v4())
+    } else if first == 0x2002 {
+        let [high, low] = [second.to_be_bytes(), segments[2].to_be_bytes()];
+        classify_v4(Ipv4Addr::new(high[0], high[1], low[0], low[1]))
+    } else if first & 0xe000 != 0x2000
+        || (first == 0x2001 && second < 0x0200)
+        || (first == 0x2001 && second == 0x0db8)
+        || first & 0xfff0 == 0x3ff0
+    {
+        // Outside global unicast (2000::/3), or in its protocol
+        // assignments (2001::/23, Teredo included) or documentation
+        // (2001:db8::/32, 3fff::/20).
+        Reach::SpecialPurpose
+    } else {
+        Reach::Public
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pinned client connects to the address checked, never looking the
+    /// name up again: `pinned.invalid` resolves nowhere, yet is fetched.
+    #[tokio::test]
+    async fn a_pinned_client_connects_only_to_the_checked_address() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a free loopback port");
+        let address = listener.local_addr().expect("its address");
+        let app = axum::Router::new().route("/", axum::routing::get(|| async { "pinned" }));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+
+        let url = format!("http://pinned.invalid:{}/", address.port());
+        let pinned = client(Some(("pinned.invalid", &[address]))).expect("a client");
+        let answer = pinned.get(&url).send().await.expect("an answer");
+        assert_eq!(answer.text().await.expect("a body"), "pinned");
+        let unpinned = client(None).expect("a client");
+        assert!(unpinned.get(&url).send().await.is_err());
+    }
 }

@@ -128,6 +128,47 @@ async fn behind_nginx_each_visitor_has_their_own_budget() {
 }
 
 #[tokio::test]
+#[ignore = "needs nginx: run through `cargo xtask test`"]
+async fn behind_nginx_a_visitor_cannot_choose_their_address() {
+    let sandbox = start_sandbox(100).await;
+    let gateway = media_gen_e2e::start_gateway(&sandbox, None, |settings| {
+        settings.requests_per_minute = std::num::NonZeroU32::new(BUDGET).expect("non-zero");
+        settings.trusted_proxies = vec!["127.0.0.1/32".parse().expect("a network")];
+    })
+    .await;
+    let address = gateway.trim_start_matches("http://").to_owned();
+    let nginx = Nginx::start(|port| server_block(&[address], port)).await;
+    let languages = "/v1/video_translate/target_languages";
+    for _ in 0..BUDGET {
+        assert_eq!(
+            get_from("127.0.0.4", nginx.address, languages, "").await,
+            200
+        );
+    }
+    // Each forwarding header a visitor may write, each time naming a new
+    // address: still the same visitor, still over budget.
+    for n in 1..=4 {
+        for forged in [
+            format!("Forwarded: for=198.18.0.{n}\r\n"),
+            format!("Forwarded: for=\"[2001:db8::{n}]\"\r\n"),
+            format!("X-Forwarded-For: 198.18.1.{n}\r\n"),
+            format!("X-Real-IP: 198.18.2.{n}\r\n"),
+        ] {
+            assert_eq!(
+                get_from("127.0.0.4", nginx.address, languages, &forged).await,
+                429,
+                "{forged}"
+            );
+        }
+    }
+    // Another visitor through the same nginx still has their budget.
+    assert_eq!(
+        get_from("127.0.0.5", nginx.address, languages, "").await,
+        200
+    );
+}
+
+#[tokio::test]
 #[ignore = "needs the release build, nginx and ChromeDriver: run through `cargo xtask test`"]
 async fn the_guide_keeps_readiness_and_metrics_from_visitors() {
     let site = start_site_configured(dist_dir(), 100, |settings| {

@@ -94,13 +94,15 @@ pub async fn run(
     }
 }
 
-/// The Redis at `url`, answering, or why not (named, with the URL).
+/// The Redis at `url`, answering, or why not: named by its URL as the start
+/// banner shows it, without the user name and password written into it,
+/// since the message is printed and may be copied anywhere.
 async fn reach(url: &str) -> Result<Arc<RedisLink>, KeyError> {
     let link = RedisLink::start(url).await?;
     if link.answers() {
         Ok(link)
     } else {
-        Err(KeyError::RedisSilent(url.to_owned()))
+        Err(KeyError::RedisSilent(crate::config::without_userinfo(url)))
     }
 }
 
@@ -185,6 +187,34 @@ mod tests {
         assert!(!listed.contains("ada"), "{listed}");
         let unknown = run(&revoke, &at, 50).await;
         assert_eq!(unknown.unwrap_err().to_string(), "no key is given to ada");
+    }
+
+    #[tokio::test]
+    async fn a_silent_redis_is_named_without_its_password() {
+        let url = "redis://user:hunter2@127.0.0.1:1/";
+        for action in [
+            KeysAction::List,
+            KeysAction::Revoke {
+                name: "ada".to_owned(),
+            },
+        ] {
+            let at = KeysAt::Redis(url.to_owned());
+            let error = run(&action, &at, 50).await.unwrap_err().to_string();
+            assert!(!error.contains("hunter2"), "{error}");
+            assert!(!error.contains("user:"), "{error}");
+            assert!(error.contains("redis://127.0.0.1:1/"), "{error}");
+        }
+        // What Redis itself says of a refused connection names neither.
+        let refused = redis::Client::open(url)
+            .unwrap()
+            .get_multiplexed_async_connection()
+            .await
+            .unwrap_err();
+        let said = crate::relay::store::StoreError::from(refused).to_string();
+        assert!(
+            !said.contains("hunter2") && !said.contains("user"),
+            "{said}"
+        );
     }
 
     #[test]

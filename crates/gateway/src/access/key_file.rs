@@ -3,15 +3,16 @@
 //! the old one, so a crash mid-write leaves the old file or the new one,
 //! never half of either; writers hold an exclusive lock on `keys.lock`
 //! while they read, change and write, so two `keys add` at once both land.
-//! The gateway only reads it (again whenever it changes).
+//! The gateway only reads it (again whenever it changes). The folder, when
+//! made here, and the files are its user's alone ([`crate::private_files`]).
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::keys::{KeyError, KeyRecord};
+use crate::private_files::{self, write_atomically};
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Stored {
@@ -95,8 +96,8 @@ impl KeyFile {
         &self,
         change: impl FnOnce(&mut Vec<KeyRecord>) -> Result<(), KeyError>,
     ) -> Result<(), KeyError> {
-        std::fs::create_dir_all(&self.dir)?;
-        let lock = OpenOptions::new()
+        private_files::create_dir_all(&self.dir)?;
+        let lock = private_files::open_options()
             .create(true)
             .truncate(false)
             .write(true)
@@ -109,26 +110,6 @@ impl KeyFile {
         write_atomically(&self.path(), text.as_bytes())?;
         Ok(())
     }
-}
-
-/// Put `bytes` at `path` in one step: a temporary file beside it, flushed,
-/// renamed over it, and the folder flushed so the rename itself lasts.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let folder = path.parent().unwrap_or(Path::new("."));
-    let temporary = folder.join(format!(
-        ".{}.{}.tmp",
-        path.file_name()
-            .and_then(|name| name.to_str())
-            .unwrap_or("file"),
-        std::process::id()
-    ));
-    {
-        let mut file = File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-    }
-    std::fs::rename(&temporary, path)?;
-    File::open(folder)?.sync_all()
 }
 
 #[cfg(test)]
@@ -189,5 +170,19 @@ mod tests {
             thread.join().unwrap();
         }
         assert_eq!(KeyFile::new(dir.path()).load().unwrap().len(), 8);
+    }
+
+    #[test]
+    fn the_folder_made_and_the_files_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let file = KeyFile::new(&data);
+        file.add("ada", None, 1).unwrap();
+        file.add("grace", None, 2).unwrap();
+        assert_eq!(mode(&data), 0o700);
+        assert_eq!(mode(&file.path()), 0o600);
+        assert_eq!(mode(&data.join("keys.lock")), 0o600);
     }
 }

@@ -196,7 +196,7 @@ impl Usage {
     /// Write it to `file`.
     fn write(&self, file: &Path) -> std::io::Result<()> {
         let text = self.with(|people| serde_json::to_string_pretty(people))?;
-        super::key_file::write_atomically(file, text.as_bytes())
+        crate::private_files::write_atomically(file, text.as_bytes())
     }
 }
 
@@ -241,5 +241,17 @@ mod tests {
         assert_eq!(again.of("ada").last_used, 8);
         assert_eq!(again.tasks_on("ada", 8).await, 2);
         assert_eq!(read(&file)["ada"].tasks_today, 2);
+    }
+
+    #[tokio::test]
+    async fn the_use_file_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = Usage::file(dir.path());
+        let usage = Usage::new(Some(file.clone()), None);
+        usage.seen("ada", 7);
+        usage.keep().await;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
     }
 }

@@ -190,11 +190,7 @@ pub async fn capabilities(
     let access = match gateway.access.mode() {
         crate::access::AccessMode::Open => None,
         crate::access::AccessMode::Keys | crate::access::AccessMode::Proxy => {
-            let client = crate::client_address::client_address(
-                peer.ip(),
-                &headers,
-                &gateway.trusted_proxies,
-            );
+            let client = gateway.client_address(peer.ip(), &headers);
             let who = gateway.access.who(&headers, peer.ip(), client).await.ok();
             Some(gateway.access.info(who.as_ref()).await)
         }

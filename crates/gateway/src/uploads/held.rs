@@ -1,7 +1,9 @@
 //! An upload a submitted task is made from is kept until that task ends
-//! (as the relay hears or a status read shows) and then `--upload-ttl`
-//! more, so the service never finds the file gone however long the task
-//! waits. The submit names uploads by URL in its media fields (the
+//! (as the relay hears, a status read shows, or the gateway's own read of
+//! a task it hears of no other way finds: [`super::hold_watch`]) and then
+//! `--upload-ttl` more, so the service never finds the file gone however
+//! long the task waits; but never more than `--upload-hold-max` after the
+//! last submit that named it. The submit names uploads by URL in its media fields (the
 //! contract's `media_inputs`); only this gateway's own upload addresses
 //! count.
 
@@ -66,11 +68,14 @@ impl Uploads {
                 .iter()
                 .map(|task_id| task_name(kind, task_id))
                 .collect();
+            let now = now_seconds();
+            let ceiling = now.saturating_add(self.settings.hold_max.as_secs());
             let held = self
                 .store
                 .update(&id, |upload| {
-                    if !upload.expired_at(now_seconds()) {
+                    if !upload.expired_at(now) {
                         upload.held_by.extend(names.iter().cloned());
+                        upload.held_until = upload.held_until.max(ceiling);
                     }
                 })
                 .await;
@@ -90,10 +95,11 @@ impl Uploads {
     /// it has ended, the uploads it held are kept `--upload-ttl` from now,
     /// and then go.
     pub async fn seen(&self, kind: TaskKind, task_id: &str, status: &TaskStatus) {
+        let name = task_name(kind, task_id);
+        self.watch.heard(&name, tokio::time::Instant::now());
         if !status.is_terminal() {
             return;
         }
-        let name = task_name(kind, task_id);
         let held = match self.store.held_by(&name).await {
             Ok(held) => held,
             Err(error) => {

@@ -8,6 +8,7 @@
 pub mod budgets;
 pub mod bytes;
 pub mod held;
+pub mod hold_watch;
 pub mod metadata;
 pub mod record;
 pub mod records;
@@ -62,6 +63,17 @@ pub struct UploadSettings {
     pub bytes_per_day: u64,
     /// Uploads each owner may have under way at once (`--uploads-in-flight`).
     pub in_flight: usize,
+    /// How long an incomplete upload no byte reached still counts as under
+    /// way and keeps its reservation in the quota (`--upload-idle`).
+    pub idle: Duration,
+    /// The longest a task keeps an upload it was made from (`--upload-hold-max`).
+    pub hold_max: Duration,
+    /// When the gateway reads a task holding an upload that it hears of no
+    /// other way (no one reads it through the gateway, no callback is
+    /// relayed): the contract's schedule, with a server's numbers.
+    pub hold_reads: media_gen_api::poll::PollSchedule,
+    /// Reads of such tasks per second at most, all together.
+    pub hold_reads_per_second: std::num::NonZeroU32,
 }
 
 impl UploadSettings {
@@ -77,6 +89,10 @@ impl UploadSettings {
             max_video_bytes: 2 << 30,
             bytes_per_day: 10 << 30,
             in_flight: 4,
+            idle: Duration::from_secs(record::IDLE_SECONDS),
+            hold_max: Duration::from_secs(48 * 3_600),
+            hold_reads: media_gen_api::poll::PollSchedule::unattended(),
+            hold_reads_per_second: std::num::NonZeroU32::new(5).unwrap_or(std::num::NonZeroU32::MIN),
         }
     }
 
@@ -96,8 +112,11 @@ pub struct Uploads {
     store: Store,
     budgets: UploadBudgets,
     /// Held while a new upload is checked against the quota and budgets
-    /// and made: uploads made at once on this gateway are counted one by one.
+    /// and made: uploads made at once on this gateway are counted one by
+    /// one (across gateways, a lock in Redis does the same).
     admitting: tokio::sync::Mutex<()>,
+    /// Which held tasks the gateway reads itself.
+    watch: hold_watch::HoldWatch,
 }
 
 impl Uploads {
@@ -133,6 +152,7 @@ impl Uploads {
         Ok(Uploads {
             store: Store { records, bytes },
             budgets,
+            watch: hold_watch::HoldWatch::new(settings.hold_reads),
             settings,
             admitting: tokio::sync::Mutex::new(()),
         })
@@ -162,6 +182,12 @@ impl Uploads {
     }
 }
 
+/// Held while one new upload is admitted ([`Uploads::admit`]).
+pub struct Admission<'a> {
+    _here: tokio::sync::MutexGuard<'a, ()>,
+    _shared: Option<records::Writing>,
+}
+
 /// The routes under [`UPLOADS_PATH`].
 pub fn routes() -> Router<Gateway> {
     Router::new()
@@ -181,6 +207,29 @@ pub fn routes() -> Router<Gateway> {
 /// How long what is known of an expired upload stays (its address
 /// answering 410, not 404): a day, or the TTL when longer.
 const REMEMBERED: Duration = Duration::from_secs(24 * 3_600);
+
+impl Uploads {
+    /// The settings they were opened with.
+    pub fn settings(&self) -> &UploadSettings {
+        &self.settings
+    }
+
+    /// The right to admit one new upload: this gateway's own lock, and with
+    /// records in Redis every gateway's. Held until dropped.
+    pub async fn admit(&self) -> std::io::Result<Admission<'_>> {
+        let here = self.admitting.lock().await;
+        let shared = self.store.records.start_admitting().await?;
+        Ok(Admission {
+            _here: here,
+            _shared: shared,
+        })
+    }
+
+    /// `--upload-idle` in whole seconds.
+    fn idle_seconds(&self) -> u64 {
+        self.settings.idle.as_secs()
+    }
+}
 
 /// Delete expired uploads' bytes, and forget them [`REMEMBERED`] later,
 /// every minute (every TTL when that is shorter) while the gateway runs.

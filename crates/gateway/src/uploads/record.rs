@@ -29,10 +29,19 @@ pub struct Upload {
     #[serde(default)]
     pub gone: bool,
     /// Tasks made from it that have not ended (`kind/task_id`): while any
-    /// has not, it is kept whatever its expiry, so the service never finds
-    /// it gone.
+    /// has not, it is kept past its expiry, so the service never finds it
+    /// gone, but not past `held_until`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub held_by: Vec<String>,
+    /// The latest a hold keeps it (seconds since 1970; `--upload-hold-max`
+    /// after the last submit that named it): a task never seen to end does
+    /// not keep it for ever.
+    #[serde(default)]
+    pub held_until: u64,
+    /// Bytes known to be in, as last saved (the quota counts these, and a
+    /// bounded reservation for what comes next while it is under way).
+    #[serde(default)]
+    pub received: u64,
     /// Where its bytes stand in object storage (`--upload-store`); none
     /// in a folder, where the file's length says it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,9 +71,15 @@ impl Parts {
 }
 
 /// How long an incomplete upload no byte reached still counts as under
-/// way for its owner's budget: a closed tab frees its place (the upload
+/// way by default (`--upload-idle`): for its owner's budget, and for the
+/// reservation it holds in the quota. A closed tab frees both (the upload
 /// stays resumable until it expires).
 pub const IDLE_SECONDS: u64 = 10 * 60;
+
+/// The most of the quota an upload under way reserves beyond the bytes in:
+/// one piece of the size the clients send (a client sending more at once
+/// is counted again as each such piece arrives).
+pub const RESERVATION: u64 = media_gen_api::tus::CHUNK_BYTES;
 
 impl Upload {
     /// A new upload of `length` bytes served as `name`, `owner`'s, made at
@@ -81,19 +96,50 @@ impl Upload {
             touched: now,
             gone: false,
             held_by: Vec::new(),
+            held_until: 0,
+            received: 0,
             parts: None,
         }
     }
 
     /// Whether it is being uploaded: incomplete, kept, and reached by
-    /// bytes within [`IDLE_SECONDS`] of `now`.
-    pub fn under_way_at(&self, now: u64) -> bool {
-        !self.complete && !self.gone && self.touched.saturating_add(IDLE_SECONDS) > now
+    /// bytes within `idle` seconds of `now`.
+    pub fn under_way_at(&self, now: u64, idle: u64) -> bool {
+        !self.complete && !self.gone && self.touched.saturating_add(idle) > now
     }
 
-    /// Whether it is past its time at `now` (and no task holds it).
+    /// The bytes of the quota it takes at `now`: all of a complete one;
+    /// of one under way, what is in and at most [`RESERVATION`] more for
+    /// what comes next; of one idle for `idle` seconds, what is in. Never
+    /// its declared length alone: a declared 2 GiB with no byte sent
+    /// takes one piece, and after `idle` nothing.
+    pub fn counted_at(&self, now: u64, idle: u64) -> u64 {
+        if self.gone {
+            return 0;
+        }
+        if self.complete {
+            return self.length;
+        }
+        let received = self.received.min(self.length);
+        let reserved = if self.under_way_at(now, idle) {
+            (self.length - received).min(RESERVATION)
+        } else {
+            0
+        };
+        received + reserved
+    }
+
+    /// Whether it is past its time at `now`: its expiry passed and no task
+    /// holds it, or held past `held_until` too.
     pub fn expired_at(&self, now: u64) -> bool {
-        self.gone || (self.expires <= now && self.held_by.is_empty())
+        self.gone
+            || (self.expires <= now && (self.held_by.is_empty() || self.held_until <= now))
+    }
+
+    /// Whether a task holding it still keeps it at `now` (held, and the
+    /// hold's ceiling not passed).
+    pub fn held_at(&self, now: u64) -> bool {
+        !self.gone && !self.held_by.is_empty() && self.held_until > now
     }
 }
 
@@ -118,17 +164,82 @@ mod tests {
     #[test]
     fn an_upload_no_byte_reached_for_ten_minutes_is_no_longer_under_way() {
         let now = 1_000_000;
-        assert!(upload(now - 60, false).under_way_at(now));
+        assert!(upload(now - 60, false).under_way_at(now, IDLE_SECONDS));
         assert!(
-            !upload(now - IDLE_SECONDS, false).under_way_at(now),
+            !upload(now - IDLE_SECONDS, false).under_way_at(now, IDLE_SECONDS),
             "a closed tab frees its place"
         );
-        assert!(!upload(now, true).under_way_at(now), "complete");
+        assert!(!upload(now, true).under_way_at(now, IDLE_SECONDS), "complete");
         let gone = Upload {
             gone: true,
             ..upload(now, false)
         };
-        assert!(!gone.under_way_at(now));
+        assert!(!gone.under_way_at(now, IDLE_SECONDS));
+    }
+
+    #[test]
+    fn the_quota_counts_bytes_in_and_one_piece_reserved_not_the_declared_length() {
+        let now = 1_000_000;
+        let idle = 600;
+        let declared = Upload::new(2 << 30, "v.mp4".into(), "ada".into(), now, now + 86_400);
+        assert_eq!(declared.counted_at(now, idle), RESERVATION, "one piece, no byte in");
+        assert_eq!(
+            declared.counted_at(now + idle, idle),
+            0,
+            "idle: its reservation is let go"
+        );
+        let halfway = Upload {
+            received: 1 << 30,
+            ..declared.clone()
+        };
+        assert_eq!(halfway.counted_at(now, idle), (1 << 30) + RESERVATION);
+        assert_eq!(halfway.counted_at(now + idle, idle), 1 << 30, "its bytes stay counted");
+        let nearly = Upload {
+            received: (2 << 30) - 10,
+            ..declared.clone()
+        };
+        assert_eq!(nearly.counted_at(now, idle), 2 << 30, "never past its length");
+        let small = Upload::new(1_000, "a.png".into(), "ada".into(), now, now + 86_400);
+        assert_eq!(small.counted_at(now, idle), 1_000);
+        let complete = Upload {
+            complete: true,
+            received: 1_000,
+            ..small.clone()
+        };
+        assert_eq!(complete.counted_at(now + 10 * idle, idle), 1_000);
+        let gone = Upload {
+            gone: true,
+            ..complete
+        };
+        assert_eq!(gone.counted_at(now, idle), 0);
+    }
+
+    #[test]
+    fn a_hold_keeps_an_upload_past_its_expiry_until_its_ceiling() {
+        let now = 1_000_000;
+        let held = Upload {
+            held_by: vec!["image_generate/t1".to_owned()],
+            held_until: now + 100,
+            ..upload(now - 86_400, true)
+        };
+        assert!(held.expires <= now);
+        assert!(!held.expired_at(now), "held");
+        assert!(held.held_at(now));
+        assert!(held.expired_at(now + 100), "past the hold's ceiling");
+        assert!(!held.held_at(now + 100));
+        let let_go = Upload {
+            held_by: Vec::new(),
+            ..held.clone()
+        };
+        assert!(let_go.expired_at(now));
+        let own_expiry_later = Upload {
+            expires: now + 1_000,
+            ..held
+        };
+        assert!(
+            !own_expiry_later.expired_at(now + 500),
+            "the ceiling never shortens its own time"
+        );
     }
 
     #[test]
@@ -136,6 +247,7 @@ mod tests {
         let text = r#"{"length":5,"created":7,"expires":9,"media":null,"name":"a","owner":"o","complete":false}"#;
         let read: Upload = serde_json::from_str(text).unwrap();
         assert_eq!(read.touched, 0);
-        assert!(!read.under_way_at(10_000));
+        assert!(!read.under_way_at(10_000, IDLE_SECONDS));
+        assert_eq!((read.received, read.held_until), (0, 0));
     }
 }

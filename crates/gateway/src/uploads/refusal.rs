@@ -59,9 +59,14 @@ pub enum UploadRefusal {
     /// Another PATCH of this upload is under way.
     #[error("This upload is being written by another request; try again")]
     Locked,
-    /// The uploads folder has no room for it.
-    #[error("The uploads folder is full ({quota} bytes); try again later or a smaller file")]
+    /// The uploads' storage has no room for it.
+    #[error("The upload storage is full: {used} of its {quota} bytes are in use, and this file needs {length} more; try again later or a smaller file")]
     Full {
+        /// The bytes still to come.
+        length: u64,
+        /// The bytes in use (what has arrived, and what uploads under way
+        /// have reserved).
+        used: u64,
         /// `--upload-quota`.
         quota: u64,
     },
@@ -74,6 +79,10 @@ pub enum UploadRefusal {
     /// Another person's upload.
     #[error("This upload is someone else's")]
     NotYours,
+    /// The body came slower than the gateway takes (what arrived is kept:
+    /// HEAD says where to go on from).
+    #[error("The bytes came too slowly and the request was ended; what arrived is kept, go on from Upload-Offset (HEAD says it)")]
+    TooSlow,
     /// The folder, the object storage or Redis failed or did not answer
     /// (what happened is in the gateway's log, not in the answer).
     #[error("The upload storage did not answer; try again in a moment")]
@@ -111,6 +120,7 @@ impl UploadRefusal {
             }
             UploadRefusal::NotYours => (StatusCode::FORBIDDEN, error_codes::UNAUTHORIZED),
             UploadRefusal::Storage => (StatusCode::SERVICE_UNAVAILABLE, error_codes::UNAVAILABLE),
+            UploadRefusal::TooSlow => (StatusCode::REQUEST_TIMEOUT, error_codes::MALFORMED_BODY),
         }
     }
 }

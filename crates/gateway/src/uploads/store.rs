@@ -39,27 +39,42 @@ impl Store {
         self.bytes.offset(id, upload).await
     }
 
-    /// The bytes every upload kept may reach: their declared lengths.
-    pub async fn reserved(&self) -> io::Result<u64> {
+    /// The bytes of the quota in use at `now`: what each upload kept
+    /// counts ([`Upload::counted_at`], with `idle` seconds of `--upload-idle`).
+    pub async fn counted(&self, now: u64, idle: u64) -> io::Result<u64> {
         Ok(self
             .records
             .all()
             .await?
             .iter()
-            .filter(|(_, upload)| !upload.gone)
-            .map(|(_, upload)| upload.length)
+            .map(|(_, upload)| upload.counted_at(now, idle))
             .sum())
     }
 
     /// `owner`'s uploads under way at `now`.
-    pub async fn in_flight(&self, owner: &str, now: u64) -> io::Result<usize> {
+    pub async fn in_flight(&self, owner: &str, now: u64, idle: u64) -> io::Result<usize> {
         Ok(self
             .records
             .all()
             .await?
             .iter()
-            .filter(|(_, upload)| upload.owner == owner && upload.under_way_at(now))
+            .filter(|(_, upload)| upload.owner == owner && upload.under_way_at(now, idle))
             .count())
+    }
+
+    /// The tasks (`kind/task_id`) holding an upload at `now`, each once.
+    pub async fn held_tasks(&self, now: u64) -> io::Result<Vec<String>> {
+        let mut tasks: Vec<String> = self
+            .records
+            .all()
+            .await?
+            .into_iter()
+            .filter(|(_, upload)| upload.held_at(now))
+            .flat_map(|(_, upload)| upload.held_by)
+            .collect();
+        tasks.sort();
+        tasks.dedup();
+        Ok(tasks)
     }
 
     /// The uploads expired at `now` whose bytes are still kept, and those

@@ -18,7 +18,7 @@ use media_gen_api::media_type::{check_media, SNIFF_BYTES};
 use media_gen_api::validate::MAX_IMAGE_BYTES;
 
 use super::metadata::{safe_name, value};
-use super::record::Upload;
+use super::record::{Upload, RESERVATION};
 use super::records::Writing;
 use super::refusal::UploadRefusal;
 use super::Uploads;
@@ -216,18 +216,32 @@ async fn start(
     if length == 0 {
         return Err(media_gen_api::media_type::MediaRefusal::NotMedia.into());
     }
-    let _one_at_a_time = uploads.admitting.lock().await;
-    let reserved = uploads.store.reserved().await.map_err(storage)?;
-    if reserved.saturating_add(length) > uploads.settings.quota {
+    if length > uploads.settings.quota {
         return Err(UploadRefusal::Full {
+            length,
+            used: 0,
+            quota: uploads.settings.quota,
+        });
+    }
+    // One admission at a time, on this gateway and on every gateway
+    // sharing its records: the quota and the uploads under way are read
+    // and the new one kept in one step.
+    let _one_at_a_time = uploads.admit().await.map_err(storage)?;
+    let now = now_seconds();
+    let idle = uploads.idle_seconds();
+    let used = uploads.store.counted(now, idle).await.map_err(storage)?;
+    if used.saturating_add(length.min(RESERVATION)) > uploads.settings.quota {
+        tracing::warn!(used, quota = uploads.settings.quota, "the upload quota is full");
+        return Err(UploadRefusal::Full {
+            length,
+            used,
             quota: uploads.settings.quota,
         });
     }
     let owner = who.to_string();
-    let now = now_seconds();
     let under_way = uploads
         .store
-        .in_flight(&owner, now)
+        .in_flight(&owner, now, idle)
         .await
         .map_err(storage)?;
     uploads.budgets.take(&owner, length, under_way, now).await?;
@@ -357,9 +371,16 @@ async fn receive(
     let mut stream = body.into_data_stream();
     let mut outcome = Ok(());
     while let Some(frame) = stream.next().await {
-        let Ok(bytes) = frame else {
-            // The connection dropped or went idle: keep what came.
-            break;
+        let bytes = match frame {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                // The connection dropped, went idle or was too slow: keep
+                // what came; a sender still there is told why it ended.
+                if crate::body_deadline::is_past_deadline(&error) {
+                    outcome = Err(UploadRefusal::TooSlow);
+                }
+                break;
+            }
         };
         if lost() {
             return Err(UploadRefusal::Locked);
@@ -391,10 +412,30 @@ async fn receive(
                 }
             }
         }
-        if changed {
+        // Another reservation's worth in: counted, and the quota asked
+        // again (a client may send a whole file in one request).
+        let counted_again = offset >= upload.received.saturating_add(RESERVATION);
+        if changed || counted_again {
             // A part is in: a resume (here or on another gateway) starts after it.
             upload.touched = now_seconds();
+            upload.received = offset;
             uploads.store.save(id, &upload).await.map_err(storage)?;
+        }
+        if counted_again && offset < upload.length {
+            let used = uploads
+                .store
+                .counted(now_seconds(), uploads.idle_seconds())
+                .await
+                .map_err(storage)?;
+            if used > uploads.settings.quota {
+                tracing::warn!(used, quota = uploads.settings.quota, "the upload quota is full");
+                outcome = Err(UploadRefusal::Full {
+                    length: upload.length - offset,
+                    used,
+                    quota: uploads.settings.quota,
+                });
+                break;
+            }
         }
     }
     if lost() {
@@ -402,6 +443,7 @@ async fn receive(
     }
     let complete = offset == upload.length;
     upload.touched = now_seconds();
+    upload.received = offset;
     if let Err(error) = writer.finish(&mut upload, complete).await {
         return whole_or(uploads, id, upload, error).await;
     }
@@ -427,6 +469,7 @@ async fn whole_or(
     }
     upload.complete = true;
     upload.touched = now_seconds();
+    upload.received = upload.length;
     upload.expires = uploads.settings.ends_from_now();
     uploads.store.save(id, &upload).await.map_err(storage)?;
     let length = upload.length;

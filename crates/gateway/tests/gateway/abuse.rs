@@ -246,3 +246,104 @@ async fn submits_are_counted_in_tasks_created() {
         2
     );
 }
+
+/// A connection to `to` from the loopback address `from` (Linux answers on
+/// all of 127.0.0.0/8), or `None` when the gateway closes it at once.
+async fn connect_from(from: &str, to: SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(format!("{from}:0").parse().unwrap())
+        .unwrap();
+    socket.connect(to).await.unwrap()
+}
+
+/// Send `head`, then the body a byte every `every` until the gateway
+/// answers; returns the answer's status line and when it came.
+async fn trickle(mut stream: TcpStream, head: String, every: Duration) -> (String, Duration) {
+    let started = Instant::now();
+    if stream.write_all(head.as_bytes()).await.is_err() {
+        return (String::new(), started.elapsed());
+    }
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 1024];
+    loop {
+        tokio::select! {
+            read = stream.read(&mut buffer) => match read {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    answer.extend_from_slice(&buffer[..n]);
+                    if answer.windows(2).any(|pair| pair == b"\r\n") {
+                        break;
+                    }
+                }
+            },
+            () = tokio::time::sleep(every) => {
+                if stream.write_all(b" ").await.is_err() {
+                    break;
+                }
+            }
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            break;
+        }
+    }
+    let status = String::from_utf8_lossy(&answer)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    (status, started.elapsed())
+}
+
+#[tokio::test]
+async fn a_trickled_body_is_ended_at_its_deadline_and_others_are_served_meanwhile() {
+    let (service, recorder) = start_service().await;
+    let mut limited = settings(Some(&service));
+    limited.body_timeout = Duration::from_secs(2);
+    limited.connections.max_connections = 12;
+    limited.connections.per_address = 8;
+    limited.connections.header_timeout = Duration::from_secs(5);
+    let address = start_gateway(limited).await;
+    // 16 connections from one address trickle a byte every 300 ms: never
+    // idle for the 2 s between pieces, so only a deadline for the whole
+    // body ends them. 8 get in; the other 8 are closed at once.
+    let mut trickles = Vec::new();
+    for _ in 0..16 {
+        let stream = connect_from("127.0.0.2", address).await;
+        let head = "POST /v1/image_generate HTTP/1.1\r\nHost: g\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n".to_owned();
+        trickles.push(tokio::spawn(trickle(
+            stream,
+            head,
+            Duration::from_millis(300),
+        )));
+    }
+    // Meanwhile another visitor is served, again and again.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for _ in 0..3 {
+        assert_eq!(
+            raw_get(address, "GET", "/v1/image_generate/x").await.status,
+            200
+        );
+    }
+    let mut ended = Vec::new();
+    for trickle in trickles {
+        ended.push(trickle.await.unwrap());
+    }
+    let timed_out: Vec<&(String, Duration)> = ended
+        .iter()
+        .filter(|(status, _)| status.starts_with("HTTP/1.1 408"))
+        .collect();
+    assert_eq!(timed_out.len(), 8, "{ended:?}");
+    for (_, after) in &timed_out {
+        assert!(
+            *after < Duration::from_secs(4),
+            "answered 408 within the 2 s deadline (and some slack): {after:?}"
+        );
+    }
+    let refused = ended.iter().filter(|(status, _)| status.is_empty()).count();
+    assert_eq!(refused, 8, "over the cap of 8 an address: closed: {ended:?}");
+    assert!(recorder
+        .seen()
+        .iter()
+        .all(|seen| seen.method == "GET"), "no trickled body reached the service");
+}

@@ -333,7 +333,9 @@ async fn the_folders_quota_and_each_owners_budgets_hold() {
     .await;
     let full = create(&base, 6_000, "a.png").await;
     assert_eq!(full.status(), StatusCode::INSUFFICIENT_STORAGE);
-    assert!(message(full).await.contains("folder is full"));
+    assert!(message(full)
+        .await
+        .contains("The upload storage is full: 0 of its 5000 bytes are in use"));
     // One finished, two under way: a third under way is refused.
     let first = created(&base, 1_000, "a.png").await;
     assert_eq!(patch(&first, 0, png(1_000)).await.status(), 204);
@@ -446,4 +448,111 @@ async fn bytes_sent_to_a_complete_upload_change_nothing() {
             .len(),
         1_000
     );
+}
+
+/// A mebibyte.
+const MIB: u64 = 1 << 20;
+
+#[tokio::test]
+async fn declared_lengths_with_no_byte_sent_do_not_fill_the_quota() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = gateway(dir.path(), |uploads| {
+        uploads.quota = 20 << 30;
+        uploads.in_flight = 100;
+        uploads.bytes_per_day = 100 << 30;
+    })
+    .await;
+    // Ten uploads declaring 2 GiB each, no byte sent: 20 GiB declared, the
+    // whole quota, but only a piece each reserved.
+    for n in 0..10 {
+        created(&base, 2 << 30, &format!("{n}.mp4")).await;
+    }
+    // Another visitor's 10 MB still goes in.
+    let file = png(10_000_000);
+    let upload = created(&base, file.len() as u64, "b.png").await;
+    assert_eq!(patch(&upload, 0, file).await.status(), 204);
+    assert_eq!(offset(&upload).await, Ok(10_000_000));
+}
+
+#[tokio::test]
+async fn the_quota_counts_what_arrived_and_says_what_is_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = gateway(dir.path(), |uploads| {
+        uploads.quota = 10 * MIB;
+        uploads.in_flight = 100;
+        uploads.idle = Duration::from_secs(1);
+    })
+    .await;
+    // Two 8 MiB uploads reserve a 4 MiB piece each: 8 of the 10 MiB.
+    let first = created(&base, 8 * MIB, "a.png").await;
+    created(&base, 8 * MIB, "b.png").await;
+    let full = create(&base, 8 * MIB, "c.png").await;
+    assert_eq!(full.status(), StatusCode::INSUFFICIENT_STORAGE);
+    assert!(
+        message(full)
+            .await
+            .contains("8388608 of its 10485760 bytes are in use"),
+        "the 507 says what is really used"
+    );
+    // The first sends all 8 MiB at once: past 4 MiB its own next piece and
+    // the second's reservation are over the quota, so it is stopped there,
+    // keeping what arrived.
+    let stopped = patch(&first, 0, png(8 * MIB as usize)).await;
+    assert_eq!(stopped.status(), StatusCode::INSUFFICIENT_STORAGE);
+    let kept = offset(&first).await.unwrap();
+    assert!((4 * MIB..8 * MIB).contains(&kept), "{kept}");
+    // Idle past --upload-idle, the uploads let their reservations go: what
+    // arrived stays counted, and there is room for a new one.
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    let made = create(&base, 4 * MIB, "d.png").await;
+    assert_eq!(made.status(), StatusCode::CREATED, "{:?}", made.text().await);
+}
+
+#[tokio::test]
+async fn an_upload_trickled_below_the_floor_rate_is_ended_and_keeps_what_came() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = tempfile::tempdir().unwrap();
+    let base = start_gateway_at(settings(None), |settings, base| {
+        settings.upload_min_rate = 1_000;
+        settings.uploads = Some(UploadSettings::new(dir.path().to_owned(), base.to_owned()));
+    })
+    .await;
+    let upload = created(&base, 100_000, "a.png").await;
+    let url = url::Url::parse(&upload).unwrap();
+    let address = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap());
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let head = format!(
+        "PATCH {} HTTP/1.1\r\nHost: gateway\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\n\
+         Content-Type: application/offset+octet-stream\r\nContent-Length: 100000\r\n\r\n",
+        url.path()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let file = png(100_000);
+    // 50 bytes every 100 ms: 500 bytes a second, half the floor, and never
+    // idle for the one second between pieces.
+    let started = std::time::Instant::now();
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 1024];
+    for piece in file.chunks(50) {
+        tokio::select! {
+            read = stream.read(&mut buffer) => {
+                answer.extend_from_slice(&buffer[..read.unwrap_or(0)]);
+                break;
+            }
+            () = tokio::time::sleep(Duration::from_millis(100)) => {
+                if stream.write_all(piece).await.is_err() {
+                    break;
+                }
+            }
+        }
+        assert!(started.elapsed() < Duration::from_secs(8), "never ended");
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("what arrived is kept"), "{answer}");
+    // What came is kept: the upload goes on from there.
+    let kept = offset(&upload).await.unwrap();
+    assert!(kept >= 500, "{kept}");
+    let rest = file[kept as usize..].to_vec();
+    assert_eq!(patch(&upload, kept, rest).await.status(), 204);
 }

@@ -2,10 +2,15 @@
 //! service does: an image that is one succeeds and is recorded with the
 //! hash of its bytes; a missing file, a page named `.png`, a video where an
 //! image goes and an image over 20 MB each fail the task, naming the field
-//! and why. Without the flag nothing is fetched.
+//! and why. Without the flag nothing is fetched. Only public addresses are
+//! fetched unless `--fetch-private`, so these tests' loopback file host
+//! needs it.
+
+use std::net::IpAddr;
 
 use axum::http::{header, StatusCode};
 use axum::routing::get;
+use media_gen_sandbox::fetch_inputs::{check_public, classify, Reach};
 use media_gen_sandbox::Config;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -62,6 +67,7 @@ async fn inputs_are_fetched_checked_and_recorded_with_their_hash() {
     let host = file_host().await;
     let sandbox = start(Config {
         fetch_inputs: true,
+        fetch_private: true,
         ..Config::for_tests()
     })
     .await;
@@ -102,4 +108,136 @@ async fn without_the_flag_nothing_is_fetched() {
     assert_eq!(task["status"], "SUCCEEDED");
     let (_, fetched) = sandbox.get_json("/sandbox/fetched").await;
     assert_eq!(fetched["data"], serde_json::json!([]));
+}
+
+#[tokio::test]
+async fn loopback_inputs_are_refused_without_fetch_private() {
+    let host = file_host().await;
+    let port = host.rsplit(':').next().unwrap();
+    let sandbox = start(Config {
+        fetch_inputs: true,
+        ..Config::for_tests()
+    })
+    .await;
+
+    for (url, why) in [
+        (
+            format!("{host}/cat.png"),
+            "it could not be fetched (the address 127.0.0.1 is loopback, not public: \
+             the sandbox fetches only public addresses unless started with --fetch-private)",
+        ),
+        // A name is resolved and judged by its addresses.
+        (
+            format!("http://localhost:{port}/cat.png"),
+            "it could not be fetched (localhost resolves to ",
+        ),
+        (
+            format!("http://[::ffff:127.0.0.1]:{port}/cat.png"),
+            "the address ::ffff:127.0.0.1 is loopback, not public",
+        ),
+    ] {
+        let failed = ended(&sandbox, &url).await;
+        assert_eq!(failed["status"], "FAILED", "{url}");
+        let message = failed["error_message"].as_str().unwrap();
+        assert!(
+            message.starts_with("The input image_url could not be used: ") && message.contains(why),
+            "{url}: {message}"
+        );
+        assert!(message.contains("--fetch-private"), "{url}: {message}");
+    }
+    let (_, fetched) = sandbox.get_json("/sandbox/fetched").await;
+    assert_eq!(fetched["data"], serde_json::json!([]));
+}
+
+#[tokio::test]
+async fn loopback_inputs_are_fetched_with_fetch_private() {
+    let host = file_host().await;
+    let port = host.rsplit(':').next().unwrap();
+    let sandbox = start(Config {
+        fetch_inputs: true,
+        fetch_private: true,
+        ..Config::for_tests()
+    })
+    .await;
+
+    let url = format!("http://localhost:{port}/cat.png");
+    let task = ended(&sandbox, &url).await;
+    assert_eq!(task["status"], "SUCCEEDED", "{task}");
+    let (_, fetched) = sandbox.get_json("/sandbox/fetched").await;
+    assert_eq!(fetched["data"][0]["url"], url);
+}
+
+fn ip(text: &str) -> IpAddr {
+    text.parse().unwrap()
+}
+
+#[test]
+fn addresses_are_classified_by_where_they_lead() {
+    for (address, reach) in [
+        ("8.8.8.8", Reach::Public),
+        ("1.1.1.1", Reach::Public),
+        ("2606:4700:4700::1111", Reach::Public),
+        ("127.0.0.1", Reach::Loopback),
+        ("127.255.0.9", Reach::Loopback),
+        ("::1", Reach::Loopback),
+        ("169.254.169.254", Reach::LinkLocal),
+        ("fe80::1", Reach::LinkLocal),
+        ("febf::1", Reach::LinkLocal),
+        ("10.1.2.3", Reach::Private),
+        ("172.16.0.1", Reach::Private),
+        ("172.31.255.255", Reach::Private),
+        ("192.168.1.1", Reach::Private),
+        ("fc00::1", Reach::Private),
+        ("fd12:3456::1", Reach::Private),
+        ("0.0.0.0", Reach::Unspecified),
+        ("::", Reach::Unspecified),
+        // IPv6 forms that carry an IPv4 address are judged by it.
+        ("::ffff:127.0.0.1", Reach::Loopback),
+        ("::ffff:10.0.0.1", Reach::Private),
+        ("::ffff:169.254.169.254", Reach::LinkLocal),
+        ("::ffff:8.8.8.8", Reach::Public),
+        ("64:ff9b::7f00:1", Reach::Loopback),
+        ("64:ff9b::808:808", Reach::Public),
+        ("2002:c0a8:101::1", Reach::Private),
+        ("2002:808:808::1", Reach::Public),
+        // Other addresses not meant to be reached across the internet.
+        ("0.1.2.3", Reach::SpecialPurpose),
+        ("100.64.0.1", Reach::SpecialPurpose),
+        ("192.0.2.1", Reach::SpecialPurpose),
+        ("198.18.0.1", Reach::SpecialPurpose),
+        ("203.0.113.9", Reach::SpecialPurpose),
+        ("224.0.0.1", Reach::SpecialPurpose),
+        ("255.255.255.255", Reach::SpecialPurpose),
+        ("::127.0.0.1", Reach::SpecialPurpose),
+        ("2001:db8::1", Reach::SpecialPurpose),
+        ("2001::1", Reach::SpecialPurpose),
+        ("fec0::1", Reach::SpecialPurpose),
+        ("ff02::1", Reach::SpecialPurpose),
+    ] {
+        assert_eq!(classify(ip(address)), reach, "{address}");
+    }
+    // Just outside the private and link-local ranges.
+    for address in ["172.15.255.255", "172.32.0.1", "169.253.0.1", "100.128.0.1"] {
+        assert_eq!(classify(ip(address)), Reach::Public, "{address}");
+    }
+}
+
+#[test]
+fn every_address_a_name_resolves_to_must_be_public() {
+    assert_eq!(
+        check_public(Some("cdn.example"), &[ip("8.8.8.8"), ip("2606:4700::1111")]),
+        Ok(())
+    );
+    // One private answer among public ones is enough to refuse.
+    let refused = check_public(Some("cdn.example"), &[ip("8.8.8.8"), ip("10.0.0.7")]).unwrap_err();
+    assert_eq!(
+        refused,
+        "it could not be fetched (cdn.example resolves to 10.0.0.7, which is private, not public: \
+         the sandbox fetches only public addresses unless started with --fetch-private)"
+    );
+    let none = check_public(Some("cdn.example"), &[]).unwrap_err();
+    assert!(
+        none.contains("cdn.example resolves to no address"),
+        "{none}"
+    );
 }

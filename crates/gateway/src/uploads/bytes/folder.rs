@@ -1,5 +1,7 @@
 //! Bytes in the upload folder: `{id}.part`, appended as they arrive, whose
-//! length is how far the upload got (a crash loses nothing written).
+//! length is how far the upload got (a crash loses nothing written). The
+//! folder, when made here, and each file are the gateway user's alone
+//! ([`crate::private_files`]).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -17,7 +19,7 @@ pub struct FolderBytes {
 impl FolderBytes {
     /// The bytes under `dir` (made if missing).
     pub fn open(dir: &Path) -> io::Result<FolderBytes> {
-        std::fs::create_dir_all(dir)?;
+        crate::private_files::create_dir_all(dir)?;
         Ok(FolderBytes {
             dir: dir.to_owned(),
         })
@@ -28,7 +30,12 @@ impl FolderBytes {
     }
 
     pub(super) async fn create(&self, id: &str) -> io::Result<()> {
-        tokio::fs::File::create(self.path(id)).await.map(drop)
+        let mut options = crate::private_files::open_options();
+        options.write(true).create(true).truncate(true);
+        tokio::fs::OpenOptions::from(options)
+            .open(self.path(id))
+            .await
+            .map(drop)
     }
 
     pub(super) async fn offset(&self, id: &str) -> io::Result<u64> {
@@ -65,5 +72,29 @@ impl FolderBytes {
             Ok(response) => response.map(axum::body::Body::new),
             Err(error) => match error {},
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn the_folder_made_and_the_bytes_are_private() {
+        use tokio::io::AsyncWriteExt;
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        let uploads = dir.path().join("uploads");
+        let bytes = FolderBytes::open(&uploads).unwrap();
+        let id = "0123456789abcdef0123456789abcdef";
+        bytes.create(id).await.unwrap();
+        let mut writer = bytes.writer(id).await.unwrap();
+        writer.write_all(b"\x89PNG").await.unwrap();
+        writer.flush().await.unwrap();
+        assert_eq!(bytes.offset(id).await.unwrap(), 4);
+        assert_eq!(mode(&uploads), 0o700);
+        assert_eq!(mode(&bytes.path(id)), 0o600);
     }
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::super::record::Upload;
-use crate::access::key_file::write_atomically;
+use crate::private_files::{self, write_atomically};
 
 /// The records of one folder.
 pub struct FolderRecords {
@@ -35,9 +35,10 @@ impl Drop for FolderWriting {
 }
 
 impl FolderRecords {
-    /// The records under `dir` (made if missing), as the folder holds them.
+    /// The records under `dir` (made if missing, private: see
+    /// [`crate::private_files`]), as the folder holds them.
     pub fn open(dir: &Path) -> io::Result<FolderRecords> {
-        std::fs::create_dir_all(dir)?;
+        private_files::create_dir_all(dir)?;
         let mut index = HashMap::new();
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
@@ -165,5 +166,23 @@ mod tests {
         // As written: read again from the folder.
         let again = FolderRecords::open(dir.path()).unwrap();
         assert_eq!(again.get(id).unwrap().held_by.len(), 20);
+    }
+
+    #[tokio::test]
+    async fn the_folder_made_and_the_records_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        let uploads = dir.path().join("uploads");
+        let records = FolderRecords::open(&uploads).unwrap();
+        let id = "0123456789abcdef0123456789abcdef";
+        let upload = Upload::new(1, "a.png".to_owned(), "ada".to_owned(), 0, 10);
+        records.save(id, &upload).await.unwrap();
+        records
+            .update(id, |upload| upload.complete = true)
+            .await
+            .unwrap();
+        assert_eq!(mode(&uploads), 0o700);
+        assert_eq!(mode(&records.path(id)), 0o600);
     }
 }

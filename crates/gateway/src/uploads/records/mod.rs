@@ -116,6 +116,16 @@ impl Records {
         }
     }
 
+    /// The right to admit a new upload, for a gateway sharing these
+    /// records with others (none needed in a folder only this gateway
+    /// writes: its own lock serves).
+    pub async fn start_admitting(&self) -> io::Result<Option<Writing>> {
+        match self {
+            Records::Folder(_) => Ok(None),
+            Records::Redis(redis) => Ok(Some(Writing::Redis(redis.start_admitting().await?))),
+        }
+    }
+
     /// The right to write `id`, unless another request (on any gateway
     /// sharing these records) holds it.
     pub async fn start_writing(&self, id: &str) -> io::Result<Option<Writing>> {

@@ -35,9 +35,17 @@ fn holds_key(task: &str) -> String {
     format!("media-gen:upload-holds:{task}")
 }
 
-/// How long a task's note of its uploads is kept at most (a task that is
-/// never seen to end lets its uploads go with their own expiry anyway).
+/// How long a task's note of its uploads is kept at most: the index that
+/// lets a task's end find them. A task never seen to end does not keep
+/// them: each hold ends at the upload's own ceiling (`held_until`,
+/// `--upload-hold-max`), note or none.
 const HOLDS_LIFETIME_SECONDS: u64 = 7 * 24 * 3_600;
+
+/// The lock of admitting a new upload, one gateway at a time.
+const ADMITTING: &str = "media-gen:upload-admitting";
+
+/// Tries at [`ADMITTING`] before giving up (about a second in all).
+const ADMIT_TRIES: usize = 60;
 
 fn lock_key(id: &str) -> String {
     format!("media-gen:upload-writing:{id}")
@@ -250,9 +258,26 @@ impl RedisRecords {
 
     /// The lock of `id`, unless a request on some gateway holds it.
     pub async fn start_writing(&self, id: &str) -> std::io::Result<Option<RedisWriting>> {
+        self.lock(lock_key(id)).await
+    }
+
+    /// The lock every gateway takes to admit a new upload (the quota and
+    /// the uploads under way read and the new one kept in one step),
+    /// waited for a while when another holds it.
+    pub async fn start_admitting(&self) -> std::io::Result<RedisWriting> {
+        for _ in 0..ADMIT_TRIES {
+            if let Some(held) = self.lock(ADMITTING.to_owned()).await? {
+                return Ok(held);
+            }
+            tokio::time::sleep(Duration::from_millis(fastrand::u64(5..=25))).await;
+        }
+        Err(io_error("another gateway held the uploads' admission too long"))
+    }
+
+    /// The lock `key`, unless another holds it; renewed until dropped.
+    async fn lock(&self, key: String) -> std::io::Result<Option<RedisWriting>> {
         let token =
             crate::relay::capability::random_id().ok_or_else(|| io_error("no randomness"))?;
-        let key = lock_key(id);
         let taken: Option<String> = redis::cmd("SET")
             .arg(&key)
             .arg(&token)

@@ -130,6 +130,7 @@ pub fn settings(upstream: Option<&str>) -> Settings {
     settings.upstream_timeout = Duration::from_secs(1);
     settings.connections = ConnectionLimits {
         max_connections: 64,
+        per_address: 64,
         header_timeout: Duration::from_secs(1),
         shutdown_grace: Duration::from_secs(1),
     };
