@@ -192,7 +192,10 @@ mod tests {
             reads += 1;
         }
         assert!((280..=300).contains(&reads), "{reads}");
-        assert_eq!(schedule.next_delay(0, Duration::ZERO, None), Duration::from_secs(30));
+        assert_eq!(
+            schedule.next_delay(0, Duration::ZERO, None),
+            Duration::from_secs(30)
+        );
         assert_eq!(
             schedule.next_delay(50, two_days, None),
             Duration::from_secs(600)

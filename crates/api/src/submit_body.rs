@@ -94,7 +94,9 @@ mod tests {
         for body in [&b"[\"a cat\"]"[..], b" 5", b"\"p\""] {
             let problem = read_json_body::<ImageGenerateRequest>(body).unwrap_err();
             assert_eq!(problem.code(), error_codes::MALFORMED_BODY, "{body:?}");
-            assert!(problem.message().starts_with("The body is not a JSON object"));
+            assert!(problem
+                .message()
+                .starts_with("The body is not a JSON object"));
         }
     }
 
@@ -110,9 +112,10 @@ mod tests {
             problem.message()
         );
         assert!(!problem.message().contains(" at line "));
-        let nested =
-            read_json_body::<ImageToVideoRequest>(br#"{"prompt": "p", "reference_images": ["a", 5]}"#)
-                .unwrap_err();
+        let nested = read_json_body::<ImageToVideoRequest>(
+            br#"{"prompt": "p", "reference_images": ["a", 5]}"#,
+        )
+        .unwrap_err();
         assert_eq!(nested.code(), error_codes::INVALID_PARAMETER, "{nested:?}");
         assert!(
             nested.message().starts_with("reference_images[1]: "),
@@ -123,9 +126,10 @@ mod tests {
 
     #[test]
     fn a_readable_body_reads() {
-        let read =
-            read_json_body::<ImageGenerateRequest>(br#" {"prompt": "a cat", "generate_count": 2} "#)
-                .unwrap();
+        let read = read_json_body::<ImageGenerateRequest>(
+            br#" {"prompt": "a cat", "generate_count": 2} "#,
+        )
+        .unwrap();
         assert_eq!(read.generate_count, Some(2));
     }
 }

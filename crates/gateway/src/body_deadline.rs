@@ -152,8 +152,7 @@ pub async fn bound(
     } else {
         0
     };
-    let request = request
-        .map(|body| Body::new(DeadlineBody::new(body, deadlines.whole, min_rate)));
+    let request = request.map(|body| Body::new(DeadlineBody::new(body, deadlines.whole, min_rate)));
     next.run(request).await
 }
 
@@ -169,14 +168,21 @@ mod tests {
                 return None;
             }
             tokio::time::sleep(every).await;
-            Some((Ok::<_, std::io::Error>(Bytes::from(vec![7; size])), sent + 1))
+            Some((
+                Ok::<_, std::io::Error>(Bytes::from(vec![7; size])),
+                sent + 1,
+            ))
         });
         Body::from_stream(stream)
     }
 
     #[tokio::test(start_paused = true)]
     async fn a_trickled_body_ends_at_its_whole_deadline_however_often_bytes_come() {
-        let body = DeadlineBody::new(trickle(100, 1, Duration::from_secs(1)), Duration::from_secs(5), 0);
+        let body = DeadlineBody::new(
+            trickle(100, 1, Duration::from_secs(1)),
+            Duration::from_secs(5),
+            0,
+        );
         let started = Instant::now();
         let error = body.collect().await.unwrap_err();
         assert!(is_past_deadline(&error), "{error}");
@@ -185,7 +191,11 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_body_in_time_arrives_whole() {
-        let body = DeadlineBody::new(trickle(4, 10, Duration::from_secs(1)), Duration::from_secs(5), 0);
+        let body = DeadlineBody::new(
+            trickle(4, 10, Duration::from_secs(1)),
+            Duration::from_secs(5),
+            0,
+        );
         let bytes = body.collect().await.unwrap().to_bytes();
         assert_eq!(bytes.len(), 40);
     }
@@ -209,6 +219,10 @@ mod tests {
         let started = Instant::now();
         let error = slow.collect().await.unwrap_err();
         assert!(is_past_deadline(&error));
-        assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
     }
 }

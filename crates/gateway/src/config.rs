@@ -120,7 +120,11 @@ pub struct Config {
     pub max_connections: usize,
     /// Open connections one address may hold (an IPv6 visitor: their
     /// /64); more are closed at once. Trusted proxies are not capped.
-    #[arg(long, env = "MEDIA_GEN_MAX_CONNECTIONS_PER_ADDRESS", default_value = "32")]
+    #[arg(
+        long,
+        env = "MEDIA_GEN_MAX_CONNECTIONS_PER_ADDRESS",
+        default_value = "32"
+    )]
     pub max_connections_per_address: usize,
     /// Time to send a request's headers, and to start the next request on
     /// a kept-alive connection.

@@ -76,12 +76,63 @@ pub async fn render() -> Response {
     response
 }
 
+/// How much of an upload's id a log line keeps: enough to tell uploads
+/// apart when reading a log, far too little to fetch one (32 of 128 bits).
+pub const LOGGED_ID_CHARS: usize = 8;
+
+/// An upload's id as a log line shows it: its first characters.
+pub fn logged_id(id: &str) -> String {
+    let start: String = id.chars().take(LOGGED_ID_CHARS).collect();
+    format!("{start}…")
+}
+
+/// An error as a log line shows it: every upload id in its text (an
+/// object's path in the storage names one) shortened as [`logged_id`] does.
+pub struct Scrubbed<'a, T: std::fmt::Display>(pub &'a T);
+
+impl<T: std::fmt::Display> std::fmt::Display for Scrubbed<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = self.0.to_string();
+        let mut rest = text.as_str();
+        // Runs of exactly 32 lower-case hex characters: the shape of an id.
+        while let Some(start) = rest.find(|c: char| c.is_ascii_hexdigit()) {
+            f.write_str(&rest[..start])?;
+            let run = &rest[start..];
+            let length = run
+                .find(|c: char| !(c.is_ascii_digit() || ('a'..='f').contains(&c)))
+                .unwrap_or(run.len());
+            let (hex, after) = run.split_at(length.max(1));
+            if media_gen_api::relay::is_capability(hex) {
+                f.write_str(&logged_id(hex))?;
+            } else {
+                f.write_str(hex)?;
+            }
+            rest = after;
+        }
+        f.write_str(rest)
+    }
+}
+
 /// A request's path as logged: a callback address's secret (which lets
-/// its holder call back) is left out, the rest as it came.
+/// its holder call back) is left out, and of an upload's address (which
+/// fetches the file) only the id's first characters; the rest as it came.
 pub fn logged_path(path: &str) -> std::borrow::Cow<'_, str> {
-    match path.strip_prefix("/callbacks/") {
-        Some(_) => std::borrow::Cow::Borrowed("/callbacks/{secret}"),
-        None => std::borrow::Cow::Borrowed(path),
+    if path.starts_with("/callbacks/") {
+        return std::borrow::Cow::Borrowed("/callbacks/{secret}");
+    }
+    match path.strip_prefix(crate::uploads::UPLOADS_PATH) {
+        Some(rest) if !rest.is_empty() => {
+            let (id, name) = rest
+                .split_once('/')
+                .map_or((rest, None), |(id, name)| (id, Some(name)));
+            let name = name.map(|_| "/{name}").unwrap_or_default();
+            std::borrow::Cow::Owned(format!(
+                "{}{}{name}",
+                crate::uploads::UPLOADS_PATH,
+                logged_id(id)
+            ))
+        }
+        _ => std::borrow::Cow::Borrowed(path),
     }
 }
 
@@ -164,6 +215,23 @@ mod tests {
             "/callbacks/{secret}"
         );
         assert_eq!(logged_path("/v1/image_generate/x"), "/v1/image_generate/x");
+    }
+
+    #[test]
+    fn an_upload_is_logged_by_the_start_of_its_id_only() {
+        let id = "0123456789abcdef0123456789abcdef";
+        assert_eq!(logged_path(&format!("/uploads/{id}")), "/uploads/01234567…");
+        assert_eq!(
+            logged_path(&format!("/uploads/{id}/holiday.png")),
+            "/uploads/01234567…/{name}"
+        );
+        assert_eq!(logged_path("/uploads/"), "/uploads/");
+        assert!(!logged_path(&format!("/uploads/{id}")).contains(&id[8..]));
+        let error = format!("Object at location uploads/{id}.pending not found: 404; code 0xffff");
+        assert_eq!(
+            Scrubbed(&error).to_string(),
+            "Object at location uploads/01234567….pending not found: 404; code 0xffff"
+        );
     }
 
     #[test]

@@ -50,7 +50,10 @@ impl PerAddress {
     /// A place for one more connection from `address`, unless it holds
     /// `cap` already.
     fn take(self: &Arc<Self>, address: IpAddr, cap: usize) -> Option<AddressSlot> {
-        let mut counts = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut counts = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let count = counts.entry(address).or_insert(0);
         if *count >= cap {
             return None;

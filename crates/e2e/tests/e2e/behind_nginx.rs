@@ -50,10 +50,23 @@ fn guide_block(guide: &str, gateways: &[String], port: u16) -> String {
                 .collect::<Vec<_>>()
                 .join("\n"),
             "listen 443 ssl;" => format!("    listen 127.0.0.1:{port};"),
+            // The access log in nginx's own folder (`Nginx::start`'s).
+            "access_log /var/log/nginx/media-gen.access.log media_gen;" => format!(
+                "    access_log {} media_gen;",
+                nginx_access_log(port).display()
+            ),
             _ => line.to_owned(),
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Where the guide's access log goes for the nginx listening on `port`:
+/// in the folder [`Nginx::start`] gives it, removed with it.
+fn nginx_access_log(port: u16) -> std::path::PathBuf {
+    std::env::temp_dir()
+        .join(format!("media-gen-nginx-{port}"))
+        .join("access.log")
 }
 
 /// `GET path` to `to`, sent from the loopback address `from` (Linux answers
@@ -166,6 +179,57 @@ async fn behind_nginx_a_visitor_cannot_choose_their_address() {
         get_from("127.0.0.5", nginx.address, languages, "").await,
         200
     );
+}
+
+#[tokio::test]
+#[ignore = "needs nginx: run through `cargo xtask test`"]
+async fn the_guides_access_log_keeps_no_token_and_no_whole_upload_address() {
+    let sandbox = start_sandbox(100).await;
+    let gateway = media_gen_e2e::start_gateway(&sandbox, None, |settings| {
+        settings.trusted_proxies = vec!["127.0.0.1/32".parse().expect("a network")];
+    })
+    .await;
+    let address = gateway.trim_start_matches("http://").to_owned();
+    for guide in [
+        "docs/deploy/nginx.conf",
+        "docs/deploy/nginx-sub-path.conf",
+        "docs/deploy/nginx-auth-basic.conf",
+    ] {
+        let nginx = Nginx::start(|port| {
+            guide_block(guide, std::slice::from_ref(&address), port)
+                .replace("/etc/nginx/media-gen.htpasswd", "/dev/null")
+        })
+        .await;
+        let id = "0123456789abcdef0123456789abcdef";
+        for path in [
+            "/events?relays=aaaabbbbccccddddaaaabbbbccccdddd&token=mgt_the-page-token".to_owned(),
+            format!("/uploads/{id}"),
+            format!("/media/uploads/{id}/holiday.png?x=1"),
+        ] {
+            get_from("127.0.0.6", nginx.address, &path, "").await;
+        }
+        let port = nginx.address.port();
+        let mut log = String::new();
+        for _ in 0..50 {
+            log = std::fs::read_to_string(nginx_access_log(port)).unwrap_or_default();
+            if log.lines().count() >= 3 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(log.lines().count(), 3, "{guide}: {log}");
+        assert!(
+            !log.contains("mgt_") && !log.contains("relays="),
+            "{guide}: {log}"
+        );
+        assert!(!log.contains(&id[8..]), "{guide}: {log}");
+        assert!(log.contains("GET /events?... "), "{guide}: {log}");
+        assert!(log.contains("/uploads/01234567... "), "{guide}: {log}");
+        assert!(
+            log.contains("/media/uploads/01234567.../holiday.png "),
+            "{guide}: {log}"
+        );
+    }
 }
 
 #[tokio::test]

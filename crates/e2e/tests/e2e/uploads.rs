@@ -8,8 +8,9 @@ use media_gen_e2e::{
     npm_scratch_dir, start_fetching_sandbox, start_gateway_at, test_folder, Browser,
 };
 use media_gen_gateway::uploads::UploadSettings;
+use std::time::Duration;
 
-use crate::common::{fetched, png, submit_video_from, upload, video_task_end};
+use crate::common::{fetched, png, status_reads, submit_video_from, upload, video_task_end};
 
 /// On the page: draw a picture, upload it with tus-js-client, submit an
 /// image-to-video task starting from it and wait for its end; the upload's
@@ -132,4 +133,86 @@ async fn an_upload_a_task_is_made_from_outlives_its_ttl_until_the_task_ends() {
         }
     }
     assert_eq!(status, 410);
+}
+
+/// Upload settings into `dir` at `base` with a TTL of a second, the
+/// gateway's own reads of held tasks every half second, and holds of at
+/// most `hold_max`.
+fn quick_holds(dir: &std::path::Path, base: &str, hold_max: Duration) -> UploadSettings {
+    let mut uploads = UploadSettings::new(dir.to_owned(), base.to_owned());
+    uploads.ttl = Duration::from_secs(1);
+    uploads.hold_max = hold_max;
+    uploads.hold_reads = media_gen_api::poll::PollSchedule {
+        first: Duration::from_millis(500),
+        factor: 1.0,
+        cap: Duration::from_millis(500),
+        floor: Duration::from_millis(200),
+    };
+    uploads
+}
+
+/// The status `url` answers within `within`, read every 100 ms until it is `wanted`.
+async fn status_within(url: &str, wanted: u16, within: Duration) -> u16 {
+    let started = std::time::Instant::now();
+    loop {
+        let status = reqwest::get(url).await.unwrap().status().as_u16();
+        if status == wanted || started.elapsed() > within {
+            return status;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn an_upload_held_by_a_task_nobody_follows_is_let_go_when_the_gateway_reads_its_end() {
+    let sandbox = start_fetching_sandbox(1_500).await;
+    let dir = test_folder("held-unfollowed");
+    let gateway = start_gateway_at(&sandbox, None, |settings, base| {
+        settings.uploads = Some(quick_holds(dir.path(), base, Duration::from_secs(3_600)));
+    })
+    .await;
+    let url = upload(&gateway, png(2_000)).await;
+    // Submitted as a program does, and never read: no page, no relay.
+    submit_video_from(&gateway, &url, "Nobody follows").await;
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    assert_eq!(
+        reqwest::get(&url).await.unwrap().status(),
+        200,
+        "held past its TTL while the task runs"
+    );
+    // The gateway reads the task itself, sees it end, and lets the upload
+    // go a TTL later.
+    assert_eq!(status_within(&url, 410, Duration::from_secs(8)).await, 410);
+    let reads = status_reads(&sandbox).await;
+    assert!(
+        (1..=12).contains(&reads),
+        "the gateway's own reads: {reads}"
+    );
+}
+
+#[tokio::test]
+async fn a_hold_ends_at_its_ceiling_whether_or_not_the_task_does() {
+    let sandbox = start_fetching_sandbox(120_000).await;
+    let dir = test_folder("held-ceiling");
+    let gateway = start_gateway_at(&sandbox, None, |settings, base| {
+        settings.uploads = Some(quick_holds(dir.path(), base, Duration::from_secs(2)));
+    })
+    .await;
+    let url = upload(&gateway, png(2_000)).await;
+    let id = submit_video_from(&gateway, &url, "Never ends").await;
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    assert_eq!(reqwest::get(&url).await.unwrap().status(), 200, "held");
+    assert_eq!(status_within(&url, 410, Duration::from_secs(5)).await, 410);
+    // The task still runs: the ceiling, not its end, let the upload go.
+    let task: serde_json::Value = reqwest::get(format!("{gateway}/v1/image_to_video/{id}"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let status = task["data"]["status"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(status != "SUCCEEDED" && status != "FAILED", "{task}");
 }

@@ -452,3 +452,52 @@ async fn a_type_is_judged_from_first_bytes_sent_to_two_gateways() {
         "nothing of the page is kept"
     );
 }
+
+#[tokio::test]
+#[ignore = "needs redis-server: run through `cargo xtask test`"]
+async fn two_gateways_admit_uploads_against_one_quota_one_at_a_time() {
+    let sandbox = start_fetching_sandbox(100).await;
+    let redis = Redis::start().await;
+    let dir = media_gen_e2e::test_folder("shared-quota");
+    let start = || {
+        let uploads = UploadSettings {
+            quota: 6 * MIB as u64,
+            in_flight: 100,
+            ..UploadSettings::new(dir.path().to_owned(), String::new())
+        };
+        RelayGateway::start(RelayOptions {
+            redis: Some(redis.url.clone()),
+            uploads: Some(uploads),
+            ..RelayOptions::new(&sandbox)
+        })
+    };
+    let (one, other) = (start().await, start().await);
+    one.ready().await;
+    other.ready().await;
+    // Each round, both gateways are asked at once for an upload whose
+    // first piece (4 MiB) fits the 6 MiB quota alone: one gets it, the
+    // other is told the storage is full.
+    for round in 0..6 {
+        let (first, second) = tokio::join!(
+            create(&one.base_url, 4 * MIB),
+            create(&other.base_url, 4 * MIB)
+        );
+        let statuses = [first.status(), second.status()];
+        let made: Vec<&reqwest::Response> = [&first, &second]
+            .into_iter()
+            .filter(|answer| answer.status() == StatusCode::CREATED)
+            .collect();
+        assert_eq!(made.len(), 1, "round {round}: {statuses:?}");
+        assert!(
+            statuses.contains(&StatusCode::INSUFFICIENT_STORAGE),
+            "round {round}: {statuses:?}"
+        );
+        // The one made is cancelled: room again for the next round.
+        let address = made[0].headers()["location"].to_str().unwrap().to_owned();
+        let ended = tus(reqwest::Client::new().delete(&address))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(ended.status(), StatusCode::NO_CONTENT);
+    }
+}

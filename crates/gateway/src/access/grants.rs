@@ -2,11 +2,17 @@
 //! Each is a random secret handed out once and kept only by its SHA-256,
 //! naming its person and the key it came from; it ends after its lifetime,
 //! when idle too long (if it can be), or as soon as that key is revoked.
-//! Kept in the gateway's memory (ended ones go as new ones come), or with
-//! `--redis` in Redis ([`super::shared::grants`]), where every gateway
-//! finds it.
+//! Kept in the gateway's memory, or with `--redis` in Redis
+//! ([`super::shared::grants`]), where every gateway finds it.
+//!
+//! In memory, giving a grant touches no other: a lookup refuses an ended
+//! grant by itself, and ended grants are dropped by a sweep, which keeps
+//! the grants in order of when each may end and so looks only at those
+//! due. [`super::upkeep`] sweeps the sessions and the page tokens every
+//! second; should a sweep not come (an embedder that runs no upkeep), the
+//! next give sweeps once a minute has gone by without one.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,6 +22,14 @@ use super::shared::grants::{self as shared, Stored};
 use crate::redis_link::RedisLink;
 use crate::relay::store::StoreError;
 
+/// A give sweeps the grants itself once they have gone this long without
+/// a sweep (a kind no upkeep sweeps would otherwise keep every ended grant).
+const SWEEP_OVERDUE: Duration = Duration::from_secs(60);
+
+/// Far enough to stand for "never" when a lifetime is past what an
+/// [`Instant`] can hold.
+const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3_600);
+
 #[derive(Debug, Clone)]
 struct Grant {
     name: String,
@@ -23,13 +37,42 @@ struct Grant {
     created: Instant,
     last_seen: Instant,
     lifetime: Duration,
+    /// Its place in [`Here::ends`]: never later than it ends (use only
+    /// pushes its end back, and a sweep moves it along then).
+    due: Instant,
+}
+
+/// The grants kept in this gateway's memory.
+#[derive(Debug)]
+struct Here {
+    grants: HashMap<String, Grant>,
+    /// Each grant's `(due, hash)`, earliest first.
+    ends: BTreeSet<(Instant, String)>,
+    /// When the last sweep ran.
+    swept: Instant,
+}
+
+impl Here {
+    /// Drop the grant of `hash`, from the index too.
+    fn forget(&mut self, hash: &str) {
+        if let Some(grant) = self.grants.remove(hash) {
+            self.ends.remove(&(grant.due, hash.to_owned()));
+        }
+    }
+}
+
+/// `wait` after `from`, or a century when that is past what an [`Instant`] holds.
+fn after(from: Instant, wait: Duration) -> Instant {
+    from.checked_add(wait)
+        .or_else(|| from.checked_add(CENTURY))
+        .unwrap_or(from)
 }
 
 /// Grants of one kind.
 pub struct Grants {
     /// What they are (`session`, `token`): their name in Redis.
     kind: &'static str,
-    here: Mutex<HashMap<String, Grant>>,
+    here: Mutex<Here>,
     /// Unused this long, a grant ends (`None`: only its lifetime counts).
     idle: Option<Duration>,
     /// Where they are kept instead of here, with `--redis`.
@@ -46,18 +89,22 @@ impl Grants {
     ) -> Grants {
         Grants {
             kind,
-            here: Mutex::new(HashMap::new()),
+            here: Mutex::new(Here {
+                grants: HashMap::new(),
+                ends: BTreeSet::new(),
+                swept: Instant::now(),
+            }),
             idle,
             redis,
         }
     }
 
-    fn with<T>(&self, change: impl FnOnce(&mut HashMap<String, Grant>) -> T) -> T {
-        let mut grants = self
+    fn with<T>(&self, change: impl FnOnce(&mut Here) -> T) -> T {
+        let mut here = self
             .here
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        change(&mut grants)
+        change(&mut here)
     }
 
     fn alive(&self, grant: &Grant, now: Instant) -> bool {
@@ -65,6 +112,44 @@ impl Grants {
             && self
                 .idle
                 .is_none_or(|idle| now.duration_since(grant.last_seen) < idle)
+    }
+
+    /// When `grant` ends unless used again: its lifetime, or sooner its idle time.
+    fn ends(&self, grant: &Grant) -> Instant {
+        let lifetime = after(grant.created, grant.lifetime);
+        self.idle
+            .map_or(lifetime, |idle| lifetime.min(after(grant.last_seen, idle)))
+    }
+
+    /// Drop the grants ended at `now`; those used since they were placed
+    /// go back in order of their new end. Only the grants due are looked at.
+    fn sweep_here(&self, here: &mut Here, now: Instant) {
+        let mut due = Vec::new();
+        while here.ends.first().is_some_and(|(when, _)| *when <= now) {
+            if let Some((_, hash)) = here.ends.pop_first() {
+                due.push(hash);
+            }
+        }
+        for hash in due {
+            let Some(grant) = here.grants.get_mut(&hash) else {
+                continue;
+            };
+            if self.alive(grant, now) {
+                grant.due = self.ends(grant);
+                here.ends.insert((grant.due, hash));
+            } else {
+                here.grants.remove(&hash);
+            }
+        }
+        here.swept = now;
+    }
+
+    /// Drop the grants kept here that have ended (past their lifetime or
+    /// idle too long). Redis drops its own.
+    pub fn sweep(&self) {
+        if self.redis.is_none() {
+            self.with(|here| self.sweep_here(here, Instant::now()));
+        }
     }
 
     /// A new grant for `name` from the key of hash `from_key`, lasting
@@ -106,18 +191,22 @@ impl Grants {
                 .map(|()| secret);
         }
         let now = Instant::now();
-        self.with(|grants| {
-            grants.retain(|_, grant| self.alive(grant, now));
-            grants.insert(
-                key_hash(&secret),
-                Grant {
-                    name: name.to_owned(),
-                    key_hash: from_key.to_owned(),
-                    created: now,
-                    last_seen: now,
-                    lifetime,
-                },
-            );
+        let mut grant = Grant {
+            name: name.to_owned(),
+            key_hash: from_key.to_owned(),
+            created: now,
+            last_seen: now,
+            lifetime,
+            due: now,
+        };
+        grant.due = self.ends(&grant);
+        let hash = key_hash(&secret);
+        self.with(|here| {
+            if now.duration_since(here.swept) >= SWEEP_OVERDUE {
+                self.sweep_here(here, now);
+            }
+            here.ends.insert((grant.due, hash.clone()));
+            here.grants.insert(hash, grant);
         });
         Some(secret)
     }
@@ -145,10 +234,10 @@ impl Grants {
             };
         }
         let now = Instant::now();
-        Ok(self.with(|grants| {
-            let grant = grants.get_mut(&hash)?;
+        Ok(self.with(|here| {
+            let grant = here.grants.get_mut(&hash)?;
             if !self.alive(grant, now) || !key_alive(&grant.key_hash) {
-                grants.remove(&hash);
+                here.forget(&hash);
                 return None;
             }
             grant.last_seen = now;
@@ -162,7 +251,7 @@ impl Grants {
         match &self.redis {
             Some(link) => shared::end(&mut link.connection()?, self.kind, &hash).await,
             None => {
-                self.with(|grants| grants.remove(&hash));
+                self.with(|here| here.forget(&hash));
                 Ok(())
             }
         }
@@ -173,13 +262,17 @@ impl Grants {
         if let Some(link) = &self.redis {
             return shared::count(&mut link.connection()?, self.kind, now_seconds()).await;
         }
-        let now = Instant::now();
-        Ok(self.with(|grants| {
-            grants
-                .values()
-                .filter(|grant| self.alive(grant, now))
-                .count()
+        // Once swept, every grant left is alive: each is due after now.
+        Ok(self.with(|here| {
+            self.sweep_here(here, Instant::now());
+            here.grants.len()
         }))
+    }
+
+    /// Grants held in memory, ended or not.
+    #[cfg(test)]
+    fn held(&self) -> usize {
+        self.with(|here| here.grants.len())
     }
 }
 
@@ -233,5 +326,55 @@ mod tests {
         let ended = give(&grants, minute).await;
         grants.end(&ended).await.unwrap();
         assert_eq!(person(&grants, &ended, |_| true).await, None);
+    }
+
+    #[tokio::test]
+    async fn a_give_leaves_other_grants_alone_and_a_sweep_drops_only_the_ended() {
+        let minute = Duration::from_secs(60);
+        let grants = Grants::new("x", Some(minute), None);
+        give(&grants, Duration::ZERO).await;
+        give(&grants, Duration::ZERO).await;
+        let live = give(&grants, minute).await;
+        assert_eq!(grants.held(), 3, "giving looked at no other grant");
+        grants.sweep();
+        assert_eq!(grants.held(), 1, "the two ended ones are gone");
+        assert_eq!(
+            person(&grants, &live, |_| true).await.as_deref(),
+            Some("ada")
+        );
+        assert_eq!(grants.with(|here| here.ends.len()), 1);
+    }
+
+    #[tokio::test]
+    async fn a_sweep_keeps_a_grant_used_since_and_drops_it_once_idle() {
+        let minute = Duration::from_secs(60);
+        let grants = Grants::new("x", Some(minute), None);
+        let secret = give(&grants, 60 * minute).await;
+        let start = Instant::now();
+        // Used 50 s on: idle until 110 s, not 60 s.
+        grants.with(|here| {
+            for grant in here.grants.values_mut() {
+                grant.last_seen = start + Duration::from_secs(50);
+            }
+        });
+        grants.with(|here| grants.sweep_here(here, start + Duration::from_secs(70)));
+        assert_eq!(grants.held(), 1, "used since: kept");
+        grants.with(|here| grants.sweep_here(here, start + Duration::from_secs(120)));
+        assert_eq!(grants.held(), 0, "idle since: gone");
+        assert!(grants.with(|here| here.ends.is_empty()));
+        assert_eq!(person(&grants, &secret, |_| true).await, None);
+    }
+
+    #[tokio::test]
+    async fn grants_nobody_sweeps_are_swept_by_a_give_once_overdue() {
+        let tokens = Grants::new("t", None, None);
+        give(&tokens, Duration::ZERO).await;
+        give(&tokens, Duration::ZERO).await;
+        assert_eq!(tokens.held(), 2);
+        tokens.with(|here| {
+            here.swept = Instant::now().checked_sub(SWEEP_OVERDUE).unwrap();
+        });
+        give(&tokens, Duration::from_secs(60)).await;
+        assert_eq!(tokens.held(), 1, "the ended ones went with the give");
     }
 }

@@ -290,13 +290,23 @@ impl Access {
         }
     }
 
-    /// The person the auth proxy names, when the call comes from it.
+    /// The person the auth proxy names, when the call comes from it. The
+    /// header twice, or a list in it, is refused (400): a proxy that added
+    /// its own to the visitor's instead of replacing it, where taking
+    /// either could be taking the visitor's word.
     fn proxys_user(&self, headers: &HeaderMap, peer: IpAddr) -> Result<Who, Refusal> {
         if !self.trusted.iter().any(|net| net.contains(&peer)) {
             return Err(Refusal::SignInNeeded);
         }
-        let name = headers
-            .get(&self.user_header)
+        let mut named = headers.get_all(&self.user_header).iter();
+        let (first, second) = (named.next(), named.next());
+        if second.is_some() || first.is_some_and(|value| value.as_bytes().contains(&b',')) {
+            return Err(Refusal::Invalid(format!(
+                "{}: one name, sent once (the auth proxy must replace the visitor's header, not add to it)",
+                self.user_header
+            )));
+        }
+        let name = first
             .and_then(|value| value.to_str().ok())
             .map(str::trim)
             .filter(|name| keys::check_name(name).is_ok())
@@ -477,8 +487,8 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
-/// Keep the keys read and the people's use kept (when it changed) every
-/// second while the gateway runs.
+/// Keep the keys read, the people's use kept (when it changed) and the
+/// ended sessions dropped every second while the gateway runs.
 pub async fn upkeep(access: Arc<Access>) {
     let mut every = tokio::time::interval(KEYS_RELOAD);
     loop {
@@ -487,6 +497,8 @@ pub async fn upkeep(access: Arc<Access>) {
             tracing::warn!(%error, "the keys could not be read; the keys as last read stay");
         }
         access.keep_usage().await;
+        access.sessions.sweep();
+        access.page_tokens.sweep();
         if let Ok(sessions) = access.sessions.count().await {
             metrics::gauge!(crate::observe::SESSIONS).set(sessions as f64);
         }

@@ -46,6 +46,11 @@ impl PageTokens {
         Some(Given { token, expires_at })
     }
 
+    /// Drop the tokens kept here that have ended.
+    pub fn sweep(&self) {
+        self.0.sweep();
+    }
+
     /// The person of `token`, while it lasts and its key is one
     /// `key_alive` still knows. Fails only when the Redis tokens are kept
     /// in does not answer.

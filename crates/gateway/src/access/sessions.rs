@@ -3,8 +3,10 @@
 //! `HttpOnly` (no script reads it), `SameSite=Strict` (no other site's page
 //! sends it), `Path=/`, and `Secure` with the `__Host-` prefix whenever the
 //! page came over https (a browser keeps `Secure` cookies from https only).
-//! A session ends when idle for [`IDLE`], after [`LIFETIME`], or as soon as
-//! the key it was made with is revoked.
+//! Over https only the `__Host-` name is read: a page of a sibling
+//! subdomain can plant a plain cookie for the whole domain, never a
+//! `__Host-` one. A session ends when idle for [`IDLE`], after
+//! [`LIFETIME`], or as soon as the key it was made with is revoked.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +14,7 @@ use std::time::Duration;
 use axum::http::{header, HeaderMap, HeaderValue};
 
 use super::grants::Grants;
+use super::same_site::over_https;
 use crate::redis_link::RedisLink;
 use crate::relay::store::StoreError;
 
@@ -28,24 +31,22 @@ const PLAIN_NAME: &str = "media-gen-session";
 /// The pages' sessions: this gateway's, or with `--redis` every gateway's.
 pub struct Sessions(Grants);
 
-/// The session cookie a call carries, under either name.
+/// The session cookie a call carries under the name of the scheme it came
+/// over: `__Host-` over https, the plain name over http.
 pub fn cookie_of(headers: &HeaderMap) -> Option<&str> {
+    let wanted = if over_https(headers) {
+        SECURE_NAME
+    } else {
+        PLAIN_NAME
+    };
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|line| line.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SECURE_NAME || *name == PLAIN_NAME)
+        .find(|(name, _)| *name == wanted)
         .map(|(_, value)| value)
-}
-
-/// Whether the page came over https (as the proxy in front says).
-fn over_https(headers: &HeaderMap) -> bool {
-    headers
-        .get("x-forwarded-proto")
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|proto| proto.eq_ignore_ascii_case("https"))
 }
 
 impl Sessions {
@@ -102,6 +103,11 @@ impl Sessions {
                 "media-gen-session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0",
             ),
         ]
+    }
+
+    /// Drop the sessions ended (past their lifetime or idle too long).
+    pub fn sweep(&self) {
+        self.0.sweep();
     }
 
     /// Sessions alive now (for the metrics).
@@ -172,10 +178,40 @@ mod tests {
         );
         let (_, id) = cookie_value(&set);
         let mut asked = HeaderMap::new();
+        asked.insert("x-forwarded-proto", HeaderValue::from_static("https"));
         asked.insert(
             header::COOKIE,
             HeaderValue::from_str(&format!("a=b; __Host-media-gen-session={id}")).unwrap(),
         );
         assert_eq!(cookie_of(&asked), Some(id.as_str()));
+    }
+
+    /// `cookie_of` for a `Cookie` line, over https or not.
+    fn read(line: &str, https: bool) -> Option<String> {
+        let mut headers = HeaderMap::new();
+        if https {
+            headers.insert("x-forwarded-proto", HeaderValue::from_static("https"));
+        }
+        headers.insert(header::COOKIE, HeaderValue::from_str(line).unwrap());
+        cookie_of(&headers).map(str::to_owned)
+    }
+
+    #[test]
+    fn each_scheme_reads_only_its_own_cookie_name() {
+        // Over https a plain cookie (one a sibling subdomain can plant) is
+        // not read, even before the `__Host-` one.
+        assert_eq!(read("media-gen-session=planted", true), None);
+        assert_eq!(
+            read(
+                "media-gen-session=planted; __Host-media-gen-session=mine",
+                true
+            ),
+            Some("mine".to_owned())
+        );
+        assert_eq!(
+            read("media-gen-session=mine", false),
+            Some("mine".to_owned())
+        );
+        assert_eq!(read("__Host-media-gen-session=mine", false), None);
     }
 }

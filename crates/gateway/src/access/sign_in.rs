@@ -1,11 +1,13 @@
 //! `POST /session` (`{ "key": "mgk_…" }`: a session cookie for the page and
 //! the person it names) and `DELETE /session` (the session ended, the
-//! cookie taken back). Both only from this site's pages.
+//! cookie taken back). Both only from this site's pages. These and
+//! `POST /tokens` count against the visitor's request budget, by address
+//! (there is no person yet), like every other call; a sign-in's body is
+//! read only once the call is let in.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
-use axum::body::Bytes;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -14,9 +16,13 @@ use serde::Deserialize;
 
 use super::same_site::from_this_site;
 use super::sessions::cookie_of;
-use crate::client_address::client_address;
+use super::Who;
+use crate::client_address::visitor;
 use crate::refusal::Refusal;
 use crate::Gateway;
+
+/// The largest sign-in body read (a key in JSON is under 100 bytes).
+const MAX_SIGN_IN_BYTES: usize = 4 * 1024;
 
 /// What a sign-in sends.
 #[derive(Debug, Deserialize)]
@@ -24,23 +30,43 @@ struct SignIn {
     key: String,
 }
 
+/// The visitor at `peer` (behind a trusted proxy, the one it names), with
+/// one request counted against their address's budget; the 429 otherwise.
+async fn let_in(gateway: &Gateway, peer: IpAddr, headers: &HeaderMap) -> Result<IpAddr, Refusal> {
+    let client = gateway.client_address(peer, headers);
+    gateway
+        .count_request(&Who::Address(visitor(client)))
+        .await
+        .map(|()| client)
+}
+
 /// `POST /session`.
 pub async fn sign_in(
     State(gateway): State<Gateway>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    body: Bytes,
+    request: Request,
 ) -> Response {
+    let (parts, body) = request.into_parts();
+    let headers = parts.headers;
     if !from_this_site(&headers) {
         return Refusal::CrossSite.into_response();
     }
     if gateway.access.mode() != super::AccessMode::Keys {
         return Refusal::NotFound.into_response();
     }
+    let client = match let_in(&gateway, peer.ip(), &headers).await {
+        Ok(client) => client,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let body = match axum::body::to_bytes(body, MAX_SIGN_IN_BYTES).await {
+        Ok(body) => body,
+        Err(error) => {
+            return crate::forward::body_refusal(&error, MAX_SIGN_IN_BYTES).into_response()
+        }
+    };
     let Ok(SignIn { key }) = serde_json::from_slice::<SignIn>(&body) else {
         return Refusal::Invalid("key: send { \"key\": \"mgk_…\" }".to_owned()).into_response();
     };
-    let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
     match gateway.access.sign_in(key.trim(), &headers, client).await {
         Ok((person, cookie)) => {
             metrics::counter!(crate::observe::SIGN_INS, "result" => "ok").increment(1);
@@ -57,9 +83,16 @@ pub async fn sign_in(
 }
 
 /// `DELETE /session`.
-pub async fn sign_out(State(gateway): State<Gateway>, headers: HeaderMap) -> Response {
+pub async fn sign_out(
+    State(gateway): State<Gateway>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
     if !from_this_site(&headers) {
         return Refusal::CrossSite.into_response();
+    }
+    if let Err(refusal) = let_in(&gateway, peer.ip(), &headers).await {
+        return refusal.into_response();
     }
     let mut response = Json(Envelope::success(media_gen_api::envelope::MSG_OK, ())).into_response();
     for cookie in gateway.access.sessions().end(cookie_of(&headers)).await {
@@ -79,7 +112,10 @@ pub async fn page_token(
     if gateway.access.mode() != super::AccessMode::Keys {
         return Refusal::NotFound.into_response();
     }
-    let client = client_address(peer.ip(), &headers, &gateway.trusted_proxies);
+    let client = match let_in(&gateway, peer.ip(), &headers).await {
+        Ok(client) => client,
+        Err(refusal) => return refusal.into_response(),
+    };
     match gateway.access.page_token(&headers, client).await {
         Ok(given) => {
             Json(Envelope::success(media_gen_api::envelope::MSG_OK, given)).into_response()

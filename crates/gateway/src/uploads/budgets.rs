@@ -66,7 +66,7 @@ impl UploadBudgets {
         match fits {
             Ok(fits) => Some(fits == 1),
             Err(error) => {
-                tracing::warn!(%error, "upload bytes counted here: redis does not answer");
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "upload bytes counted here: redis does not answer");
                 None
             }
         }

@@ -86,7 +86,7 @@ impl Uploads {
                 Ok(())
             };
             if let Err(error) = held.map(drop).and(noted.await) {
-                tracing::warn!(%error, "an upload could not be held for its tasks");
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload could not be held for its tasks");
             }
         }
     }
@@ -103,7 +103,7 @@ impl Uploads {
         let held = match self.store.held_by(&name).await {
             Ok(held) => held,
             Err(error) => {
-                tracing::warn!(%error, "the uploads a task held could not be read");
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "the uploads a task held could not be read");
                 return;
             }
         };
@@ -122,12 +122,12 @@ impl Uploads {
                 })
                 .await;
             if let Err(error) = let_go {
-                tracing::warn!(%error, "an upload could not be let go by its task");
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload could not be let go by its task");
                 return;
             }
         }
         if let Err(error) = self.store.forget_holds(&name).await {
-            tracing::warn!(%error, "a task's note of its uploads stays until it expires");
+            tracing::warn!(error = %crate::observe::Scrubbed(&error), "a task's note of its uploads stays until it expires");
         }
     }
 }

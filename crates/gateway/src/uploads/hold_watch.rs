@@ -60,9 +60,9 @@ impl HoldWatch {
     /// The wait after a read of `watched` at `now`.
     fn after_read(&self, watched: &mut Watched, now: Instant) {
         watched.reads = watched.reads.saturating_add(1);
-        let delay = self
-            .schedule
-            .next_delay(watched.reads, now.duration_since(watched.since), None);
+        let delay =
+            self.schedule
+                .next_delay(watched.reads, now.duration_since(watched.since), None);
         watched.next = now + delay;
     }
 
@@ -136,7 +136,7 @@ pub async fn watch(gateway: Gateway) {
         let held = match uploads.store.held_tasks(now_seconds()).await {
             Ok(held) => held,
             Err(error) => {
-                tracing::warn!(%error, "the tasks holding uploads could not be read");
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "the tasks holding uploads could not be read");
                 continue;
             }
         };
@@ -195,7 +195,9 @@ mod tests {
         let start = Instant::now();
         let at = |seconds: u64| start + Duration::from_secs(seconds);
         assert!(watch.due(held(&["image_generate/a"]), at(0), 10).is_empty());
-        assert!(watch.due(held(&["image_generate/a"]), at(29), 10).is_empty());
+        assert!(watch
+            .due(held(&["image_generate/a"]), at(29), 10)
+            .is_empty());
         assert_eq!(
             watch.due(held(&["image_generate/a"]), at(30), 10),
             ["image_generate/a"]
@@ -203,7 +205,9 @@ mod tests {
         // Then after 30 s, 60 s (×2), 120 s, and 120 s from then on.
         for (not_yet, due) in [(59, 60), (119, 120), (239, 240), (359, 360)] {
             assert!(
-                watch.due(held(&["image_generate/a"]), at(not_yet), 10).is_empty(),
+                watch
+                    .due(held(&["image_generate/a"]), at(not_yet), 10)
+                    .is_empty(),
                 "not at {not_yet} s"
             );
             assert_eq!(
@@ -247,7 +251,11 @@ mod tests {
         let tasks: Vec<String> = (0..10).map(|n| format!("image_generate/{n}")).collect();
         // Held at one second apart: due at 30 s .. 39 s.
         for n in 0..10 {
-            watch.due(tasks[..=n].to_vec(), start + Duration::from_secs(n as u64), 10);
+            watch.due(
+                tasks[..=n].to_vec(),
+                start + Duration::from_secs(n as u64),
+                10,
+            );
         }
         let first = watch.due(tasks.clone(), start + Duration::from_secs(40), 3);
         assert_eq!(
@@ -260,7 +268,11 @@ mod tests {
         }
         read.sort();
         read.dedup();
-        assert_eq!(read.len(), 10, "every task read within a few budgets: {read:?}");
+        assert_eq!(
+            read.len(),
+            10,
+            "every task read within a few budgets: {read:?}"
+        );
     }
 
     #[test]

@@ -92,7 +92,8 @@ impl UploadSettings {
             idle: Duration::from_secs(record::IDLE_SECONDS),
             hold_max: Duration::from_secs(48 * 3_600),
             hold_reads: media_gen_api::poll::PollSchedule::unattended(),
-            hold_reads_per_second: std::num::NonZeroU32::new(5).unwrap_or(std::num::NonZeroU32::MIN),
+            hold_reads_per_second: std::num::NonZeroU32::new(5)
+                .unwrap_or(std::num::NonZeroU32::MIN),
         }
     }
 
@@ -143,7 +144,7 @@ impl Uploads {
                     .map_err(|error| std::io::Error::other(format!("--upload-store {error}")))?;
                 if let Err(error) = s3.check().await {
                     // Started anyway, as without Redis: the storage may come up.
-                    tracing::warn!(%error, "the upload storage does not answer yet");
+                    tracing::warn!(error = %crate::observe::Scrubbed(&error), "the upload storage does not answer yet");
                 }
                 Bytes::S3(s3)
             }
@@ -251,7 +252,7 @@ pub async fn sweep(uploads: Arc<Uploads>) {
         let (expired, forgotten) = match found {
             Ok(found) => found,
             Err(error) => {
-                tracing::warn!(%error, "the uploads could not be swept; trying again");
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "the uploads could not be swept; trying again");
                 continue;
             }
         };

@@ -132,8 +132,7 @@ impl Upload {
     /// Whether it is past its time at `now`: its expiry passed and no task
     /// holds it, or held past `held_until` too.
     pub fn expired_at(&self, now: u64) -> bool {
-        self.gone
-            || (self.expires <= now && (self.held_by.is_empty() || self.held_until <= now))
+        self.gone || (self.expires <= now && (self.held_by.is_empty() || self.held_until <= now))
     }
 
     /// Whether a task holding it still keeps it at `now` (held, and the
@@ -169,7 +168,10 @@ mod tests {
             !upload(now - IDLE_SECONDS, false).under_way_at(now, IDLE_SECONDS),
             "a closed tab frees its place"
         );
-        assert!(!upload(now, true).under_way_at(now, IDLE_SECONDS), "complete");
+        assert!(
+            !upload(now, true).under_way_at(now, IDLE_SECONDS),
+            "complete"
+        );
         let gone = Upload {
             gone: true,
             ..upload(now, false)
@@ -182,7 +184,11 @@ mod tests {
         let now = 1_000_000;
         let idle = 600;
         let declared = Upload::new(2 << 30, "v.mp4".into(), "ada".into(), now, now + 86_400);
-        assert_eq!(declared.counted_at(now, idle), RESERVATION, "one piece, no byte in");
+        assert_eq!(
+            declared.counted_at(now, idle),
+            RESERVATION,
+            "one piece, no byte in"
+        );
         assert_eq!(
             declared.counted_at(now + idle, idle),
             0,
@@ -193,12 +199,20 @@ mod tests {
             ..declared.clone()
         };
         assert_eq!(halfway.counted_at(now, idle), (1 << 30) + RESERVATION);
-        assert_eq!(halfway.counted_at(now + idle, idle), 1 << 30, "its bytes stay counted");
+        assert_eq!(
+            halfway.counted_at(now + idle, idle),
+            1 << 30,
+            "its bytes stay counted"
+        );
         let nearly = Upload {
             received: (2 << 30) - 10,
             ..declared.clone()
         };
-        assert_eq!(nearly.counted_at(now, idle), 2 << 30, "never past its length");
+        assert_eq!(
+            nearly.counted_at(now, idle),
+            2 << 30,
+            "never past its length"
+        );
         let small = Upload::new(1_000, "a.png".into(), "ada".into(), now, now + 86_400);
         assert_eq!(small.counted_at(now, idle), 1_000);
         let complete = Upload {

@@ -99,12 +99,12 @@ impl Store {
     /// once they are deleted (else the next sweep tries again).
     pub async fn expire(&self, id: &str, mut upload: Upload) {
         if let Err(error) = self.bytes.delete(id, &upload).await {
-            tracing::warn!(%error, "an expired upload's bytes stay until the next sweep");
+            tracing::warn!(error = %crate::observe::Scrubbed(&error), "an expired upload's bytes stay until the next sweep");
             return;
         }
         upload.gone = true;
         if let Err(error) = self.records.save(id, &upload).await {
-            tracing::warn!(%error, "an expired upload could not be marked gone");
+            tracing::warn!(error = %crate::observe::Scrubbed(&error), "an expired upload could not be marked gone");
         }
     }
 
@@ -137,11 +137,11 @@ impl Store {
     pub async fn remove(&self, id: &str, upload: &Upload) {
         if !upload.gone {
             if let Err(error) = self.bytes.delete(id, upload).await {
-                tracing::warn!(%error, "an upload's bytes could not be deleted");
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload's bytes could not be deleted");
             }
         }
         if let Err(error) = self.records.remove(id).await {
-            tracing::warn!(%error, "an upload's record could not be deleted");
+            tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload's record could not be deleted");
         }
     }
 

@@ -75,7 +75,7 @@ async fn caller(gateway: &Gateway, headers: &HeaderMap, peer: SocketAddr) -> Res
 
 /// A storage failure, said in the log; the caller is told to try again.
 fn storage(error: std::io::Error) -> UploadRefusal {
-    tracing::warn!(%error, "an upload's storage failed");
+    tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload's storage failed");
     UploadRefusal::Storage
 }
 
@@ -173,7 +173,12 @@ pub async fn create(
                 if let Ok(location) = HeaderValue::from_str(&uploads.address(&id)) {
                     response.headers_mut().insert(header::LOCATION, location);
                 }
-                tracing::info!(who = %who, length = upload.length, "upload started");
+                tracing::info!(
+                    who = %who,
+                    upload = %crate::observe::logged_id(&id),
+                    length = upload.length,
+                    "upload started"
+                );
                 response
             }
             Err(refusal) => refusal.into_response(),
@@ -231,7 +236,11 @@ async fn start(
     let idle = uploads.idle_seconds();
     let used = uploads.store.counted(now, idle).await.map_err(storage)?;
     if used.saturating_add(length.min(RESERVATION)) > uploads.settings.quota {
-        tracing::warn!(used, quota = uploads.settings.quota, "the upload quota is full");
+        tracing::warn!(
+            used,
+            quota = uploads.settings.quota,
+            "the upload quota is full"
+        );
         return Err(UploadRefusal::Full {
             length,
             used,
@@ -428,7 +437,11 @@ async fn receive(
                 .await
                 .map_err(storage)?;
             if used > uploads.settings.quota {
-                tracing::warn!(used, quota = uploads.settings.quota, "the upload quota is full");
+                tracing::warn!(
+                    used,
+                    quota = uploads.settings.quota,
+                    "the upload quota is full"
+                );
                 outcome = Err(UploadRefusal::Full {
                     length: upload.length - offset,
                     used,

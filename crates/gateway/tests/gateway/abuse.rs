@@ -251,9 +251,7 @@ async fn submits_are_counted_in_tasks_created() {
 /// all of 127.0.0.0/8), or `None` when the gateway closes it at once.
 async fn connect_from(from: &str, to: SocketAddr) -> TcpStream {
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket
-        .bind(format!("{from}:0").parse().unwrap())
-        .unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
     socket.connect(to).await.unwrap()
 }
 
@@ -341,9 +339,12 @@ async fn a_trickled_body_is_ended_at_its_deadline_and_others_are_served_meanwhil
         );
     }
     let refused = ended.iter().filter(|(status, _)| status.is_empty()).count();
-    assert_eq!(refused, 8, "over the cap of 8 an address: closed: {ended:?}");
-    assert!(recorder
-        .seen()
-        .iter()
-        .all(|seen| seen.method == "GET"), "no trickled body reached the service");
+    assert_eq!(
+        refused, 8,
+        "over the cap of 8 an address: closed: {ended:?}"
+    );
+    assert!(
+        recorder.seen().iter().all(|seen| seen.method == "GET"),
+        "no trickled body reached the service"
+    );
 }

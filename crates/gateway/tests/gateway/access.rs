@@ -704,3 +704,187 @@ async fn another_sites_event_stream_names_a_page_token_in_its_address_and_nothin
     let made_up = format!("mgt_{}", "x".repeat(43));
     assert_eq!(stream(made_up).await.unwrap().status(), 401);
 }
+
+/// The address of a gateway's base URL, for the raw client.
+fn address_of(base: &str) -> std::net::SocketAddr {
+    base.trim_start_matches("http://").parse().unwrap()
+}
+
+/// `method path` with `headers` and no body, as a whole request.
+async fn call(
+    base: &str,
+    method: reqwest::Method,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> reqwest::Response {
+    let mut request = reqwest::Client::new().request(method, format!("{base}{path}"));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn signing_in_and_out_and_page_tokens_spend_the_visitors_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", None);
+    let (base, _) = keyed_gateway(dir.path(), 3).await;
+    let same_site = [("sec-fetch-site", "same-origin")];
+    let bearer = format!("Bearer {key}");
+    let with_key = [("authorization", bearer.as_str())];
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        statuses.push(sign_in(&base, &key, &same_site).await);
+        statuses.push(call(&base, reqwest::Method::DELETE, "/session", &same_site).await);
+        statuses.push(call(&base, reqwest::Method::POST, "/tokens", &with_key).await);
+    }
+    let codes: Vec<u16> = statuses.iter().map(|s| s.status().as_u16()).collect();
+    assert_eq!(
+        codes,
+        [200, 200, 200, 429, 429, 429, 429, 429, 429],
+        "three requests a minute"
+    );
+    assert!(statuses[3..]
+        .iter()
+        .all(|answer| answer.headers().contains_key("retry-after")));
+    // Over budget, a sign-in is refused before its body is waited for.
+    let answer = crate::support::raw(
+        address_of(&base),
+        "POST /session HTTP/1.1\r\nHost: gateway\r\nSec-Fetch-Site: same-origin\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(answer.status, 429, "{}", answer.head);
+}
+
+#[tokio::test]
+async fn a_sign_in_body_is_read_only_from_this_site_and_only_a_little() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", None);
+    let (base, _) = keyed_gateway(dir.path(), 1_000).await;
+    // Another site's sign-in is refused at once: its body (never sent
+    // here) is not waited for.
+    let refused = crate::support::raw(
+        address_of(&base),
+        "POST /session HTTP/1.1\r\nHost: gateway\r\nSec-Fetch-Site: cross-site\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(refused.status, 403, "{}", refused.head);
+    // A key is short: a body over 4 KiB is not read to the end.
+    let large = sign_in(
+        &base,
+        &format!("{key}{}", " ".repeat(5_000)),
+        &[("sec-fetch-site", "same-origin")],
+    )
+    .await;
+    assert_eq!(large.status(), 413);
+    assert_eq!(
+        sign_in(&base, &key, &[("sec-fetch-site", "same-origin")])
+            .await
+            .status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn an_origin_is_this_sites_only_with_the_same_scheme_host_and_port() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", None);
+    let (base, seen) = keyed_gateway(dir.path(), 1_000).await;
+    let port = address_of(&base).port();
+    // Browsers without Sec-Fetch-Site: only the Origin says whose page it is.
+    for origin in [
+        "http://127.0.0.1:9999",
+        "https://127.0.0.1",
+        &format!("https://127.0.0.1:{port}"),
+    ] {
+        assert_eq!(
+            sign_in(&base, &key, &[("origin", origin)]).await.status(),
+            403,
+            "{origin}"
+        );
+        let submit = reqwest::Client::new()
+            .post(format!("{base}/v1/image_generate"))
+            .bearer_auth(&key)
+            .header("origin", origin)
+            .json(&json!({ "prompt": "A lighthouse" }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(submit.status(), 403, "{origin}");
+    }
+    assert!(seen.seen().is_empty(), "nothing reached the service");
+    let own = format!("http://127.0.0.1:{port}");
+    assert_eq!(
+        sign_in(&base, &key, &[("origin", own.as_str())])
+            .await
+            .status(),
+        200
+    );
+    // Behind the guide's nginx: `Host $host` (no port) and the scheme in
+    // X-Forwarded-Proto.
+    let behind_nginx = [
+        ("origin", "https://media.example.com"),
+        ("host", "media.example.com"),
+        ("x-forwarded-proto", "https"),
+    ];
+    assert_eq!(sign_in(&base, &key, &behind_nginx).await.status(), 200);
+    let other_port = [
+        ("origin", "https://media.example.com:8443"),
+        ("host", "media.example.com"),
+        ("x-forwarded-proto", "https"),
+    ];
+    assert_eq!(sign_in(&base, &key, &other_port).await.status(), 403);
+}
+
+#[tokio::test]
+async fn over_https_a_session_is_read_only_from_its_host_prefixed_cookie() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(dir.path(), "ada", None);
+    let (base, _) = keyed_gateway(dir.path(), 1_000).await;
+    let https = ("x-forwarded-proto", "https");
+    let signed_in = sign_in(&base, &key, &[("sec-fetch-site", "same-origin"), https]).await;
+    let cookie = cookie_of(&signed_in);
+    let id = cookie.strip_prefix("__Host-media-gen-session=").unwrap();
+    let languages = |cookie: String, proto: Option<(&'static str, &'static str)>| {
+        let mut request = reqwest::Client::new()
+            .get(format!("{base}/v1/video_translate/target_languages"))
+            .header("cookie", cookie);
+        if let Some((name, value)) = proto {
+            request = request.header(name, value);
+        }
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    // A plain cookie of the same id, as a sibling subdomain could plant one.
+    assert_eq!(
+        languages(format!("media-gen-session={id}"), Some(https)).await,
+        401
+    );
+    assert_eq!(
+        languages(format!("__Host-media-gen-session={id}"), None).await,
+        401,
+        "over http, only the plain name"
+    );
+    assert_eq!(languages(cookie.clone(), Some(https)).await, 200);
+}
+
+#[tokio::test]
+async fn an_auth_proxys_header_sent_twice_or_as_a_list_is_refused_by_name() {
+    let base = proxied_gateway(&["127.0.0.1/32"]).await;
+    let languages = format!("{base}/v1/video_translate/target_languages");
+    let twice = reqwest::Client::new()
+        .get(&languages)
+        .header("x-forwarded-user", "admin")
+        .header("x-forwarded-user", "alice")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(twice.status(), 400);
+    let said: Value = twice.json().await.unwrap();
+    assert!(
+        said["msg"].as_str().unwrap().contains("x-forwarded-user"),
+        "{said}"
+    );
+    let listed = as_user(&languages, Some("admin, alice")).await;
+    assert_eq!(listed.status(), 400);
+    assert_eq!(as_user(&languages, Some("alice")).await.status(), 200);
+}

@@ -184,8 +184,18 @@ async fn a_submit_the_contract_cannot_read_never_reaches_the_service() {
     let (address, recorder) = gateway().await;
     let http = reqwest::Client::new();
     let unreadable = [
-        ("/v1/image_generate", "not json", 100003, "The body is not a JSON object"),
-        ("/v1/image_generate", "", 100003, "The body is not valid JSON"),
+        (
+            "/v1/image_generate",
+            "not json",
+            100003,
+            "The body is not a JSON object",
+        ),
+        (
+            "/v1/image_generate",
+            "",
+            100003,
+            "The body is not valid JSON",
+        ),
         (
             "/v1/image_generate",
             r#"{"prompt": "p", "generate_count": "8"}"#,
@@ -198,7 +208,12 @@ async fn a_submit_the_contract_cannot_read_never_reaches_the_service() {
             100001,
             "target_languages: ",
         ),
-        ("/v1/image_to_video", r#"{"prompt": "p"} trailing"#, 100003, "The body is not valid JSON"),
+        (
+            "/v1/image_to_video",
+            r#"{"prompt": "p"} trailing"#,
+            100003,
+            "The body is not valid JSON",
+        ),
     ];
     for (path, body, code, says) in unreadable {
         let answer = http

@@ -505,7 +505,12 @@ async fn the_quota_counts_what_arrived_and_says_what_is_used() {
     // arrived stays counted, and there is room for a new one.
     tokio::time::sleep(Duration::from_millis(2_100)).await;
     let made = create(&base, 4 * MIB, "d.png").await;
-    assert_eq!(made.status(), StatusCode::CREATED, "{:?}", made.text().await);
+    assert_eq!(
+        made.status(),
+        StatusCode::CREATED,
+        "{:?}",
+        made.text().await
+    );
 }
 
 #[tokio::test]

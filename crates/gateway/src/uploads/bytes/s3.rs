@@ -270,7 +270,7 @@ impl S3Bytes {
                 response
             }
             Err(error) => {
-                tracing::warn!(%error, "an upload could not be read from the storage");
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload could not be read from the storage");
                 super::super::refusal::UploadRefusal::Storage.into_response()
             }
         }
@@ -351,7 +351,7 @@ impl S3Writer {
             match self.store.delete(&self.pending_path).await {
                 Err(object_store::Error::NotFound { .. }) | Ok(()) => {}
                 Err(error) => {
-                    tracing::warn!(%error, "an upload's pending bytes stay in the storage")
+                    tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload's pending bytes stay in the storage")
                 }
             }
             return Ok(());

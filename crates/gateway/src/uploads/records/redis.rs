@@ -104,7 +104,7 @@ impl Drop for RedisWriting {
                     .invoke_async(&mut connection)
                     .await;
                 if let Err(error) = ended {
-                    tracing::warn!(%error, "an upload's lock could not be let go (it ends by itself)");
+                    tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload's lock could not be let go (it ends by itself)");
                 }
             }
         });
@@ -271,7 +271,9 @@ impl RedisRecords {
             }
             tokio::time::sleep(Duration::from_millis(fastrand::u64(5..=25))).await;
         }
-        Err(io_error("another gateway held the uploads' admission too long"))
+        Err(io_error(
+            "another gateway held the uploads' admission too long",
+        ))
     }
 
     /// The lock `key`, unless another holds it; renewed until dropped.
