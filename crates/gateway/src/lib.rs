@@ -239,6 +239,32 @@ impl Gateway {
         self.client_addresses.of(peer, headers)
     }
 
+    /// Task `task_id` of `kind` as the service reads it now: one status
+    /// read of the gateway's own (a callback confirmed, a held upload's
+    /// task nobody else follows). The service's answer must be the task.
+    pub async fn read_task(
+        &self,
+        kind: media_gen_api::TaskKind,
+        task_id: &str,
+    ) -> Result<media_gen_api::AnyTask, Refusal> {
+        let upstream = self.upstream.as_ref().ok_or(Refusal::NoUpstream)?;
+        let url = format!("{}{}", upstream.base, kind.status_path(task_id));
+        let answer = self
+            .http
+            .call(
+                axum::http::Method::GET,
+                &url,
+                &upstream.authorization,
+                None,
+                self.upstream_timeout,
+                forward::MAX_ANSWER_BYTES,
+            )
+            .await
+            .map_err(|_| Refusal::BadGateway)?;
+        media_gen_api::decode_task(kind, answer.status.as_u16(), &answer.body)
+            .map_err(|_| Refusal::BadGateway)
+    }
+
     /// Count one request from `client` against its budget: the one the
     /// gateways share in Redis (`--redis`), else this gateway's own (also
     /// when Redis does not answer). Over budget: the 429 to answer, counted

@@ -19,17 +19,15 @@ use std::time::Instant;
 
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Path, State};
-use axum::http::Method;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use media_gen_api::envelope::MSG_OK;
 use media_gen_api::relay::is_capability;
-use media_gen_api::{decode_task, AnyTask, Callback, ErrorEnvelope, TaskKind, SUCCESS_CODE};
+use media_gen_api::{Callback, ErrorEnvelope, SUCCESS_CODE};
 
 use super::capability::listening;
 use super::store::StoreError;
 use super::submissions::Arrival;
-use crate::forward::MAX_ANSWER_BYTES;
 use crate::refusal::Refusal;
 use crate::Gateway;
 
@@ -113,7 +111,7 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
             .confirmations()
             .may_read(capability, &task_id, Instant::now())
             .map_err(Refusal::RetryLater)?;
-        read(gateway, kind, &task_id).await?
+        gateway.read_task(kind, &task_id).await?
     };
     if !task.status().is_terminal() {
         // Answered so the service tries again, after the interval: should
@@ -135,23 +133,4 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
     } else {
         Ok(Taken::Duplicate)
     }
-}
-
-/// The task as the service reads it now.
-async fn read(gateway: &Gateway, kind: TaskKind, task_id: &str) -> Result<AnyTask, Refusal> {
-    let upstream = gateway.upstream.as_ref().ok_or(Refusal::NoUpstream)?;
-    let url = format!("{}{}", upstream.base, kind.status_path(task_id));
-    let answer = gateway
-        .http
-        .call(
-            Method::GET,
-            &url,
-            &upstream.authorization,
-            None,
-            gateway.upstream_timeout,
-            MAX_ANSWER_BYTES,
-        )
-        .await
-        .map_err(|_| Refusal::BadGateway)?;
-    decode_task(kind, answer.status.as_u16(), &answer.body).map_err(|_| Refusal::BadGateway)
 }

@@ -69,7 +69,7 @@ impl Uploads {
                 .map(|task_id| task_name(kind, task_id))
                 .collect();
             let now = now_seconds();
-            let ceiling = now.saturating_add(self.settings.hold_max.as_secs());
+            let ceiling = super::ends_after(self.settings.hold_max);
             let held = self
                 .store
                 .update(&id, |upload| {

@@ -15,7 +15,6 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use axum::http::Method;
 use media_gen_api::poll::PollSchedule;
 use media_gen_api::TaskKind;
 use tokio::time::Instant;
@@ -120,10 +119,12 @@ fn tick(schedule: &PollSchedule) -> Duration {
 /// Read, while the gateway runs, the held tasks [`HoldWatch`] says are due,
 /// and let their uploads go when one has ended.
 pub async fn watch(gateway: Gateway) {
-    let (Some(uploads), Some(upstream)) = (gateway.uploads.clone(), gateway.upstream.clone())
-    else {
+    let Some(uploads) = gateway.uploads.clone() else {
         return;
     };
+    if gateway.upstream.is_none() {
+        return;
+    }
     let settings = uploads.settings();
     let every = tick(&settings.hold_reads);
     let budget = (f64::from(settings.hold_reads_per_second.get()) * every.as_secs_f64())
@@ -147,26 +148,10 @@ pub async fn watch(gateway: Gateway) {
             else {
                 continue;
             };
-            let url = format!("{}{}", upstream.base, kind.status_path(task_id));
-            let answer = gateway
-                .http
-                .call(
-                    Method::GET,
-                    &url,
-                    &upstream.authorization,
-                    None,
-                    gateway.upstream_timeout,
-                    crate::forward::MAX_ANSWER_BYTES,
-                )
-                .await;
+            let read = gateway.read_task(kind, task_id).await;
             metrics::counter!(crate::observe::HOLD_READS).increment(1);
-            let Ok(answer) = answer else {
-                continue;
-            };
-            if let Ok(status) =
-                media_gen_api::decode::decode_status(answer.status.as_u16(), &answer.body[..])
-            {
-                uploads.seen(kind, task_id, &status).await;
+            if let Ok(task) = read {
+                uploads.seen(kind, task_id, task.status()).await;
             }
         }
     }

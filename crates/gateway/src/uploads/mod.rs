@@ -100,11 +100,17 @@ impl UploadSettings {
     /// When something kept `--upload-ttl` from now ends (seconds since
     /// 1970), rounded up: a whole-second clock never ends it early.
     pub fn ends_from_now(&self) -> u64 {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        (now + self.ttl).as_secs_f64().ceil() as u64
+        ends_after(self.ttl)
     }
+}
+
+/// `wait` from now (seconds since 1970), rounded up: a whole-second clock
+/// never ends it early.
+pub fn ends_after(wait: Duration) -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    (now + wait).as_secs_f64().ceil() as u64
 }
 
 /// The uploads of a gateway.
