@@ -248,7 +248,7 @@ async fn submits_are_counted_in_tasks_created() {
 }
 
 /// A connection to `to` from the loopback address `from` (Linux answers on
-/// all of 127.0.0.0/8), or `None` when the gateway closes it at once.
+/// all of 127.0.0.0/8).
 async fn connect_from(from: &str, to: SocketAddr) -> TcpStream {
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
@@ -347,4 +347,23 @@ async fn a_trickled_body_is_ended_at_its_deadline_and_others_are_served_meanwhil
         recorder.seen().iter().all(|seen| seen.method == "GET"),
         "no trickled body reached the service"
     );
+}
+
+#[tokio::test]
+async fn a_trickled_sign_in_is_ended_at_its_deadline() {
+    let (service, _) = start_service().await;
+    let dir = tempfile::tempdir().unwrap();
+    media_gen_gateway::access::key_file::KeyFile::new(dir.path())
+        .add("ada", None, 0)
+        .unwrap();
+    let mut keys = settings(Some(&service));
+    keys.access = media_gen_gateway::access::AccessMode::Keys;
+    keys.data_dir = Some(dir.path().to_owned());
+    keys.body_timeout = Duration::from_secs(2);
+    let address = start_gateway(keys).await;
+    let stream = connect_from("127.0.0.7", address).await;
+    let head = "POST /session HTTP/1.1\r\nHost: g\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n".to_owned();
+    let (status, after) = trickle(stream, head, Duration::from_millis(300)).await;
+    assert!(status.starts_with("HTTP/1.1 408"), "{status}");
+    assert!(after < Duration::from_secs(4), "{after:?}");
 }
