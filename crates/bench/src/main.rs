@@ -12,6 +12,7 @@ mod polling;
 mod relay;
 mod report;
 mod sandbox;
+mod sign_ins;
 mod sizes;
 mod staged;
 mod throughput;
@@ -73,6 +74,9 @@ async fn run() -> Result<(), String> {
     }
     if runs("uploads") {
         uploads::measure(&mut report, &dist).await?;
+    }
+    if runs("sign_ins") {
+        sign_ins::measure(&mut report).await?;
     }
     println!("\n{}", report.table());
     let path = report.write_json()?;

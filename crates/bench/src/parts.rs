@@ -3,7 +3,7 @@
 //! it holds nothing but the list.
 
 /// The parts, in the order they run.
-pub const PARTS: [&str; 8] = [
+pub const PARTS: [&str; 9] = [
     "sizes",
     "load",
     "board",
@@ -12,4 +12,5 @@ pub const PARTS: [&str; 8] = [
     "throughput",
     "gateway",
     "uploads",
+    "sign_ins",
 ];

@@ -77,6 +77,25 @@ impl Server {
         .await
     }
 
+    /// Start the release gateway with `--access keys`, its keys in
+    /// `data_dir`, no upstream, budgets out of the way, on one thread.
+    pub async fn keys_gateway(data_dir: &std::path::Path) -> Result<Server, String> {
+        let data_dir = data_dir.to_string_lossy();
+        let args = [
+            "--listen",
+            "127.0.0.1:0",
+            "--access",
+            "keys",
+            "--data-dir",
+            &data_dir,
+            "--requests-per-minute",
+            "4000000000",
+            "--worker-threads",
+            "1",
+        ];
+        Server::launch("media-gen-gateway", &args, &[]).await
+    }
+
     /// Start the release gateway in front of `upstream` relaying its
     /// callbacks: `--public-url` is its own loopback address (a port found
     /// free just before), budgets out of the way.
