@@ -90,7 +90,7 @@ impl UploadSettings {
             bytes_per_day: 10 << 30,
             in_flight: 4,
             idle: Duration::from_secs(record::IDLE_SECONDS),
-            hold_max: Duration::from_secs(48 * 3_600),
+            hold_max: Duration::from_secs(record::DEFAULT_HOLD_SECONDS),
             hold_reads: media_gen_api::poll::PollSchedule::unattended(),
             hold_reads_per_second: std::num::NonZeroU32::new(5)
                 .unwrap_or(std::num::NonZeroU32::MIN),

@@ -76,6 +76,9 @@ impl Parts {
 /// stays resumable until it expires).
 pub const IDLE_SECONDS: u64 = 10 * 60;
 
+/// The longest a task keeps an upload by default (`--upload-hold-max`).
+pub const DEFAULT_HOLD_SECONDS: u64 = 48 * 3_600;
+
 /// The most of the quota an upload under way reserves beyond the bytes in:
 /// one piece of the size the clients send (a client sending more at once
 /// is counted again as each such piece arrives).
@@ -130,15 +133,24 @@ impl Upload {
     }
 
     /// Whether it is past its time at `now`: its expiry passed and no task
-    /// holds it, or held past `held_until` too.
+    /// holds it, or held past its hold's ceiling too.
     pub fn expired_at(&self, now: u64) -> bool {
-        self.gone || (self.expires <= now && (self.held_by.is_empty() || self.held_until <= now))
+        self.gone || (self.expires <= now && !self.held_at(now))
     }
 
     /// Whether a task holding it still keeps it at `now` (held, and the
     /// hold's ceiling not passed).
     pub fn held_at(&self, now: u64) -> bool {
-        !self.gone && !self.held_by.is_empty() && self.held_until > now
+        !self.gone && !self.held_by.is_empty() && self.hold_ceiling() > now
+    }
+
+    /// The latest its holds keep it: `held_until`, or for a record kept
+    /// before holds had a ceiling, [`DEFAULT_HOLD_SECONDS`] after it was made.
+    fn hold_ceiling(&self) -> u64 {
+        match self.held_until {
+            0 => self.created.saturating_add(DEFAULT_HOLD_SECONDS),
+            until => until,
+        }
     }
 }
 
@@ -263,5 +275,13 @@ mod tests {
         assert_eq!(read.touched, 0);
         assert!(!read.under_way_at(10_000, IDLE_SECONDS));
         assert_eq!((read.received, read.held_until), (0, 0));
+        // Held before holds had a ceiling: kept the default ceiling from
+        // when it was made, not let go at once nor kept for ever.
+        let held = Upload {
+            held_by: vec!["image_generate/t1".to_owned()],
+            ..read
+        };
+        assert!(!held.expired_at(7 + DEFAULT_HOLD_SECONDS - 1));
+        assert!(held.expired_at(7 + DEFAULT_HOLD_SECONDS));
     }
 }
