@@ -29,6 +29,7 @@ pub mod relay;
 pub mod request;
 pub mod retry;
 pub mod status;
+#[cfg(feature = "server")]
 pub mod submit_body;
 pub mod subtitles;
 pub mod task_key;

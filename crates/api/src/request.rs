@@ -43,6 +43,7 @@ impl Request {
 
     /// Read a submit of `kind` from the bytes of its body as the service
     /// reads them, or what is wrong with them, naming the field.
+    #[cfg(feature = "server")]
     pub fn read_submit(
         kind: TaskKind,
         body: &[u8],
