@@ -45,8 +45,8 @@ async fn sign_in(
     Ok(latencies)
 }
 
-fn milliseconds(latencies: Vec<Duration>) -> f64 {
-    median(latencies).as_secs_f64() * 1_000.0
+fn microseconds(latencies: Vec<Duration>) -> f64 {
+    median(latencies).as_secs_f64() * 1_000_000.0
 }
 
 /// Measure and add the figures to `report`.
@@ -61,12 +61,12 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
     let first = sign_in(&client, &gateway.base_url, &key, SAMPLE).await?;
     sign_in(&client, &gateway.base_url, &key, SIGN_INS - 2 * SAMPLE).await?;
     let last = sign_in(&client, &gateway.base_url, &key, SAMPLE).await?;
-    let (first, last) = (milliseconds(first), milliseconds(last));
-    report.add("sign-in, the first 1,000 (median)", first, "ms");
+    let (first, last) = (microseconds(first), microseconds(last));
+    report.add("sign-in, the first 1,000 (median)", first, "µs");
     report.add_with_budget(
         "sign-in, the last 1,000 of 40,000 sessions (median)",
         last,
-        "ms",
+        "µs",
         first * GROWTH_BUDGET,
     );
     if let (Some(before), Some(after)) = (memory_before, gateway.resident_mib()) {
