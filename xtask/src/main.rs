@@ -16,6 +16,7 @@ mod dist;
 mod fuzz;
 mod layers;
 mod libtest;
+mod machine;
 mod npm;
 mod phases;
 mod project;

@@ -1,11 +1,23 @@
-//! Timing of each phase, printed as it ends and again at the end.
+//! Timing of each phase, printed as it ends and again at the end: its wall
+//! time, and the CPU time (user and system) of the programs it ran, so two
+//! runs on machines of different speed and load compare by what they cost.
 
 use std::time::{Duration, Instant};
+
+/// One phase done.
+struct Done {
+    name: String,
+    wall: Duration,
+    /// CPU time of the programs it ran and waited for (`None` where the
+    /// system does not say).
+    cpu: Option<Duration>,
+    ok: bool,
+}
 
 /// The phases run so far and how long each took.
 #[derive(Default)]
 pub struct Phases {
-    done: Vec<(String, Duration, bool)>,
+    done: Vec<Done>,
 }
 
 impl Phases {
@@ -17,11 +29,24 @@ impl Phases {
     ) -> anyhow::Result<T> {
         println!("\n==> {name}");
         let started = Instant::now();
+        let cpu_before = children_cpu();
         let result = phase();
-        let took = started.elapsed();
+        let wall = started.elapsed();
+        let cpu = children_cpu()
+            .zip(cpu_before)
+            .map(|(after, before)| after.saturating_sub(before));
         let outcome = if result.is_ok() { "done" } else { "FAILED" };
-        println!("<== {name}: {outcome} in {}", seconds(took));
-        self.done.push((name.to_owned(), took, result.is_ok()));
+        println!(
+            "<== {name}: {outcome} in {} ({} of CPU)",
+            seconds(wall),
+            cpu.map_or_else(|| "?".to_owned(), seconds)
+        );
+        self.done.push(Done {
+            name: name.to_owned(),
+            wall,
+            cpu,
+            ok: result.is_ok(),
+        });
         result
     }
 
@@ -30,20 +55,31 @@ impl Phases {
         self.table_noting("")
     }
 
-    /// All the phases' time together.
+    /// All the phases' wall time together.
     pub fn total(&self) -> Duration {
-        self.done.iter().map(|(_, took, _)| *took).sum()
+        self.done.iter().map(|done| done.wall).sum()
+    }
+
+    /// All the phases' CPU time together (what the system said of).
+    fn total_cpu(&self) -> Duration {
+        self.done.iter().filter_map(|done| done.cpu).sum()
     }
 
     /// [`Phases::table`] with `note` on the total's line.
     pub fn table_noting(&self, note: &str) -> String {
-        let mut table = format!("{:<34} {:>7}  result\n", "phase", "time");
-        for (name, took, ok) in &self.done {
-            let result = if *ok { "ok" } else { "FAILED" };
-            table.push_str(&format!("{name:<34} {:>7}  {result}\n", seconds(*took)));
+        let mut table = format!("{:<34} {:>7} {:>7}  result\n", "phase", "wall", "CPU");
+        for done in &self.done {
+            let result = if done.ok { "ok" } else { "FAILED" };
+            let cpu = done.cpu.map_or_else(|| "?".to_owned(), seconds);
+            table.push_str(&format!(
+                "{:<34} {:>7} {cpu:>7}  {result}\n",
+                done.name,
+                seconds(done.wall)
+            ));
         }
         let total = seconds(self.total());
-        table.push_str(format!("{:<34} {total:>7}  {note}", "total").trim_end());
+        let cpu = seconds(self.total_cpu());
+        table.push_str(format!("{:<34} {total:>7} {cpu:>7}  {note}", "total").trim_end());
         table.push('\n');
         table
     }
@@ -52,4 +88,85 @@ impl Phases {
 /// `12.3s`
 pub fn seconds(duration: Duration) -> String {
     format!("{:.1}s", duration.as_secs_f64())
+}
+
+/// The CPU time (user and system) of every program this process started
+/// and waited for, so far: `getrusage(RUSAGE_CHILDREN)` as Linux's
+/// `/proc/self/stat` gives it. `None` where there is no such file.
+pub fn children_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let ticks = children_ticks(&stat)?;
+    let per_second = rustix::param::clock_ticks_per_second();
+    (per_second > 0).then(|| Duration::from_secs_f64(ticks as f64 / per_second as f64))
+}
+
+/// `cutime + cstime` of a `/proc/{pid}/stat` line, in clock ticks.
+fn children_ticks(stat: &str) -> Option<u64> {
+    // The program's name is in parentheses and may hold spaces: the fields
+    // are counted from after its closing one (field 3, the state, first).
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let field = |number: usize| fields.get(number - 3)?.parse::<u64>().ok();
+    Some(field(16)? + field(17)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_childrens_cpu_is_read_after_the_programs_name() {
+        let stat = "4242 (cargo xtask) S 1 4242 4242 0 -1 4194560 5000 90000 0 3 120 40 \
+                    700 55 20 0 3 0 12345 1000000 500 18446744073709551615";
+        assert_eq!(children_ticks(stat), Some(755));
+        assert_eq!(children_ticks("4242 (x) S 1"), None);
+    }
+
+    #[test]
+    fn a_program_run_and_waited_for_counts_its_cpu() {
+        let before = children_cpu().unwrap();
+        // About a tenth of a second of work in a child.
+        let status = std::process::Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let after = children_cpu().unwrap();
+        assert!(after > before, "{before:?} → {after:?}");
+    }
+
+    #[test]
+    fn the_table_gives_wall_and_cpu_time_and_their_totals() {
+        let mut phases = Phases::default();
+        phases
+            .run("a shell's loop", || {
+                std::process::Command::new("sh")
+                    .args(["-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"])
+                    .status()?;
+                Ok(())
+            })
+            .unwrap();
+        let table = phases.table_noting("a note");
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(
+            lines[0].contains("wall") && lines[0].contains("CPU"),
+            "{table}"
+        );
+        assert!(
+            lines[1].starts_with("a shell's loop") && lines[1].ends_with("ok"),
+            "{table}"
+        );
+        assert!(
+            lines[2].starts_with("total") && lines[2].ends_with("a note"),
+            "{table}"
+        );
+        let total: Vec<f64> = lines[2]
+            .split_whitespace()
+            .skip(1)
+            .take(2)
+            .map(|figure| figure.trim_end_matches('s').parse().unwrap())
+            .collect();
+        // The CPU column is the process's children's, in clock ticks: a
+        // short loop may round to none.
+        assert!(total[0] > 0.0 && total[1] >= 0.0, "wall and CPU: {table}");
+    }
 }

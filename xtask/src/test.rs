@@ -349,6 +349,7 @@ pub fn run() -> Result<ExitCode> {
     let note = run_record::total_note(kind, &run_record::load());
     println!("\nTiming per phase\n{}", phases.table_noting(&note));
     println!("Tests per suite\n{}", summary(&lint, &reports));
+    println!("{}", crate::machine::describe());
     if let Some(free) = disk::free_bytes(&target) {
         println!(
             "disk: {} free where {} is",
