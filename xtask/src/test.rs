@@ -273,6 +273,7 @@ pub fn run() -> Result<ExitCode> {
     let scratch = Scratch::create_in_first(&[&std::env::temp_dir(), Path::new("/tmp")])?;
     let mut phases = Phases::default();
     phases.run("tools for the app", tools::ensure_build_tools)?;
+    phases.run("Debian's packages", tools::ensure_test_packages)?;
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
     let nginx = phases.run("nginx for the deployment test", tools::ensure_nginx)?;
     let redis = phases.run("redis for the shared relay's test", tools::ensure_redis)?;

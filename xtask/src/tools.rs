@@ -295,6 +295,76 @@ pub fn ensure_redis() -> Result<PathBuf> {
     )
 }
 
+/// The Debian packages `cargo xtask test` runs, each with the program that
+/// shows it is there, where Debian puts that program, and what it is for.
+const TEST_PACKAGES: &[(&str, &str, &str, &str)] = &[
+    ("chromium", "chromium", "/usr/bin/chromium", "browser tests"),
+    (
+        "chromium-driver",
+        "chromedriver",
+        "/usr/bin/chromedriver",
+        "browser tests",
+    ),
+    (
+        "openssl",
+        "openssl",
+        "/usr/bin/openssl",
+        "the password file of the test behind an auth proxy",
+    ),
+    (
+        "nginx",
+        "nginx",
+        "/usr/sbin/nginx",
+        "the tests behind nginx",
+    ),
+    (
+        "redis-server",
+        "redis-server",
+        "/usr/bin/redis-server",
+        "the tests of gateways sharing Redis",
+    ),
+];
+
+/// The packages of [`TEST_PACKAGES`] to install: those whose program is
+/// found neither on PATH nor where Debian puts it (`found`), and both of
+/// Chromium's when the browser and its driver differ (`chromium_matches`).
+fn missing_packages(
+    found: impl Fn(&str, &str) -> bool,
+    chromium_matches: bool,
+) -> Vec<&'static str> {
+    TEST_PACKAGES
+        .iter()
+        .filter(|(package, program, debian, _)| {
+            !found(program, debian) || (package.starts_with("chromium") && !chromium_matches)
+        })
+        .map(|(package, ..)| *package)
+        .collect()
+}
+
+/// Every Debian package the tests run, installed at once when any is
+/// missing: one `apt-get update` and one `apt-get install` on a new
+/// machine, instead of one of each per package.
+pub fn ensure_test_packages() -> Result<()> {
+    let found = |program: &str, debian: &str| {
+        find_on_path(program).is_some() || PathBuf::from(debian).is_file()
+    };
+    let chromium_matches = {
+        let browser = installed_version("chromium").and_then(|v| major(&v));
+        browser.is_some() && browser == installed_version("chromedriver").and_then(|v| major(&v))
+    };
+    let missing = missing_packages(found, chromium_matches);
+    if missing.is_empty() {
+        println!("ok: the Debian packages the tests run are there");
+        return Ok(());
+    }
+    let purposes: Vec<&str> = TEST_PACKAGES
+        .iter()
+        .filter(|(package, ..)| missing.contains(package))
+        .map(|(.., purpose)| *purpose)
+        .collect();
+    apt_install(&missing, &purposes.join(", "))
+}
+
 fn is_root() -> bool {
     first_line("id", &["-u"]).as_deref() == Some("0")
 }
@@ -338,6 +408,30 @@ fn apt_install(packages: &[&str], purpose: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_missing_packages_are_asked_for_together() {
+        let none = |_: &str, _: &str| false;
+        assert_eq!(
+            missing_packages(none, false),
+            [
+                "chromium",
+                "chromium-driver",
+                "openssl",
+                "nginx",
+                "redis-server"
+            ]
+        );
+        let all = |_: &str, _: &str| true;
+        assert!(missing_packages(all, true).is_empty());
+        assert_eq!(
+            missing_packages(all, false),
+            ["chromium", "chromium-driver"],
+            "a browser and a driver that differ are installed again together"
+        );
+        let no_redis = |program: &str, _: &str| program != "redis-server";
+        assert_eq!(missing_packages(no_redis, true), ["redis-server"]);
+    }
 
     #[test]
     fn reads_the_version_out_of_each_tools_banner() {
