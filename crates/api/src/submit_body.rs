@@ -125,6 +125,27 @@ mod tests {
     }
 
     #[test]
+    fn a_submit_read_counts_the_tasks_it_would_make() {
+        use crate::{Request, TaskKind};
+        let count = |kind, body: &[u8]| Request::read_submit(kind, body).unwrap().tasks_created();
+        assert_eq!(
+            count(
+                TaskKind::ImageGenerate,
+                br#"{"prompt": "p", "generate_count": 4}"#
+            ),
+            4
+        );
+        assert_eq!(
+            count(
+                TaskKind::VideoTranslate,
+                br#"{"video_url": "https://x.test/a.mp4", "target_languages": ["A", "B", "C"]}"#
+            ),
+            3
+        );
+        assert!(Request::read_submit(TaskKind::ImageToVideo, b"not json").is_err());
+    }
+
+    #[test]
     fn a_readable_body_reads() {
         let read = read_json_body::<ImageGenerateRequest>(
             br#" {"prompt": "a cat", "generate_count": 2} "#,

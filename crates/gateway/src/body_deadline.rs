@@ -141,12 +141,16 @@ fn is_upload(request: &Request) -> bool {
             .starts_with(crate::uploads::UPLOADS_PATH.trim_end_matches('/'))
 }
 
-/// The middleware that gives every request body its deadline.
+/// The middleware that gives every request body its deadline (a request
+/// without one, most reads, goes on as it is).
 pub async fn bound(
     State(deadlines): State<BodyDeadlines>,
     request: Request,
     next: Next,
 ) -> Response {
+    if request.body().is_end_stream() {
+        return next.run(request).await;
+    }
     let min_rate = if is_upload(&request) {
         deadlines.upload_min_rate
     } else {

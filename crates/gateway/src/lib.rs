@@ -603,7 +603,7 @@ pub async fn serve(
         listener,
         app,
         settings.connections,
-        settings.trusted_proxies.clone(),
+        gateway.client_addresses.clone(),
         shutdown,
     )
     .await;

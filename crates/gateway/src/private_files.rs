@@ -68,15 +68,18 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     File::open(folder)?.sync_all()
 }
 
+/// The permission bits of `path` (what the tests read back).
+#[cfg(test)]
+pub fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).map_or(0, |meta| meta.permissions().mode() & 0o777)
+}
+
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     use super::*;
-
-    fn mode(path: &Path) -> u32 {
-        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
-    }
 
     #[test]
     fn folders_made_are_private_and_existing_ones_are_left_as_they_are() {
@@ -84,10 +87,10 @@ mod tests {
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
         let nested = dir.path().join("data").join("uploads");
         create_dir_all(&nested).unwrap();
-        assert_eq!(mode(&nested), 0o700);
-        assert_eq!(mode(nested.parent().unwrap()), 0o700);
+        assert_eq!(mode_of(&nested), 0o700);
+        assert_eq!(mode_of(nested.parent().unwrap()), 0o700);
         create_dir_all(dir.path()).unwrap();
-        assert_eq!(mode(dir.path()), 0o755, "the operator's folder");
+        assert_eq!(mode_of(dir.path()), 0o755, "the operator's folder");
     }
 
     #[test]
@@ -98,7 +101,7 @@ mod tests {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         write_atomically(&path, b"new").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
-        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode_of(&path), 0o600);
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary file is left");
     }

@@ -85,13 +85,13 @@ impl Drop for AddressSlot {
 /// Serve `app` on `listener` until `shutdown` completes, then let requests
 /// in flight finish (up to the grace period) and close what is left open
 /// (event streams), so a stopped server holds no connection. Connections
-/// from the `uncapped` networks (trusted proxies) are not counted per
-/// address.
+/// from the trusted proxies of `addresses`, which carry everyone's, are not
+/// counted per address.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
     limits: ConnectionLimits,
-    uncapped: Vec<ipnet::IpNet>,
+    addresses: crate::client_address::ClientAddresses,
     shutdown: impl Future<Output = ()>,
 ) {
     let slots = Arc::new(Semaphore::new(limits.max_connections));
@@ -122,7 +122,7 @@ pub async fn serve(
         };
         // Small answers go out at once rather than wait for more to send.
         let _ = stream.set_nodelay(true);
-        let address_slot = if uncapped.iter().any(|net| net.contains(&peer.ip())) {
+        let address_slot = if addresses.is_trusted(&peer.ip()) {
             None
         } else {
             let visitor = crate::client_address::visitor(peer.ip());

@@ -9,8 +9,7 @@
 //! grant by itself, and ended grants are dropped by a sweep, which keeps
 //! the grants in order of when each may end and so looks only at those
 //! due. [`super::upkeep`] sweeps the sessions and the page tokens every
-//! second; should a sweep not come (an embedder that runs no upkeep), the
-//! next give sweeps once a minute has gone by without one.
+//! second.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
@@ -21,10 +20,6 @@ use super::now_seconds;
 use super::shared::grants::{self as shared, Stored};
 use crate::redis_link::RedisLink;
 use crate::relay::store::StoreError;
-
-/// A give sweeps the grants itself once they have gone this long without
-/// a sweep (a kind no upkeep sweeps would otherwise keep every ended grant).
-const SWEEP_OVERDUE: Duration = Duration::from_secs(60);
 
 /// Far enough to stand for "never" when a lifetime is past what an
 /// [`Instant`] can hold.
@@ -48,8 +43,6 @@ struct Here {
     grants: HashMap<String, Grant>,
     /// Each grant's `(due, hash)`, earliest first.
     ends: BTreeSet<(Instant, String)>,
-    /// When the last sweep ran.
-    swept: Instant,
 }
 
 impl Here {
@@ -92,7 +85,6 @@ impl Grants {
             here: Mutex::new(Here {
                 grants: HashMap::new(),
                 ends: BTreeSet::new(),
-                swept: Instant::now(),
             }),
             idle,
             redis,
@@ -141,7 +133,6 @@ impl Grants {
                 here.grants.remove(&hash);
             }
         }
-        here.swept = now;
     }
 
     /// Drop the grants kept here that have ended (past their lifetime or
@@ -202,9 +193,6 @@ impl Grants {
         grant.due = self.ends(&grant);
         let hash = key_hash(&secret);
         self.with(|here| {
-            if now.duration_since(here.swept) >= SWEEP_OVERDUE {
-                self.sweep_here(here, now);
-            }
             here.ends.insert((grant.due, hash.clone()));
             here.grants.insert(hash, grant);
         });
@@ -363,18 +351,5 @@ mod tests {
         assert_eq!(grants.held(), 0, "idle since: gone");
         assert!(grants.with(|here| here.ends.is_empty()));
         assert_eq!(person(&grants, &secret, |_| true).await, None);
-    }
-
-    #[tokio::test]
-    async fn grants_nobody_sweeps_are_swept_by_a_give_once_overdue() {
-        let tokens = Grants::new("t", None, None);
-        give(&tokens, Duration::ZERO).await;
-        give(&tokens, Duration::ZERO).await;
-        assert_eq!(tokens.held(), 2);
-        tokens.with(|here| {
-            here.swept = Instant::now().checked_sub(SWEEP_OVERDUE).unwrap();
-        });
-        give(&tokens, Duration::from_secs(60)).await;
-        assert_eq!(tokens.held(), 1, "the ended ones went with the give");
     }
 }

@@ -174,8 +174,7 @@ mod tests {
 
     #[test]
     fn the_folder_made_and_the_files_are_private() {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let mode = crate::private_files::mode_of;
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("data");
         let file = KeyFile::new(&data);

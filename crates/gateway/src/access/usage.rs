@@ -245,13 +245,11 @@ mod tests {
 
     #[tokio::test]
     async fn the_use_file_is_private() {
-        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let file = Usage::file(dir.path());
         let usage = Usage::new(Some(file.clone()), None);
         usage.seen("ada", 7);
         usage.keep().await;
-        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
+        assert_eq!(crate::private_files::mode_of(&file), 0o600);
     }
 }

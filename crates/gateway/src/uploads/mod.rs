@@ -165,6 +165,27 @@ impl Uploads {
         })
     }
 
+    /// The settings they were opened with.
+    pub fn settings(&self) -> &UploadSettings {
+        &self.settings
+    }
+
+    /// The right to admit one new upload: this gateway's own lock, and with
+    /// records in Redis every gateway's. Held until dropped.
+    pub async fn admit(&self) -> std::io::Result<Admission<'_>> {
+        let here = self.admitting.lock().await;
+        let shared = self.store.records.start_admitting().await?;
+        Ok(Admission {
+            _here: here,
+            _shared: shared,
+        })
+    }
+
+    /// `--upload-idle` in whole seconds.
+    fn idle_seconds(&self) -> u64 {
+        self.settings.idle.as_secs()
+    }
+
     /// The largest file taken: a video's bound, or an image's if larger.
     pub fn largest(&self) -> u64 {
         self.settings.max_video_bytes.max(MAX_IMAGE_BYTES)
@@ -214,29 +235,6 @@ pub fn routes() -> Router<Gateway> {
 /// How long what is known of an expired upload stays (its address
 /// answering 410, not 404): a day, or the TTL when longer.
 const REMEMBERED: Duration = Duration::from_secs(24 * 3_600);
-
-impl Uploads {
-    /// The settings they were opened with.
-    pub fn settings(&self) -> &UploadSettings {
-        &self.settings
-    }
-
-    /// The right to admit one new upload: this gateway's own lock, and with
-    /// records in Redis every gateway's. Held until dropped.
-    pub async fn admit(&self) -> std::io::Result<Admission<'_>> {
-        let here = self.admitting.lock().await;
-        let shared = self.store.records.start_admitting().await?;
-        Ok(Admission {
-            _here: here,
-            _shared: shared,
-        })
-    }
-
-    /// `--upload-idle` in whole seconds.
-    fn idle_seconds(&self) -> u64 {
-        self.settings.idle.as_secs()
-    }
-}
 
 /// Delete expired uploads' bytes, and forget them [`REMEMBERED`] later,
 /// every minute (every TTL when that is shorter) while the gateway runs.

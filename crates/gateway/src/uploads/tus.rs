@@ -221,32 +221,13 @@ async fn start(
     if length == 0 {
         return Err(media_gen_api::media_type::MediaRefusal::NotMedia.into());
     }
-    if length > uploads.settings.quota {
-        return Err(UploadRefusal::Full {
-            length,
-            used: 0,
-            quota: uploads.settings.quota,
-        });
-    }
     // One admission at a time, on this gateway and on every gateway
     // sharing its records: the quota and the uploads under way are read
     // and the new one kept in one step.
     let _one_at_a_time = uploads.admit().await.map_err(storage)?;
     let now = now_seconds();
     let idle = uploads.idle_seconds();
-    let used = uploads.store.counted(now, idle).await.map_err(storage)?;
-    if used.saturating_add(length.min(RESERVATION)) > uploads.settings.quota {
-        tracing::warn!(
-            used,
-            quota = uploads.settings.quota,
-            "the upload quota is full"
-        );
-        return Err(UploadRefusal::Full {
-            length,
-            used,
-            quota: uploads.settings.quota,
-        });
-    }
+    room_for(uploads, now, length.min(RESERVATION), length).await?;
     let owner = who.to_string();
     let under_way = uploads
         .store
@@ -268,6 +249,32 @@ async fn start(
     );
     let upload = uploads.store.create(&id, upload).await.map_err(storage)?;
     Ok((id, upload))
+}
+
+/// Whether the uploads have room at `now` for `adding` more bytes counted
+/// ([`super::record::Upload::counted_at`]) by a file that needs
+/// `remaining` more bytes in all: the 507 saying what is in use otherwise.
+async fn room_for(
+    uploads: &Uploads,
+    now: u64,
+    adding: u64,
+    remaining: u64,
+) -> Result<(), UploadRefusal> {
+    let quota = uploads.settings.quota;
+    let used = uploads
+        .store
+        .counted(now, uploads.idle_seconds())
+        .await
+        .map_err(storage)?;
+    if remaining <= quota && used.saturating_add(adding) <= quota {
+        return Ok(());
+    }
+    tracing::warn!(used, quota, "the upload quota is full");
+    Err(UploadRefusal::Full {
+        length: remaining,
+        used,
+        quota,
+    })
 }
 
 /// `HEAD /uploads/{id}`: with `Tus-Resumable`, where the upload stands;
@@ -431,22 +438,8 @@ async fn receive(
             uploads.store.save(id, &upload).await.map_err(storage)?;
         }
         if counted_again && offset < upload.length {
-            let used = uploads
-                .store
-                .counted(now_seconds(), uploads.idle_seconds())
-                .await
-                .map_err(storage)?;
-            if used > uploads.settings.quota {
-                tracing::warn!(
-                    used,
-                    quota = uploads.settings.quota,
-                    "the upload quota is full"
-                );
-                outcome = Err(UploadRefusal::Full {
-                    length: upload.length - offset,
-                    used,
-                    quota: uploads.settings.quota,
-                });
+            if let Err(full) = room_for(uploads, now_seconds(), 0, upload.length - offset).await {
+                outcome = Err(full);
                 break;
             }
         }

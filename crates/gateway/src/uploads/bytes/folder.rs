@@ -77,14 +77,12 @@ impl FolderBytes {
 
 #[cfg(test)]
 mod tests {
-    use std::os::unix::fs::PermissionsExt;
-
     use super::*;
 
     #[tokio::test]
     async fn the_folder_made_and_the_bytes_are_private() {
         use tokio::io::AsyncWriteExt;
-        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let mode = crate::private_files::mode_of;
         let dir = tempfile::tempdir().unwrap();
         let uploads = dir.path().join("uploads");
         let bytes = FolderBytes::open(&uploads).unwrap();

@@ -170,8 +170,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_folder_made_and_the_records_are_private() {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let mode = crate::private_files::mode_of;
         let dir = tempfile::tempdir().unwrap();
         let uploads = dir.path().join("uploads");
         let records = FolderRecords::open(&uploads).unwrap();
