@@ -35,17 +35,12 @@ pub fn run(parts: &[String]) -> Result<ExitCode> {
         "redis (the relay shared by two gateways)",
         crate::tools::ensure_redis,
     )?;
-    let s3s_fs = phases.run(
-        "s3s-fs (the uploads' object storage)",
-        crate::tools::ensure_s3s_fs,
-    )?;
     phases.run("measure", || {
         cmd::run(
             command("cargo")
                 .env("CHROMEDRIVER", &chromedriver)
                 .env("NGINX", &nginx)
                 .env("REDIS_SERVER", &redis)
-                .env("S3S_FS", &s3s_fs)
                 .args([
                     "run",
                     "--quiet",

@@ -43,13 +43,11 @@ pub fn cache_dir() -> PathBuf {
         .join("media-gen")
 }
 
-/// The project's cargo-installed tools: (crate, version), Trunk's and the
-/// wasm-bindgen CLI's at the version `Cargo.lock` pins.
+/// The project's cargo-installed tools: (crate, version), Trunk's (for
+/// `cargo xtask serve`) and the wasm-bindgen CLI's at the version
+/// `Cargo.lock` pins (its test runner runs the browser tests).
 pub fn cargo_tools() -> Vec<(&'static str, String)> {
-    let mut tools = vec![
-        ("trunk", crate::tools::TRUNK_VERSION.to_owned()),
-        ("s3s-fs", crate::tools::S3S_FS_VERSION.to_owned()),
-    ];
+    let mut tools = vec![("trunk", crate::tools::TRUNK_VERSION.to_owned())];
     if let Ok(version) = project::wasm_bindgen_version(&project::root()) {
         tools.push(("wasm-bindgen-cli", version));
     }

@@ -1,25 +1,333 @@
-//! The release build of the app into `dist/`, with a brotli and a gzip copy
-//! of each file beside it for the gateway to serve to browsers that accept
-//! them (compressed once here at the best levels, not per request).
+//! The release build of the app into `dist/`: the app compiled with the
+//! size-first profile, bound with wasm-bindgen and shrunk with wasm-opt,
+//! every file named by a hash of what it holds, and `index.html` written
+//! from the project's page (its `data-trunk` links, which `trunk serve`
+//! reads while developing, become the files' tags, with their integrity);
+//! then a brotli and a gzip copy of each file beside it for the gateway to
+//! serve to browsers that accept them (compressed once here at the best
+//! levels, not per request). No Trunk: it takes minutes to compile on a
+//! new machine, and these steps are what its release build did.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
+use base64::Engine;
+use sha2::{Digest, Sha384};
 
 use crate::cmd::{self, command};
+use crate::project;
+use crate::tools::WASM_TARGET;
 
 /// File types worth compressing: text, and WebAssembly.
 const COMPRESSED: &[&str] = &[
     "html", "js", "css", "wasm", "svg", "json", "ico", "txt", "map",
 ];
 
-/// `trunk build --release`: the app with the size-first profile and wasm-opt,
-/// into `dist/` (Trunk runs offline with the tools `tools` installed), then
-/// the compressed copies.
+/// The cargo profile the app's `rel="rust"` link names when it has none.
+const DEFAULT_PROFILE: &str = "release";
+
+/// Build the app into `dist/` (replaced whole), then the compressed copies.
 pub fn build_release_app() -> Result<()> {
-    cmd::run(command("trunk").args(["build", "--release"]))?;
-    compress_folder(&crate::project::root().join("dist"))
+    let root = project::root();
+    let html = std::fs::read_to_string(root.join("index.html")).context("reading index.html")?;
+    let page = Page::read(&html)?;
+    let staged = root.join("target").join("dist-staged");
+    if staged.exists() {
+        std::fs::remove_dir_all(&staged)?;
+    }
+    std::fs::create_dir_all(&staged)?;
+    let mut names = BTreeMap::new();
+    for link in &page.links {
+        names.insert(link.start, place(&root, link, &staged)?);
+    }
+    std::fs::write(staged.join("index.html"), page.write(&names))?;
+    let dist = root.join("dist");
+    if dist.exists() {
+        std::fs::remove_dir_all(&dist)?;
+    }
+    std::fs::rename(&staged, &dist)?;
+    compress_folder(&dist)
+}
+
+/// One `<link data-trunk …>` of the project's page: where it is, and its
+/// attributes.
+#[derive(Debug)]
+struct Link {
+    start: usize,
+    end: usize,
+    attributes: BTreeMap<String, String>,
+}
+
+impl Link {
+    fn get(&self, name: &str) -> Result<&str> {
+        self.attributes
+            .get(name)
+            .map(String::as_str)
+            .with_context(|| format!("a data-trunk link has no {name}"))
+    }
+}
+
+/// What a link becomes in the built page: its own tag, and what goes at
+/// the end of the head (the app's preloads).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Placed {
+    tag: String,
+    head: String,
+}
+
+/// The project's page and its `data-trunk` links.
+struct Page<'a> {
+    html: &'a str,
+    links: Vec<Link>,
+}
+
+impl<'a> Page<'a> {
+    fn read(html: &'a str) -> Result<Page<'a>> {
+        let mut links = Vec::new();
+        let mut from = 0;
+        while let Some(found) = html[from..].find("<link") {
+            let start = from + found;
+            let end = start
+                + html[start..]
+                    .find('>')
+                    .with_context(|| format!("a <link at byte {start} never ends"))?
+                + 1;
+            from = end;
+            let inside = html[start + "<link".len()..end - 1].trim_end_matches('/');
+            let attributes = attributes(inside);
+            if attributes.contains_key("data-trunk") {
+                links.push(Link {
+                    start,
+                    end,
+                    attributes,
+                });
+            }
+        }
+        Ok(Page { html, links })
+    }
+
+    /// The page with each link replaced by what it became (`placed`, by the
+    /// link's start), and their head parts before `</head>`.
+    fn write(&self, placed: &BTreeMap<usize, Placed>) -> String {
+        let mut out = String::with_capacity(self.html.len());
+        let mut at = 0;
+        let mut head = String::new();
+        for link in &self.links {
+            out.push_str(&self.html[at..link.start]);
+            if let Some(placed) = placed.get(&link.start) {
+                out.push_str(&placed.tag);
+                head.push_str(&placed.head);
+            }
+            at = link.end;
+        }
+        out.push_str(&self.html[at..]);
+        match out.find("</head>") {
+            Some(end) => out.insert_str(end, &head),
+            None => out.push_str(&head),
+        }
+        out
+    }
+}
+
+/// `name="value"` pairs and bare names (`data-trunk`) of a tag's inside.
+fn attributes(inside: &str) -> BTreeMap<String, String> {
+    let mut found = BTreeMap::new();
+    let mut rest = inside.trim_start();
+    while !rest.is_empty() {
+        let name_end = rest
+            .find(|c: char| c.is_whitespace() || c == '=')
+            .unwrap_or(rest.len());
+        let name = rest[..name_end].to_owned();
+        rest = rest[name_end..].trim_start();
+        let mut value = String::new();
+        if let Some(after) = rest.strip_prefix('=') {
+            let after = after.trim_start();
+            if let Some(quoted) = after.strip_prefix('"') {
+                let close = quoted.find('"').unwrap_or(quoted.len());
+                value = quoted[..close].to_owned();
+                rest = quoted.get(close + 1..).unwrap_or("");
+            } else {
+                let close = after.find(char::is_whitespace).unwrap_or(after.len());
+                value = after[..close].to_owned();
+                rest = &after[close..];
+            }
+        }
+        if !name.is_empty() {
+            found.insert(name, value);
+        }
+        rest = rest.trim_start();
+    }
+    found
+}
+
+/// `sha384-…`, as a tag's `integrity` says it.
+fn integrity(bytes: &[u8]) -> String {
+    format!(
+        "sha384-{}",
+        base64::engine::general_purpose::STANDARD.encode(Sha384::digest(bytes))
+    )
+}
+
+/// The name a file gets in `dist/`: 16 hexadecimal digits of a hash of
+/// `parts` after the stem, so a changed file is a new address and every
+/// file can be cached for good.
+fn hashed(stem: &str, parts: &[&[u8]]) -> String {
+    let mut hasher = Sha384::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    let digest = hasher.finalize();
+    let hex: String = digest[..8]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    format!("{stem}-{hex}")
+}
+
+/// Do what `link` asks into `dist` and say what it becomes in the page.
+fn place(root: &Path, link: &Link, dist: &Path) -> Result<Placed> {
+    match link.get("rel")? {
+        "rust" => place_app(root, link, dist),
+        "css" => {
+            let (name, bytes) = copy_hashed(root, link.get("href")?, dist)?;
+            Ok(Placed {
+                tag: format!(
+                    r#"<link rel="stylesheet" href="./{name}" integrity="{}"/>"#,
+                    integrity(&bytes)
+                ),
+                head: String::new(),
+            })
+        }
+        "icon" => {
+            let (name, bytes) = copy_hashed(root, link.get("href")?, dist)?;
+            let kind = link
+                .attributes
+                .get("type")
+                .map(|kind| format!(r#" type="{kind}""#))
+                .unwrap_or_default();
+            Ok(Placed {
+                tag: format!(
+                    r#"<link rel="icon"{kind} href="./{name}" integrity="{}"/>"#,
+                    integrity(&bytes)
+                ),
+                head: String::new(),
+            })
+        }
+        "copy-file" => {
+            let from = root.join(link.get("href")?);
+            let name = from.file_name().context("a copy-file link names a file")?;
+            std::fs::copy(&from, dist.join(name))
+                .with_context(|| format!("copying {}", from.display()))?;
+            Ok(Placed::default())
+        }
+        other => bail!(
+            "index.html has a data-trunk link of rel=\"{other}\", which the build does not know"
+        ),
+    }
+}
+
+/// Copy `href` (from the project's root) into `dist` under its hashed
+/// name; returns the name and the bytes.
+fn copy_hashed(root: &Path, href: &str, dist: &Path) -> Result<(String, Vec<u8>)> {
+    let from = root.join(href);
+    let bytes = std::fs::read(&from).with_context(|| format!("reading {}", from.display()))?;
+    let stem = from
+        .file_stem()
+        .and_then(|stem| stem.to_str())
+        .context("a linked file has a name")?;
+    let extension = from
+        .extension()
+        .and_then(|extension| extension.to_str())
+        .map(|extension| format!(".{extension}"))
+        .unwrap_or_default();
+    let name = format!("{}{extension}", hashed(stem, &[&bytes]));
+    std::fs::write(dist.join(&name), &bytes)?;
+    Ok((name, bytes))
+}
+
+/// The app: `cargo build` of the link's binary with its profile,
+/// wasm-bindgen for the web, wasm-opt at the link's level with its
+/// parameters; the module script that starts it, and its preloads.
+fn place_app(root: &Path, link: &Link, dist: &Path) -> Result<Placed> {
+    let bin = link.get("data-bin")?;
+    let profile = link
+        .attributes
+        .get("data-cargo-profile-release")
+        .map_or(DEFAULT_PROFILE, String::as_str);
+    cmd::run(command("cargo").args([
+        "build",
+        "--bin",
+        bin,
+        "--target",
+        WASM_TARGET,
+        "--profile",
+        profile,
+    ]))?;
+    let built = project::target_dir()
+        .join(WASM_TARGET)
+        .join(profile)
+        .join(format!("{bin}.wasm"));
+    let bound = root.join("target").join("dist-bindgen");
+    if bound.exists() {
+        std::fs::remove_dir_all(&bound)?;
+    }
+    cmd::run(command("wasm-bindgen").args([
+        "--target".as_ref(),
+        "web".as_ref(),
+        "--no-typescript".as_ref(),
+        "--out-name".as_ref(),
+        bin.as_ref(),
+        "--out-dir".as_ref(),
+        bound.as_os_str(),
+        built.as_os_str(),
+    ]))?;
+    let js_path = bound.join(format!("{bin}.js"));
+    let wasm_path = bound.join(format!("{bin}_bg.wasm"));
+    if let Some(level) = link.attributes.get("data-wasm-opt") {
+        let params: Vec<&str> = link
+            .attributes
+            .get("data-wasm-opt-params")
+            .map(|params| params.split_whitespace().collect())
+            .unwrap_or_default();
+        cmd::run(
+            command("wasm-opt")
+                .arg(format!("-O{level}"))
+                .args(params)
+                .arg(&wasm_path)
+                .arg("-o")
+                .arg(&wasm_path),
+        )?;
+    }
+    let js = std::fs::read(&js_path)?;
+    let wasm = std::fs::read(&wasm_path)?;
+    let name = hashed(bin, &[&js, &wasm]);
+    let (js_name, wasm_name) = (format!("{name}.js"), format!("{name}_bg.wasm"));
+    std::fs::write(dist.join(&js_name), &js)?;
+    std::fs::write(dist.join(&wasm_name), &wasm)?;
+    std::fs::remove_dir_all(&bound)?;
+    Ok(Placed {
+        tag: app_script(&js_name, &wasm_name),
+        head: format!(
+            r#"<link rel="modulepreload" href="./{js_name}" crossorigin="anonymous" integrity="{}"><link rel="preload" href="./{wasm_name}" crossorigin="anonymous" integrity="{}" as="fetch" type="application/wasm">"#,
+            integrity(&js),
+            integrity(&wasm)
+        ),
+    })
+}
+
+/// The module script that starts the app; `window.wasmBindings` keeps its
+/// exports within reach of the page's scripts, as Trunk's script did.
+fn app_script(js: &str, wasm: &str) -> String {
+    format!(
+        "<script type=\"module\">\n\
+         import init, * as bindings from './{js}';\n\
+         const wasm = await init({{ module_or_path: './{wasm}' }});\n\
+         window.wasmBindings = bindings;\n\
+         dispatchEvent(new CustomEvent(\"TrunkApplicationStarted\", {{detail: {{wasm}}}}));\n\
+         </script>"
+    )
 }
 
 /// Write `name.br` and `name.gz` next to every file worth compressing
@@ -60,6 +368,81 @@ fn compress_file(path: &Path) -> Result<()> {
 mod tests {
     use super::*;
     use std::io::Read;
+
+    const PAGE: &str = r#"<html><head>
+    <link
+      data-trunk
+      rel="rust"
+      data-bin="app"
+      data-wasm-opt="z"
+      data-wasm-opt-params="--enable-bulk-memory --enable-sign-ext"
+    />
+    <link data-trunk rel="css" href="style/app.css" />
+    <link rel="manifest" href="site.webmanifest" />
+  </head><body></body></html>"#;
+
+    #[test]
+    fn the_pages_data_trunk_links_are_read_with_their_attributes() {
+        let page = Page::read(PAGE).unwrap();
+        assert_eq!(page.links.len(), 2, "{:?}", page.links);
+        let app = &page.links[0];
+        assert_eq!(app.get("rel").unwrap(), "rust");
+        assert_eq!(app.get("data-bin").unwrap(), "app");
+        assert_eq!(
+            app.get("data-wasm-opt-params").unwrap(),
+            "--enable-bulk-memory --enable-sign-ext"
+        );
+        assert!(app.attributes.contains_key("data-trunk"));
+        assert_eq!(page.links[1].get("href").unwrap(), "style/app.css");
+        assert!(page.links[1].get("data-bin").is_err());
+    }
+
+    #[test]
+    fn each_link_becomes_its_tag_and_the_preloads_end_the_head() {
+        let page = Page::read(PAGE).unwrap();
+        let placed = BTreeMap::from([
+            (
+                page.links[0].start,
+                Placed {
+                    tag: "<script>app</script>".to_owned(),
+                    head: "<link rel=modulepreload>".to_owned(),
+                },
+            ),
+            (
+                page.links[1].start,
+                Placed {
+                    tag: "<link rel=stylesheet>".to_owned(),
+                    head: String::new(),
+                },
+            ),
+        ]);
+        let written = page.write(&placed);
+        assert!(!written.contains("data-trunk"), "{written}");
+        assert!(written.contains("<script>app</script>"), "{written}");
+        assert!(
+            written.contains(r#"<link rel="manifest" href="site.webmanifest" />"#),
+            "a link without data-trunk stays as it is: {written}"
+        );
+        assert!(
+            written.contains("<link rel=modulepreload></head>"),
+            "{written}"
+        );
+        let script = written.find("<script>app</script>").unwrap();
+        let sheet = written.find("<link rel=stylesheet>").unwrap();
+        assert!(script < sheet, "the links keep their order: {written}");
+    }
+
+    #[test]
+    fn hashed_names_and_integrity_follow_the_bytes() {
+        assert_eq!(hashed("app", &[b"a"]), hashed("app", &[b"a"]));
+        assert_ne!(hashed("app", &[b"a"]), hashed("app", &[b"b"]));
+        assert_eq!(hashed("app", &[b"a"]).len(), "app-".len() + 16);
+        // The integrity of the empty string, as browsers compute it.
+        assert_eq!(
+            integrity(b""),
+            "sha384-OLBgp1GsljhM2TJ+sbHjaiH9txEUvgdDTAzHv2P24donTt6/529l+9Ua0vFImLlb"
+        );
+    }
 
     #[test]
     fn each_file_gets_copies_that_decompress_to_it() {

@@ -23,10 +23,12 @@ mod project;
 mod run_record;
 mod sandbox;
 mod scratch;
+mod shape;
 mod stamp;
 mod start;
 mod styles;
 mod test;
+mod test_binaries;
 mod tools;
 
 use std::process::ExitCode;
@@ -49,6 +51,10 @@ enum Command {
     Start(start::Options),
     /// Install missing tools, lint, and run every test suite.
     Test,
+    /// Serve the app with `trunk serve` while developing: rebuilt on every
+    /// change, on http://127.0.0.1:8081/, forwarding `/v1` to the gateway
+    /// `cargo xtask start` runs on 8080. Builds Trunk first if missing.
+    Serve,
     /// Build in release mode and print the benchmark table (also written to
     /// target/bench.json).
     Bench {
@@ -70,6 +76,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Start(options) => start::run(&options),
         Command::Test => test::run(),
+        Command::Serve => start::serve(),
         Command::Bench { parts } => bench::run(&parts),
         Command::Npm => npm::run(),
         Command::Fuzz { seconds } => fuzz::run(std::time::Duration::from_secs(seconds)),

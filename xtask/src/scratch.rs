@@ -1,5 +1,5 @@
 //! The test run's own temporary folder: every suite, the sandbox and what
-//! they start (ChromeDriver, Chromium, nginx, Redis, s3s-fs) write their
+//! they start (ChromeDriver, Chromium, nginx, Redis) write their
 //! temporary files under it, and it is removed when the run ends.
 //!
 //! Why: a browser killed at a test's end leaves its profile and scoped

@@ -49,6 +49,15 @@ fn fresh_token() -> Result<String> {
     Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
 }
 
+/// `cargo xtask serve`: `trunk serve` with the project's tools, Trunk
+/// built first if missing (the release build does not use it).
+pub fn serve() -> Result<ExitCode> {
+    tools::ensure_build_tools()?;
+    tools::ensure_trunk()?;
+    cmd::run(command("trunk").arg("serve"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Run the command; returns once the gateway stops (Ctrl+C).
 pub fn run(options: &Options) -> Result<ExitCode> {
     if options.upstream.is_some() && std::env::var_os(TOKEN_VAR).is_none() {

@@ -1,10 +1,11 @@
 //! `cargo xtask test`: install what is missing, lint, run every suite, summarise.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 use crate::cmd::{self, command};
 use crate::disk;
@@ -16,6 +17,7 @@ use crate::run_record::{self, RunKind};
 use crate::sandbox;
 use crate::scratch::Scratch;
 use crate::stamp::{self, Stamp};
+use crate::test_binaries::{self, TestBinary};
 use crate::tools::{self, WASM_TARGET};
 
 /// What the release app is built from (from the project's root): the app
@@ -29,7 +31,6 @@ const APP_INPUTS: &[&str] = &[
     "index.html",
     "style",
     "assets",
-    "Trunk.toml",
     "Cargo.toml",
     "Cargo.lock",
     ".cargo/config.toml",
@@ -64,7 +65,6 @@ fn tool_versions() -> Vec<String> {
     };
     vec![
         version("rustc"),
-        version("trunk"),
         version("wasm-bindgen"),
         version("wasm-opt"),
         version("node"),
@@ -74,10 +74,12 @@ fn tool_versions() -> Vec<String> {
 /// The variable that hands the sandbox's address to the browser tests.
 const SANDBOX_URL_VAR: &str = "MEDIA_GEN_SANDBOX_URL";
 
-/// One test suite: a `cargo test` command whose `test result:` lines are counted.
+/// One test suite: the test binaries it runs, one after another, and the
+/// `test result:` lines they print, counted.
 struct Suite {
     name: &'static str,
-    command: Command,
+    /// A command per binary.
+    runs: Vec<Command>,
     /// Whether it tests the release build in `dist/`.
     needs_release_build: bool,
 }
@@ -91,74 +93,117 @@ struct Report {
     failure: Option<String>,
 }
 
-/// `cargo test` with `args`, running every test binary even after one
-/// fails, so a run reports all its failures at once.
-fn cargo_test(args: &[&str]) -> Command {
-    let mut test = command("cargo");
-    test.args(["test", "--no-fail-fast"]).args(args);
-    test
-}
-
 /// What the end-to-end tests run besides the browser: Debian's nginx and
-/// redis-server, and s3s-fs.
+/// redis-server (their S3 server is a library in their own process).
 struct Servers {
     nginx: PathBuf,
     redis: PathBuf,
-    s3s_fs: PathBuf,
 }
 
-fn suites(chromedriver: &Path, servers: &Servers, sandbox_url: &str) -> Vec<Suite> {
-    let mut browser = cargo_test(&["--package", "media-gen", "--target", WASM_TARGET, "--tests"]);
-    // Read at compile time by the browser tests (they cannot read the environment).
-    browser
-        .env("CHROMEDRIVER", chromedriver)
-        .env(SANDBOX_URL_VAR, sandbox_url);
-    // The end-to-end tests are `#[ignore]`d for plain `cargo test`, which has
-    // neither the release build nor ChromeDriver; here they have both.
-    // Two at a time: each test runs its own Chromium.
-    let mut e2e = cargo_test(&[
-        "--package",
-        "media-gen-e2e",
-        "--",
-        "--ignored",
-        "--test-threads=2",
-    ]);
-    e2e.env("CHROMEDRIVER", chromedriver)
-        .env("NGINX", &servers.nginx)
-        .env("REDIS_SERVER", &servers.redis)
-        .env("S3S_FS", &servers.s3s_fs)
-        .env(
-            "MEDIA_GEN_NPM_SCRATCH",
-            npm::npm_dir(&crate::project::root()).join("scratch"),
-        );
-    let native_args = [
-        "--workspace",
-        "--exclude",
-        "media-gen-sandbox",
-        "--exclude",
-        "media-gen-e2e",
-    ];
-    let native = cargo_test(&native_args);
-    // The size ceilings of the release app and the npm package (ignored in
-    // plain `cargo test`); the native suite's packages and features, so
-    // nothing is built again.
-    let mut sizes = cargo_test(&native_args);
-    sizes.args(["--", "--ignored", "sizes::"]);
-    let suite = |name, command, needs_release_build| Suite {
+/// How many end-to-end tests run at once: each drives its own Chromium,
+/// and most of a test's time is spent waiting on the page or the sandbox.
+const E2E_THREADS: &str = "--test-threads=3";
+
+/// The package of the end-to-end tests and the sandbox's, run as suites of
+/// their own.
+const E2E_PACKAGE: &str = "media-gen-e2e";
+const SANDBOX_PACKAGE: &str = "media-gen-sandbox";
+
+/// The workspace's native test binaries and the browser tests' module,
+/// built (each once, in one `cargo test --no-run` per target).
+struct Built {
+    native: Vec<TestBinary>,
+    browser: Vec<TestBinary>,
+}
+
+/// Build every test binary the suites run. The browser tests read the
+/// sandbox's address at compile time (they cannot read the environment).
+fn build_tests(sandbox_url: &str) -> Result<Built> {
+    let native = test_binaries::build(&["--workspace"], &[])?;
+    let browser = test_binaries::build(
+        &[
+            "--package",
+            "media-gen",
+            "--target",
+            WASM_TARGET,
+            "--test",
+            "browser",
+        ],
+        &[(SANDBOX_URL_VAR, sandbox_url)],
+    )?;
+    Ok(Built { native, browser })
+}
+
+fn suites(built: &Built, chromedriver: &Path, servers: &Servers) -> Vec<Suite> {
+    let runs = |binaries: &mut dyn Iterator<Item = &TestBinary>, args: &[&str]| {
+        binaries
+            .map(|binary| binary.command(None, args))
+            .collect::<Vec<_>>()
+    };
+    let native = || {
+        built
+            .native
+            .iter()
+            .filter(|binary| binary.package != E2E_PACKAGE && binary.package != SANDBOX_PACKAGE)
+    };
+    // Every test of the end-to-end crate: those `#[ignore]`d for plain
+    // `cargo test` (which has neither the release build nor ChromeDriver)
+    // and those that need neither.
+    let mut e2e = runs(
+        &mut built
+            .native
+            .iter()
+            .filter(|binary| binary.package == E2E_PACKAGE),
+        &["--include-ignored", E2E_THREADS],
+    );
+    for run in &mut e2e {
+        run.env("CHROMEDRIVER", chromedriver)
+            .env("NGINX", &servers.nginx)
+            .env("REDIS_SERVER", &servers.redis)
+            .env(
+                "MEDIA_GEN_NPM_SCRATCH",
+                npm::npm_dir(&crate::project::root()).join("scratch"),
+            );
+    }
+    // One page runs every browser test, one after another: well over the
+    // runner's 20 s default.
+    let browser = built
+        .browser
+        .iter()
+        .map(|binary| {
+            let mut run = binary.command(Some("wasm-bindgen-test-runner"), &[]);
+            run.env("CHROMEDRIVER", chromedriver)
+                .env("WASM_BINDGEN_TEST_TIMEOUT", "600");
+            run
+        })
+        .collect();
+    let suite = |name, runs, needs_release_build| Suite {
         name,
-        command,
+        runs,
         needs_release_build,
     };
     vec![
-        suite("native", native, false),
+        suite("e2e", e2e, true),
+        suite("browser", browser, false),
+        suite("native", runs(&mut native(), &[]), false),
         suite(
             "sandbox",
-            cargo_test(&["--package", "media-gen-sandbox"]),
+            runs(
+                &mut built
+                    .native
+                    .iter()
+                    .filter(|binary| binary.package == SANDBOX_PACKAGE),
+                &[],
+            ),
             false,
         ),
-        suite("browser", browser, false),
-        suite("sizes", sizes, true),
-        suite("e2e", e2e, true),
+        // The size ceilings of the release app and the npm package (ignored
+        // in plain `cargo test`).
+        suite(
+            "sizes",
+            runs(&mut native(), &["--ignored", "sizes::"]),
+            true,
+        ),
     ]
 }
 
@@ -207,26 +252,91 @@ fn lint() -> Result<()> {
     crate::styles::check()
 }
 
-fn run_suite(suite: &mut Suite, phases: &mut Phases) -> Report {
+/// Run `suite`'s binaries one after another, each to its end (a run
+/// reports all its failures at once); print what they printed as one block
+/// when the suite ends, so suites running side by side do not mix lines.
+fn run_suite(suite: &mut Suite) -> Report {
+    println!("\n--> {} started", suite.name);
     let started = Instant::now();
     let mut counts = Counts::default();
-    let outcome = phases.run(suite.name, || {
-        let (status, output) = cmd::run_capturing(&mut suite.command)?;
-        counts = libtest::counts(&output);
-        if !status.success() || counts.failed > 0 {
-            bail!("{} failed ({status})", suite.name);
+    let mut printed = String::new();
+    let mut failures = Vec::new();
+    for run in &mut suite.runs {
+        match cmd::run_capturing_quietly(run) {
+            Ok((status, output)) => {
+                let these = libtest::counts(&output);
+                if !status.success() || these.failed > 0 {
+                    failures.push(format!(
+                        "{} ({status})",
+                        run.get_program().to_string_lossy()
+                    ));
+                }
+                counts += these;
+                printed.push_str(&output);
+            }
+            Err(error) => failures.push(format!("{error:#}")),
         }
-        if counts.passed == 0 {
-            bail!("{} ran no test", suite.name);
-        }
-        Ok(())
-    });
+    }
+    let failure = if !failures.is_empty() {
+        Some(format!("{} failed: {}", suite.name, failures.join(", ")))
+    } else if counts.passed == 0 {
+        Some(format!("{} ran no test", suite.name))
+    } else {
+        None
+    };
+    let took = started.elapsed();
+    let mut out = std::io::stdout().lock();
+    let outcome = if failure.is_none() { "done" } else { "FAILED" };
+    // The copy was counted; a closed terminal loses only the echo.
+    let _ = writeln!(
+        out,
+        "\n==> {}\n{printed}<== {}: {outcome} in {}",
+        suite.name,
+        suite.name,
+        seconds(took)
+    );
     Report {
         name: suite.name,
         counts,
-        took: started.elapsed(),
-        failure: outcome.err().map(|error| format!("{error:#}")),
+        took,
+        failure,
     }
+}
+
+/// The suites that run side by side: the end-to-end suite (browsers,
+/// servers, mostly waiting on pages) beside all the others in turn.
+const LANES: [&[&str]; 2] = [&["e2e"], &["browser", "native", "sandbox", "sizes"]];
+
+/// Run every suite, the lanes of [`LANES`] at once; reports in the order
+/// `suites` gives.
+fn run_suites(suites: Vec<Suite>) -> Vec<Report> {
+    let names: Vec<&'static str> = suites.iter().map(|suite| suite.name).collect();
+    let mut lanes: Vec<Vec<Suite>> = LANES.iter().map(|_| Vec::new()).collect();
+    for suite in suites {
+        let lane = LANES
+            .iter()
+            .position(|lane| lane.contains(&suite.name))
+            .unwrap_or(LANES.len() - 1);
+        lanes[lane].push(suite);
+    }
+    let mut reports: Vec<Report> = std::thread::scope(|scope| {
+        let running: Vec<_> = lanes
+            .into_iter()
+            .map(|lane| {
+                scope.spawn(move || {
+                    lane.into_iter()
+                        .map(|mut suite| run_suite(&mut suite))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        running
+            .into_iter()
+            .flat_map(|lane| lane.join().unwrap_or_default())
+            .collect()
+    });
+    reports.sort_by_key(|report| names.iter().position(|name| *name == report.name));
+    reports
 }
 
 fn summary(lint: &Result<()>, reports: &[Report]) -> String {
@@ -277,12 +387,7 @@ pub fn run() -> Result<ExitCode> {
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
     let nginx = phases.run("nginx for the deployment test", tools::ensure_nginx)?;
     let redis = phases.run("redis for the shared relay's test", tools::ensure_redis)?;
-    let s3s_fs = phases.run("s3s-fs for the upload store test", tools::ensure_s3s_fs)?;
-    let servers = Servers {
-        nginx,
-        redis,
-        s3s_fs,
-    };
+    let servers = Servers { nginx, redis };
 
     let lint = phases.run("lint", lint);
     // Each done again only when its inputs changed since it last succeeded.
@@ -324,23 +429,48 @@ pub fn run() -> Result<ExitCode> {
         ])
         .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
     })?;
-    let mut reports = Vec::new();
-    for mut suite in suites(&chromedriver, &servers, &sandbox.base_url) {
-        // Chromium's crash reports go under XDG_CONFIG_HOME: there too.
-        suite
-            .command
-            .env("TMPDIR", scratch.dir())
-            .env("XDG_CONFIG_HOME", scratch.dir());
-        match &release_build {
-            Err(error) if suite.needs_release_build => reports.push(Report {
-                name: suite.name,
-                counts: Counts::default(),
-                took: Duration::ZERO,
-                failure: Some(format!("not run: {error:#}")),
-            }),
-            _ => reports.push(run_suite(&mut suite, &mut phases)),
+    let built = phases.run("build the tests", || build_tests(&sandbox.base_url));
+    let reports = match built {
+        Ok(built) => {
+            let mut ready = Vec::new();
+            let mut reports = Vec::new();
+            for mut suite in suites(&built, &chromedriver, &servers) {
+                match &release_build {
+                    Err(error) if suite.needs_release_build => reports.push(Report {
+                        name: suite.name,
+                        counts: Counts::default(),
+                        took: Duration::ZERO,
+                        failure: Some(format!("not run: {error:#}")),
+                    }),
+                    _ => {
+                        for run in &mut suite.runs {
+                            // Chromium's crash reports go under XDG_CONFIG_HOME: there too.
+                            run.env("TMPDIR", scratch.dir())
+                                .env("XDG_CONFIG_HOME", scratch.dir());
+                        }
+                        ready.push(suite);
+                    }
+                }
+            }
+            let mut ran = Vec::new();
+            // Each suite's failure is in its report; the phase says one failed.
+            let _ = phases.run("tests (two lanes at once)", || {
+                ran = run_suites(ready);
+                match ran.iter().filter(|report| report.failure.is_some()).count() {
+                    0 => Ok(()),
+                    failed => anyhow::bail!("{failed} suites failed"),
+                }
+            });
+            reports.extend(ran);
+            reports
         }
-    }
+        Err(error) => vec![Report {
+            name: "build",
+            counts: Counts::default(),
+            took: Duration::ZERO,
+            failure: Some(format!("{error:#}")),
+        }],
+    };
 
     drop(scratch);
     let all_passed = lint.is_ok() && reports.iter().all(|report| report.failure.is_none());

@@ -15,9 +15,6 @@ use crate::project;
 
 /// The Trunk release the project builds with (0.22 needs a newer rustc).
 pub const TRUNK_VERSION: &str = "0.21.14";
-/// The S3-compatible server the upload storage is tested against (it
-/// checks signatures); 0.15 on need a newer rustc.
-pub const S3S_FS_VERSION: &str = "0.14.1";
 /// The Rust target of the browser code.
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// The wasm-opt the app is built with: binaryen from the npm registry,
@@ -57,12 +54,13 @@ fn find_on_path(program: &str) -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
-/// Everything `cargo xtask start` needs to build the app.
+/// Everything the release build of the app needs (`dist.rs`): the wasm
+/// target, the wasm-bindgen CLI and wasm-opt. Not Trunk: only `cargo xtask
+/// serve` runs it.
 pub fn ensure_build_tools() -> Result<()> {
     ensure_wasm_target()?;
     let wasm_bindgen = project::wasm_bindgen_version(&project::root())?;
     ensure_wasm_bindgen_cli(&wasm_bindgen)?;
-    ensure_trunk()?;
     ensure_wasm_opt()
 }
 
@@ -158,7 +156,8 @@ fn cargo_install(krate: &str, version: &str, locked: bool) -> std::process::Comm
     install
 }
 
-fn ensure_trunk() -> Result<()> {
+/// Trunk at [`TRUNK_VERSION`], for `trunk serve` while developing.
+pub fn ensure_trunk() -> Result<()> {
     match installed_version("trunk") {
         Some(found) if found == TRUNK_VERSION => {
             println!("ok: trunk {TRUNK_VERSION}");
@@ -241,32 +240,6 @@ fn ensure_chromium() -> Result<PathBuf> {
         );
     }
     find_on_path("chromedriver").context("chromedriver runs but is not found on PATH")
-}
-
-/// `s3s-fs`, an S3-compatible server that checks signatures, for the
-/// end-to-end tests of uploads kept in object storage (built from
-/// crates.io with its `binary` feature). Returns its path.
-pub fn ensure_s3s_fs() -> Result<PathBuf> {
-    let installed = cmd::cargo_tool_root("s3s-fs", S3S_FS_VERSION).join("bin/s3s-fs");
-    let version = || installed_version(&installed.to_string_lossy());
-    if version().as_deref() == Some(S3S_FS_VERSION) {
-        println!("ok: s3s-fs {S3S_FS_VERSION}");
-        return Ok(installed);
-    }
-    println!("s3s-fs: need {S3S_FS_VERSION}, found {:?}", version());
-    let with_binary = |locked| {
-        let mut install = cargo_install("s3s-fs", S3S_FS_VERSION, locked);
-        install.args(["--features", "binary"]);
-        install
-    };
-    if cmd::run(&mut with_binary(true)).is_err() {
-        println!("retrying without --locked");
-        cmd::run(&mut with_binary(false))?;
-    }
-    match version() {
-        Some(found) if found == S3S_FS_VERSION => Ok(installed),
-        other => bail!("s3s-fs was installed but reports {other:?}"),
-    }
 }
 
 /// Debian's nginx, for the end-to-end test of the deployment's topology

@@ -1,20 +1,25 @@
-//! An S3-compatible server that checks signatures: `s3s-fs` (`S3S_FS`,
-//! else `s3s-fs` on PATH, installed by `cargo xtask test`) on a free
-//! loopback port, keeping its objects in a folder of its own; stopped
-//! and its folder deleted when dropped.
+//! An S3-compatible server that checks signatures: `s3s-fs`'s file system
+//! behind `s3s`'s service, in the test's own process on a free loopback
+//! port, keeping its objects in a folder of its own; stopped and its folder
+//! deleted when dropped. A library here rather than a program installed
+//! beside the project: it shares the workspace's compiled `hyper` and
+//! `tokio` instead of a second build of them.
 
 use std::path::PathBuf;
-use std::process::Stdio;
-use std::time::Duration;
 
-use tokio::process::{Child, Command};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto::Builder;
+use s3s::auth::SimpleAuth;
+use s3s::service::S3ServiceBuilder;
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
 
 /// The bucket every test's uploads go to.
 pub const BUCKET: &str = "media";
 
-/// A running `s3s-fs`.
+/// A running S3 server.
 pub struct S3Server {
-    _process: Child,
+    server: JoinHandle<()>,
     /// The folder its objects are kept in (`{root}/{bucket}/…`).
     pub root: PathBuf,
     /// `http://127.0.0.1:<port>`.
@@ -24,43 +29,44 @@ pub struct S3Server {
 }
 
 impl S3Server {
-    /// Start one with the bucket [`BUCKET`]; waits until it listens.
+    /// Start one with the bucket [`BUCKET`], listening when this returns.
     pub async fn start() -> S3Server {
-        let port = crate::free_port();
-        let root = std::env::temp_dir().join(format!("media-gen-s3-{}-{port}", std::process::id()));
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("listen on a loopback port");
+        let address = listener.local_addr().expect("the listener's address");
+        let root = std::env::temp_dir().join(format!(
+            "media-gen-s3-{}-{}",
+            std::process::id(),
+            address.port()
+        ));
         std::fs::create_dir_all(root.join(BUCKET)).expect("make the bucket's folder");
         let credentials = (
             "media-gen-test".to_owned(),
             "a-secret-of-the-tests".to_owned(),
         );
-        let program = std::env::var("S3S_FS").unwrap_or_else(|_| "s3s-fs".to_owned());
-        let process = Command::new(&program)
-            .args(["--host", "127.0.0.1", "--port", &port.to_string()])
-            .args([
-                "--access-key",
-                &credentials.0,
-                "--secret-key",
-                &credentials.1,
-            ])
-            .arg(&root)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap_or_else(|error| panic!("cannot start the S3 server `{program}`: {error}"));
-        let address = format!("127.0.0.1:{port}");
-        for _ in 0..100 {
-            if tokio::net::TcpStream::connect(&address).await.is_ok() {
-                return S3Server {
-                    _process: process,
-                    root,
-                    endpoint: format!("http://{address}"),
-                    credentials,
-                };
+        let files = s3s_fs::FileSystem::new(&root).expect("an S3 store in the folder");
+        let mut service = S3ServiceBuilder::new(files);
+        service.set_auth(SimpleAuth::from_single(
+            credentials.0.clone(),
+            credentials.1.clone(),
+        ));
+        let service = service.build();
+        let server = tokio::spawn(async move {
+            let connections = Builder::new(TokioExecutor::new());
+            while let Ok((socket, _)) = listener.accept().await {
+                let connection = connections
+                    .serve_connection(TokioIo::new(socket), service.clone())
+                    .into_owned();
+                tokio::spawn(connection);
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+        });
+        S3Server {
+            server,
+            root,
+            endpoint: format!("http://{address}"),
+            credentials,
         }
-        panic!("{program} did not listen on {address}");
     }
 
     /// The gateway's settings of this storage (`--upload-store`'s
@@ -97,6 +103,7 @@ impl S3Server {
 
 impl Drop for S3Server {
     fn drop(&mut self) {
+        self.server.abort();
         let _ = std::fs::remove_dir_all(&self.root);
     }
 }

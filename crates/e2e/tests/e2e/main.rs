@@ -1,4 +1,4 @@
-//! The end-to-end tests, one binary (linked once, its tests packed two at
+//! The end-to-end tests, one binary (linked once, its tests run three at
 //! a time however many each file holds): the release build of the app, the
 //! npm package, the gateway, nginx and Redis, driven as people and
 //! operators use them. Each module's own documentation says what it covers.

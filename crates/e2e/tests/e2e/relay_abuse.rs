@@ -68,12 +68,17 @@ async fn callbacks_cannot_make_the_gateway_read_the_service_at_will() {
         .await
         .unwrap();
     assert!(!service.contains(&capability), "{service}");
+    let started = tokio::time::Instant::now();
     let statuses = flood(&service, &id).await;
     assert!(statuses.iter().all(|status| *status == 503), "{statuses:?}");
-    assert_eq!(
-        status_reads(&site.sandbox_url).await,
-        1,
-        "one confirming read per task per interval, whatever the callbacks"
+    // The gateway's interval is 10 s: a loaded machine may take longer
+    // than that over 200 callbacks, and earn the task one more read.
+    let intervals = 1 + started.elapsed().as_secs() / 10;
+    let reads = status_reads(&site.sandbox_url).await;
+    assert!(
+        (1..=intervals).contains(&reads),
+        "one confirming read per task per interval, whatever the callbacks: \
+         {reads} in {intervals} intervals"
     );
     let retry = reqwest::Client::new()
         .post(&service)

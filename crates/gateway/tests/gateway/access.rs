@@ -130,18 +130,37 @@ async fn guessing_keys_is_refused_long_before_it_could_succeed() {
     new_key(dir.path(), "ada", None);
     let (base, _) = keyed_gateway(dir.path(), 1_000).await;
     let languages = format!("{base}/v1/video_translate/target_languages");
+    let started = tokio::time::Instant::now();
     let mut statuses = Vec::new();
+    let mut first_refused = None;
     for guess in 0..40 {
         let key = format!("mgk_{:043}", guess);
-        statuses.push(get(&languages, Some(&key)).await.status().as_u16());
+        let answer = get(&languages, Some(&key)).await;
+        statuses.push(answer.status().as_u16());
+        if answer.status() == 429 && first_refused.is_none() {
+            first_refused = Some(answer);
+        }
     }
+    let last = get(&languages, Some("mgk_guess")).await.status();
+    // Ten wrong keys a minute: one more is let through for every six
+    // seconds the guesses took (a loaded machine is slow to make 40).
+    let refilled = (started.elapsed().as_secs() / 6) as usize;
     let unauthorized = statuses.iter().filter(|s| **s == 401).count();
     let throttled = statuses.iter().filter(|s| **s == 429).count();
-    assert_eq!(unauthorized, 10, "ten wrong keys a minute: {statuses:?}");
-    assert_eq!(throttled, 30, "{statuses:?}");
-    let last = get(&languages, Some("mgk_guess")).await;
-    assert_eq!(last.status(), 429);
-    assert!(last.headers().contains_key("retry-after"));
+    assert!(
+        statuses[..10].iter().all(|s| *s == 401),
+        "the first ten are judged: {statuses:?}"
+    );
+    assert!(
+        (10..=10 + refilled).contains(&unauthorized),
+        "ten wrong keys a minute ({refilled} refilled): {statuses:?}"
+    );
+    assert_eq!(throttled, 40 - unauthorized, "{statuses:?}");
+    let refused = first_refused.expect("a guess was refused");
+    assert!(refused.headers().contains_key("retry-after"));
+    if refilled == 0 {
+        assert_eq!(last, 429);
+    }
 }
 
 #[tokio::test]

@@ -74,7 +74,7 @@ mod tests {
         );
         // A saved record is read by the browser's `JSON.parse`
         // (`TaskRecord::from_stored`): the app's browser tests read them
-        // (`tests/stored_records.rs`).
+        // (`tests/browser/stored_records.rs`).
         assert_eq!(change("media-gen.token", Some("{}".into())), None);
     }
 }

@@ -26,6 +26,15 @@ impl Drop for MountedApp {
     }
 }
 
+/// Forget what earlier tests stored: the page's local and session storage.
+/// Every test runs in the same page, so a test that needs what a fresh
+/// visitor sees (no settings, no tasks) clears them before it mounts.
+pub fn clear_storage() {
+    let window = window();
+    window.local_storage().unwrap().unwrap().clear().unwrap();
+    window.session_storage().unwrap().unwrap().clear().unwrap();
+}
+
 /// Mount the app at `/` into a fresh element.
 pub async fn mount_app() -> MountedApp {
     mount_app_at("/").await

@@ -1,12 +1,7 @@
 //! What a person does with results beyond looking at them: subtitles in
 //! the player, copy as cURL and copy link, download all, compare two.
-#![cfg(target_arch = "wasm32")]
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
 
-mod mount;
-mod sandbox;
-
+use crate::{mount, sandbox};
 use media_gen_api::*;
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::store::tasks;
@@ -14,14 +9,19 @@ use mount::{element, elements, exists, js, mount_app_at, texts, wait_for, Mounte
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
 /// Clicks on download links, recorded instead of saving files:
-/// `[download name, href]` in `window.__downloads`.
+/// `[download name, href]` in `window.__downloads`. Every other link goes
+/// on as the browser's own `click` takes it: the tests after this one run
+/// in the same page, and their navigation clicks must still navigate.
 fn record_downloads() {
     js("window.__downloads = [];
+        const click = window.__anchorClick ??= HTMLAnchorElement.prototype.click;
         HTMLAnchorElement.prototype.click = function () {
-          window.__downloads.push([this.download, this.href]);
+          if (this.hasAttribute('download')) {
+            window.__downloads.push([this.download, this.href]);
+          } else {
+            click.call(this);
+          }
         };");
 }
 

@@ -2,15 +2,10 @@
 //! `JSON.parse` made of the stored text, read by `TaskRecord::from_stored`,
 //! agrees with the record's own `Deserialize` (the native tests' reading)
 //! on every shape a record is stored in, good and bad.
-#![cfg(target_arch = "wasm32")]
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
 
 use media_gen_api::*;
 use media_gen_ui::store::record::TaskRecord;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// `text` read as the browser reads a stored record.
 fn from_storage(text: &str) -> Result<TaskRecord, String> {

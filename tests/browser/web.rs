@@ -1,16 +1,10 @@
 //! Browser tests: mount the app in headless Chromium and look at the DOM.
-#![cfg(target_arch = "wasm32")]
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
 
-mod mount;
-
-use mount::{elements, mount_app, navigate, texts};
+use crate::mount;
+use mount::{clear_storage, elements, mount_app, navigate, texts};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::window;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn shell_has_header_navigation_board_and_settings() {
@@ -81,6 +75,7 @@ async fn navigation_opens_each_page_and_marks_its_link() {
 
 #[wasm_bindgen_test]
 async fn settings_show_the_base_url_defaulting_to_the_page_origin() {
+    clear_storage();
     let app = mount_app().await;
     let host = &app.host;
     navigate(host, "Settings").await;

@@ -1,17 +1,10 @@
 //! The keyboard flow (`/`, `?`, Esc) and what a hidden tab shows when tasks
 //! end: a count in the title and, for people who opt in, notifications.
-#![cfg(target_arch = "wasm32")]
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
 
-mod mount;
-mod sandbox;
-
+use crate::{mount, sandbox};
 use mount::{element, exists, js, mount_app_at, wait_for, MountedApp};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// Press `key` on the page itself (not in a field); returns whether the
 /// browser's own action for it still happens (the press was not cancelled).

@@ -1,12 +1,8 @@
 //! Nothing lost under faults: a batch of submissions of every kind through
 //! the board while the sandbox fails 30% of requests (5xx, 429 with
 //! Retry-After, dropped connections, latency).
-#![cfg(target_arch = "wasm32")]
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
 
-mod sandbox;
-
+use crate::sandbox;
 use leptos::prelude::*;
 use media_gen::board::provide_board;
 use media_gen::settings::provide_settings;
@@ -15,8 +11,6 @@ use media_gen::shell::notifications::provide_notifier;
 use media_gen_api::*;
 use media_gen_ui::store::tasks;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// Submissions per kind.
 const BATCH: usize = 20;

@@ -1,18 +1,11 @@
 //! The settings page: where the token is kept, and the connection test
 //! against the sandbox, in headless Chromium.
-#![cfg(target_arch = "wasm32")]
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
 
-mod mount;
-mod sandbox;
-
-use mount::{mount_app, navigate, wait_for, MountedApp};
+use crate::{mount, sandbox};
+use mount::{clear_storage, mount_app, navigate, wait_for, MountedApp};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{HtmlElement, HtmlInputElement, Storage};
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const TOKEN_KEY: &str = "media-gen.token";
 
@@ -26,11 +19,6 @@ fn session() -> Storage {
 
 fn device() -> Storage {
     web_sys::window().unwrap().local_storage().unwrap().unwrap()
-}
-
-fn clear_storage() {
-    session().clear().unwrap();
-    device().clear().unwrap();
 }
 
 fn input(app: &MountedApp, selector: &str) -> HtmlInputElement {

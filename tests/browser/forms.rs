@@ -1,11 +1,6 @@
 //! The submit forms in headless Chromium, against the sandbox.
-#![cfg(target_arch = "wasm32")]
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
 
-mod mount;
-mod sandbox;
-
+use crate::{mount, sandbox};
 use leptos::prelude::document;
 use mount::{
     choose, element, elements, exists, leave, mount_app, navigate, options, press, submit_button,
@@ -14,8 +9,6 @@ use mount::{
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlTextAreaElement;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 async fn image_form() -> MountedApp {
     sandbox::connect_the_app();

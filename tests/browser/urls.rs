@@ -1,12 +1,9 @@
 //! The browser's `URL` reads URLs as the `url` crate does, for every case
 //! the contract's native tests hold that crate to, and the rules use it.
-#![cfg(target_arch = "wasm32")]
 
 use media_gen_api::url_parts::{misread_cases, parity_cases};
 use media_gen_api::validate::{is_http_url, url_extension};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn the_browser_reads_the_shared_cases_as_the_url_crate_does() {

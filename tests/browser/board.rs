@@ -1,12 +1,7 @@
 //! The task board against the sandbox, in headless Chromium: tasks stored
 //! the moment a submit returns, followed to the end, and resumed after a reload.
-#![cfg(target_arch = "wasm32")]
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
 
-mod mount;
-mod sandbox;
-
+use crate::{mount, sandbox};
 use leptos::prelude::*;
 use media_gen::board::{provide_board, Board};
 use media_gen::settings::provide_settings;
@@ -18,8 +13,6 @@ use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::store::tasks;
 use mount::{elements, mount_app, wait_for};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 async fn submit_image() -> (Request, String) {
     let request = sandbox::image_request("board", 1);

@@ -1,12 +1,7 @@
 //! The board's controls and the task page, as a person uses them: filters,
 //! copy, re-run, edit and re-run, remove, look-up by id, results and failures.
-#![cfg(target_arch = "wasm32")]
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
 
-mod mount;
-mod sandbox;
-
+use crate::{mount, sandbox};
 use media_gen_api::*;
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::store::tasks;
@@ -16,8 +11,6 @@ use mount::{
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// Submit an image task straight to the sandbox (as another tool would).
 async fn submit_image(prompt: &str, count: i64) -> (Request, Vec<String>) {

@@ -1,11 +1,7 @@
 //! The browser client against the sandbox, in headless Chromium: every
 //! endpoint, every error kind (made with fault injection), retries, abort.
-#![cfg(target_arch = "wasm32")]
-// Test-only crate: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used)]
 
-mod sandbox;
-
+use crate::sandbox;
 use std::time::Duration;
 
 use media_gen_api::*;
@@ -13,8 +9,6 @@ use media_gen_client::{Auth, Client, ClientError, ClientOptions};
 use serde_json::json;
 use wasm_bindgen_test::*;
 use web_sys::AbortController;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn image_to_video() -> ImageToVideoRequest {
     ImageToVideoRequest {

@@ -1,0 +1,146 @@
+//! The shape that keeps `cargo xtask test` quick, checked as `layers.rs`
+//! checks the architecture: each rule says what a run must not do again
+//! and why, and a test of xtask's own suite fails the day it does.
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// One rule: `holds` is true of the project as it is, `why` says what
+    /// breaking it cost.
+    struct Rule {
+        what: &'static str,
+        why: &'static str,
+        holds: fn(&Path) -> Result<(), String>,
+    }
+
+    /// The `.rs` files directly in `dir` (each a test binary of its own).
+    fn files_directly_in(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|entry| entry.ok())
+                    .map(|entry| entry.path())
+                    .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == "rs"))
+                    .map(|path| path.display().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn source(root: &Path, path: &str) -> String {
+        std::fs::read_to_string(root.join(path)).unwrap_or_else(|error| panic!("{path}: {error}"))
+    }
+
+    /// The function `name`'s text in `text`: from `fn name(` to the brace
+    /// that closes it at its own indentation (a method's too).
+    fn function<'a>(text: &'a str, name: &str) -> &'a str {
+        let start = text
+            .find(&format!("fn {name}("))
+            .unwrap_or_else(|| panic!("no fn {name}"));
+        let line = text[..start].rfind('\n').map_or(0, |at| at + 1);
+        let indent: String = text[line..start]
+            .chars()
+            .take_while(|c| *c == ' ')
+            .collect();
+        let end = text[start..]
+            .find(&format!("\n{indent}}}\n"))
+            .map_or(text.len(), |end| start + end);
+        &text[start..end]
+    }
+
+    const RULES: &[Rule] = &[
+        Rule {
+            what: "the browser tests are one binary (`tests/browser/main.rs`), nothing else directly in `tests/`",
+            why: "each binary is a wasm-bindgen run of its own (the module bound again, ChromeDriver and Chromium started, the page loaded): twelve of them cost 46 s of a 114 s suite",
+            holds: |root| match files_directly_in(&root.join("tests")).as_slice() {
+                [] => Ok(()),
+                found => Err(format!("test binaries beside tests/browser/: {found:?}")),
+            },
+        },
+        Rule {
+            what: "the end-to-end tests are one binary (`crates/e2e/tests/e2e/main.rs`)",
+            why: "one link of the crate's heavy dependencies instead of one per file, and one libtest pool that runs tests of every module side by side",
+            holds: |root| match files_directly_in(&root.join("crates/e2e/tests")).as_slice() {
+                [] => Ok(()),
+                found => Err(format!("test binaries beside tests/e2e/: {found:?}")),
+            },
+        },
+        Rule {
+            what: "`cargo xtask test` builds no Trunk",
+            why: "Trunk took 9 min 19 s to compile on a slow machine; the release build is xtask's own (`dist.rs`), and only `cargo xtask serve` needs Trunk",
+            holds: |root| {
+                let test = source(root, "xtask/src/test.rs");
+                let tools = source(root, "xtask/src/tools.rs");
+                let dist = source(root, "xtask/src/dist.rs");
+                let build_tools = function(&tools, "ensure_build_tools");
+                if test.contains("ensure_trunk") || build_tools.contains("ensure_trunk") {
+                    return Err("the test run installs Trunk".to_owned());
+                }
+                if dist.contains("command(\"trunk\")") {
+                    return Err("the release build runs Trunk".to_owned());
+                }
+                Ok(())
+            },
+        },
+        Rule {
+            what: "suites run from binaries built once, two lanes at once, not through `cargo test`",
+            why: "`cargo test` holds the build folder's lock until its last test ends: the browser, native and sandbox suites could not run beside the end-to-end suite, and all of them waited in turn",
+            holds: |root| {
+                let test = source(root, "xtask/src/test.rs");
+                if test.contains("\"test\", \"--no-fail-fast\"") || test.contains("fn cargo_test") {
+                    return Err("a suite runs through `cargo test`".to_owned());
+                }
+                if !test.contains("std::thread::scope") {
+                    return Err("the suites no longer run side by side".to_owned());
+                }
+                Ok(())
+            },
+        },
+        Rule {
+            what: "an end-to-end test waits in the page, not by asking WebDriver again and again",
+            why: "a look from the test costs about 11 ms of ChromeDriver's and Chromium's CPU; the helpers looked 20 times a second while waiting",
+            holds: |root| {
+                let lib = source(root, "crates/e2e/src/lib.rs");
+                for helper in ["wait_for_text", "wait_until", "wait_for_address", "find"] {
+                    if !function(&lib, helper).contains("wait_in_page") {
+                        return Err(format!("Browser::{helper} polls over WebDriver"));
+                    }
+                }
+                Ok(())
+            },
+        },
+    ];
+
+    #[test]
+    fn the_test_run_keeps_its_quick_shape() {
+        let root = crate::project::root();
+        let broken: Vec<String> = RULES
+            .iter()
+            .filter_map(|rule| {
+                (rule.holds)(&root)
+                    .err()
+                    .map(|found| format!("{}: {found}\n  why: {}", rule.what, rule.why))
+            })
+            .collect();
+        assert!(broken.is_empty(), "{}", broken.join("\n"));
+    }
+
+    #[test]
+    fn the_shape_rules_see_a_broken_shape() {
+        let dir = std::env::temp_dir().join(format!("xtask-shape-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("tests")).unwrap();
+        std::fs::write(dir.join("tests/forms.rs"), "").unwrap();
+        let rule = &RULES[0];
+        assert!(
+            (rule.holds)(&dir).is_err(),
+            "a second browser test binary went unseen"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        let lib = "impl B {\n    fn find(&self) {\n        self.client.wait()\n    }\n    fn other(&self) {\n        self.wait_in_page()\n    }\n}\n";
+        assert!(
+            !function(lib, "find").contains("wait_in_page"),
+            "a method's text ran into the next one"
+        );
+    }
+}

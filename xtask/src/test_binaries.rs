@@ -1,0 +1,163 @@
+//! Test binaries built once by cargo and then run by xtask itself, so that
+//! suites can run side by side: `cargo test` holds the build folder's lock
+//! until its last test ends, and a second one waits for it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+
+use crate::cmd::{self, command};
+
+/// One test binary cargo built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestBinary {
+    /// The package it tests (`media-gen-gateway`).
+    pub package: String,
+    /// The target's name (`gateway`, or the package's library's name).
+    pub target: String,
+    /// The program: a native executable, or a `.wasm` module for the
+    /// browser runner.
+    pub program: PathBuf,
+    /// The package's folder: cargo runs each test binary there.
+    pub dir: PathBuf,
+}
+
+impl TestBinary {
+    /// A command that runs this binary as `cargo test` would: from its
+    /// package's folder, through `runner` when the binary needs one (the
+    /// wasm-bindgen test runner for a `.wasm`), with `args` after it.
+    pub fn command(&self, runner: Option<&str>, args: &[&str]) -> Command {
+        let mut run = match runner {
+            Some(runner) => {
+                let mut run = command(runner);
+                run.arg(&self.program);
+                run
+            }
+            None => command(&self.program.to_string_lossy()),
+        };
+        run.current_dir(&self.dir)
+            .env("CARGO_MANIFEST_DIR", &self.dir)
+            .env("CARGO_PKG_NAME", &self.package)
+            .args(args);
+        run
+    }
+}
+
+/// The lines of cargo's `--message-format=json` this reads.
+#[derive(Deserialize)]
+struct Message {
+    reason: String,
+    #[serde(default)]
+    executable: Option<PathBuf>,
+    #[serde(default)]
+    manifest_path: Option<PathBuf>,
+    #[serde(default)]
+    target: Option<Target>,
+    #[serde(default)]
+    profile: Option<Profile>,
+}
+
+#[derive(Deserialize)]
+struct Target {
+    name: String,
+}
+
+#[derive(Deserialize)]
+struct Profile {
+    test: bool,
+}
+
+/// `cargo test --no-run` with `args` (and `env` set): build every test
+/// binary they name and list them, in the order cargo reports them.
+pub fn build(args: &[&str], env: &[(&str, &str)]) -> Result<Vec<TestBinary>> {
+    let mut cargo = command("cargo");
+    cargo
+        .args([
+            "test",
+            "--no-run",
+            "--message-format=json-render-diagnostics",
+        ])
+        .args(args)
+        .envs(env.iter().copied());
+    let (status, output) = cmd::run_capturing_quietly(&mut cargo)?;
+    if !status.success() {
+        bail!("building the tests failed ({status})");
+    }
+    binaries(&output)
+}
+
+/// The test binaries in cargo's JSON messages `output`.
+fn binaries(output: &str) -> Result<Vec<TestBinary>> {
+    let mut found = Vec::new();
+    for line in output.lines().filter(|line| line.starts_with('{')) {
+        let message: Message =
+            serde_json::from_str(line).with_context(|| format!("reading cargo's {line}"))?;
+        let (Some(program), Some(manifest), Some(target), Some(profile)) = (
+            message.executable,
+            message.manifest_path,
+            message.target,
+            message.profile,
+        ) else {
+            continue;
+        };
+        if message.reason != "compiler-artifact" || !profile.test {
+            continue;
+        }
+        let dir = manifest
+            .parent()
+            .context("a manifest path has a folder")?
+            .to_owned();
+        let package = package_name(&manifest)?;
+        found.push(TestBinary {
+            package,
+            target: target.name,
+            program,
+            dir,
+        });
+    }
+    Ok(found)
+}
+
+/// The `[package] name` of the manifest at `path`.
+fn package_name(path: &std::path::Path) -> Result<String> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+    let manifest: toml::Table = toml::from_str(&text)?;
+    manifest
+        .get("package")
+        .and_then(|package| package.get("name"))
+        .and_then(|name| name.as_str())
+        .map(str::to_owned)
+        .with_context(|| format!("{} names no package", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::binaries;
+
+    #[test]
+    fn test_binaries_are_read_from_cargos_messages_and_nothing_else() {
+        let root = crate::project::root();
+        let manifest = root.join("xtask/Cargo.toml");
+        let output = format!(
+            concat!(
+                r#"{{"reason":"compiler-artifact","target":{{"name":"xtask"}},"profile":{{"test":true}},"manifest_path":"{m}","executable":"/t/xtask-1"}}"#,
+                "\n",
+                r#"{{"reason":"compiler-artifact","target":{{"name":"xtask"}},"profile":{{"test":false}},"manifest_path":"{m}","executable":"/t/xtask"}}"#,
+                "\n",
+                r#"{{"reason":"compiler-artifact","target":{{"name":"serde"}},"profile":{{"test":false}},"manifest_path":"{m}","executable":null}}"#,
+                "\n",
+                r#"{{"reason":"build-finished","success":true}}"#,
+                "\n"
+            ),
+            m = manifest.display()
+        );
+        let found = binaries(&output).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].package, "xtask");
+        assert_eq!(found[0].target, "xtask");
+        assert_eq!(found[0].program, std::path::Path::new("/t/xtask-1"));
+        assert_eq!(found[0].dir, root.join("xtask"));
+    }
+}
