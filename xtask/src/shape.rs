@@ -49,6 +49,41 @@ mod tests {
         &text[start..end]
     }
 
+    /// Where a doc comment opens a code block rustdoc would run as a test
+    /// (```` ``` ```` or ```` ```rust ````), in the project's Rust sources.
+    fn doc_tests(root: &Path) -> Vec<String> {
+        let mut found = Vec::new();
+        for folder in ["src", "crates", "xtask/src"] {
+            let Ok(files) = crate::project::files_under(&root.join(folder)) else {
+                continue;
+            };
+            for file in files
+                .iter()
+                .filter(|f| f.extension().is_some_and(|e| e == "rs"))
+            {
+                let text = std::fs::read_to_string(file).unwrap_or_default();
+                let mut open = false;
+                for (number, line) in text.lines().enumerate() {
+                    let line = line.trim_start();
+                    let Some(doc) = line
+                        .strip_prefix("///")
+                        .or_else(|| line.strip_prefix("//!"))
+                    else {
+                        continue;
+                    };
+                    let Some(fence) = doc.trim().strip_prefix("```") else {
+                        continue;
+                    };
+                    if !open && (fence.is_empty() || fence.starts_with("rust")) {
+                        found.push(format!("{}:{}", file.display(), number + 1));
+                    }
+                    open = !open;
+                }
+            }
+        }
+        found
+    }
+
     const RULES: &[Rule] = &[
         Rule {
             what: "the browser tests are one binary (`tests/browser/main.rs`), nothing else directly in `tests/`",
@@ -98,6 +133,14 @@ mod tests {
             },
         },
         Rule {
+            what: "no doc comment holds a code block rustdoc would run",
+            why: "the suites run the test binaries cargo built, not rustdoc's: a doc test would never run (and each crate's rustdoc pass cost about a second when there were none); examples that must work are tests",
+            holds: |root| match doc_tests(root).as_slice() {
+                [] => Ok(()),
+                found => Err(format!("doc tests at {found:?}: mark them `text` or make them tests")),
+            },
+        },
+        Rule {
             what: "an end-to-end test waits in the page, not by asking WebDriver again and again",
             why: "a look from the test costs about 11 ms of ChromeDriver's and Chromium's CPU; the helpers looked 20 times a second while waiting",
             holds: |root| {
@@ -136,6 +179,14 @@ mod tests {
             (rule.holds)(&dir).is_err(),
             "a second browser test binary went unseen"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(
+            dir.join("src/lib.rs"),
+            "/// ```text\n/// not run\n/// ```\n/// ```\n/// run();\n/// ```\npub fn run() {}\n",
+        )
+        .unwrap();
+        assert_eq!(doc_tests(&dir).len(), 1, "{:?}", doc_tests(&dir));
         std::fs::remove_dir_all(&dir).unwrap();
         let lib = "impl B {\n    fn find(&self) {\n        self.client.wait()\n    }\n    fn other(&self) {\n        self.wait_in_page()\n    }\n}\n";
         assert!(

@@ -480,7 +480,9 @@ async fn the_quota_counts_what_arrived_and_says_what_is_used() {
     let base = gateway(dir.path(), |uploads| {
         uploads.quota = 10 * MIB;
         uploads.in_flight = 100;
-        uploads.idle = Duration::from_secs(1);
+        // Long enough that a loaded machine gets from the second create to
+        // the first PATCH before the second's reservation lapses.
+        uploads.idle = Duration::from_secs(3);
     })
     .await;
     // Two 8 MiB uploads reserve a 4 MiB piece each: 8 of the 10 MiB.
@@ -503,7 +505,7 @@ async fn the_quota_counts_what_arrived_and_says_what_is_used() {
     assert!((4 * MIB..8 * MIB).contains(&kept), "{kept}");
     // Idle past --upload-idle, the uploads let their reservations go: what
     // arrived stays counted, and there is room for a new one.
-    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    tokio::time::sleep(Duration::from_millis(4_100)).await;
     let made = create(&base, 4 * MIB, "d.png").await;
     assert_eq!(
         made.status(),
