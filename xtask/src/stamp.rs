@@ -1,6 +1,6 @@
 //! A build step's inputs, fingerprinted: a step whose inputs are the same
 //! as when it last succeeded (and whose output is still there) is not done
-//! again. The release app's `trunk build` (wasm-opt alone takes most of it)
+//! again. The release app's build (wasm-opt alone takes most of it)
 //! and the npm package's build, install and checks cost a warm run nearly a
 //! minute each time otherwise.
 

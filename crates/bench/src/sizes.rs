@@ -1,4 +1,4 @@
-//! What people download: the app (`dist/`, built by `trunk build --release`)
+//! What people download: the app (`dist/`, built by xtask's release build)
 //! and, from the npm package (`target/npm/`, built by `cargo xtask npm`),
 //! what a Vite build of a page that uses all of the client entry ships and
 //! what a page that mounts the widgets loads; each file gzipped and brotli-compressed at the
@@ -233,10 +233,10 @@ fn widgets_build(assets: &Path, uploads: bool) -> Result<Vec<PathBuf>, String> {
         .collect())
 }
 
-/// `path`'s name without the content hash Trunk or Vite gives it
-/// (`ui-28793656f44d3f23.css` is `ui.css`, `index-B4EsS_ah.js` is
-/// `index.js`): Trunk writes up to 16 hex digits after the last `-`, Vite 8
-/// characters (which may hold a `-` themselves).
+/// `path`'s name without the content hash the release build or Vite gives
+/// it (`ui-28793656f44d3f23.css` is `ui.css`, `index-B4EsS_ah.js` is
+/// `index.js`): the release build writes 16 hex digits after the last `-`,
+/// Vite 8 characters (which may hold a `-` themselves).
 fn plain_name(path: &Path) -> String {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let (Some(stem), Some(extension)) = (

@@ -2,7 +2,7 @@
 //! the app in front of the sandbox, and headless Chromium driven through
 //! ChromeDriver.
 //!
-//! The tests need `dist/` (built by `trunk build --release`) and ChromeDriver
+//! The tests need `dist/` (built by `cargo xtask start` or `test`) and ChromeDriver
 //! (`CHROMEDRIVER`, else `chromedriver` on PATH); `cargo xtask test` provides
 //! both and runs them with `--ignored`.
 
@@ -66,7 +66,7 @@ pub fn dist_dir() -> PathBuf {
     let dist = workspace_root().join("dist");
     assert!(
         dist.join("index.html").is_file(),
-        "{} has no built app: run `trunk build --release` first (`cargo xtask test` does)",
+        "{} has no built app: run `cargo xtask test` (or `start`), which builds it",
         dist.display()
     );
     dist
