@@ -133,6 +133,21 @@ mod tests {
             },
         },
         Rule {
+            what: "the native lint is clippy compiling the test build, not a check of its own",
+            why: "a separate `cargo clippy --workspace --all-targets` checked every dependency only for the test build to compile them again: 311 s of a fresh run's lint",
+            holds: |root| {
+                let test = source(root, "xtask/src/test.rs");
+                let lint = function(&test, "lint");
+                if lint.contains("\"--workspace\"") {
+                    return Err("the lint checks the whole workspace itself".to_owned());
+                }
+                if !function(&test, "build_tests").contains("Compiler::Clippy") {
+                    return Err("the test build is not clippy's".to_owned());
+                }
+                Ok(())
+            },
+        },
+        Rule {
             what: "no doc comment holds a code block rustdoc would run",
             why: "the suites run the test binaries cargo built, not rustdoc's: a doc test would never run (and each crate's rustdoc pass cost about a second when there were none); examples that must work are tests",
             holds: |root| match doc_tests(root).as_slice() {

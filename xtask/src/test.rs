@@ -17,7 +17,7 @@ use crate::run_record::{self, RunKind};
 use crate::sandbox;
 use crate::scratch::Scratch;
 use crate::stamp::{self, Stamp};
-use crate::test_binaries::{self, TestBinary};
+use crate::test_binaries::{self, Compiler, TestBinary};
 use crate::tools::{self, WASM_TARGET};
 
 /// What the release app is built from (from the project's root): the app
@@ -110,18 +110,36 @@ const E2E_PACKAGE: &str = "media-gen-e2e";
 const SANDBOX_PACKAGE: &str = "media-gen-sandbox";
 
 /// The workspace's native test binaries and the browser tests' module,
-/// built (each once, in one `cargo test --no-run` per target).
+/// built (each once, in one `cargo test --no-run` per target), and what
+/// clippy found in the workspace's code as the native ones built.
 struct Built {
     native: Vec<TestBinary>,
     browser: Vec<TestBinary>,
+    findings: Vec<String>,
 }
 
-/// Build every test binary the suites run. The browser tests read the
-/// sandbox's address at compile time (they cannot read the environment).
+/// Build every test binary the suites run. The native build is also the
+/// lint's native check: clippy's driver compiles the workspace's crates,
+/// so they are not checked once and compiled again (the dependencies,
+/// checked and then built, were most of a fresh lint). The benchmark's
+/// program, which no test builds, is built the same way. The browser
+/// tests read the sandbox's address at compile time (they cannot read the
+/// environment).
 fn build_tests(sandbox_url: &str) -> Result<Built> {
-    let native = test_binaries::build(&["--workspace"], &[])?;
+    let native = test_binaries::build(
+        &["test", "--no-run", "--workspace", "--all-targets"],
+        &[],
+        Compiler::Clippy,
+    )?;
+    let bench = test_binaries::build(
+        &["build", "--package", "media-gen-bench", "--bins"],
+        &[],
+        Compiler::Clippy,
+    )?;
     let browser = test_binaries::build(
         &[
+            "test",
+            "--no-run",
             "--package",
             "media-gen",
             "--target",
@@ -130,8 +148,13 @@ fn build_tests(sandbox_url: &str) -> Result<Built> {
             "browser",
         ],
         &[(SANDBOX_URL_VAR, sandbox_url)],
+        Compiler::Rustc,
     )?;
-    Ok(Built { native, browser })
+    Ok(Built {
+        native: native.binaries,
+        browser: browser.binaries,
+        findings: native.findings.into_iter().chain(bench.findings).collect(),
+    })
 }
 
 fn suites(built: &Built, chromedriver: &Path, servers: &Servers) -> Vec<Suite> {
@@ -215,10 +238,13 @@ fn lint() -> Result<()> {
         clippy
     };
     cmd::run(command("cargo").args(["fmt", "--all", "--", "--check"]))?;
+    // The workspace's native code is linted as its tests build (see
+    // `build_tests`), all but xtask's own program, which is running.
     cmd::run(command("cargo").args([
         "clippy",
-        "--workspace",
-        "--all-targets",
+        "--package",
+        "xtask",
+        "--bins",
         "--",
         "-D",
         "warnings",
@@ -429,7 +455,16 @@ pub fn run() -> Result<ExitCode> {
         ])
         .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
     })?;
-    let built = phases.run("build the tests", || build_tests(&sandbox.base_url));
+    let built = phases.run("build the tests (and clippy's native lint)", || {
+        build_tests(&sandbox.base_url)
+    });
+    let lint = match &built {
+        Ok(built) if !built.findings.is_empty() => lint.and(Err(anyhow::anyhow!(
+            "clippy found {} problems in the native build (printed above it)",
+            built.findings.len()
+        ))),
+        _ => lint,
+    };
     let reports = match built {
         Ok(built) => {
             let mut ready = Vec::new();

@@ -49,6 +49,9 @@ impl TestBinary {
 #[derive(Deserialize)]
 struct Message {
     reason: String,
+    /// A compiler's diagnostic (`reason` `compiler-message`).
+    #[serde(default)]
+    message: Option<Diagnostic>,
     #[serde(default)]
     executable: Option<PathBuf>,
     #[serde(default)]
@@ -57,6 +60,14 @@ struct Message {
     target: Option<Target>,
     #[serde(default)]
     profile: Option<Profile>,
+}
+
+/// A diagnostic as rustc (or clippy) reports it.
+#[derive(Deserialize)]
+struct Diagnostic {
+    level: String,
+    #[serde(default)]
+    rendered: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -69,31 +80,78 @@ struct Profile {
     test: bool,
 }
 
-/// `cargo test --no-run` with `args` (and `env` set): build every test
-/// binary they name and list them, in the order cargo reports them.
-pub fn build(args: &[&str], env: &[(&str, &str)]) -> Result<Vec<TestBinary>> {
+/// What a build made and said.
+#[derive(Debug, Default)]
+pub struct Built {
+    /// The test binaries, in the order cargo reported them.
+    pub binaries: Vec<TestBinary>,
+    /// The warnings and errors the compiler gave about the workspace's own
+    /// code, rendered (dependencies' lints are capped by cargo).
+    pub findings: Vec<String>,
+}
+
+/// How a build compiles the workspace's own crates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compiler {
+    /// rustc, as `cargo test` does.
+    Rustc,
+    /// clippy's driver: the same compilation with clippy's lints, so the
+    /// build that makes the test binaries is also the lint's check, and
+    /// nothing is checked once and compiled again.
+    Clippy,
+}
+
+/// `cargo <args>` with `--message-format=json` (and `env` set), `compiler`
+/// compiling the workspace's crates: the test binaries it built and what
+/// the compiler said, each diagnostic printed as it came.
+pub fn build(args: &[&str], env: &[(&str, &str)], compiler: Compiler) -> Result<Built> {
     let mut cargo = command("cargo");
     cargo
-        .args([
-            "test",
-            "--no-run",
-            "--message-format=json-render-diagnostics",
-        ])
         .args(args)
+        .arg("--message-format=json")
         .envs(env.iter().copied());
+    if compiler == Compiler::Clippy {
+        cargo.env("RUSTC_WORKSPACE_WRAPPER", clippy_driver()?);
+    }
     let (status, output) = cmd::run_capturing_quietly(&mut cargo)?;
+    let built = read(&output)?;
+    for finding in &built.findings {
+        eprint!("{finding}");
+    }
     if !status.success() {
         bail!("building the tests failed ({status})");
     }
-    binaries(&output)
+    Ok(built)
 }
 
-/// The test binaries in cargo's JSON messages `output`.
-fn binaries(output: &str) -> Result<Vec<TestBinary>> {
-    let mut found = Vec::new();
+/// The clippy driver of the toolchain that builds (`rustc --print sysroot`).
+fn clippy_driver() -> Result<std::path::PathBuf> {
+    let output = command("rustc")
+        .args(["--print", "sysroot"])
+        .output()
+        .context("running rustc --print sysroot")?;
+    let sysroot = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    let driver = std::path::Path::new(&sysroot).join("bin/clippy-driver");
+    if !driver.is_file() {
+        bail!("no clippy-driver in {sysroot}/bin: install clippy (`rustup component add clippy`)");
+    }
+    Ok(driver)
+}
+
+/// The test binaries and the diagnostics in cargo's JSON messages `output`.
+fn read(output: &str) -> Result<Built> {
+    let mut built = Built::default();
     for line in output.lines().filter(|line| line.starts_with('{')) {
         let message: Message =
             serde_json::from_str(line).with_context(|| format!("reading cargo's {line}"))?;
+        if message.reason == "compiler-message" {
+            if let Some(diagnostic) = message.message {
+                if matches!(diagnostic.level.as_str(), "warning" | "error") {
+                    built.findings.push(diagnostic.rendered.unwrap_or_default());
+                }
+            }
+            continue;
+        }
         let (Some(program), Some(manifest), Some(target), Some(profile)) = (
             message.executable,
             message.manifest_path,
@@ -110,14 +168,14 @@ fn binaries(output: &str) -> Result<Vec<TestBinary>> {
             .context("a manifest path has a folder")?
             .to_owned();
         let package = package_name(&manifest)?;
-        found.push(TestBinary {
+        built.binaries.push(TestBinary {
             package,
             target: target.name,
             program,
             dir,
         });
     }
-    Ok(found)
+    Ok(built)
 }
 
 /// The `[package] name` of the manifest at `path`.
@@ -134,10 +192,10 @@ fn package_name(path: &std::path::Path) -> Result<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::binaries;
+    use super::read;
 
     #[test]
-    fn test_binaries_are_read_from_cargos_messages_and_nothing_else() {
+    fn test_binaries_and_findings_are_read_from_cargos_messages_and_nothing_else() {
         let root = crate::project::root();
         let manifest = root.join("xtask/Cargo.toml");
         let output = format!(
@@ -148,12 +206,18 @@ mod tests {
                 "\n",
                 r#"{{"reason":"compiler-artifact","target":{{"name":"serde"}},"profile":{{"test":false}},"manifest_path":"{m}","executable":null}}"#,
                 "\n",
+                r#"{{"reason":"compiler-message","message":{{"level":"warning","rendered":"warning: unused\n"}}}}"#,
+                "\n",
+                r#"{{"reason":"compiler-message","message":{{"level":"note","rendered":"note: x\n"}}}}"#,
+                "\n",
                 r#"{{"reason":"build-finished","success":true}}"#,
                 "\n"
             ),
             m = manifest.display()
         );
-        let found = binaries(&output).unwrap();
+        let built = read(&output).unwrap();
+        assert_eq!(built.findings, ["warning: unused\n"]);
+        let found = built.binaries;
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].package, "xtask");
         assert_eq!(found[0].target, "xtask");
