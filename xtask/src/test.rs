@@ -455,7 +455,7 @@ pub fn run() -> Result<ExitCode> {
         ])
         .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
     })?;
-    let built = phases.run("build the tests (and clippy's native lint)", || {
+    let built = phases.run("build the tests + native lint", || {
         build_tests(&sandbox.base_url)
     });
     let lint = match &built {
