@@ -19,6 +19,7 @@ use sha2::{Digest, Sha384};
 use crate::cmd::{self, command};
 use crate::project;
 use crate::tools::WASM_TARGET;
+use crate::wasm;
 
 /// File types worth compressing: text, and WebAssembly.
 const COMPRESSED: &[&str] = &[
@@ -33,7 +34,7 @@ pub fn build_release_app() -> Result<()> {
     let root = project::root();
     let html = std::fs::read_to_string(root.join("index.html")).context("reading index.html")?;
     let page = Page::read(&html)?;
-    let staged = root.join("target").join("dist-staged");
+    let staged = project::target_dir().join("dist-staged");
     if staged.exists() {
         std::fs::remove_dir_all(&staged)?;
     }
@@ -85,26 +86,10 @@ struct Page<'a> {
 
 impl<'a> Page<'a> {
     fn read(html: &'a str) -> Result<Page<'a>> {
-        let mut links = Vec::new();
-        let mut from = 0;
-        while let Some(found) = html[from..].find("<link") {
-            let start = from + found;
-            let end = start
-                + html[start..]
-                    .find('>')
-                    .with_context(|| format!("a <link at byte {start} never ends"))?
-                + 1;
-            from = end;
-            let inside = html[start + "<link".len()..end - 1].trim_end_matches('/');
-            let attributes = attributes(inside);
-            if attributes.contains_key("data-trunk") {
-                links.push(Link {
-                    start,
-                    end,
-                    attributes,
-                });
-            }
-        }
+        let links = links(html)?
+            .into_iter()
+            .filter(|link| link.attributes.contains_key("data-trunk"))
+            .collect();
         Ok(Page { html, links })
     }
 
@@ -129,6 +114,36 @@ impl<'a> Page<'a> {
         }
         out
     }
+}
+
+/// Every `<link …>` of `html`, in order.
+fn links(html: &str) -> Result<Vec<Link>> {
+    let mut links = Vec::new();
+    let mut from = 0;
+    while let Some(found) = html[from..].find("<link") {
+        let start = from + found;
+        let end = start
+            + html[start..]
+                .find('>')
+                .with_context(|| format!("a <link at byte {start} never ends"))?
+            + 1;
+        from = end;
+        let inside = html[start + "<link".len()..end - 1].trim_end_matches('/');
+        links.push(Link {
+            start,
+            end,
+            attributes: attributes(inside),
+        });
+    }
+    Ok(links)
+}
+
+/// The first value of attribute `name` on a `<link>` of `html`.
+pub fn link_attribute(html: &str, name: &str) -> Option<String> {
+    links(html)
+        .ok()?
+        .into_iter()
+        .find_map(|mut link| link.attributes.remove(name))
 }
 
 /// `name="value"` pairs and bare names (`data-trunk`) of a tag's inside.
@@ -189,7 +204,7 @@ fn hashed(stem: &str, parts: &[&[u8]]) -> String {
 /// Do what `link` asks into `dist` and say what it becomes in the page.
 fn place(root: &Path, link: &Link, dist: &Path) -> Result<Placed> {
     match link.get("rel")? {
-        "rust" => place_app(root, link, dist),
+        "rust" => place_app(link, dist),
         "css" => {
             let (name, bytes) = copy_hashed(root, link.get("href")?, dist)?;
             Ok(Placed {
@@ -250,7 +265,7 @@ fn copy_hashed(root: &Path, href: &str, dist: &Path) -> Result<(String, Vec<u8>)
 /// The app: `cargo build` of the link's binary with its profile,
 /// wasm-bindgen for the web, wasm-opt at the link's level with its
 /// parameters; the module script that starts it, and its preloads.
-fn place_app(root: &Path, link: &Link, dist: &Path) -> Result<Placed> {
+fn place_app(link: &Link, dist: &Path) -> Result<Placed> {
     let bin = link.get("data-bin")?;
     let profile = link
         .attributes
@@ -265,40 +280,25 @@ fn place_app(root: &Path, link: &Link, dist: &Path) -> Result<Placed> {
         "--profile",
         profile,
     ]))?;
-    let built = project::target_dir()
-        .join(WASM_TARGET)
-        .join(profile)
-        .join(format!("{bin}.wasm"));
-    let bound = root.join("target").join("dist-bindgen");
+    let bound = project::target_dir().join("dist-bindgen");
     if bound.exists() {
         std::fs::remove_dir_all(&bound)?;
     }
-    cmd::run(command("wasm-bindgen").args([
-        "--target".as_ref(),
-        "web".as_ref(),
-        "--no-typescript".as_ref(),
-        "--out-name".as_ref(),
-        bin.as_ref(),
-        "--out-dir".as_ref(),
-        bound.as_os_str(),
-        built.as_os_str(),
-    ]))?;
+    wasm::bind_for_web(
+        &wasm::built(profile, &format!("{bin}.wasm")),
+        bin,
+        &bound,
+        false,
+    )?;
     let js_path = bound.join(format!("{bin}.js"));
     let wasm_path = bound.join(format!("{bin}_bg.wasm"));
     if let Some(level) = link.attributes.get("data-wasm-opt") {
-        let params: Vec<&str> = link
+        let params: Vec<String> = link
             .attributes
             .get("data-wasm-opt-params")
-            .map(|params| params.split_whitespace().collect())
+            .map(|params| params.split_whitespace().map(str::to_owned).collect())
             .unwrap_or_default();
-        cmd::run(
-            command("wasm-opt")
-                .arg(format!("-O{level}"))
-                .args(params)
-                .arg(&wasm_path)
-                .arg("-o")
-                .arg(&wasm_path),
-        )?;
+        wasm::optimize(&wasm_path, level, &params)?;
     }
     let js = std::fs::read(&js_path)?;
     let wasm = std::fs::read(&wasm_path)?;

@@ -30,6 +30,7 @@ mod styles;
 mod test;
 mod test_binaries;
 mod tools;
+mod wasm;
 
 use std::process::ExitCode;
 

@@ -74,28 +74,16 @@ fn build_module(root: &Path, module: &Module, package: &Path) -> Result<()> {
         build.args(["--features", &module.features.join(",")]);
     }
     cmd::run(&mut build)?;
-    let wasm = root
-        .join("target")
-        .join(WASM_TARGET)
-        .join("wasm-release")
-        .join(module.wasm);
-    cmd::run(command("wasm-bindgen").args([
-        "--target".as_ref(),
-        "web".as_ref(),
-        "--out-name".as_ref(),
-        module.out_name.as_ref(),
-        "--out-dir".as_ref(),
-        package.as_os_str(),
-        wasm.as_os_str(),
-    ]))?;
-    let optimized = package.join(format!("{}_bg.wasm", module.out_name));
-    cmd::run(
-        command("wasm-opt")
-            .arg("-Oz")
-            .args(project::wasm_opt_params(root)?)
-            .arg(&optimized)
-            .arg("-o")
-            .arg(&optimized),
+    crate::wasm::bind_for_web(
+        &crate::wasm::built("wasm-release", module.wasm),
+        module.out_name,
+        package,
+        true,
+    )?;
+    crate::wasm::optimize(
+        &package.join(format!("{}_bg.wasm", module.out_name)),
+        "z",
+        &project::wasm_opt_params(root)?,
     )
 }
 

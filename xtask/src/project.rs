@@ -133,8 +133,8 @@ mod tests {
 }
 
 /// The wasm-opt flags the app is built with: `data-wasm-opt-params` in
-/// `index.html` (Trunk reads them there), so the npm package is optimised
-/// with the same ones.
+/// `index.html` (the release build and `trunk serve` read them there), so
+/// the npm package is optimised with the same ones.
 pub fn wasm_opt_params(root: &Path) -> Result<Vec<String>> {
     let path = root.join("index.html");
     let html =
@@ -143,10 +143,8 @@ pub fn wasm_opt_params(root: &Path) -> Result<Vec<String>> {
 }
 
 fn params_in(html: &str) -> Option<Vec<String>> {
-    let start = html.find("data-wasm-opt-params=\"")? + "data-wasm-opt-params=\"".len();
-    let end = start + html[start..].find('"')?;
     Some(
-        html[start..end]
+        crate::dist::link_attribute(html, "data-wasm-opt-params")?
             .split_whitespace()
             .map(str::to_owned)
             .collect(),

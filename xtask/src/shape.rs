@@ -28,6 +28,15 @@ mod tests {
             .unwrap_or_default()
     }
 
+    /// Nothing but folders in `folder`: each `.rs` file there is a test
+    /// binary of its own beside the one in its folder.
+    fn no_test_files_directly_in(root: &Path, folder: &str) -> Result<(), String> {
+        match files_directly_in(&root.join(folder)).as_slice() {
+            [] => Ok(()),
+            found => Err(format!("test binaries directly in {folder}/: {found:?}")),
+        }
+    }
+
     fn source(root: &Path, path: &str) -> String {
         std::fs::read_to_string(root.join(path)).unwrap_or_else(|error| panic!("{path}: {error}"))
     }
@@ -88,18 +97,12 @@ mod tests {
         Rule {
             what: "the browser tests are one binary (`tests/browser/main.rs`), nothing else directly in `tests/`",
             why: "each binary is a wasm-bindgen run of its own (the module bound again, ChromeDriver and Chromium started, the page loaded): twelve of them cost 46 s of a 114 s suite",
-            holds: |root| match files_directly_in(&root.join("tests")).as_slice() {
-                [] => Ok(()),
-                found => Err(format!("test binaries beside tests/browser/: {found:?}")),
-            },
+            holds: |root| no_test_files_directly_in(root, "tests"),
         },
         Rule {
             what: "the end-to-end tests are one binary (`crates/e2e/tests/e2e/main.rs`)",
             why: "one link of the crate's heavy dependencies instead of one per file, and one libtest pool that runs tests of every module side by side",
-            holds: |root| match files_directly_in(&root.join("crates/e2e/tests")).as_slice() {
-                [] => Ok(()),
-                found => Err(format!("test binaries beside tests/e2e/: {found:?}")),
-            },
+            holds: |root| no_test_files_directly_in(root, "crates/e2e/tests"),
         },
         Rule {
             what: "`cargo xtask test` builds no Trunk",

@@ -93,6 +93,18 @@ struct Report {
     failure: Option<String>,
 }
 
+impl Report {
+    /// A suite that could not run, and why.
+    fn not_run(name: &'static str, why: String) -> Report {
+        Report {
+            name,
+            counts: Counts::default(),
+            took: Duration::ZERO,
+            failure: Some(why),
+        }
+    }
+}
+
 /// What the end-to-end tests run besides the browser: Debian's nginx and
 /// redis-server (their S3 server is a library in their own process).
 struct Servers {
@@ -112,7 +124,7 @@ const SANDBOX_PACKAGE: &str = "media-gen-sandbox";
 /// The workspace's native test binaries and the browser tests' module,
 /// built (each once, in one `cargo test --no-run` per target), and what
 /// clippy found in the workspace's code as the native ones built.
-struct Built {
+struct TestBuilds {
     native: Vec<TestBinary>,
     browser: Vec<TestBinary>,
     findings: Vec<String>,
@@ -125,7 +137,7 @@ struct Built {
 /// program, which no test builds, is built the same way. The browser
 /// tests read the sandbox's address at compile time (they cannot read the
 /// environment).
-fn build_tests(sandbox_url: &str) -> Result<Built> {
+fn build_tests(sandbox_url: &str) -> Result<TestBuilds> {
     let native = test_binaries::build(
         &["test", "--no-run", "--workspace", "--all-targets"],
         &[],
@@ -150,33 +162,29 @@ fn build_tests(sandbox_url: &str) -> Result<Built> {
         &[(SANDBOX_URL_VAR, sandbox_url)],
         Compiler::Rustc,
     )?;
-    Ok(Built {
+    Ok(TestBuilds {
         native: native.binaries,
         browser: browser.binaries,
         findings: native.findings.into_iter().chain(bench.findings).collect(),
     })
 }
 
-fn suites(built: &Built, chromedriver: &Path, servers: &Servers) -> Vec<Suite> {
-    let runs = |binaries: &mut dyn Iterator<Item = &TestBinary>, args: &[&str]| {
-        binaries
-            .map(|binary| binary.command(None, args))
-            .collect::<Vec<_>>()
-    };
-    let native = || {
+fn suites(built: &TestBuilds, chromedriver: &Path, servers: &Servers) -> Vec<Suite> {
+    // Commands for the native binaries of the packages `of` picks, with `args`.
+    let runs = |of: &dyn Fn(&str) -> bool, args: &[&str]| -> Vec<Command> {
         built
             .native
             .iter()
-            .filter(|binary| binary.package != E2E_PACKAGE && binary.package != SANDBOX_PACKAGE)
+            .filter(|binary| of(&binary.package))
+            .map(|binary| binary.command(None, args))
+            .collect()
     };
+    let native = |package: &str| package != E2E_PACKAGE && package != SANDBOX_PACKAGE;
     // Every test of the end-to-end crate: those `#[ignore]`d for plain
     // `cargo test` (which has neither the release build nor ChromeDriver)
     // and those that need neither.
     let mut e2e = runs(
-        &mut built
-            .native
-            .iter()
-            .filter(|binary| binary.package == E2E_PACKAGE),
+        &|package| package == E2E_PACKAGE,
         &["--include-ignored", E2E_THREADS],
     );
     for run in &mut e2e {
@@ -208,25 +216,15 @@ fn suites(built: &Built, chromedriver: &Path, servers: &Servers) -> Vec<Suite> {
     vec![
         suite("e2e", e2e, true),
         suite("browser", browser, false),
-        suite("native", runs(&mut native(), &[]), false),
+        suite("native", runs(&native, &[]), false),
         suite(
             "sandbox",
-            runs(
-                &mut built
-                    .native
-                    .iter()
-                    .filter(|binary| binary.package == SANDBOX_PACKAGE),
-                &[],
-            ),
+            runs(&|package| package == SANDBOX_PACKAGE, &[]),
             false,
         ),
         // The size ceilings of the release app and the npm package (ignored
         // in plain `cargo test`).
-        suite(
-            "sizes",
-            runs(&mut native(), &["--ignored", "sizes::"]),
-            true,
-        ),
+        suite("sizes", runs(&native, &["--ignored", "sizes::"]), true),
     ]
 }
 
@@ -471,12 +469,9 @@ pub fn run() -> Result<ExitCode> {
             let mut reports = Vec::new();
             for mut suite in suites(&built, &chromedriver, &servers) {
                 match &release_build {
-                    Err(error) if suite.needs_release_build => reports.push(Report {
-                        name: suite.name,
-                        counts: Counts::default(),
-                        took: Duration::ZERO,
-                        failure: Some(format!("not run: {error:#}")),
-                    }),
+                    Err(error) if suite.needs_release_build => {
+                        reports.push(Report::not_run(suite.name, format!("not run: {error:#}")))
+                    }
                     _ => {
                         for run in &mut suite.runs {
                             // Chromium's crash reports go under XDG_CONFIG_HOME: there too.
@@ -499,12 +494,7 @@ pub fn run() -> Result<ExitCode> {
             reports.extend(ran);
             reports
         }
-        Err(error) => vec![Report {
-            name: "build",
-            counts: Counts::default(),
-            took: Duration::ZERO,
-            failure: Some(format!("{error:#}")),
-        }],
+        Err(error) => vec![Report::not_run("build", format!("{error:#}"))],
     };
 
     drop(scratch);

@@ -15,8 +15,6 @@ use crate::cmd::{self, command};
 pub struct TestBinary {
     /// The package it tests (`media-gen-gateway`).
     pub package: String,
-    /// The target's name (`gateway`, or the package's library's name).
-    pub target: String,
     /// The program: a native executable, or a `.wasm` module for the
     /// browser runner.
     pub program: PathBuf,
@@ -57,8 +55,6 @@ struct Message {
     #[serde(default)]
     manifest_path: Option<PathBuf>,
     #[serde(default)]
-    target: Option<Target>,
-    #[serde(default)]
     profile: Option<Profile>,
 }
 
@@ -68,11 +64,6 @@ struct Diagnostic {
     level: String,
     #[serde(default)]
     rendered: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Target {
-    name: String,
 }
 
 #[derive(Deserialize)]
@@ -103,7 +94,7 @@ pub enum Compiler {
 
 /// `cargo <args>` with `--message-format=json` (and `env` set), `compiler`
 /// compiling the workspace's crates: the test binaries it built and what
-/// the compiler said, each diagnostic printed as it came.
+/// the compiler said, each diagnostic printed once the build ends.
 pub fn build(args: &[&str], env: &[(&str, &str)], compiler: Compiler) -> Result<Built> {
     let mut cargo = command("cargo");
     cargo
@@ -126,11 +117,8 @@ pub fn build(args: &[&str], env: &[(&str, &str)], compiler: Compiler) -> Result<
 
 /// The clippy driver of the toolchain that builds (`rustc --print sysroot`).
 fn clippy_driver() -> Result<std::path::PathBuf> {
-    let output = command("rustc")
-        .args(["--print", "sysroot"])
-        .output()
-        .context("running rustc --print sysroot")?;
-    let sysroot = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    let sysroot = cmd::first_line("rustc", &["--print", "sysroot"])
+        .context("rustc --print sysroot did not answer")?;
     let driver = std::path::Path::new(&sysroot).join("bin/clippy-driver");
     if !driver.is_file() {
         bail!("no clippy-driver in {sysroot}/bin: install clippy (`rustup component add clippy`)");
@@ -152,12 +140,9 @@ fn read(output: &str) -> Result<Built> {
             }
             continue;
         }
-        let (Some(program), Some(manifest), Some(target), Some(profile)) = (
-            message.executable,
-            message.manifest_path,
-            message.target,
-            message.profile,
-        ) else {
+        let (Some(program), Some(manifest), Some(profile)) =
+            (message.executable, message.manifest_path, message.profile)
+        else {
             continue;
         };
         if message.reason != "compiler-artifact" || !profile.test {
@@ -170,7 +155,6 @@ fn read(output: &str) -> Result<Built> {
         let package = package_name(&manifest)?;
         built.binaries.push(TestBinary {
             package,
-            target: target.name,
             program,
             dir,
         });
@@ -200,11 +184,11 @@ mod tests {
         let manifest = root.join("xtask/Cargo.toml");
         let output = format!(
             concat!(
-                r#"{{"reason":"compiler-artifact","target":{{"name":"xtask"}},"profile":{{"test":true}},"manifest_path":"{m}","executable":"/t/xtask-1"}}"#,
+                r#"{{"reason":"compiler-artifact","profile":{{"test":true}},"manifest_path":"{m}","executable":"/t/xtask-1"}}"#,
                 "\n",
-                r#"{{"reason":"compiler-artifact","target":{{"name":"xtask"}},"profile":{{"test":false}},"manifest_path":"{m}","executable":"/t/xtask"}}"#,
+                r#"{{"reason":"compiler-artifact","profile":{{"test":false}},"manifest_path":"{m}","executable":"/t/xtask"}}"#,
                 "\n",
-                r#"{{"reason":"compiler-artifact","target":{{"name":"serde"}},"profile":{{"test":false}},"manifest_path":"{m}","executable":null}}"#,
+                r#"{{"reason":"compiler-artifact","profile":{{"test":false}},"manifest_path":"{m}","executable":null}}"#,
                 "\n",
                 r#"{{"reason":"compiler-message","message":{{"level":"warning","rendered":"warning: unused\n"}}}}"#,
                 "\n",
@@ -220,7 +204,6 @@ mod tests {
         let found = built.binaries;
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].package, "xtask");
-        assert_eq!(found[0].target, "xtask");
         assert_eq!(found[0].program, std::path::Path::new("/t/xtask-1"));
         assert_eq!(found[0].dir, root.join("xtask"));
     }
