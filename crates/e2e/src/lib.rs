@@ -922,8 +922,21 @@ impl Browser {
     }
 
     /// Click the first element matching `css`.
+    ///
+    /// The page may draw the element again between finding and clicking it
+    /// (a row whose status just changed): then it is found again, as a
+    /// person's click lands on what is on the screen at that moment.
     pub async fn click(&self, css: &str) {
-        self.find(css).await.click().await.expect("click");
+        const REDRAWN_AT_MOST: usize = 5;
+        for _ in 0..REDRAWN_AT_MOST {
+            match self.find(css).await.click().await {
+                Ok(_) => return,
+                Err(fantoccini::error::CmdError::Standard(error))
+                    if error.error == fantoccini::error::ErrorStatus::StaleElementReference => {}
+                Err(error) => panic!("click `{css}`: {error}"),
+            }
+        }
+        panic!("click `{css}`: redrawn {REDRAWN_AT_MOST} times while clicking it");
     }
 
     /// Wait until an element matches `css`; returns it.
