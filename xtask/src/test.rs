@@ -17,7 +17,7 @@ use crate::run_record::{self, RunKind};
 use crate::sandbox;
 use crate::scratch::Scratch;
 use crate::stamp::{self, Stamp};
-use crate::test_binaries::{self, Compiler, TestBinary};
+use crate::test_binaries::{self, TestBinary};
 use crate::tools::{self, WASM_TARGET};
 
 /// What the release app is built from (from the project's root): the app
@@ -120,6 +120,8 @@ const E2E_THREADS: &str = "--test-threads=3";
 /// their own.
 const E2E_PACKAGE: &str = "media-gen-e2e";
 const SANDBOX_PACKAGE: &str = "media-gen-sandbox";
+/// The app's browser tests (`tests/browser/`): one module, one page.
+const BROWSER_TESTS: &str = "browser";
 
 /// The workspace's native test binaries and the browser tests' module,
 /// built (each once, in one `cargo test --no-run` per target), and what
@@ -134,38 +136,46 @@ struct TestBuilds {
 /// lint's native check: clippy's driver compiles the workspace's crates,
 /// so they are not checked once and compiled again (the dependencies,
 /// checked and then built, were most of a fresh lint). The benchmark's
-/// program, which no test builds, is built the same way. The browser
+/// program is among them: its command line's test makes cargo build it
+/// (with the workspace's features, so nothing is compiled twice). The browser
 /// tests read the sandbox's address at compile time (they cannot read the
 /// environment).
 fn build_tests(sandbox_url: &str) -> Result<TestBuilds> {
-    let native = test_binaries::build(
-        &["test", "--no-run", "--workspace", "--all-targets"],
-        &[],
-        Compiler::Clippy,
-    )?;
-    let bench = test_binaries::build(
-        &["build", "--package", "media-gen-bench", "--bins"],
-        &[],
-        Compiler::Clippy,
-    )?;
-    let browser = test_binaries::build(
+    let native = test_binaries::build(&["test", "--no-run", "--workspace", "--all-targets"], &[])?;
+    // Every crate that runs in the browser, each target, with the
+    // widgets' file controls on (their other build leaves code out and adds
+    // none): the same build that makes the browser tests' module.
+    let wasm = test_binaries::build(
         &[
             "test",
             "--no-run",
-            "--package",
-            "media-gen",
             "--target",
             WASM_TARGET,
-            "--test",
-            "browser",
+            "--package",
+            "media-gen",
+            "--package",
+            "media-gen-ui",
+            "--package",
+            "media-gen-widgets",
+            "--package",
+            "media-gen-js",
+            "--package",
+            "media-gen-client",
+            "--all-targets",
+            "--features",
+            "media-gen-widgets/uploads",
         ],
         &[(SANDBOX_URL_VAR, sandbox_url)],
-        Compiler::Rustc,
     )?;
+    let browser = wasm
+        .binaries
+        .into_iter()
+        .filter(|binary| binary.package == "media-gen" && binary.target == BROWSER_TESTS)
+        .collect();
     Ok(TestBuilds {
         native: native.binaries,
-        browser: browser.binaries,
-        findings: native.findings.into_iter().chain(bench.findings).collect(),
+        browser,
+        findings: native.findings.into_iter().chain(wasm.findings).collect(),
     })
 }
 
@@ -229,15 +239,10 @@ fn suites(built: &TestBuilds, chromedriver: &Path, servers: &Servers) -> Vec<Sui
 }
 
 fn lint() -> Result<()> {
-    let clippy_wasm = |args: &[&str]| {
-        let mut clippy = command("cargo");
-        clippy.args(["clippy", "--target", WASM_TARGET]).args(args);
-        clippy.args(["--", "-D", "warnings"]);
-        clippy
-    };
     cmd::run(command("cargo").args(["fmt", "--all", "--", "--check"]))?;
-    // The workspace's native code is linted as its tests build (see
-    // `build_tests`), all but xtask's own program, which is running.
+    // The workspace's code, native and for the browser, is linted as its tests
+    // build (see `build_tests`), all but xtask's own program, which is
+    // running.
     cmd::run(command("cargo").args([
         "clippy",
         "--package",
@@ -247,31 +252,6 @@ fn lint() -> Result<()> {
         "-D",
         "warnings",
     ]))?;
-    cmd::run(&mut clippy_wasm(&[
-        "--package",
-        "media-gen",
-        "--package",
-        "media-gen-ui",
-        "--package",
-        "media-gen-widgets",
-        "--package",
-        "media-gen-js",
-        "--package",
-        "media-gen-client",
-        "--all-targets",
-    ]))?;
-    // The widgets' build with file controls (`npm/`'s second build of the
-    // module), whose code the build above leaves out.
-    cmd::run(&mut clippy_wasm(&[
-        "--package",
-        "media-gen-widgets",
-        "--features",
-        "uploads",
-        "--lib",
-    ]))?;
-    // The contract crate's library only: its tests run natively, and their
-    // property-testing dependencies do not build for wasm32.
-    cmd::run(&mut clippy_wasm(&["--package", "media-gen-api", "--lib"]))?;
     crate::layers::check()?;
     crate::styles::check()
 }

@@ -15,6 +15,9 @@ use crate::cmd::{self, command};
 pub struct TestBinary {
     /// The package it tests (`media-gen-gateway`).
     pub package: String,
+    /// The target it was built from (`browser` for `tests/browser/`, the
+    /// crate's name for its unit tests).
+    pub target: String,
     /// The program: a native executable, or a `.wasm` module for the
     /// browser runner.
     pub program: PathBuf,
@@ -56,6 +59,14 @@ struct Message {
     manifest_path: Option<PathBuf>,
     #[serde(default)]
     profile: Option<Profile>,
+    #[serde(default)]
+    target: Option<Target>,
+}
+
+/// The target an artifact was built from.
+#[derive(Deserialize)]
+struct Target {
+    name: String,
 }
 
 /// A diagnostic as rustc (or clippy) reports it.
@@ -81,29 +92,19 @@ pub struct Built {
     pub findings: Vec<String>,
 }
 
-/// How a build compiles the workspace's own crates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compiler {
-    /// rustc, as `cargo test` does.
-    Rustc,
-    /// clippy's driver: the same compilation with clippy's lints, so the
-    /// build that makes the test binaries is also the lint's check, and
-    /// nothing is checked once and compiled again.
-    Clippy,
-}
-
-/// `cargo <args>` with `--message-format=json` (and `env` set), `compiler`
-/// compiling the workspace's crates: the test binaries it built and what
-/// the compiler said, each diagnostic printed once the build ends.
-pub fn build(args: &[&str], env: &[(&str, &str)], compiler: Compiler) -> Result<Built> {
+/// `cargo <args>` with `--message-format=json` (and `env` set), clippy's
+/// driver compiling the workspace's crates: the same compilation with
+/// clippy's lints, so the build that makes the test binaries is also the
+/// lint's check and nothing is checked once and compiled again. Returns the
+/// test binaries it built and what the compiler said, each diagnostic
+/// printed once the build ends.
+pub fn build(args: &[&str], env: &[(&str, &str)]) -> Result<Built> {
     let mut cargo = command("cargo");
     cargo
         .args(args)
         .arg("--message-format=json")
         .envs(env.iter().copied());
-    if compiler == Compiler::Clippy {
-        cargo.env("RUSTC_WORKSPACE_WRAPPER", clippy_driver()?);
-    }
+    cargo.env("RUSTC_WORKSPACE_WRAPPER", clippy_driver()?);
     let (status, output) = cmd::run_capturing_quietly(&mut cargo)?;
     let built = read(&output)?;
     for finding in &built.findings {
@@ -140,9 +141,12 @@ fn read(output: &str) -> Result<Built> {
             }
             continue;
         }
-        let (Some(program), Some(manifest), Some(profile)) =
-            (message.executable, message.manifest_path, message.profile)
-        else {
+        let (Some(program), Some(manifest), Some(profile), Some(target)) = (
+            message.executable,
+            message.manifest_path,
+            message.profile,
+            message.target,
+        ) else {
             continue;
         };
         if message.reason != "compiler-artifact" || !profile.test {
@@ -155,6 +159,7 @@ fn read(output: &str) -> Result<Built> {
         let package = package_name(&manifest)?;
         built.binaries.push(TestBinary {
             package,
+            target: target.name,
             program,
             dir,
         });
@@ -184,9 +189,9 @@ mod tests {
         let manifest = root.join("xtask/Cargo.toml");
         let output = format!(
             concat!(
-                r#"{{"reason":"compiler-artifact","profile":{{"test":true}},"manifest_path":"{m}","executable":"/t/xtask-1"}}"#,
+                r#"{{"reason":"compiler-artifact","profile":{{"test":true}},"target":{{"name":"shape"}},"manifest_path":"{m}","executable":"/t/xtask-1"}}"#,
                 "\n",
-                r#"{{"reason":"compiler-artifact","profile":{{"test":false}},"manifest_path":"{m}","executable":"/t/xtask"}}"#,
+                r#"{{"reason":"compiler-artifact","profile":{{"test":false}},"target":{{"name":"xtask"}},"manifest_path":"{m}","executable":"/t/xtask"}}"#,
                 "\n",
                 r#"{{"reason":"compiler-artifact","profile":{{"test":false}},"manifest_path":"{m}","executable":null}}"#,
                 "\n",
@@ -204,6 +209,7 @@ mod tests {
         let found = built.binaries;
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].package, "xtask");
+        assert_eq!(found[0].target, "shape");
         assert_eq!(found[0].program, std::path::Path::new("/t/xtask-1"));
         assert_eq!(found[0].dir, root.join("xtask"));
     }
