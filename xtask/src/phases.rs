@@ -12,6 +12,45 @@ struct Done {
     /// system does not say).
     cpu: Option<Duration>,
     ok: bool,
+    /// The steps of a phase run in lanes, each lane's in its order (their
+    /// CPU is the phase's: the system counts the process's children, not
+    /// a thread's).
+    steps: Vec<Step>,
+}
+
+/// A step of one lane of a phase.
+struct Step {
+    name: String,
+    wall: Duration,
+    ok: bool,
+}
+
+/// One lane of a phase run in lanes: the steps it ran and how long each took.
+#[derive(Default)]
+pub struct Lane {
+    steps: Vec<Step>,
+}
+
+impl Lane {
+    /// Run `step` under `name` in this lane, announcing it and its duration.
+    pub fn run<T>(
+        &mut self,
+        name: &str,
+        step: impl FnOnce() -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        println!("\n==> {name}");
+        let started = Instant::now();
+        let result = step();
+        let wall = started.elapsed();
+        let outcome = if result.is_ok() { "done" } else { "FAILED" };
+        println!("<== {name}: {outcome} in {}", seconds(wall));
+        self.steps.push(Step {
+            name: name.to_owned(),
+            wall,
+            ok: result.is_ok(),
+        });
+        result
+    }
 }
 
 /// The phases run so far and how long each took.
@@ -46,8 +85,42 @@ impl Phases {
             wall,
             cpu,
             ok: result.is_ok(),
+            steps: Vec::new(),
         });
         result
+    }
+
+    /// Run `first` and `second` at once under `name`, each a lane of
+    /// steps (a lane waiting on a single-threaded link or a download
+    /// leaves the other the core it does not use); the table shows each
+    /// step's wall time under the phase. The phase has failed if a lane
+    /// returned an error; both lanes' results are returned.
+    pub fn run_lanes<A: Send, B: Send>(
+        &mut self,
+        name: &str,
+        first: impl FnOnce(&mut Lane) -> anyhow::Result<A> + Send,
+        second: impl FnOnce(&mut Lane) -> anyhow::Result<B> + Send,
+    ) -> (anyhow::Result<A>, anyhow::Result<B>) {
+        let mut lanes = (Lane::default(), Lane::default());
+        let mut results = None;
+        let _ = self.run(name, || {
+            let (a, b) = std::thread::scope(|scope| {
+                let one = scope.spawn(|| first(&mut lanes.0));
+                let two = scope.spawn(|| second(&mut lanes.1));
+                (joined(one.join(), name), joined(two.join(), name))
+            });
+            let ok = a.is_ok() && b.is_ok();
+            results = Some((a, b));
+            if ok {
+                Ok(())
+            } else {
+                Err(anyhow::anyhow!("a lane failed"))
+            }
+        });
+        if let Some(done) = self.done.last_mut() {
+            done.steps = lanes.0.steps.into_iter().chain(lanes.1.steps).collect();
+        }
+        results.unwrap_or_else(|| unreachable!("the phase ran both lanes"))
     }
 
     /// A table of every phase's duration and the total.
@@ -76,6 +149,15 @@ impl Phases {
                 done.name,
                 seconds(done.wall)
             ));
+            for step in &done.steps {
+                let result = if step.ok { "ok" } else { "FAILED" };
+                table.push_str(&format!(
+                    "  {:<32} {:>7} {:>7}  {result}\n",
+                    step.name,
+                    seconds(step.wall),
+                    ""
+                ));
+            }
         }
         let total = seconds(self.total());
         let cpu = seconds(self.total_cpu());
@@ -83,6 +165,11 @@ impl Phases {
         table.push('\n');
         table
     }
+}
+
+/// A lane's result, a panic in it an error.
+fn joined<T>(lane: std::thread::Result<anyhow::Result<T>>, phase: &str) -> anyhow::Result<T> {
+    lane.unwrap_or_else(|_| Err(anyhow::anyhow!("a lane of {phase} panicked")))
 }
 
 /// `12.3s`
@@ -132,6 +219,59 @@ mod tests {
         assert!(status.success());
         let after = children_cpu().unwrap();
         assert!(after > before, "{before:?} → {after:?}");
+    }
+
+    #[test]
+    fn lanes_run_at_once_and_their_steps_are_shown_under_the_phase() {
+        let mut phases = Phases::default();
+        let started = Instant::now();
+        let nap = || -> anyhow::Result<()> {
+            std::thread::sleep(Duration::from_millis(200));
+            Ok(())
+        };
+        let (a, b) = phases.run_lanes(
+            "builds",
+            |lane| {
+                lane.run("one", nap)?;
+                lane.run("two", nap)?;
+                Ok(1)
+            },
+            |lane| {
+                lane.run("three", || -> anyhow::Result<()> {
+                    nap()?;
+                    anyhow::bail!("no")
+                })
+            },
+        );
+        let took = started.elapsed();
+        assert_eq!(a.unwrap(), 1);
+        assert!(b.is_err());
+        // Two steps in one lane beside one in the other: two naps, not three.
+        assert!(took < Duration::from_millis(580), "{took:?}");
+        let table = phases.table();
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(
+            lines[1].starts_with("builds") && lines[1].ends_with("FAILED"),
+            "{table}"
+        );
+        assert!(
+            lines[2].starts_with("  one") && lines[2].ends_with("ok"),
+            "{table}"
+        );
+        assert!(lines[3].starts_with("  two"), "{table}");
+        assert!(
+            lines[4].starts_with("  three") && lines[4].ends_with("FAILED"),
+            "{table}"
+        );
+        // The total counts the phase once, not its steps again.
+        let total: f64 = lines[5]
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .trim_end_matches('s')
+            .parse()
+            .unwrap();
+        assert!(total < 0.58, "{table}");
     }
 
     #[test]

@@ -159,6 +159,23 @@ mod tests {
             },
         },
         Rule {
+            what: "the app's release build and npm package run beside the lint and the test build",
+            why: "the release steps are mostly single-threaded links and wasm-opt: one after the other, the second core waited through them",
+            holds: |root| {
+                let test = source(root, "xtask/src/test.rs");
+                let run = function(&test, "run");
+                let lanes = run
+                    .find("run_lanes(")
+                    .ok_or("the builds do not run in lanes")?;
+                for step in ["build the app (release)", "npm package", "build the tests + lint"] {
+                    if !run[lanes..].contains(&format!("\"{step}\"")) {
+                        return Err(format!("`{step}` is not a step of the lanes"));
+                    }
+                }
+                Ok(())
+            },
+        },
+        Rule {
             what: "no doc comment holds a code block rustdoc would run",
             why: "the suites run the test binaries cargo built, not rustdoc's: a doc test would never run (and each crate's rustdoc pass cost about a second when there were none); examples that must work are tests",
             holds: |root| match doc_tests(root).as_slice() {

@@ -386,59 +386,74 @@ pub fn run() -> Result<ExitCode> {
     // short enough for Chromium's socket stops at once.
     let scratch = Scratch::create_in_first(&[&std::env::temp_dir(), Path::new("/tmp")])?;
     let mut phases = Phases::default();
-    phases.run("tools for the app", tools::ensure_build_tools)?;
+    // Before the lanes: each lane needs one of them, and only one program
+    // may install Debian's packages at a time.
     phases.run("Debian's packages", tools::ensure_test_packages)?;
+    phases.run("the wasm32 target", tools::ensure_wasm_target)?;
+    // The app's release build and npm package (mostly single-threaded
+    // links and wasm-opt) beside the lint and the test build, which use
+    // every core they get: different build folders, so neither waits for
+    // the other's lock. Each release step is done again only when its
+    // inputs changed since it last succeeded.
+    let root = crate::project::root();
+    let (release_build, test_side) = phases.run_lanes(
+        "builds (two lanes at once)",
+        |lane| {
+            lane.run("tools for the app", tools::ensure_build_tools)?;
+            let app = lane.run("build the app (release)", || {
+                let stamp = Stamp::of("release-app", APP_INPUTS, &tool_versions())?;
+                stamp::unless_current(
+                    &stamp,
+                    &root.join("dist/index.html"),
+                    dist::build_release_app,
+                )
+                .map(drop)
+            });
+            // The widgets as a JavaScript developer gets them: packed,
+            // installed with npm next to their test page, declarations
+            // checked with tsc, the README's examples built in a default
+            // Vite project.
+            let package = lane.run("npm package", || {
+                let stamp = Stamp::of("npm-package", NPM_INPUTS, &tool_versions())?;
+                let scratch = npm::npm_dir(&root).join("scratch");
+                stamp::unless_current(&stamp, &scratch.join("vite-default/dist"), || {
+                    npm::install_and_check_types(&npm::build_package()?).map(drop)
+                })?;
+                Ok(scratch)
+            });
+            match (app, package) {
+                (Ok(()), Ok(scratch)) => Ok(scratch),
+                (Err(error), _) => Err(error.context("the release build failed")),
+                (_, Err(error)) => Err(error.context("the npm package failed")),
+            }
+        },
+        |lane| {
+            let lint = lane.run("lint", lint);
+            // Short tasks and quick callback retries, so lifecycle tests
+            // take moments.
+            let sandbox = lane.run("sandbox for browser tests", || {
+                sandbox::start(&[
+                    "--task-ms",
+                    "300",
+                    "--task-spread",
+                    "0.2",
+                    "--callback-retry-ms",
+                    "20",
+                ])
+                .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
+            })?;
+            let built = lane.run("build the tests + lint", || build_tests(&sandbox.base_url));
+            Ok((lint, sandbox, built))
+        },
+    );
+    let (lint, _sandbox, built) = test_side?;
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
     let nginx = phases.run("nginx for the deployment test", tools::ensure_nginx)?;
     let redis = phases.run("redis for the shared relay's test", tools::ensure_redis)?;
     let servers = Servers { nginx, redis };
-
-    let lint = phases.run("lint", lint);
-    // Each done again only when its inputs changed since it last succeeded.
-    let root = crate::project::root();
-    let release_build = phases.run("build the app (release)", || {
-        let stamp = Stamp::of("release-app", APP_INPUTS, &tool_versions())?;
-        stamp::unless_current(
-            &stamp,
-            &root.join("dist/index.html"),
-            dist::build_release_app,
-        )
-        .map(drop)
-    });
-    // The widgets as a JavaScript developer gets them: packed, installed with
-    // npm next to their test page, declarations checked with tsc, the
-    // README's examples built in a default Vite project.
-    let package = phases.run("npm package", || {
-        let stamp = Stamp::of("npm-package", NPM_INPUTS, &tool_versions())?;
-        let scratch = npm::npm_dir(&root).join("scratch");
-        stamp::unless_current(&stamp, &scratch.join("vite-default/dist"), || {
-            npm::install_and_check_types(&npm::build_package()?).map(drop)
-        })?;
-        Ok(scratch)
-    });
-    let release_build = match (release_build, package) {
-        (Ok(()), Ok(scratch)) => Ok(scratch),
-        (Err(error), _) => Err(error.context("the release build failed")),
-        (_, Err(error)) => Err(error.context("the npm package failed")),
-    };
-    // Short tasks and quick callback retries, so lifecycle tests take moments.
-    let sandbox = phases.run("sandbox for browser tests", || {
-        sandbox::start(&[
-            "--task-ms",
-            "300",
-            "--task-spread",
-            "0.2",
-            "--callback-retry-ms",
-            "20",
-        ])
-        .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
-    })?;
-    let built = phases.run("build the tests + native lint", || {
-        build_tests(&sandbox.base_url)
-    });
     let lint = match &built {
         Ok(built) if !built.findings.is_empty() => lint.and(Err(anyhow::anyhow!(
-            "clippy found {} problems in the native build (printed above it)",
+            "clippy found {} problems in the test builds (printed above them)",
             built.findings.len()
         ))),
         _ => lint,

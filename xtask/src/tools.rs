@@ -73,7 +73,8 @@ pub fn ensure_browser_test_tools() -> Result<PathBuf> {
     ensure_chromium()
 }
 
-fn ensure_wasm_target() -> Result<()> {
+/// The wasm32 target's standard library, added with rustup when missing.
+pub fn ensure_wasm_target() -> Result<()> {
     let installed = first_line("rustup", &["--version"]).is_some();
     if !installed {
         let libdir = first_line(
