@@ -8,6 +8,8 @@ use web_sys::window;
 
 #[wasm_bindgen_test]
 async fn shell_has_header_navigation_board_and_settings() {
+    // A fresh visitor's board: earlier tests' tasks would hide the cards.
+    clear_storage();
     let app = mount_app().await;
     let host = &app.host;
 
