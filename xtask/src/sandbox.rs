@@ -1,12 +1,12 @@
 //! A sandbox process on an ephemeral loopback port: for the browser tests
-//! (debug build) and behind the gateway of `cargo xtask start` (release).
+//! (the test build's, which builds the program for the sandbox's own
+//! tests) and behind the gateway of `cargo xtask start` (release).
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use media_gen_launch::Server;
 
-use crate::cmd::{self, command};
 use crate::project;
 
 /// A running sandbox; stopped when dropped.
@@ -15,12 +15,6 @@ pub type Sandbox = Server;
 /// A binary of this workspace built with `profile` (`debug`, `release`).
 pub fn binary(profile: &str, name: &str) -> PathBuf {
     project::target_dir().join(profile).join(name)
-}
-
-/// Build the sandbox, start it with `args` on a free port, and wait until it listens.
-pub fn start(args: &[&str]) -> Result<Sandbox> {
-    cmd::run(command("cargo").args(["build", "--quiet", "--package", "media-gen-sandbox"]))?;
-    launch(&binary("debug", "media-gen-sandbox"), args)
 }
 
 /// Start the sandbox binary at `program` with `args` on a free loopback

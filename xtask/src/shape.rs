@@ -147,9 +147,11 @@ mod tests {
                 if lint.contains("WASM_TARGET") || lint.contains("wasm32") {
                     return Err("the lint checks the wasm32 crates itself".to_owned());
                 }
-                let build = function(&test, "build_tests");
-                if !build.contains("test_binaries::build(") || build.contains("command(\"cargo\")") {
-                    return Err("a test build is not made by `test_binaries::build`".to_owned());
+                for name in ["build_native_tests", "build_browser_tests"] {
+                    let build = function(&test, name);
+                    if !build.contains("test_binaries::build(") || build.contains("command(\"cargo\")") {
+                        return Err(format!("`{name}` is not made by `test_binaries::build`"));
+                    }
                 }
                 let binaries = source(root, "xtask/src/test_binaries.rs");
                 if !function(&binaries, "build").contains("RUSTC_WORKSPACE_WRAPPER") {
@@ -171,6 +173,21 @@ mod tests {
                     if !run[lanes..].contains(&format!("\"{step}\"")) {
                         return Err(format!("`{step}` is not a step of the lanes"));
                     }
+                }
+                Ok(())
+            },
+        },
+        Rule {
+            what: "the test run builds no native package on its own beside the workspace's test build",
+            why: "a package built alone resolves its dependencies' features alone: `cargo build -p media-gen-sandbox` and the test build compiled reqwest, hyper and their kin over each other on every run (10 s and 30 s of a warm run, both again on a fresh one)",
+            holds: |root| {
+                let sandbox = source(root, "xtask/src/sandbox.rs");
+                if sandbox.contains("command(\"cargo\")") {
+                    return Err("xtask/src/sandbox.rs runs cargo".to_owned());
+                }
+                let test = source(root, "xtask/src/test.rs");
+                if test.contains("\"build\", \"--package\"") || test.contains("\"build\", \"-p\"") {
+                    return Err("xtask/src/test.rs builds one package".to_owned());
                 }
                 Ok(())
             },

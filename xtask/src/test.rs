@@ -132,20 +132,27 @@ struct TestBuilds {
     findings: Vec<String>,
 }
 
-/// Build every test binary the suites run. The native build is also the
+/// Build every native test binary the suites run. The build is also the
 /// lint's native check: clippy's driver compiles the workspace's crates,
 /// so they are not checked once and compiled again (the dependencies,
 /// checked and then built, were most of a fresh lint). The benchmark's
-/// program is among them: its command line's test makes cargo build it
-/// (with the workspace's features, so nothing is compiled twice). The browser
-/// tests read the sandbox's address at compile time (they cannot read the
-/// environment).
-fn build_tests(sandbox_url: &str) -> Result<TestBuilds> {
-    let native = test_binaries::build(&["test", "--no-run", "--workspace", "--all-targets"], &[])?;
+/// program is among them: its command line's test makes cargo build it,
+/// as the sandbox's tests make it build the sandbox the browser tests use
+/// (each with the workspace's features: a build of one package alone
+/// would compile its dependencies again with its own, and this build
+/// again after it).
+fn build_native_tests() -> Result<test_binaries::Built> {
+    test_binaries::build(&["test", "--no-run", "--workspace", "--all-targets"], &[])
+}
+
+/// Build the browser tests' module, and with it lint every crate that runs
+/// in the browser. The browser tests read the sandbox's address at compile
+/// time (they cannot read the environment).
+fn build_browser_tests(sandbox_url: &str) -> Result<test_binaries::Built> {
     // Every crate that runs in the browser, each target, with the
     // widgets' file controls on (their other build leaves code out and adds
     // none): the same build that makes the browser tests' module.
-    let wasm = test_binaries::build(
+    let mut wasm = test_binaries::build(
         &[
             "test",
             "--no-run",
@@ -167,16 +174,9 @@ fn build_tests(sandbox_url: &str) -> Result<TestBuilds> {
         ],
         &[(SANDBOX_URL_VAR, sandbox_url)],
     )?;
-    let browser = wasm
-        .binaries
-        .into_iter()
-        .filter(|binary| binary.package == "media-gen" && binary.target == BROWSER_TESTS)
-        .collect();
-    Ok(TestBuilds {
-        native: native.binaries,
-        browser,
-        findings: native.findings.into_iter().chain(wasm.findings).collect(),
-    })
+    wasm.binaries
+        .retain(|binary| binary.package == "media-gen" && binary.target == BROWSER_TESTS);
+    Ok(wasm)
 }
 
 fn suites(built: &TestBuilds, chromedriver: &Path, servers: &Servers) -> Vec<Suite> {
@@ -241,7 +241,7 @@ fn suites(built: &TestBuilds, chromedriver: &Path, servers: &Servers) -> Vec<Sui
 fn lint() -> Result<()> {
     cmd::run(command("cargo").args(["fmt", "--all", "--", "--check"]))?;
     // The workspace's code, native and for the browser, is linted as its tests
-    // build (see `build_tests`), all but xtask's own program, which is
+    // build (see `build_native_tests` and `build_browser_tests`), all but xtask's own program, which is
     // running.
     cmd::run(command("cargo").args([
         "clippy",
@@ -429,20 +429,41 @@ pub fn run() -> Result<ExitCode> {
         },
         |lane| {
             let lint = lane.run("lint", lint);
+            let native = lane.run("build the tests + lint", build_native_tests);
             // Short tasks and quick callback retries, so lifecycle tests
             // take moments.
             let sandbox = lane.run("sandbox for browser tests", || {
-                sandbox::start(&[
-                    "--task-ms",
-                    "300",
-                    "--task-spread",
-                    "0.2",
-                    "--callback-retry-ms",
-                    "20",
-                ])
+                native
+                    .as_ref()
+                    .map_err(|error| anyhow::anyhow!("{error:#}"))?;
+                sandbox::launch(
+                    &sandbox::binary("debug", "media-gen-sandbox"),
+                    &[
+                        "--task-ms",
+                        "300",
+                        "--task-spread",
+                        "0.2",
+                        "--callback-retry-ms",
+                        "20",
+                    ],
+                )
                 .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
             })?;
-            let built = lane.run("build the tests + lint", || build_tests(&sandbox.base_url));
+            let browser = lane.run("build the browser tests + lint", || {
+                build_browser_tests(&sandbox.base_url)
+            });
+            let built = native.and_then(|native| {
+                let browser = browser?;
+                Ok(TestBuilds {
+                    native: native.binaries,
+                    browser: browser.binaries,
+                    findings: native
+                        .findings
+                        .into_iter()
+                        .chain(browser.findings)
+                        .collect(),
+                })
+            });
             Ok((lint, sandbox, built))
         },
     );
