@@ -193,6 +193,28 @@ mod tests {
             },
         },
         Rule {
+            what: "an end-to-end test's browser is a context in a shared Chromium, not a Chromium of its own",
+            why: "starting ChromeDriver and a Chromium cost each test about a second of CPU; with a browser context each in a Chromium shared three at a time, the suite went from 204 s to 134 s alone, all tests passing",
+            holds: |root| {
+                let lib = source(root, "crates/e2e/src/lib.rs");
+                let start = lib
+                    .find("pub async fn start() -> Browser {")
+                    .ok_or("no Browser::start")?;
+                if !lib[start..].lines().take(4).any(|line| line.contains("Lease::take")) {
+                    return Err("Browser::start does not take a shared Chromium".to_owned());
+                }
+                let tests = root.join("crates/e2e/tests/e2e");
+                for file in crate::project::files_under(&tests).map_err(|error| error.to_string())? {
+                    let text = std::fs::read_to_string(&file).map_err(|error| error.to_string())?;
+                    let allowed = file.ends_with("harness.rs");
+                    if text.contains("start_own()") && !allowed {
+                        return Err(format!("{} starts a Chromium of its own", file.display()));
+                    }
+                }
+                Ok(())
+            },
+        },
+        Rule {
             what: "no doc comment holds a code block rustdoc would run",
             why: "the suites run the test binaries cargo built, not rustdoc's: a doc test would never run (and each crate's rustdoc pass cost about a second when there were none); examples that must work are tests",
             holds: |root| match doc_tests(root).as_slice() {

@@ -479,6 +479,7 @@ mod tests {
         let expected = [
             ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"),
             ("CARGO_PROFILE_RELEASE_LTO", "off"),
+            ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1"),
         ];
         assert_eq!(
             envs,

@@ -199,7 +199,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     .await?;
     let base = staged.sandbox.base_url.clone();
     let client = reqwest::Client::new();
-    let browser = Browser::start().await;
+    let browser = Browser::start_own().await;
 
     // A board of finished tasks and tasks still running, oldest first.
     let ids = submit_tasks(&client, &base, ACTIVE).await?;

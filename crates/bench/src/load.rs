@@ -39,7 +39,7 @@ pub async fn time_until(browser: &Browser, url: &str, script: &str) -> Result<f6
 pub async fn measure(report: &mut Report, dist: &Path) -> Result<(), String> {
     println!("Load in headless Chromium (median of {LOADS} fresh loads)");
     let staged = StagedApp::start(dist, "load", &[]).await?;
-    let browser = Browser::start().await;
+    let browser = Browser::start_own().await;
 
     let (mut app, mut empty, mut heap) = (Vec::new(), Vec::new(), Vec::new());
     let mut wire_kb = None;

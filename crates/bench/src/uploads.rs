@@ -220,7 +220,7 @@ async fn drop_to_preview(dist: &std::path::Path, sandbox: &str) -> Result<f64, S
         ));
     })
     .await;
-    let browser = Browser::start().await;
+    let browser = Browser::start_own().await;
     let mut times = Vec::new();
     for _ in 0..DROPS {
         browser.open(&format!("{base}/new/image-to-video")).await;

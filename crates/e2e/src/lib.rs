@@ -12,45 +12,17 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use fantoccini::elements::Element;
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use fantoccini::{Client, Locator};
 use media_gen_sandbox::Config;
 use tokio::process::{Child, Command};
 
+mod chromium;
 pub mod s3;
+mod shared;
 pub mod tus;
 
 /// How long a page may take to show what a test waits for.
 pub const PAGE_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// Chromium switches for a headless run as root on a closed network: no
-/// sandbox (root), no GPU, and no background connections that would be refused.
-/// The benchmarks read the JS heap: exact figures, and `gc()` before a sample.
-/// Nothing a test does not look at: no spare renderer kept warm, no
-/// translation, hints, casting, extensions, crash reports or field trials
-/// (together a tenth less CPU over the suite). Hidden tabs are still
-/// throttled as a person's are.
-const CHROME_ARGS: &[&str] = &[
-    "--disable-features=Translate,OptimizationHints,MediaRouter,SpareRendererForSitePerProcess",
-    "--disable-extensions",
-    "--disable-hang-monitor",
-    "--disable-breakpad",
-    "--disable-field-trial-config",
-    "--metrics-recording-only",
-    "--password-store=basic",
-    "--enable-precise-memory-info",
-    "--js-flags=--expose-gc",
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1280,800",
-];
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
@@ -739,104 +711,70 @@ impl fantoccini::wd::WebDriverCompatibleCommand for DevToolsCommand {
     }
 }
 
-/// A headless Chromium session; ChromeDriver and its Chromium are stopped
-/// when this is dropped, and the temporary files they made are removed.
+/// A headless Chromium page for one test. [`Browser::start`] opens it in a
+/// browser context of its own (its own cookies, storage and cache, as a
+/// fresh profile's) in a Chromium shared with the tests before it:
+/// starting a Chromium and its ChromeDriver cost about a second of CPU,
+/// most of what a short test spent. [`Browser::start_own`] starts a
+/// Chromium for this test alone, stopped when it is dropped.
 pub struct Browser {
     /// The WebDriver client.
     pub client: Client,
-    driver: Child,
-    /// ChromeDriver's and Chromium's `TMPDIR` (the profile, scoped
-    /// folders: a stopped driver leaves them behind) and
-    /// `XDG_CONFIG_HOME` (crash reports).
-    temporary: tempfile::TempDir,
+    kept: Kept,
 }
 
-impl Drop for Browser {
-    fn drop(&mut self) {
-        // ChromeDriver leads a process group of its own, which the
-        // Chromium it started is in: all stopped at once, so none writes
-        // to the temporary folder after it is removed (`temporary`, dropped
-        // after this).
-        let group = self
-            .driver
-            .id()
-            .and_then(|id| rustix::process::Pid::from_raw(id as i32));
-        if let Some(group) = group {
-            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-        }
-    }
+/// Where a [`Browser`]'s page lives.
+enum Kept {
+    /// A Chromium of its own.
+    Own(chromium::Chromium),
+    /// A browser context in a shared Chromium, given back when dropped.
+    Shared(Box<shared::Lease>),
 }
 
 impl Browser {
-    /// Start ChromeDriver on a free port and open a headless Chromium session.
+    /// A page in a browser context of its own, in a Chromium shared between
+    /// tests (started when none is free).
     pub async fn start() -> Browser {
-        let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".to_owned());
-        let port = free_port();
-        let temporary = tempfile::Builder::new()
-            .prefix("media-gen-browser-")
-            .tempdir()
-            .expect("make the browser's temporary folder");
-        // Chromium makes a Unix socket at
-        // `<folder>/.org.chromium.Chromium.XXXXXX/SingletonSocket` and exits
-        // at start when that is longer than a socket's 107 bytes.
-        let longest = 107 - "/.org.chromium.Chromium.XXXXXX/SingletonSocket".len();
-        assert!(
-            temporary.path().as_os_str().len() <= longest,
-            "the browser's temporary folder {} is too long for Chromium's socket below it \
-             (at most {longest} bytes): set TMPDIR to a shorter one, such as /tmp",
-            temporary.path().display()
-        );
-        let driver = Command::new(&program)
-            .arg(format!("--port={port}"))
-            .env("TMPDIR", temporary.path())
-            // Its crash reports too (`chromium/Crash Reports/`), which
-            // Debian's Chromium keeps for 30 days in the user's home.
-            .env("XDG_CONFIG_HOME", temporary.path())
-            .process_group(0)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap_or_else(|error| panic!("cannot start ChromeDriver `{program}`: {error}"));
-
-        let capabilities = serde_json::json!({
-            "goog:chromeOptions": { "args": CHROME_ARGS }
-        });
-        let serde_json::Value::Object(capabilities) = capabilities else {
-            unreachable!("a JSON object literal")
-        };
-        let webdriver = format!("http://127.0.0.1:{port}");
-        let mut last_error = String::new();
-        // ChromeDriver needs a moment before it accepts sessions.
-        for _ in 0..100 {
-            match ClientBuilder::new(HttpConnector::new())
-                .capabilities(capabilities.clone())
-                .connect(&webdriver)
-                .await
-            {
-                Ok(client) => {
-                    return Browser {
-                        client,
-                        driver,
-                        temporary,
-                    }
-                }
-                // ChromeDriver answered, and Chromium did not start: trying
-                // again starts (and crashes) it again, so say why now.
-                Err(error @ fantoccini::error::NewSessionError::SessionNotCreated(_)) => {
-                    panic!("ChromeDriver {program} could not start Chromium: {error}")
-                }
-                Err(error) => last_error = error.to_string(),
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
+        let lease = shared::Lease::take().await;
+        Browser {
+            client: lease.client(),
+            kept: Kept::Shared(Box::new(lease)),
         }
-        panic!("no WebDriver session from {program}: {last_error}");
+    }
+
+    /// Start ChromeDriver on a free port and open a headless Chromium of
+    /// this test's own: for what looks at the browser's own process or
+    /// files, and for measurements that must not share one.
+    pub async fn start_own() -> Browser {
+        let (chromium, client) = chromium::Chromium::start().await;
+        Browser {
+            client,
+            kept: Kept::Own(chromium),
+        }
+    }
+
+    /// Open a new tab of this browser (in the test's browser context: the
+    /// same cookies and storage as its first tab), not made current.
+    pub async fn new_tab(&self) -> fantoccini::wd::WindowHandle {
+        match &self.kept {
+            Kept::Own(_) => {
+                self.client
+                    .new_window(true)
+                    .await
+                    .expect("a new tab")
+                    .handle
+            }
+            Kept::Shared(lease) => lease.new_tab().await,
+        }
     }
 
     /// The folder ChromeDriver and Chromium keep their temporary files in
     /// (removed when this is dropped).
     pub fn temporary_dir(&self) -> &Path {
-        self.temporary.path()
+        match &self.kept {
+            Kept::Own(chromium) => chromium.temporary_dir(),
+            Kept::Shared(lease) => lease.temporary_dir(),
+        }
     }
 
     /// Open `url` and wait for the page to load.
@@ -1191,12 +1129,16 @@ impl Browser {
         std::fs::write(dir.join(format!("{name}.png")), png).expect("save the screenshot");
     }
 
-    /// End the browser session (then stop ChromeDriver, as on drop).
+    /// Done with this browser: a shared Chromium's context is removed and
+    /// the Chromium given back; a Chromium of its own ends its session
+    /// (then ChromeDriver is stopped, as on drop).
     pub async fn close(self) {
-        self.client
-            .clone()
-            .close()
-            .await
-            .expect("close the session");
+        if let Kept::Own(_) = &self.kept {
+            self.client
+                .clone()
+                .close()
+                .await
+                .expect("close the session");
+        }
     }
 }

@@ -265,12 +265,7 @@ async fn invalid_input_is_blocked_with_the_fields_message() {
 async fn two_tabs_show_the_same_tasks_and_one_follows_them() {
     let (site, browser) = session(Some(1_500), "/", "Tasks").await;
     let first = browser.client.window().await.expect("the first tab");
-    let second = browser
-        .client
-        .new_window(true)
-        .await
-        .expect("a second tab")
-        .handle;
+    let second = browser.new_tab().await;
 
     // The second tab submits; the first one follows the tasks.
     browser

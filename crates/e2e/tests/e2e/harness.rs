@@ -9,7 +9,7 @@ use media_gen_e2e::{start_site, Browser};
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_browser_keeps_its_temporary_files_to_itself_and_takes_them_away() {
     let site = start_site().await;
-    let browser = Browser::start().await;
+    let browser = Browser::start_own().await;
     browser.open(&format!("{}/", site.base_url)).await;
     browser.wait_for_text("main h1", "Tasks").await;
     let folder = browser.temporary_dir().to_owned();

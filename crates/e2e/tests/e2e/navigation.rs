@@ -145,12 +145,7 @@ async fn a_task_opened_from_the_board_has_an_address_to_reload_and_share() {
 
     // The same address in a new tab of this browser: the task from the board.
     let first = browser.client.window().await.expect("this tab");
-    let tab = browser
-        .client
-        .new_window(true)
-        .await
-        .expect("a new tab")
-        .handle;
+    let tab = browser.new_tab().await;
     browser
         .client
         .switch_to_window(tab)
