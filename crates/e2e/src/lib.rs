@@ -726,7 +726,7 @@ pub struct Browser {
 /// Where a [`Browser`]'s page lives.
 enum Kept {
     /// A Chromium of its own.
-    Own(chromium::Chromium),
+    Own(Box<chromium::Chromium>),
     /// A browser context in a shared Chromium, given back when dropped.
     Shared(Box<shared::Lease>),
 }
@@ -749,7 +749,7 @@ impl Browser {
         let (chromium, client) = chromium::Chromium::start().await;
         Browser {
             client,
-            kept: Kept::Own(chromium),
+            kept: Kept::Own(Box::new(chromium)),
         }
     }
 
