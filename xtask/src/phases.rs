@@ -38,12 +38,9 @@ impl Lane {
         name: &str,
         step: impl FnOnce() -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
-        println!("\n==> {name}");
-        let started = Instant::now();
-        let result = step();
-        let wall = started.elapsed();
-        let outcome = if result.is_ok() { "done" } else { "FAILED" };
-        println!("<== {name}: {outcome} in {}", seconds(wall));
+        // No CPU time of its own: the system counts the process's
+        // children, and the other lane's run at the same time.
+        let (result, wall, _) = timed(name, false, step);
         self.steps.push(Step {
             name: name.to_owned(),
             wall,
@@ -51,6 +48,32 @@ impl Lane {
         });
         result
     }
+}
+
+/// Run `work` under `name`, announcing its start and, when it ends, its
+/// outcome and wall time (and with `count_cpu` the CPU time of the
+/// programs it ran): its result, wall time and CPU time.
+fn timed<T>(
+    name: &str,
+    count_cpu: bool,
+    work: impl FnOnce() -> anyhow::Result<T>,
+) -> (anyhow::Result<T>, Duration, Option<Duration>) {
+    println!("\n==> {name}");
+    let started = Instant::now();
+    let cpu_before = children_cpu().filter(|_| count_cpu);
+    let result = work();
+    let wall = started.elapsed();
+    let cpu = children_cpu()
+        .zip(cpu_before)
+        .map(|(after, before)| after.saturating_sub(before));
+    let outcome = if result.is_ok() { "done" } else { "FAILED" };
+    let cpu_said = if count_cpu {
+        format!(" ({} of CPU)", cpu.map_or_else(|| "?".to_owned(), seconds))
+    } else {
+        String::new()
+    };
+    println!("<== {name}: {outcome} in {}{cpu_said}", seconds(wall));
+    (result, wall, cpu)
 }
 
 /// The phases run so far and how long each took.
@@ -66,20 +89,7 @@ impl Phases {
         name: &str,
         phase: impl FnOnce() -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
-        println!("\n==> {name}");
-        let started = Instant::now();
-        let cpu_before = children_cpu();
-        let result = phase();
-        let wall = started.elapsed();
-        let cpu = children_cpu()
-            .zip(cpu_before)
-            .map(|(after, before)| after.saturating_sub(before));
-        let outcome = if result.is_ok() { "done" } else { "FAILED" };
-        println!(
-            "<== {name}: {outcome} in {} ({} of CPU)",
-            seconds(wall),
-            cpu.map_or_else(|| "?".to_owned(), seconds)
-        );
+        let (result, wall, cpu) = timed(name, true, phase);
         self.done.push(Done {
             name: name.to_owned(),
             wall,

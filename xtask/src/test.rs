@@ -12,7 +12,7 @@ use crate::disk;
 use crate::dist;
 use crate::libtest::{self, Counts};
 use crate::npm;
-use crate::phases::{seconds, Phases};
+use crate::phases::{seconds, Lane, Phases};
 use crate::run_record::{self, RunKind};
 use crate::sandbox;
 use crate::scratch::Scratch;
@@ -130,6 +130,85 @@ struct TestBuilds {
     native: Vec<TestBinary>,
     browser: Vec<TestBinary>,
     findings: Vec<String>,
+    /// The sandbox whose address the browser tests were built with,
+    /// running until they end.
+    _sandbox: sandbox::Sandbox,
+}
+
+/// The release lane: the tools for the app, then the release app and the
+/// npm package, each done again only when its inputs changed since it last
+/// succeeded. Gives the npm package's scratch folder (the end-to-end
+/// tests' pages install it there).
+fn release_lane(lane: &mut Lane) -> Result<PathBuf> {
+    let root = crate::project::root();
+    lane.run("tools for the app", tools::ensure_build_tools)?;
+    let app = lane.run("build the app (release)", || {
+        let stamp = Stamp::of("release-app", APP_INPUTS, &tool_versions())?;
+        stamp::unless_current(
+            &stamp,
+            &root.join("dist/index.html"),
+            dist::build_release_app,
+        )
+        .map(drop)
+    });
+    // The widgets as a JavaScript developer gets them: packed, installed with
+    // npm next to their test page, declarations checked with tsc, the
+    // README's examples built in a default Vite project.
+    let package = lane.run("npm package", || {
+        let stamp = Stamp::of("npm-package", NPM_INPUTS, &tool_versions())?;
+        let scratch = npm::npm_dir(&root).join("scratch");
+        stamp::unless_current(&stamp, &scratch.join("vite-default/dist"), || {
+            npm::install_and_check_types(&npm::build_package()?).map(drop)
+        })?;
+        Ok(scratch)
+    });
+    match (app, package) {
+        (Ok(()), Ok(scratch)) => Ok(scratch),
+        (Err(error), _) => Err(error.context("the release build failed")),
+        (_, Err(error)) => Err(error.context("the npm package failed")),
+    }
+}
+
+/// The test lane: the lint, the native test build, the browser tests'
+/// sandbox (the test build's program) and the browser test build. Gives
+/// the lint's outcome and what the builds made; a failed build is
+/// reported with the suites, not a reason to stop.
+fn test_lane(lane: &mut Lane) -> Result<(Result<()>, Result<TestBuilds>)> {
+    let lint = lane.run("lint", lint);
+    let built = lane
+        .run("build the tests + lint", build_native_tests)
+        .and_then(|native| {
+            // Short tasks and quick callback retries, so lifecycle tests
+            // take moments.
+            let sandbox = lane.run("sandbox for browser tests", || {
+                sandbox::launch(
+                    &sandbox::binary("debug", "media-gen-sandbox"),
+                    &[
+                        "--task-ms",
+                        "300",
+                        "--task-spread",
+                        "0.2",
+                        "--callback-retry-ms",
+                        "20",
+                    ],
+                )
+                .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
+            })?;
+            let browser = lane.run("build the browser tests + lint", || {
+                build_browser_tests(&sandbox.base_url)
+            })?;
+            Ok(TestBuilds {
+                native: native.binaries,
+                browser: browser.binaries,
+                findings: native
+                    .findings
+                    .into_iter()
+                    .chain(browser.findings)
+                    .collect(),
+                _sandbox: sandbox,
+            })
+        });
+    Ok((lint, built))
 }
 
 /// Build every native test binary the suites run. The build is also the
@@ -391,83 +470,12 @@ pub fn run() -> Result<ExitCode> {
     phases.run("Debian's packages", tools::ensure_test_packages)?;
     phases.run("the wasm32 target", tools::ensure_wasm_target)?;
     // The app's release build and npm package (mostly single-threaded
-    // links and wasm-opt) beside the lint and the test build, which use
+    // links and wasm-opt) beside the lint and the test builds, which use
     // every core they get: different build folders, so neither waits for
-    // the other's lock. Each release step is done again only when its
-    // inputs changed since it last succeeded.
-    let root = crate::project::root();
-    let (release_build, test_side) = phases.run_lanes(
-        "builds (two lanes at once)",
-        |lane| {
-            lane.run("tools for the app", tools::ensure_build_tools)?;
-            let app = lane.run("build the app (release)", || {
-                let stamp = Stamp::of("release-app", APP_INPUTS, &tool_versions())?;
-                stamp::unless_current(
-                    &stamp,
-                    &root.join("dist/index.html"),
-                    dist::build_release_app,
-                )
-                .map(drop)
-            });
-            // The widgets as a JavaScript developer gets them: packed,
-            // installed with npm next to their test page, declarations
-            // checked with tsc, the README's examples built in a default
-            // Vite project.
-            let package = lane.run("npm package", || {
-                let stamp = Stamp::of("npm-package", NPM_INPUTS, &tool_versions())?;
-                let scratch = npm::npm_dir(&root).join("scratch");
-                stamp::unless_current(&stamp, &scratch.join("vite-default/dist"), || {
-                    npm::install_and_check_types(&npm::build_package()?).map(drop)
-                })?;
-                Ok(scratch)
-            });
-            match (app, package) {
-                (Ok(()), Ok(scratch)) => Ok(scratch),
-                (Err(error), _) => Err(error.context("the release build failed")),
-                (_, Err(error)) => Err(error.context("the npm package failed")),
-            }
-        },
-        |lane| {
-            let lint = lane.run("lint", lint);
-            let native = lane.run("build the tests + lint", build_native_tests);
-            // Short tasks and quick callback retries, so lifecycle tests
-            // take moments.
-            let sandbox = lane.run("sandbox for browser tests", || {
-                native
-                    .as_ref()
-                    .map_err(|error| anyhow::anyhow!("{error:#}"))?;
-                sandbox::launch(
-                    &sandbox::binary("debug", "media-gen-sandbox"),
-                    &[
-                        "--task-ms",
-                        "300",
-                        "--task-spread",
-                        "0.2",
-                        "--callback-retry-ms",
-                        "20",
-                    ],
-                )
-                .inspect(|sandbox| println!("sandbox for the browser tests: {}", sandbox.base_url))
-            })?;
-            let browser = lane.run("build the browser tests + lint", || {
-                build_browser_tests(&sandbox.base_url)
-            });
-            let built = native.and_then(|native| {
-                let browser = browser?;
-                Ok(TestBuilds {
-                    native: native.binaries,
-                    browser: browser.binaries,
-                    findings: native
-                        .findings
-                        .into_iter()
-                        .chain(browser.findings)
-                        .collect(),
-                })
-            });
-            Ok((lint, sandbox, built))
-        },
-    );
-    let (lint, _sandbox, built) = test_side?;
+    // the other's lock.
+    let (release_build, test_side) =
+        phases.run_lanes("builds (two lanes at once)", release_lane, test_lane);
+    let (lint, built) = test_side?;
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
     let nginx = phases.run("nginx for the deployment test", tools::ensure_nginx)?;
     let redis = phases.run("redis for the shared relay's test", tools::ensure_redis)?;
