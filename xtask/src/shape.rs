@@ -218,6 +218,28 @@ mod tests {
             },
         },
         Rule {
+            what: "the npm package's modules are made cdylibs by `cargo rustc`; no crate declares a crate type",
+            why: "a lib declared cdylib and rlib gets no LTO from cargo, and its dependencies are compiled to objects besides bitcode: the widgets module was 15 % larger gzipped, and the package's three builds compiled Leptos over the app's again (86 crates and 71 s for the widgets; 5 crates and 34 s since)",
+            holds: |root| {
+                let npm = source(root, "xtask/src/npm.rs");
+                if !function(&npm, "build_module").contains("\"--crate-type\",\n        \"cdylib\"") {
+                    return Err("xtask/src/npm.rs does not build its modules as `--crate-type cdylib`".to_owned());
+                }
+                let crates = root.join("crates");
+                let manifests = std::fs::read_dir(&crates)
+                    .map_err(|error| error.to_string())?
+                    .filter_map(|entry| Some(entry.ok()?.path().join("Cargo.toml")))
+                    .chain([root.join("Cargo.toml")]);
+                for manifest in manifests.filter(|manifest| manifest.exists()) {
+                    let text = std::fs::read_to_string(&manifest).map_err(|error| error.to_string())?;
+                    if text.lines().any(|line| line.trim_start().starts_with("crate-type")) {
+                        return Err(format!("{} declares a crate type", manifest.display()));
+                    }
+                }
+                Ok(())
+            },
+        },
+        Rule {
             what: "no doc comment holds a code block rustdoc would run",
             why: "the suites run the test binaries cargo built, not rustdoc's: a doc test would never run (and each crate's rustdoc pass cost about a second when there were none); examples that must work are tests",
             holds: |root| match doc_tests(root).as_slice() {
@@ -278,5 +300,30 @@ mod tests {
             !function(lib, "find").contains("wait_in_page"),
             "a method's text ran into the next one"
         );
+        // A crate declaring cdylib and rlib again.
+        let cdylib = RULES
+            .iter()
+            .find(|rule| rule.what.starts_with("the npm package's modules"))
+            .unwrap();
+        std::fs::create_dir_all(dir.join("xtask/src")).unwrap();
+        std::fs::create_dir_all(dir.join("crates/js")).unwrap();
+        std::fs::write(dir.join("Cargo.toml"), "[workspace]\n").unwrap();
+        std::fs::write(
+            dir.join("xtask/src/npm.rs"),
+            "fn build_module() {\n    build.args([\n        \"--crate-type\",\n        \"cdylib\",\n    ]);\n}\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("crates/js/Cargo.toml"), "[lib]\n").unwrap();
+        assert_eq!((cdylib.holds)(&dir), Ok(()));
+        std::fs::write(
+            dir.join("crates/js/Cargo.toml"),
+            "[lib]\ncrate-type = [\"cdylib\", \"rlib\"]\n",
+        )
+        .unwrap();
+        assert!(
+            (cdylib.holds)(&dir).is_err(),
+            "a declared crate type went unseen"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
