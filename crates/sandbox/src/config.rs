@@ -74,6 +74,13 @@ pub struct Config {
     #[arg(long, env = "MEDIA_GEN_SANDBOX_FETCH_PRIVATE")]
     pub fetch_private: bool,
 
+    /// Remove each task's result files this many seconds after the task
+    /// ends: their URLs then answer 404, as the service's do once it stops
+    /// keeping them (how long it keeps them is not documented). Without
+    /// it, a result is served for as long as its task is held.
+    #[arg(long, value_name = "SECONDS", env = "MEDIA_GEN_SANDBOX_MEDIA_TTL")]
+    pub media_ttl: Option<u64>,
+
     /// Wait before the first callback retry, in milliseconds; doubled for the second.
     #[arg(long, default_value_t = 1000)]
     pub callback_retry_ms: u64,
@@ -101,6 +108,7 @@ impl Config {
             callback_retry_ms: 20,
             fetch_inputs: false,
             fetch_private: false,
+            media_ttl: None,
             faults: Faults::default(),
         }
     }

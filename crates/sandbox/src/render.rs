@@ -67,9 +67,13 @@ pub fn render(task: &Task, now: Instant) -> AnyTask {
                 task_id: task.id.clone(),
                 name: name.clone(),
                 language: language.clone(),
-                video_url: when_done(&status, || format!("{folder}/{}.mp4", segment(name))),
+                video_url: when_done(&status, || {
+                    format!("{folder}/{}.mp4?task={}", segment(name), task.id)
+                }),
                 caption_url: if *caption {
-                    when_done(&status, || format!("{folder}/{}.ass", segment(name)))
+                    when_done(&status, || {
+                        format!("{folder}/{}.ass?task={}", segment(name), task.id)
+                    })
                 } else {
                     String::new()
                 },

@@ -6,14 +6,17 @@
 
 mod captions;
 mod png;
+mod retention;
+
+use retention::MediaQuery;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use media_gen_api::{AspectRatio, ImageQuality, ImageRatio};
+use media_gen_api::{AspectRatio, ImageQuality, ImageRatio, TaskKind};
 
 use crate::state::AppState;
 
@@ -129,9 +132,31 @@ fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "No such media file").into_response()
 }
 
-/// `GET /sandbox/media/video/{landscape|portrait}.{mp4|webp}`
-pub async fn video(Path(name): Path<String>) -> Response {
-    match name.as_str() {
+/// The answer for a file of a `kind` task: `serve`'s, unless `--media-ttl`
+/// removed it.
+fn unless_removed(
+    app: &AppState,
+    kind: TaskKind,
+    query: &MediaQuery,
+    serve: impl FnOnce() -> Response,
+) -> Response {
+    match retention::check(app, kind, query, std::time::Instant::now()) {
+        Ok(()) => serve(),
+        Err(gone) => gone.into_response(),
+    }
+}
+
+/// `GET /sandbox/media/video/{landscape|portrait}.{mp4|webp}?task=…`
+pub async fn video(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    Query(query): Query<MediaQuery>,
+) -> Response {
+    unless_removed(&app, TaskKind::ImageToVideo, &query, || video_file(&name))
+}
+
+fn video_file(name: &str) -> Response {
+    match name {
         "landscape.mp4" => file("video/mp4", LANDSCAPE_MP4),
         "portrait.mp4" => file("video/mp4", PORTRAIT_MP4),
         "landscape.webp" => file("image/webp", LANDSCAPE_WEBP),
@@ -159,30 +184,58 @@ async fn image_response(
     }
 }
 
-/// `GET /sandbox/media/image/{quality}/{ratio}.png`: `2K/9x16.png` is 1152×2048.
+/// `GET /sandbox/media/image/{quality}/{ratio}.png?task=…`: `2K/9x16.png` is 1152×2048.
 pub async fn image(
     State(app): State<AppState>,
     Path((quality, name)): Path<(String, String)>,
+    Query(query): Query<MediaQuery>,
 ) -> Response {
+    if let Err(gone) = retention::check(
+        &app,
+        TaskKind::ImageGenerate,
+        &query,
+        std::time::Instant::now(),
+    ) {
+        return gone.into_response();
+    }
     let ratio = name.strip_suffix(".png").and_then(parse_ratio);
     image_response(&app, &quality, ratio, false).await
 }
 
-/// `GET /sandbox/media/image/{quality}/{ratio}/thumbnail.png`: 256 pixels on the long side.
+/// `GET /sandbox/media/image/{quality}/{ratio}/thumbnail.png?task=…`: 256 pixels on the long side.
 pub async fn image_thumbnail(
     State(app): State<AppState>,
     Path((quality, ratio)): Path<(String, String)>,
+    Query(query): Query<MediaQuery>,
 ) -> Response {
+    if let Err(gone) = retention::check(
+        &app,
+        TaskKind::ImageGenerate,
+        &query,
+        std::time::Instant::now(),
+    ) {
+        return gone.into_response();
+    }
     image_response(&app, &quality, parse_ratio(&ratio), true).await
 }
 
-/// `GET /sandbox/media/translated/{language}/{name}.{mp4|ass}`: the video
-/// named by the naming rule, and its subtitles.
-pub async fn translated(Path((language, file_name)): Path<(String, String)>) -> Response {
+/// `GET /sandbox/media/translated/{language}/{name}.{mp4|ass}?task=…`: the
+/// video named by the naming rule, and its subtitles.
+pub async fn translated(
+    State(app): State<AppState>,
+    Path((language, file_name)): Path<(String, String)>,
+    Query(query): Query<MediaQuery>,
+) -> Response {
+    unless_removed(&app, TaskKind::VideoTranslate, &query, || {
+        translated_file(&language, &file_name)
+    })
+}
+
+fn translated_file(language: &str, file_name: &str) -> Response {
     if file_name.strip_suffix(".mp4").is_some() {
         file("video/mp4", LANDSCAPE_MP4)
     } else if let Some(name) = file_name.strip_suffix(".ass") {
-        file("text/x-ssa; charset=utf-8", captions::ass(&language, name))
+        file("text/x-ssa; charset=utf-8", captions::ass(language, name))
     } else {
         not_found()
     }

@@ -1,5 +1,5 @@
 //! The sandbox's HTTP tests, one binary (linked once), a module per
-//! subject: tasks, callbacks, faults, fetched inputs, bounds, errors, CORS, languages, the
+//! subject: tasks, callbacks, faults, fetched inputs, bounds, errors, CORS, languages, media TTL, the
 //! README's cURL commands and hostile requests.
 
 // Test-only crate: a failed unwrap is a failed test, with its location.
@@ -16,4 +16,5 @@ mod faults;
 mod fetch_inputs;
 mod hostile_requests;
 mod languages;
+mod media_ttl;
 mod tasks;

@@ -182,8 +182,12 @@ async fn video_translate_one_task_per_language_named_by_the_rule() {
         )
     );
     let video_url = task["video_url"].as_str().unwrap();
+    // Named by the rule, and naming its task (for `--media-ttl`).
     assert!(
-        video_url.ends_with("/Japanese/Japanese-my%20clip.mp4"),
+        video_url.ends_with(&format!(
+            "/Japanese/Japanese-my%20clip.mp4?task={}",
+            task["task_id"].as_str().unwrap()
+        )),
         "{video_url}"
     );
     let (status, content_type, _) = sandbox.fetch(video_url).await;
