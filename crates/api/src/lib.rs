@@ -17,6 +17,7 @@ pub mod error_codes;
 pub mod follow;
 pub mod image_generate;
 pub mod image_to_video;
+pub mod kept;
 pub mod kind;
 pub mod languages;
 mod lenient;

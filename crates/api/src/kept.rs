@@ -1,0 +1,497 @@
+//! Results kept by a gateway: which files of a finished task are its
+//! results, what a kept copy must be, and the `kept` and `not_kept`
+//! objects a status read forwarded by a gateway carries in its `data`.
+//!
+//! The service's interface document does not say how long a result's URL
+//! lives. A gateway that keeps copies adds, beside the service's own
+//! fields (which pass through unchanged), `kept`: an object with the same
+//! names as the task's URL fields whose values are the gateway's addresses
+//! of the copies made so far, and `not_kept`: the same names, each with
+//! why that file could not be kept. A page shows the kept copy first and
+//! falls back to the service's URL ([`shown_url`]); a task object without
+//! either field (the service's own, or a record made before) reads as
+//! nothing kept.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::callback::AnyTask;
+use crate::media_type::MediaType;
+use crate::status::TaskStatus;
+
+/// The name of the field with the gateway's copies, in a task object.
+pub const KEPT_FIELD: &str = "kept";
+
+/// The name of the field with why a file was not kept, in a task object.
+pub const NOT_KEPT_FIELD: &str = "not_kept";
+
+/// A field of a task object that names one of its result files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MediaField {
+    /// `video_url`: an image-to-video task's video, or a translation's.
+    VideoUrl,
+    /// `thumbnail_url`: a video's cover, or a generated image's thumbnail.
+    ThumbnailUrl,
+    /// `caption_url`: a translation's subtitles (ASS).
+    CaptionUrl,
+    /// `image_url`: a generated image.
+    ImageUrl,
+}
+
+impl MediaField {
+    /// Every field, in the order a task object lists them.
+    pub const ALL: [MediaField; 4] = [
+        MediaField::VideoUrl,
+        MediaField::ThumbnailUrl,
+        MediaField::CaptionUrl,
+        MediaField::ImageUrl,
+    ];
+
+    /// The field's name in a task object: `video_url`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MediaField::VideoUrl => "video_url",
+            MediaField::ThumbnailUrl => "thumbnail_url",
+            MediaField::CaptionUrl => "caption_url",
+            MediaField::ImageUrl => "image_url",
+        }
+    }
+
+    /// What the file must be, judged by its first bytes, to be kept.
+    pub fn expected(self) -> Expected {
+        match self {
+            MediaField::VideoUrl => Expected::Video,
+            MediaField::ThumbnailUrl | MediaField::ImageUrl => Expected::Image,
+            MediaField::CaptionUrl => Expected::Captions,
+        }
+    }
+}
+
+impl fmt::Display for MediaField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a result file must be for a copy to be kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    /// A video: MP4, MOV or WebM by its first bytes.
+    Video,
+    /// An image the service makes or takes, by its first bytes.
+    Image,
+    /// Subtitles: text, not markup (an HTML page is no subtitle file).
+    Captions,
+}
+
+impl Expected {
+    /// Whether a file opening with `head` is of this kind; `Err` says what
+    /// it looked like instead.
+    pub fn judge(self, head: &[u8]) -> Result<(), NotKept> {
+        match self {
+            Expected::Video | Expected::Image => {
+                let wanted = |media: MediaType| match self {
+                    Expected::Video => !media.is_image(),
+                    _ => media.is_image(),
+                };
+                match MediaType::sniff(head) {
+                    Some(media) if wanted(media) => Ok(()),
+                    Some(media) => Err(NotKept::NotWhatItSaid {
+                        expected: self,
+                        found: media.extension().to_owned(),
+                    }),
+                    None => Err(NotKept::NotWhatItSaid {
+                        expected: self,
+                        found: looks_like(head).to_owned(),
+                    }),
+                }
+            }
+            Expected::Captions => {
+                let text = String::from_utf8_lossy(head);
+                let start = text.trim_start_matches('\u{feff}').trim_start();
+                if head.contains(&0) || start.starts_with('<') {
+                    Err(NotKept::NotWhatItSaid {
+                        expected: self,
+                        found: looks_like(head).to_owned(),
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Expected::Video => "a video",
+            Expected::Image => "an image",
+            Expected::Captions => "subtitles",
+        }
+    }
+}
+
+/// A word for what a file that is none of the expected kinds looks like.
+fn looks_like(head: &[u8]) -> &'static str {
+    let text = String::from_utf8_lossy(head)
+        .trim_start()
+        .to_ascii_lowercase();
+    if text.starts_with("<!doctype html") || text.starts_with("<html") {
+        "an HTML page"
+    } else if text.starts_with('<') {
+        "markup"
+    } else if head.contains(&0) {
+        "an unknown binary file"
+    } else if head.is_empty() {
+        "empty"
+    } else {
+        "text"
+    }
+}
+
+/// The result files of `task`: each field naming one, with its URL, once
+/// the task has `SUCCEEDED` (none before, and none of a failed task).
+/// Empty fields are left out.
+pub fn result_files(task: &AnyTask) -> Vec<(MediaField, &str)> {
+    let (status, fields): (&TaskStatus, [(MediaField, &str); 2]) = match task {
+        AnyTask::ImageToVideo(task) => (
+            &task.status,
+            [
+                (MediaField::VideoUrl, &task.video_url),
+                (MediaField::ThumbnailUrl, &task.thumbnail_url),
+            ],
+        ),
+        AnyTask::VideoTranslate(task) => (
+            &task.status,
+            [
+                (MediaField::VideoUrl, &task.video_url),
+                (MediaField::CaptionUrl, &task.caption_url),
+            ],
+        ),
+        AnyTask::ImageGenerate(task) => (
+            &task.status,
+            [
+                (MediaField::ImageUrl, &task.image_url),
+                (MediaField::ThumbnailUrl, &task.thumbnail_url),
+            ],
+        ),
+    };
+    if *status != TaskStatus::Succeeded {
+        return Vec::new();
+    }
+    fields
+        .into_iter()
+        .filter(|(_, url)| !url.trim().is_empty())
+        .collect()
+}
+
+/// One text per media field: the `kept` object (the gateway's addresses)
+/// and the `not_kept` object (why not) have this shape.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(optional_fields))]
+pub struct ByMediaField {
+    /// For `video_url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub video_url: Option<String>,
+    /// For `thumbnail_url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thumbnail_url: Option<String>,
+    /// For `caption_url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caption_url: Option<String>,
+    /// For `image_url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_url: Option<String>,
+}
+
+impl ByMediaField {
+    fn slot(&mut self, field: MediaField) -> &mut Option<String> {
+        match field {
+            MediaField::VideoUrl => &mut self.video_url,
+            MediaField::ThumbnailUrl => &mut self.thumbnail_url,
+            MediaField::CaptionUrl => &mut self.caption_url,
+            MediaField::ImageUrl => &mut self.image_url,
+        }
+    }
+
+    /// The text for `field`, if any.
+    pub fn get(&self, field: MediaField) -> Option<&str> {
+        match field {
+            MediaField::VideoUrl => self.video_url.as_deref(),
+            MediaField::ThumbnailUrl => self.thumbnail_url.as_deref(),
+            MediaField::CaptionUrl => self.caption_url.as_deref(),
+            MediaField::ImageUrl => self.image_url.as_deref(),
+        }
+    }
+
+    /// Set the text for `field`.
+    pub fn set(&mut self, field: MediaField, text: impl Into<String>) {
+        *self.slot(field) = Some(text.into());
+    }
+
+    /// Whether no field has a text.
+    pub fn is_empty(&self) -> bool {
+        MediaField::ALL
+            .iter()
+            .all(|&field| self.get(field).is_none())
+    }
+}
+
+/// Why a result file was not kept: the text `not_kept` carries for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotKept {
+    /// Larger than the gateway keeps.
+    TooLarge {
+        /// The file's size as the service gave it (or as far as it was read).
+        bytes: u64,
+        /// The most the gateway keeps of one file.
+        limit: u64,
+    },
+    /// Its first bytes were not what the field names.
+    NotWhatItSaid {
+        /// What the field names.
+        expected: Expected,
+        /// What the file looked like.
+        found: String,
+    },
+    /// The service's URL was refused before fetching (not https while the
+    /// service itself is).
+    NotFetched {
+        /// The rule it broke.
+        rule: String,
+    },
+    /// The service did not give the file: an error status, no answer in
+    /// time, or a failed connection.
+    NotGiven {
+        /// What happened.
+        detail: String,
+    },
+    /// The gateway keeps no more results of this person's for now, or has
+    /// no room.
+    NoRoom {
+        /// Whose budget or which quota.
+        detail: String,
+    },
+}
+
+impl fmt::Display for NotKept {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotKept::TooLarge { bytes, limit } => write!(
+                f,
+                "the service's file was {}, over {}",
+                readable_bytes(*bytes),
+                readable_bytes(*limit)
+            ),
+            NotKept::NotWhatItSaid { expected, found } => {
+                write!(f, "the service's file was {found}, not {}", expected.noun())
+            }
+            NotKept::NotFetched { rule } => write!(f, "not fetched: {rule}"),
+            NotKept::NotGiven { detail } => {
+                write!(f, "the service did not give the file: {detail}")
+            }
+            NotKept::NoRoom { detail } => write!(f, "no room to keep it: {detail}"),
+        }
+    }
+}
+
+/// A size as people read it: `512 B`, `3.1 GB` (powers of 1000, one decimal
+/// under 10 and none from there).
+pub fn readable_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1000.0;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    let text = if value < 10.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.0}")
+    };
+    format!("{} {}", text.trim_end_matches(".0"), UNITS[unit])
+}
+
+/// The address a page shows for `field` of a task: the gateway's copy when
+/// one was kept, else the service's URL.
+pub fn shown_url<'a>(
+    service_url: &'a str,
+    kept: Option<&'a ByMediaField>,
+    field: MediaField,
+) -> &'a str {
+    kept.and_then(|kept| kept.get(field))
+        .filter(|address| !address.is_empty())
+        .unwrap_or(service_url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ImageGenerateTask, ImageToVideoTask, VideoTranslateTask};
+
+    fn video(status: TaskStatus) -> AnyTask {
+        AnyTask::ImageToVideo(ImageToVideoTask {
+            task_id: "i2v-1".into(),
+            status,
+            video_url: "https://cdn.example/v.mp4".into(),
+            thumbnail_url: "https://cdn.example/v.webp".into(),
+            error_message: String::new(),
+            duration: Some(5),
+            width: None,
+            height: None,
+        })
+    }
+
+    #[test]
+    fn a_succeeded_tasks_result_files_are_its_non_empty_url_fields() {
+        assert_eq!(
+            result_files(&video(TaskStatus::Succeeded)),
+            [
+                (MediaField::VideoUrl, "https://cdn.example/v.mp4"),
+                (MediaField::ThumbnailUrl, "https://cdn.example/v.webp")
+            ]
+        );
+        let translation = AnyTask::VideoTranslate(VideoTranslateTask {
+            task_id: "vt-1".into(),
+            name: "English-clip".into(),
+            language: "English".into(),
+            status: TaskStatus::Succeeded,
+            video_url: "https://cdn.example/t.mp4".into(),
+            caption_url: String::new(),
+            error_message: String::new(),
+        });
+        assert_eq!(
+            result_files(&translation),
+            [(MediaField::VideoUrl, "https://cdn.example/t.mp4")],
+            "no captions asked for: nothing to keep for them"
+        );
+        let image = AnyTask::ImageGenerate(ImageGenerateTask {
+            task_id: "img-1".into(),
+            status: TaskStatus::Succeeded,
+            image_url: "https://cdn.example/i.png".into(),
+            thumbnail_url: " ".into(),
+            error_message: String::new(),
+        });
+        assert_eq!(
+            result_files(&image),
+            [(MediaField::ImageUrl, "https://cdn.example/i.png")]
+        );
+    }
+
+    #[test]
+    fn a_task_not_yet_succeeded_or_failed_has_no_result_files() {
+        for status in [
+            TaskStatus::Pending,
+            TaskStatus::Generating,
+            TaskStatus::Failed,
+            TaskStatus::Other("QUEUED".into()),
+        ] {
+            assert!(result_files(&video(status.clone())).is_empty(), "{status}");
+        }
+    }
+
+    #[test]
+    fn kept_and_not_kept_read_and_write_with_the_task_fields_names() {
+        let mut kept = ByMediaField::default();
+        assert!(kept.is_empty());
+        assert_eq!(serde_json::to_string(&kept).unwrap(), "{}");
+        kept.set(MediaField::VideoUrl, "https://gw.example/kept/abc");
+        let json = serde_json::to_value(&kept).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({ "video_url": "https://gw.example/kept/abc" })
+        );
+        let read: ByMediaField = serde_json::from_value(json).unwrap();
+        assert_eq!(read, kept);
+        for field in MediaField::ALL {
+            let mut one = ByMediaField::default();
+            one.set(field, "x");
+            let json = serde_json::to_value(&one).unwrap();
+            assert_eq!(json[field.name()], "x", "{field}");
+            assert_eq!(one.get(field), Some("x"));
+        }
+    }
+
+    #[test]
+    fn a_page_shows_the_kept_copy_first_and_the_services_url_otherwise() {
+        let service = "https://cdn.example/v.mp4";
+        assert_eq!(shown_url(service, None, MediaField::VideoUrl), service);
+        let mut kept = ByMediaField::default();
+        assert_eq!(
+            shown_url(service, Some(&kept), MediaField::VideoUrl),
+            service
+        );
+        kept.set(MediaField::ThumbnailUrl, "https://gw.example/kept/t");
+        assert_eq!(
+            shown_url(service, Some(&kept), MediaField::VideoUrl),
+            service
+        );
+        kept.set(MediaField::VideoUrl, "https://gw.example/kept/v");
+        assert_eq!(
+            shown_url(service, Some(&kept), MediaField::VideoUrl),
+            "https://gw.example/kept/v"
+        );
+    }
+
+    #[test]
+    fn a_copy_is_judged_by_its_first_bytes_against_what_its_field_names() {
+        let mp4 = b"\0\0\0\x20ftypisom\0\0\x02\0isomiso2avc1mp41";
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        let html = b"<!DOCTYPE html><html><body>gone</body></html>";
+        assert_eq!(MediaField::VideoUrl.expected().judge(mp4), Ok(()));
+        assert_eq!(MediaField::ImageUrl.expected().judge(png), Ok(()));
+        assert_eq!(MediaField::ThumbnailUrl.expected().judge(png), Ok(()));
+        let refused = MediaField::VideoUrl.expected().judge(html).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "the service's file was an HTML page, not a video"
+        );
+        assert_eq!(
+            MediaField::VideoUrl
+                .expected()
+                .judge(png)
+                .unwrap_err()
+                .to_string(),
+            "the service's file was png, not a video"
+        );
+        assert_eq!(
+            MediaField::ImageUrl
+                .expected()
+                .judge(mp4)
+                .unwrap_err()
+                .to_string(),
+            "the service's file was mp4, not an image"
+        );
+        let ass = "\u{feff}[Script Info]\nTitle: clip\n".as_bytes();
+        assert_eq!(MediaField::CaptionUrl.expected().judge(ass), Ok(()));
+        assert!(MediaField::CaptionUrl.expected().judge(html).is_err());
+        assert!(MediaField::CaptionUrl.expected().judge(png).is_err());
+    }
+
+    #[test]
+    fn reasons_read_as_a_person_would_say_them() {
+        assert_eq!(
+            NotKept::TooLarge {
+                bytes: 3_100_000_000,
+                limit: 2_000_000_000
+            }
+            .to_string(),
+            "the service's file was 3.1 GB, over 2 GB"
+        );
+        assert_eq!(readable_bytes(999), "999 B");
+        assert_eq!(readable_bytes(1_000), "1 KB");
+        assert_eq!(readable_bytes(52_428_800), "52 MB");
+        assert_eq!(readable_bytes(u64::MAX), "18446744 TB");
+        assert_eq!(
+            NotKept::NotGiven {
+                detail: "404 Not Found".into()
+            }
+            .to_string(),
+            "the service did not give the file: 404 Not Found"
+        );
+    }
+}
