@@ -162,7 +162,7 @@ async fn video_translation_ends_with_a_named_video_and_captions() {
     browser
         .wait_until(
             "the caption link",
-            "[...document.querySelectorAll('.video-result a.download')].some(a => a.href.endsWith('.ass'))",
+            "[...document.querySelectorAll('.video-result a.download')].some(a => new URL(a.href).pathname.endsWith('.ass'))",
         )
         .await;
     // The captions as a subtitle track, shown while the video plays.
