@@ -21,13 +21,13 @@ use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::location::{BrowserUrl, LocationProvider};
 use leptos_router::NavigateOptions;
 use media_gen_api::path::decode_segment;
-use media_gen_api::{TaskKey, TaskKind};
+use media_gen_api::{NextJob, TaskKey, TaskKind};
 use media_gen_ui::components::redrawn;
 
 use crate::board::{BoardPage, ComparePage};
 use crate::settings::SettingsPage;
 use crate::shell::not_found::NotFound;
-use crate::task::{NewTask, TaskPage};
+use crate::task::{NewTask, StartedFrom, TaskPage};
 
 /// The path the site serves the app under, without its trailing slash
 /// (`/media`; empty at a site's root), read once from the page's
@@ -103,6 +103,18 @@ pub fn edit_path(kind: TaskKind, task_id: &str) -> String {
         "{}?from={}",
         form_path(kind),
         media_gen_api::path::segment(task_id)
+    )
+}
+
+/// The form route a task's result starts ("Make a video of it"): the
+/// job's field holds `url`, and `source` names the task it came from.
+pub fn next_job_path(job: NextJob, url: &str, source: &TaskKey) -> String {
+    format!(
+        "{}?{}={}&source={}",
+        form_path(job.kind()),
+        job.parameter(),
+        media_gen_api::path::segment(url),
+        media_gen_api::path::segment(&source.to_string())
     )
 }
 
@@ -257,10 +269,20 @@ pub fn Pages() -> impl IntoView {
     let query = use_query_map();
     redrawn(move || match page.get() {
         Page::Board => view! { <BoardPage/> }.into_any(),
-        // Drawn anew when the query changes: `from` is the only one here.
+        // Drawn anew when the query changes: what the form starts from.
         Page::NewTask(kind) => redrawn(move || {
-            let from = query.with(|query| query.get("from"));
-            view! { <NewTask kind from/> }
+            let (from, next) = query.with(|query| {
+                let next = NextJob::ALL
+                    .into_iter()
+                    .filter(|job| job.kind() == kind)
+                    .find_map(|job| {
+                        let url = query.get(job.parameter())?;
+                        let source = query.get("source")?.parse::<TaskKey>().ok()?;
+                        Some(StartedFrom { job, url, source })
+                    });
+                (query.get("from"), next)
+            });
+            view! { <NewTask kind from next/> }
         })
         .into_any(),
         Page::Task { kind, id } => view! { <TaskPage kind id/> }.into_any(),

@@ -1,14 +1,15 @@
 //! One task: its page (`/tasks/{kind}/{id}`), the page that submits a new
 //! one (`/new/{kind}`), what it was asked to do, and what can be done with
-//! it (actions, downloads).
+//! it (actions, downloads, the next jobs its results start).
 
 mod actions;
 mod asked;
 pub mod downloads;
 mod form_host;
 mod new_page;
+mod next_jobs;
 mod page;
 
 pub use actions::TaskActions;
-pub use new_page::NewTask;
+pub use new_page::{NewTask, StartedFrom};
 pub use page::TaskPage;

@@ -1,8 +1,11 @@
-//! The page that submits a task of one kind, empty or filled in from a task
-//! on the board (`?from={task_id}`: "edit and re-run").
+//! The page that submits a task of one kind, empty, filled in from a task
+//! on the board (`?from={task_id}`: "edit and re-run"), or started from
+//! another task's result (`?image_url=…&source={kind}:{id}`: "Make a video
+//! of it").
 
 use leptos::prelude::*;
-use media_gen_api::{Request, TaskKind};
+use leptos_router::components::A;
+use media_gen_api::{NextJob, Request, TaskKey, TaskKind};
 
 use super::form_host::app_form_host;
 use crate::board::Board;
@@ -14,6 +17,17 @@ fn stored_request(kind: TaskKind, task_id: &str) -> Option<Request> {
     Board::expect().find(kind, task_id)?.request
 }
 
+/// Another task's result a form starts from, as its address names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartedFrom {
+    /// The job: which field the result fills.
+    pub job: NextJob,
+    /// The result's URL.
+    pub url: String,
+    /// The task that made it.
+    pub source: TaskKey,
+}
+
 /// The submit page for `kind`.
 #[component]
 pub fn NewTask(
@@ -21,9 +35,11 @@ pub fn NewTask(
     kind: TaskKind,
     /// The board's task to start from (`?from={task_id}`), if any.
     from: Option<String>,
+    /// Another task's result to start from, if any (and no `from`).
+    next: Option<StartedFrom>,
 ) -> impl IntoView {
-    let initial = from.as_deref().and_then(|id| stored_request(kind, id));
-    let notice = match (&from, &initial) {
+    let stored = from.as_deref().and_then(|id| stored_request(kind, id));
+    let notice = match (&from, &stored) {
         (Some(id), Some(_)) => Some(format!(
             "Filled in from task {id}: change what you like and submit."
         )),
@@ -32,12 +48,31 @@ pub fn NewTask(
         )),
         (None, _) => None,
     };
+    let next = next.filter(|_| from.is_none());
+    let initial = stored.or_else(|| next.as_ref().map(|next| next.job.request(&next.url)));
+    let came_from = next.map(|next| {
+        let href = crate::routes::href(&crate::routes::detail_path(
+            next.source.kind,
+            &next.source.id,
+        ));
+        let what = match next.job {
+            NextJob::TranslateVideo => "its video",
+            NextJob::VideoOfImage | NextJob::ImageWithReference => "its image",
+        };
+        view! {
+            <p class="hint" id="filled-from">
+                "From task "<A href=href>{next.source.id.clone()}</A>", "{what}
+                ": fill in the rest and submit."
+            </p>
+        }
+    });
     let form = form_for(kind, app_form_host(), initial);
     view! {
         <section class="new-task" data-kind=kind.as_str() aria-labelledby="new-task-title">
             <h1 id="new-task-title">{kind_text::title(kind)}</h1>
             <p class="lead">{kind_text::summary(kind)}</p>
             {notice.map(|text| view! { <p class="hint" id="filled-from">{text}</p> })}
+            {came_from}
             {form}
         </section>
     }

@@ -13,6 +13,7 @@ use crate::kind_text;
 use crate::settings::Settings;
 use crate::task::asked::WhatWasAsked;
 use crate::task::downloads::{files_of, has_results, DownloadAll};
+use crate::task::next_jobs::NextJobs;
 use crate::task::TaskActions;
 use media_gen_ui::components::curl_copy::absolute_url;
 use media_gen_ui::components::{CopyButton, CurlCopy, ImageGallery, TaskProgress, TaskResult};
@@ -79,6 +80,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
         .request
         .as_ref()
         .map(|request| serde_json::to_string_pretty(&request.to_json()).unwrap_or_default());
+    let next_jobs = record.task.clone().map(|task| view! { <NextJobs task/> });
     let asked = record
         .request
         .clone()
@@ -137,7 +139,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
             <dt>"Last change"</dt><dd>{local_time(record.updated_at)}</dd>
         </dl>
         <div class="task-detail__body">
-            <div class="task-detail__result">{result}{siblings}</div>
+            <div class="task-detail__result">{result}{next_jobs}{siblings}</div>
             {asked}
         </div>
         <p class="task-detail__downloads"><DownloadAll files=batch_files tasks=batch_tasks label="Download all"/></p>

@@ -19,6 +19,7 @@ mod harness;
 mod images;
 mod keystrokes;
 mod navigation;
+mod next_jobs;
 mod other_site;
 mod phone_and_compare;
 mod redis_faults;

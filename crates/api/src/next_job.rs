@@ -1,0 +1,211 @@
+//! A result straight into the next job: which jobs a finished task's file
+//! can start, and the request each starts from. A generated image becomes
+//! a video's start frame or a new image's reference; a video is translated.
+//! The page carries the choice in the form's address (`?image_url=…`), so
+//! the form it opens can be reloaded, shared and gone back to.
+
+use crate::callback::AnyTask;
+use crate::image_generate::ImageGenerateRequest;
+use crate::image_to_video::ImageToVideoRequest;
+use crate::kept::{result_files, MediaField};
+use crate::kind::TaskKind;
+use crate::request::Request;
+use crate::video_translate::VideoTranslateRequest;
+
+/// A job a result can start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NextJob {
+    /// Image-to-video with the image as its start frame (`image_url`).
+    VideoOfImage,
+    /// Image generation with the image among its references
+    /// (`reference_images`).
+    ImageWithReference,
+    /// Video translation with the video as its source (`video_url`).
+    TranslateVideo,
+}
+
+impl NextJob {
+    /// Every next job, in the order a page offers them.
+    pub const ALL: [NextJob; 3] = [
+        NextJob::VideoOfImage,
+        NextJob::ImageWithReference,
+        NextJob::TranslateVideo,
+    ];
+
+    /// What a button that starts it says.
+    pub fn label(self) -> &'static str {
+        match self {
+            NextJob::VideoOfImage => "Make a video of it",
+            NextJob::ImageWithReference => "Use as reference",
+            NextJob::TranslateVideo => "Translate it",
+        }
+    }
+
+    /// The kind of task it submits.
+    pub fn kind(self) -> TaskKind {
+        match self {
+            NextJob::VideoOfImage => TaskKind::ImageToVideo,
+            NextJob::ImageWithReference => TaskKind::ImageGenerate,
+            NextJob::TranslateVideo => TaskKind::VideoTranslate,
+        }
+    }
+
+    /// The name of the form address's query parameter that carries the
+    /// file's URL: the request field it fills.
+    pub fn parameter(self) -> &'static str {
+        match self {
+            NextJob::VideoOfImage => "image_url",
+            NextJob::ImageWithReference => "reference_images",
+            NextJob::TranslateVideo => "video_url",
+        }
+    }
+
+    /// The jobs a file in `field` of a `kind` task can start.
+    pub fn for_file(kind: TaskKind, field: MediaField) -> &'static [NextJob] {
+        match (kind, field) {
+            (TaskKind::ImageGenerate, MediaField::ImageUrl) => {
+                &[NextJob::VideoOfImage, NextJob::ImageWithReference]
+            }
+            (TaskKind::ImageToVideo, MediaField::VideoUrl) => &[NextJob::TranslateVideo],
+            _ => &[],
+        }
+    }
+
+    /// The jobs `task`'s results can start, each with the file's URL: none
+    /// until it has `SUCCEEDED`.
+    pub fn offered(task: &AnyTask) -> Vec<(NextJob, &str)> {
+        let kind = task.kind();
+        result_files(task)
+            .into_iter()
+            .flat_map(|(field, url)| {
+                Self::for_file(kind, field)
+                    .iter()
+                    .map(move |&job| (job, url))
+            })
+            .collect()
+    }
+
+    /// The job a `kind` form's address names with `parameter`, if any.
+    pub fn named(kind: TaskKind, parameter: &str) -> Option<NextJob> {
+        Self::ALL
+            .into_iter()
+            .find(|job| job.kind() == kind && job.parameter() == parameter)
+    }
+
+    /// The request the form starts from: empty but for `url` in the job's
+    /// field, so the rest is the person's to fill in.
+    pub fn request(self, url: &str) -> Request {
+        let url = url.trim().to_owned();
+        match self {
+            NextJob::VideoOfImage => Request::ImageToVideo(ImageToVideoRequest {
+                image_url: Some(url),
+                ..ImageToVideoRequest::default()
+            }),
+            NextJob::ImageWithReference => Request::ImageGenerate(ImageGenerateRequest {
+                reference_images: vec![url],
+                ..ImageGenerateRequest::default()
+            }),
+            NextJob::TranslateVideo => Request::VideoTranslate(VideoTranslateRequest {
+                video_url: url,
+                ..VideoTranslateRequest::default()
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ImageGenerateTask, ImageToVideoTask, TaskStatus, VideoTranslateTask};
+
+    fn image(status: TaskStatus) -> AnyTask {
+        AnyTask::ImageGenerate(ImageGenerateTask {
+            task_id: "img-1".into(),
+            status,
+            image_url: "https://cdn.example/i.png".into(),
+            thumbnail_url: "https://cdn.example/i-small.png".into(),
+            error_message: String::new(),
+        })
+    }
+
+    #[test]
+    fn an_image_starts_a_video_or_a_new_image_and_a_video_a_translation() {
+        assert_eq!(
+            NextJob::offered(&image(TaskStatus::Succeeded)),
+            [
+                (NextJob::VideoOfImage, "https://cdn.example/i.png"),
+                (NextJob::ImageWithReference, "https://cdn.example/i.png")
+            ],
+            "the image itself, not its thumbnail"
+        );
+        let video = AnyTask::ImageToVideo(ImageToVideoTask {
+            task_id: "i2v-1".into(),
+            status: TaskStatus::Succeeded,
+            video_url: "https://cdn.example/v.mp4".into(),
+            thumbnail_url: "https://cdn.example/v.webp".into(),
+            error_message: String::new(),
+            duration: None,
+            width: None,
+            height: None,
+        });
+        assert_eq!(
+            NextJob::offered(&video),
+            [(NextJob::TranslateVideo, "https://cdn.example/v.mp4")]
+        );
+        let translation = AnyTask::VideoTranslate(VideoTranslateTask {
+            task_id: "vt-1".into(),
+            name: "French-clip".into(),
+            language: "French".into(),
+            status: TaskStatus::Succeeded,
+            video_url: "https://cdn.example/t.mp4".into(),
+            caption_url: String::new(),
+            error_message: String::new(),
+        });
+        assert!(NextJob::offered(&translation).is_empty());
+    }
+
+    #[test]
+    fn nothing_is_offered_before_a_task_succeeds() {
+        for status in [TaskStatus::Generating, TaskStatus::Failed] {
+            assert!(
+                NextJob::offered(&image(status.clone())).is_empty(),
+                "{status}"
+            );
+        }
+    }
+
+    #[test]
+    fn each_job_fills_its_field_and_leaves_the_rest_empty() {
+        assert_eq!(
+            NextJob::VideoOfImage.request(" https://cdn.example/i.png "),
+            Request::ImageToVideo(ImageToVideoRequest {
+                image_url: Some("https://cdn.example/i.png".into()),
+                ..ImageToVideoRequest::default()
+            })
+        );
+        assert_eq!(
+            NextJob::ImageWithReference.request("https://cdn.example/i.png"),
+            Request::ImageGenerate(ImageGenerateRequest {
+                reference_images: vec!["https://cdn.example/i.png".into()],
+                ..ImageGenerateRequest::default()
+            })
+        );
+        assert_eq!(
+            NextJob::TranslateVideo.request("https://cdn.example/v.mp4"),
+            Request::VideoTranslate(VideoTranslateRequest {
+                video_url: "https://cdn.example/v.mp4".into(),
+                ..VideoTranslateRequest::default()
+            })
+        );
+    }
+
+    #[test]
+    fn a_forms_address_names_a_job_by_the_field_it_fills() {
+        for job in NextJob::ALL {
+            assert_eq!(NextJob::named(job.kind(), job.parameter()), Some(job));
+            assert_eq!(job.request("https://x.example/a").kind(), job.kind());
+        }
+        assert_eq!(NextJob::named(TaskKind::ImageGenerate, "image_url"), None);
+        assert_eq!(NextJob::named(TaskKind::ImageToVideo, "from"), None);
+    }
+}
