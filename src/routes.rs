@@ -21,13 +21,13 @@ use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::location::{BrowserUrl, LocationProvider};
 use leptos_router::NavigateOptions;
 use media_gen_api::path::decode_segment;
-use media_gen_api::{NextJob, TaskKey, TaskKind};
+use media_gen_api::{StartedFrom, TaskKey, TaskKind};
 use media_gen_ui::components::redrawn;
 
 use crate::board::{BoardPage, ComparePage};
 use crate::settings::SettingsPage;
 use crate::shell::not_found::NotFound;
-use crate::task::{NewTask, StartedFrom, TaskPage};
+use crate::task::{NewTask, TaskPage};
 
 /// The path the site serves the app under, without its trailing slash
 /// (`/media`; empty at a site's root), read once from the page's
@@ -106,16 +106,10 @@ pub fn edit_path(kind: TaskKind, task_id: &str) -> String {
     )
 }
 
-/// The form route a task's result starts ("Make a video of it"): the
-/// job's field holds `url`, and `source` names the task it came from.
-pub fn next_job_path(job: NextJob, url: &str, source: &TaskKey) -> String {
-    format!(
-        "{}?{}={}&source={}",
-        form_path(job.kind()),
-        job.parameter(),
-        media_gen_api::path::segment(url),
-        media_gen_api::path::segment(&source.to_string())
-    )
+/// The form route a task's result starts ("Make a video of it"), its
+/// address written by the contract ([`StartedFrom::query`]).
+pub fn next_job_path(started: &StartedFrom) -> String {
+    format!("{}?{}", form_path(started.job.kind()), started.query())
 }
 
 /// The comparison page of two tasks (each written `kind:id` in the query).
@@ -272,14 +266,7 @@ pub fn Pages() -> impl IntoView {
         // Drawn anew when the query changes: what the form starts from.
         Page::NewTask(kind) => redrawn(move || {
             let (from, next) = query.with(|query| {
-                let next = NextJob::ALL
-                    .into_iter()
-                    .filter(|job| job.kind() == kind)
-                    .find_map(|job| {
-                        let url = query.get(job.parameter())?;
-                        let source = query.get("source")?.parse::<TaskKey>().ok()?;
-                        Some(StartedFrom { job, url, source })
-                    });
+                let next = StartedFrom::read(kind, |name| query.get(name));
                 (query.get("from"), next)
             });
             view! { <NewTask kind from next/> }

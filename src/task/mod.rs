@@ -11,5 +11,5 @@ mod next_jobs;
 mod page;
 
 pub use actions::TaskActions;
-pub use new_page::{NewTask, StartedFrom};
+pub use new_page::NewTask;
 pub use page::TaskPage;

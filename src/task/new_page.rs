@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use media_gen_api::{NextJob, Request, TaskKey, TaskKind};
+use media_gen_api::{Request, StartedFrom, TaskKind};
 
 use super::form_host::app_form_host;
 use crate::board::Board;
@@ -15,17 +15,6 @@ use media_gen_ui::forms::form_for;
 /// The request of the board's task `task_id` of `kind`, when it is known.
 fn stored_request(kind: TaskKind, task_id: &str) -> Option<Request> {
     Board::expect().find(kind, task_id)?.request
-}
-
-/// Another task's result a form starts from, as its address names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StartedFrom {
-    /// The job: which field the result fills.
-    pub job: NextJob,
-    /// The result's URL.
-    pub url: String,
-    /// The task that made it.
-    pub source: TaskKey,
 }
 
 /// The submit page for `kind`.
@@ -49,19 +38,16 @@ pub fn NewTask(
         (None, _) => None,
     };
     let next = next.filter(|_| from.is_none());
-    let initial = stored.or_else(|| next.as_ref().map(|next| next.job.request(&next.url)));
+    let initial = stored.or_else(|| next.as_ref().map(StartedFrom::request));
     let came_from = next.map(|next| {
         let href = crate::routes::href(&crate::routes::detail_path(
             next.source.kind,
             &next.source.id,
         ));
-        let what = match next.job {
-            NextJob::TranslateVideo => "its video",
-            NextJob::VideoOfImage | NextJob::ImageWithReference => "its image",
-        };
+        let what = next.what();
         view! {
             <p class="hint" id="filled-from">
-                "From task "<A href=href>{next.source.id.clone()}</A>", "{what}
+                "From task "<A href=href>{next.source.id}</A>", "{what}
                 ": fill in the rest and submit."
             </p>
         }

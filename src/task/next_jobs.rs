@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use media_gen_api::{AnyTask, NextJob, TaskKey};
+use media_gen_api::{AnyTask, NextJob, StartedFrom, TaskKey};
 
 /// Links to the jobs `task`'s results start; nothing until it succeeded.
 #[component]
@@ -17,7 +17,12 @@ pub fn NextJobs(
     let links: Vec<_> = NextJob::offered(&task)
         .into_iter()
         .map(|(job, url)| {
-            let href = crate::routes::href(&crate::routes::next_job_path(job, url, &source));
+            let started = StartedFrom {
+                job,
+                url: url.to_owned(),
+                source: source.clone(),
+            };
+            let href = crate::routes::href(&crate::routes::next_job_path(&started));
             view! { <A href=href attr:class="secondary next-job">{job.label()}</A> }
         })
         .collect();

@@ -319,9 +319,9 @@ fn suites(built: &TestBuilds, chromedriver: &Path, servers: &Servers) -> Vec<Sui
 
 fn lint() -> Result<()> {
     cmd::run(command("cargo").args(["fmt", "--all", "--", "--check"]))?;
-    // The workspace's code, native and for the browser, is linted as its tests
-    // build (see `build_native_tests` and `build_browser_tests`), all but xtask's own program, which is
-    // running.
+    // The workspace's code, native and for the browser, is linted as its
+    // tests build (see `build_native_tests` and `build_browser_tests`), all
+    // but xtask's own program, which is running.
     cmd::run(command("cargo").args([
         "clippy",
         "--package",

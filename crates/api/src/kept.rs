@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::callback::AnyTask;
 use crate::media_type::MediaType;
+use crate::size_text::size_text;
 use crate::status::TaskStatus;
 
 /// The name of the field with the gateway's copies, in a task object.
@@ -280,8 +281,8 @@ impl fmt::Display for NotKept {
             NotKept::TooLarge { bytes, limit } => write!(
                 f,
                 "the service's file was {}, over {}",
-                readable_bytes(*bytes),
-                readable_bytes(*limit)
+                size_text(*bytes),
+                size_text(*limit)
             ),
             NotKept::NotWhatItSaid { expected, found } => {
                 write!(f, "the service's file was {found}, not {}", expected.noun())
@@ -293,27 +294,6 @@ impl fmt::Display for NotKept {
             NotKept::NoRoom { detail } => write!(f, "no room to keep it: {detail}"),
         }
     }
-}
-
-/// A size as people read it: `512 B`, `3.1 GB` (powers of 1000, one decimal
-/// under 10 and none from there).
-pub fn readable_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
-    if bytes < 1000 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1000.0;
-    let mut unit = 0;
-    while value >= 1000.0 && unit + 1 < UNITS.len() {
-        value /= 1000.0;
-        unit += 1;
-    }
-    let text = if value < 10.0 {
-        format!("{value:.1}")
-    } else {
-        format!("{value:.0}")
-    };
-    format!("{} {}", text.trim_end_matches(".0"), UNITS[unit])
 }
 
 /// The address a page shows for `field` of a task: the gateway's copy when
@@ -480,12 +460,8 @@ mod tests {
                 limit: 2_000_000_000
             }
             .to_string(),
-            "the service's file was 3.1 GB, over 2 GB"
+            "the service's file was 3.1 GB, over 2.0 GB"
         );
-        assert_eq!(readable_bytes(999), "999 B");
-        assert_eq!(readable_bytes(1_000), "1 KB");
-        assert_eq!(readable_bytes(52_428_800), "52 MB");
-        assert_eq!(readable_bytes(u64::MAX), "18446744 TB");
         assert_eq!(
             NotKept::NotGiven {
                 detail: "404 Not Found".into()

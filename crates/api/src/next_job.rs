@@ -9,7 +9,9 @@ use crate::image_generate::ImageGenerateRequest;
 use crate::image_to_video::ImageToVideoRequest;
 use crate::kept::{result_files, MediaField};
 use crate::kind::TaskKind;
+use crate::path::segment;
 use crate::request::Request;
+use crate::task_key::TaskKey;
 use crate::video_translate::VideoTranslateRequest;
 
 /// A job a result can start.
@@ -85,13 +87,6 @@ impl NextJob {
             .collect()
     }
 
-    /// The job a `kind` form's address names with `parameter`, if any.
-    pub fn named(kind: TaskKind, parameter: &str) -> Option<NextJob> {
-        Self::ALL
-            .into_iter()
-            .find(|job| job.kind() == kind && job.parameter() == parameter)
-    }
-
     /// The request the form starts from: empty but for `url` in the job's
     /// field, so the rest is the person's to fill in.
     pub fn request(self, url: &str) -> Request {
@@ -109,6 +104,62 @@ impl NextJob {
                 video_url: url,
                 ..VideoTranslateRequest::default()
             }),
+        }
+    }
+}
+
+/// A form started from another task's result, as the form's address says
+/// it: `/new/image-to-video?image_url=…&source=image_generate:i2is-1`.
+/// Written and read here, so the link and the form agree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartedFrom {
+    /// The job: which field the result fills.
+    pub job: NextJob,
+    /// The result's URL.
+    pub url: String,
+    /// The task that made it.
+    pub source: TaskKey,
+}
+
+impl StartedFrom {
+    /// The query of the form's address, without its `?`: the result's URL
+    /// under the job's parameter, then the source task.
+    pub fn query(&self) -> String {
+        format!(
+            "{}={}&source={}",
+            self.job.parameter(),
+            segment(&self.url),
+            segment(&self.source.to_string())
+        )
+    }
+
+    /// What a `kind` form's address says it starts from; `parameter` gives
+    /// one of its query parameters, decoded. `None` when it names no job of
+    /// that form, or no task it came from.
+    pub fn read(kind: TaskKind, parameter: impl Fn(&str) -> Option<String>) -> Option<StartedFrom> {
+        let source: TaskKey = parameter("source")?.parse().ok()?;
+        NextJob::ALL
+            .into_iter()
+            .filter(|job| job.kind() == kind)
+            .find_map(|job| {
+                Some(StartedFrom {
+                    job,
+                    url: parameter(job.parameter())?,
+                    source: source.clone(),
+                })
+            })
+    }
+
+    /// The request the form starts from ([`NextJob::request`]).
+    pub fn request(&self) -> Request {
+        self.job.request(&self.url)
+    }
+
+    /// What the result was to the task that made it: "its image".
+    pub fn what(&self) -> &'static str {
+        match self.job {
+            NextJob::TranslateVideo => "its video",
+            NextJob::VideoOfImage | NextJob::ImageWithReference => "its image",
         }
     }
 }
@@ -201,11 +252,44 @@ mod tests {
 
     #[test]
     fn a_forms_address_names_a_job_by_the_field_it_fills() {
+        // The query as a page reads it: each parameter decoded.
+        let reader = |query: String| {
+            move |name: &str| {
+                query.split('&').find_map(|pair| {
+                    let (key, value) = pair.split_once('=')?;
+                    (key == name).then(|| crate::path::decode_segment(value))
+                })
+            }
+        };
+        let source = TaskKey::new(TaskKind::ImageGenerate, "i2is-1 &2");
         for job in NextJob::ALL {
-            assert_eq!(NextJob::named(job.kind(), job.parameter()), Some(job));
-            assert_eq!(job.request("https://x.example/a").kind(), job.kind());
+            let started = StartedFrom {
+                job,
+                url: "https://x.example/a?b=1&c=2".into(),
+                source: source.clone(),
+            };
+            let query = started.query();
+            assert_eq!(
+                StartedFrom::read(job.kind(), reader(query.clone())),
+                Some(started.clone()),
+                "{query}"
+            );
+            assert_eq!(started.request().kind(), job.kind());
+            assert_eq!(
+                StartedFrom::read(job.kind(), reader(format!("{}=x", job.parameter()))),
+                None,
+                "no task it came from"
+            );
         }
-        assert_eq!(NextJob::named(TaskKind::ImageGenerate, "image_url"), None);
-        assert_eq!(NextJob::named(TaskKind::ImageToVideo, "from"), None);
+        let image = "image_url=x&source=image_generate%3Ai2is-1".to_owned();
+        assert_eq!(
+            StartedFrom::read(TaskKind::ImageGenerate, reader(image)),
+            None
+        );
+        let edit = "from=x&source=image_generate%3Ai2is-1".to_owned();
+        assert_eq!(
+            StartedFrom::read(TaskKind::ImageToVideo, reader(edit)),
+            None
+        );
     }
 }

@@ -96,15 +96,10 @@ impl Lease {
         let devtools = self.shared().devtools.clone();
         runtime()
             .spawn(async move {
-                let made = devtools
-                    .call(
-                        "Target.createTarget",
-                        serde_json::json!({ "url": "about:blank", "browserContextId": context }),
-                    )
+                devtools
+                    .new_window(&context)
                     .await
-                    .unwrap_or_else(|error| panic!("a new tab: {error}"));
-                let target = made["targetId"].as_str().expect("a targetId").to_owned();
-                WindowHandle::try_from(target).expect("a window handle")
+                    .unwrap_or_else(|error| panic!("a new tab: {error}"))
             })
             .await
             .unwrap_or_else(|error| std::panic::resume_unwind(error.into_panic()))
@@ -174,7 +169,7 @@ impl Shared {
         }
     }
 
-    /// A new browser context with a window of the usual size, made current.
+    /// A new browser context with a window, made current.
     async fn open_context(&mut self) -> Result<String, String> {
         let made = self
             .devtools
@@ -187,20 +182,7 @@ impl Shared {
             .as_str()
             .ok_or("no browserContextId")?
             .to_owned();
-        let target = self
-            .devtools
-            .call(
-                "Target.createTarget",
-                serde_json::json!({
-                    "url": "about:blank",
-                    "browserContextId": context,
-                    "width": 1280,
-                    "height": 800,
-                }),
-            )
-            .await?;
-        let target = target["targetId"].as_str().ok_or("no targetId")?.to_owned();
-        let window = WindowHandle::try_from(target).map_err(|error| error.to_string())?;
+        let window = self.devtools.new_window(&context).await?;
         self.client
             .switch_to_window(window)
             .await
@@ -258,6 +240,24 @@ impl DevTools {
                 last_id: 0,
             })),
         })
+    }
+
+    /// A new blank window of the usual size in the browser context
+    /// `context`, as WebDriver names windows.
+    async fn new_window(&self, context: &str) -> Result<WindowHandle, String> {
+        let made = self
+            .call(
+                "Target.createTarget",
+                serde_json::json!({
+                    "url": "about:blank",
+                    "browserContextId": context,
+                    "width": 1280,
+                    "height": 800,
+                }),
+            )
+            .await?;
+        let target = made["targetId"].as_str().ok_or("no targetId")?.to_owned();
+        WindowHandle::try_from(target).map_err(|error| error.to_string())
     }
 
     /// Call `method` and wait for its answer (no domain is enabled on this

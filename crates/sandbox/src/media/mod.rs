@@ -132,18 +132,11 @@ fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "No such media file").into_response()
 }
 
-/// The answer for a file of a `kind` task: `serve`'s, unless `--media-ttl`
-/// removed it.
-fn unless_removed(
-    app: &AppState,
-    kind: TaskKind,
-    query: &MediaQuery,
-    serve: impl FnOnce() -> Response,
-) -> Response {
-    match retention::check(app, kind, query, std::time::Instant::now()) {
-        Ok(()) => serve(),
-        Err(gone) => gone.into_response(),
-    }
+/// The 404 for a file of a `kind` task that `--media-ttl` removed, if it did.
+fn removed(app: &AppState, kind: TaskKind, query: &MediaQuery) -> Option<Response> {
+    retention::check(app, kind, query, std::time::Instant::now())
+        .err()
+        .map(IntoResponse::into_response)
 }
 
 /// `GET /sandbox/media/video/{landscape|portrait}.{mp4|webp}?task=…`
@@ -152,7 +145,7 @@ pub async fn video(
     Path(name): Path<String>,
     Query(query): Query<MediaQuery>,
 ) -> Response {
-    unless_removed(&app, TaskKind::ImageToVideo, &query, || video_file(&name))
+    removed(&app, TaskKind::ImageToVideo, &query).unwrap_or_else(|| video_file(&name))
 }
 
 fn video_file(name: &str) -> Response {
@@ -190,13 +183,8 @@ pub async fn image(
     Path((quality, name)): Path<(String, String)>,
     Query(query): Query<MediaQuery>,
 ) -> Response {
-    if let Err(gone) = retention::check(
-        &app,
-        TaskKind::ImageGenerate,
-        &query,
-        std::time::Instant::now(),
-    ) {
-        return gone.into_response();
+    if let Some(removed) = removed(&app, TaskKind::ImageGenerate, &query) {
+        return removed;
     }
     let ratio = name.strip_suffix(".png").and_then(parse_ratio);
     image_response(&app, &quality, ratio, false).await
@@ -208,13 +196,8 @@ pub async fn image_thumbnail(
     Path((quality, ratio)): Path<(String, String)>,
     Query(query): Query<MediaQuery>,
 ) -> Response {
-    if let Err(gone) = retention::check(
-        &app,
-        TaskKind::ImageGenerate,
-        &query,
-        std::time::Instant::now(),
-    ) {
-        return gone.into_response();
+    if let Some(removed) = removed(&app, TaskKind::ImageGenerate, &query) {
+        return removed;
     }
     image_response(&app, &quality, parse_ratio(&ratio), true).await
 }
@@ -226,9 +209,8 @@ pub async fn translated(
     Path((language, file_name)): Path<(String, String)>,
     Query(query): Query<MediaQuery>,
 ) -> Response {
-    unless_removed(&app, TaskKind::VideoTranslate, &query, || {
-        translated_file(&language, &file_name)
-    })
+    removed(&app, TaskKind::VideoTranslate, &query)
+        .unwrap_or_else(|| translated_file(&language, &file_name))
 }
 
 fn translated_file(language: &str, file_name: &str) -> Response {

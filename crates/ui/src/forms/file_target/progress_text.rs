@@ -2,25 +2,7 @@
 //! left". Whole-number arithmetic only: formatting a float would bring the
 //! float printer into the page's wasm for one line of text.
 
-/// `bytes` as people read a file's size: "820 KB", "3.1 MB", "1.2 GB".
-pub fn size_text(bytes: u64) -> String {
-    const KB: u64 = 1_000;
-    const MB: u64 = 1_000_000;
-    const GB: u64 = 1_000_000_000;
-    let tenths = |unit: u64| {
-        let tenths = (bytes * 10 + unit / 2) / unit;
-        format!("{}.{}", tenths / 10, tenths % 10)
-    };
-    if bytes >= GB {
-        format!("{} GB", tenths(GB))
-    } else if bytes >= MB {
-        format!("{} MB", tenths(MB))
-    } else if bytes >= KB {
-        format!("{} KB", (bytes + KB / 2) / KB)
-    } else {
-        format!("{bytes} bytes")
-    }
-}
+use media_gen_api::size_text::size_text;
 
 /// The line under an upload's bar: `sent` of `total` bytes after
 /// `elapsed_ms`; the speed and time left once a second has passed.
@@ -51,15 +33,6 @@ fn time_text(seconds: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_read_as_people_write_them() {
-        assert_eq!(size_text(512), "512 bytes");
-        assert_eq!(size_text(820_400), "820 KB");
-        assert_eq!(size_text(3_140_000), "3.1 MB");
-        assert_eq!(size_text(20_971_520), "21.0 MB");
-        assert_eq!(size_text(1_250_000_000), "1.3 GB");
-    }
 
     #[test]
     fn progress_says_how_far_how_fast_and_how_long() {
