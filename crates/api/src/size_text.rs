@@ -9,9 +9,11 @@ pub fn size_text(bytes: u64) -> String {
     const KB: u64 = 1_000;
     const MB: u64 = 1_000_000;
     const GB: u64 = 1_000_000_000;
-    // In u128: a size a server was told can be as large as u64 allows.
+    // Whole units and the rest apart: a size a server was told can be as
+    // large as u64 allows, and `bytes * 10` would overflow (u128 would
+    // bring its division routines into a page's wasm).
     let tenths = |unit: u64| {
-        let tenths = (u128::from(bytes) * 10 + u128::from(unit / 2)) / u128::from(unit);
+        let tenths = bytes / unit * 10 + (bytes % unit * 10 + unit / 2) / unit;
         format!("{}.{}", tenths / 10, tenths % 10)
     };
     if bytes >= GB {

@@ -60,7 +60,7 @@ pub const WIDGETS_PAGE_BUDGET_KB: f64 = 200.0;
 /// wasm); 420 once the forms ask through a `FormClient` (+0.9: the trait
 /// object the widgets answer with the page's client); see
 /// `docs/performance.md`; 424 once a finished result starts the next job
-/// (+3.3, 419.7 → 423.0: "Make a video of it", "Use as reference" and
+/// (+3.5, 419.7 → 423.2: "Make a video of it", "Use as reference" and
 /// "Translate it" on the task page, and the forms started from a result's
 /// address with their link back).
 pub const APP_CEILING_KB: f64 = 424.0;

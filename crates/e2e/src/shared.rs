@@ -97,7 +97,7 @@ impl Lease {
         runtime()
             .spawn(async move {
                 devtools
-                    .new_window(&context)
+                    .open_page(&context, false)
                     .await
                     .unwrap_or_else(|error| panic!("a new tab: {error}"))
             })
@@ -169,7 +169,7 @@ impl Shared {
         }
     }
 
-    /// A new browser context with a window, made current.
+    /// A new browser context with a window of the usual size, made current.
     async fn open_context(&mut self) -> Result<String, String> {
         let made = self
             .devtools
@@ -182,7 +182,7 @@ impl Shared {
             .as_str()
             .ok_or("no browserContextId")?
             .to_owned();
-        let window = self.devtools.new_window(&context).await?;
+        let window = self.devtools.open_page(&context, true).await?;
         self.client
             .switch_to_window(window)
             .await
@@ -242,20 +242,17 @@ impl DevTools {
         })
     }
 
-    /// A new blank window of the usual size in the browser context
-    /// `context`, as WebDriver names windows.
-    async fn new_window(&self, context: &str) -> Result<WindowHandle, String> {
-        let made = self
-            .call(
-                "Target.createTarget",
-                serde_json::json!({
-                    "url": "about:blank",
-                    "browserContextId": context,
-                    "width": 1280,
-                    "height": 800,
-                }),
-            )
-            .await?;
+    /// A blank page in the browser context `context`, as WebDriver names
+    /// windows: a window of the usual size for a context's first page
+    /// (`first`), a tab beside it otherwise (Chromium sizes new windows
+    /// only).
+    async fn open_page(&self, context: &str, first: bool) -> Result<WindowHandle, String> {
+        let mut params = serde_json::json!({ "url": "about:blank", "browserContextId": context });
+        if first {
+            params["width"] = 1280.into();
+            params["height"] = 800.into();
+        }
+        let made = self.call("Target.createTarget", params).await?;
         let target = made["targetId"].as_str().ok_or("no targetId")?.to_owned();
         WindowHandle::try_from(target).map_err(|error| error.to_string())
     }

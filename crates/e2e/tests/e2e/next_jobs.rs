@@ -1,7 +1,8 @@
 //! A result straight into the next job: a generated image's page offers
 //! "Make a video of it" and "Use as reference", a video's "Translate it";
 //! each opens the job's form with the result in its field, an address that
-//! Back and a reload keep, and a link back to the task it came from.
+//! Back and a reload keep, and a link back to the task it came from; the
+//! links fit a phone's width.
 
 use media_gen_e2e::{start_site, Browser};
 
@@ -33,6 +34,17 @@ async fn an_image_becomes_a_video_and_the_video_a_translation() {
     browser.click("li.task-row a.open").await;
     let image_page = task_page(&browser).await;
     let image_id = image_page.rsplit('/').next().unwrap().to_owned();
+    // On a phone the links wrap within the page.
+    browser.resize(390, 844).await;
+    browser
+        .wait_for_text(".next-jobs a:nth-child(2)", "Use as reference")
+        .await;
+    assert_eq!(
+        browser.sideways_overflow().await,
+        0,
+        "the image's page at 390 px"
+    );
+    browser.resize(1280, 800).await;
 
     // "Use as reference": image generation with the image among its references.
     browser.click(".next-jobs a:nth-child(2)").await;
