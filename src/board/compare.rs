@@ -67,6 +67,8 @@ mod tests {
                 image_url: url.into(),
                 thumbnail_url: String::new(),
                 error_message: String::new(),
+                kept: None,
+                not_kept: None,
             }))
         };
         record.task = task(TaskStatus::Succeeded, "https://x.io/a.png");

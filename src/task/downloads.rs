@@ -196,6 +196,8 @@ mod tests {
             video_url: "https://cdn.x/out/v.mp4?sig=1".into(),
             caption_url: "https://cdn.x/out/captions".into(),
             error_message: String::new(),
+            kept: None,
+            not_kept: None,
         })
     }
 
@@ -234,6 +236,8 @@ mod tests {
             image_url: "javascript:alert(1)".into(),
             thumbnail_url: String::new(),
             error_message: String::new(),
+            kept: None,
+            not_kept: None,
         });
         assert!(result_files(&hostile).is_empty());
     }

@@ -85,4 +85,11 @@ pub struct ImageToVideoTask {
     /// Video height in pixels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<i64>,
+    /// The gateway's copies of its files, by field: a gateway's addition,
+    /// absent from the service's own answers ([`crate::kept`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<crate::kept::ByMediaField>,
+    /// Why a file of it was not kept, by field: a gateway's addition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_kept: Option<crate::kept::ByMediaField>,
 }

@@ -308,6 +308,89 @@ pub fn shown_url<'a>(
         .unwrap_or(service_url)
 }
 
+/// A task object's result files as a page shows them: the service's URL
+/// for each field, and the gateway's copies beside them.
+pub trait ResultFiles {
+    /// The service's URL for `field` (empty when the task has none).
+    fn service_url(&self, field: MediaField) -> &str;
+    /// The gateway's copies, when it kept any.
+    fn kept_files(&self) -> Option<&ByMediaField>;
+    /// Why files were not kept, when any was not.
+    fn not_kept_files(&self) -> Option<&ByMediaField>;
+
+    /// The address to show for `field`: the kept copy first ([`shown_url`]).
+    fn shown(&self, field: MediaField) -> &str {
+        shown_url(self.service_url(field), self.kept_files(), field)
+    }
+
+    /// Why `field`'s file was not kept, if the gateway said.
+    fn why_not_kept(&self, field: MediaField) -> Option<&str> {
+        self.not_kept_files().and_then(|not_kept| not_kept.get(field))
+    }
+}
+
+macro_rules! result_files_of {
+    ($task:ty, $($field:ident => $name:ident),+) => {
+        impl ResultFiles for $task {
+            fn service_url(&self, field: MediaField) -> &str {
+                match field {
+                    $(MediaField::$field => &self.$name,)+
+                    #[allow(unreachable_patterns)]
+                    _ => "",
+                }
+            }
+            fn kept_files(&self) -> Option<&ByMediaField> {
+                self.kept.as_ref()
+            }
+            fn not_kept_files(&self) -> Option<&ByMediaField> {
+                self.not_kept.as_ref()
+            }
+        }
+    };
+}
+
+result_files_of!(crate::ImageToVideoTask, VideoUrl => video_url, ThumbnailUrl => thumbnail_url);
+result_files_of!(crate::VideoTranslateTask, VideoUrl => video_url, CaptionUrl => caption_url);
+result_files_of!(crate::ImageGenerateTask, ImageUrl => image_url, ThumbnailUrl => thumbnail_url);
+
+impl ResultFiles for AnyTask {
+    fn service_url(&self, field: MediaField) -> &str {
+        match self {
+            AnyTask::ImageToVideo(task) => task.service_url(field),
+            AnyTask::VideoTranslate(task) => task.service_url(field),
+            AnyTask::ImageGenerate(task) => task.service_url(field),
+        }
+    }
+    fn kept_files(&self) -> Option<&ByMediaField> {
+        match self {
+            AnyTask::ImageToVideo(task) => task.kept_files(),
+            AnyTask::VideoTranslate(task) => task.kept_files(),
+            AnyTask::ImageGenerate(task) => task.kept_files(),
+        }
+    }
+    fn not_kept_files(&self) -> Option<&ByMediaField> {
+        match self {
+            AnyTask::ImageToVideo(task) => task.not_kept_files(),
+            AnyTask::VideoTranslate(task) => task.not_kept_files(),
+            AnyTask::ImageGenerate(task) => task.not_kept_files(),
+        }
+    }
+}
+
+impl AnyTask {
+    /// Note what a gateway kept of it and why it kept no more (an empty
+    /// object is left out, as a task nothing was kept of has neither).
+    pub fn set_kept(&mut self, kept: ByMediaField, not_kept: ByMediaField) {
+        let kept = (!kept.is_empty()).then_some(kept);
+        let not_kept = (!not_kept.is_empty()).then_some(not_kept);
+        match self {
+            AnyTask::ImageToVideo(task) => (task.kept, task.not_kept) = (kept, not_kept),
+            AnyTask::VideoTranslate(task) => (task.kept, task.not_kept) = (kept, not_kept),
+            AnyTask::ImageGenerate(task) => (task.kept, task.not_kept) = (kept, not_kept),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,6 +406,8 @@ mod tests {
             duration: Some(5),
             width: None,
             height: None,
+            kept: None,
+            not_kept: None,
         })
     }
 
@@ -343,6 +428,8 @@ mod tests {
             video_url: "https://cdn.example/t.mp4".into(),
             caption_url: String::new(),
             error_message: String::new(),
+            kept: None,
+            not_kept: None,
         });
         assert_eq!(
             result_files(&translation),
@@ -355,6 +442,8 @@ mod tests {
             image_url: "https://cdn.example/i.png".into(),
             thumbnail_url: " ".into(),
             error_message: String::new(),
+            kept: None,
+            not_kept: None,
         });
         assert_eq!(
             result_files(&image),
@@ -469,5 +558,30 @@ mod tests {
             .to_string(),
             "the service did not give the file: 404 Not Found"
         );
+    }
+
+    #[test]
+    fn a_task_shows_its_kept_copies_first_and_says_why_others_were_not() {
+        let mut task = video(TaskStatus::Succeeded);
+        assert_eq!(task.shown(MediaField::VideoUrl), "https://cdn.example/v.mp4");
+        assert_eq!(task.shown(MediaField::CaptionUrl), "", "no such field");
+        let mut kept = ByMediaField::default();
+        kept.set(MediaField::VideoUrl, "https://gw.example/kept/a/v.mp4");
+        let mut not_kept = ByMediaField::default();
+        not_kept.set(MediaField::ThumbnailUrl, "the service's file was text, not an image");
+        task.set_kept(kept, not_kept);
+        assert_eq!(task.shown(MediaField::VideoUrl), "https://gw.example/kept/a/v.mp4");
+        assert_eq!(task.shown(MediaField::ThumbnailUrl), "https://cdn.example/v.webp");
+        assert_eq!(
+            task.why_not_kept(MediaField::ThumbnailUrl),
+            Some("the service's file was text, not an image")
+        );
+        let json = task.to_json().unwrap();
+        assert!(json.contains(r#""kept":{"video_url":"https://gw.example/kept/a/v.mp4"}"#), "{json}");
+        let read = AnyTask::from_json(task.kind(), json.as_bytes()).unwrap();
+        assert_eq!(read, task, "kept and not_kept are stored with the task");
+        task.set_kept(ByMediaField::default(), ByMediaField::default());
+        let json = task.to_json().unwrap();
+        assert!(!json.contains("kept"), "nothing kept: neither field is written: {json}");
     }
 }

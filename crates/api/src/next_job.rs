@@ -176,6 +176,8 @@ mod tests {
             image_url: "https://cdn.example/i.png".into(),
             thumbnail_url: "https://cdn.example/i-small.png".into(),
             error_message: String::new(),
+            kept: None,
+            not_kept: None,
         })
     }
 
@@ -198,6 +200,8 @@ mod tests {
             duration: None,
             width: None,
             height: None,
+            kept: None,
+            not_kept: None,
         });
         assert_eq!(
             NextJob::offered(&video),
@@ -211,6 +215,8 @@ mod tests {
             video_url: "https://cdn.example/t.mp4".into(),
             caption_url: String::new(),
             error_message: String::new(),
+            kept: None,
+            not_kept: None,
         });
         assert!(NextJob::offered(&translation).is_empty());
     }

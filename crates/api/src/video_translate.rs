@@ -69,6 +69,13 @@ pub struct VideoTranslateTask {
     /// Error detail; empty when there is none.
     #[serde(default, deserialize_with = "lenient::string")]
     pub error_message: String,
+    /// The gateway's copies of its files, by field: a gateway's addition,
+    /// absent from the service's own answers ([`crate::kept`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<crate::kept::ByMediaField>,
+    /// Why a file of it was not kept, by field: a gateway's addition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_kept: Option<crate::kept::ByMediaField>,
 }
 
 /// The separator between language and name (service-facts.md: `English-my clip`).

@@ -191,6 +191,23 @@ pub struct Config {
     /// submit: then the upload's own expiry applies, ended or not.
     #[arg(long, default_value = "48h", value_parser = humantime::parse_duration)]
     pub upload_hold_max: Duration,
+    /// Keep a copy of every result of a task forwarded here (`on`, the
+    /// default wherever uploads are taken, in their store) or none (`off`):
+    /// the service's own URLs do not last (docs/deploy.md, "Results kept").
+    #[arg(long, default_value = "on", value_parser = parse_on_off)]
+    pub keep_results: bool,
+    /// How long a kept copy is kept after its task's end.
+    #[arg(long, default_value = "30d", value_parser = humantime::parse_duration)]
+    pub keep_for: Duration,
+    /// Bytes all kept copies may take (`50GiB`); the oldest go first.
+    #[arg(long, default_value = "50GiB", value_parser = parse_bytes)]
+    pub keep_quota: u64,
+    /// The largest result file kept.
+    #[arg(long, default_value = "2GiB", value_parser = parse_bytes)]
+    pub keep_max_bytes: u64,
+    /// The longest one result file's fetch may take.
+    #[arg(long, default_value = "10m", value_parser = humantime::parse_duration)]
+    pub keep_fetch_timeout: Duration,
     /// Take uploads in `--access open` too: anyone who reaches the gateway
     /// may then store files on it (for loopback and demos).
     #[arg(long, env = "MEDIA_GEN_UPLOADS_OPEN")]
@@ -250,6 +267,15 @@ fn parse_allowed_origin(text: &str) -> Result<String, String> {
 }
 
 /// A size as people write it (`20GiB`, `500 MB`, `1048576`), in bytes.
+/// `on` or `off` (also `true`/`false`, `yes`/`no`).
+fn parse_on_off(text: &str) -> Result<bool, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" => Ok(true),
+        "off" | "false" | "no" => Ok(false),
+        _ => Err(format!("{text:?} is neither on nor off")),
+    }
+}
+
 fn parse_bytes(text: &str) -> Result<u64, String> {
     text.parse::<bytesize::ByteSize>()
         .map(|size| size.as_u64())
@@ -441,6 +467,23 @@ impl Config {
             store: self.upload_store.clone(),
             ..crate::uploads::UploadSettings::new(PathBuf::new(), public_url.clone())
         }))
+    }
+
+    /// How results are kept, unless `--keep-results off` (or no service
+    /// to keep them of): ids derived from `upstream`'s token.
+    pub fn keep_settings(&self, upstream: Option<&Upstream>) -> Option<crate::kept::KeepSettings> {
+        if !self.keep_results {
+            return None;
+        }
+        let upstream = upstream?;
+        let plain_http = upstream.base.starts_with("http://");
+        Some(crate::kept::KeepSettings {
+            keep_for: self.keep_for,
+            quota: self.keep_quota,
+            max_bytes: self.keep_max_bytes,
+            fetch_deadline: self.keep_fetch_timeout,
+            ..crate::kept::KeepSettings::new(upstream.authorization.as_bytes(), plain_http)
+        })
     }
 
     /// The relay's settings, when `--public-url` is given.

@@ -133,6 +133,18 @@ pub async fn handle(
     if let (Ok(answer), Some(uploads)) = (&answer, &gateway.uploads) {
         keep_uploads(uploads, &endpoint, &asked, answer).await;
     }
+    // A read that finds the task succeeded keeps its results, and says
+    // where they are kept.
+    let answer = match (answer, &endpoint) {
+        (Ok(mut answer), Endpoint::Status(kind, _)) => {
+            let status = answer.status.as_u16();
+            let body = std::mem::take(&mut answer.body);
+            answer.body =
+                crate::kept::add_to_read(&gateway, *kind, status, body, &who.to_string()).await;
+            Ok(answer)
+        }
+        (answer, _) => answer,
+    };
     let answer = match answer {
         Ok(answer) => passed_on(answer).map(|mut response| {
             if let Some((capability, _)) = &relayed {

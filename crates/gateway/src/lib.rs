@@ -21,6 +21,7 @@ pub mod relay;
 pub mod server;
 pub mod shared_budgets;
 pub mod static_files;
+pub mod kept;
 pub mod uploads;
 pub mod upstream;
 
@@ -182,8 +183,13 @@ impl Settings {
         token_var: Option<String>,
     ) -> Result<Settings, ConfigError> {
         config.check_public_url()?;
+        let upstream = config.upstream(token_var)?;
+        let mut uploads = config.uploads()?;
+        if let Some(uploads) = &mut uploads {
+            uploads.keep = config.keep_settings(upstream.as_ref());
+        }
         Ok(Settings {
-            upstream: config.upstream(token_var)?,
+            upstream,
             trusted_proxies: config.trusted_proxies.clone(),
             client_address_header: config.client_address_header,
             requests_per_minute: config.requests_per_minute,
@@ -208,7 +214,7 @@ impl Settings {
             user_header: config.user_header.clone(),
             allowed_origins: config.allow_origin.clone(),
             token_lifetime: config.token_lifetime,
-            uploads: config.uploads()?,
+            uploads,
         })
     }
 }
@@ -379,6 +385,7 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
         )
         .route("/tokens", post(access::sign_in::page_token))
         .merge(uploads::routes())
+        .merge(kept::routes())
         .with_state(gateway);
     let app = match &settings.static_dir {
         Some(dir) => app.merge(static_files::router(

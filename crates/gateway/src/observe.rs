@@ -31,6 +31,14 @@ pub const CONNECTIONS_REFUSED: &str = "gateway_connections_refused_total";
 /// Status reads the gateway made itself, of tasks holding uploads that it
 /// heard of no other way.
 pub const HOLD_READS: &str = "gateway_upload_hold_reads_total";
+/// Result files the gateway tried to keep, by `outcome` (`kept`, or why
+/// not: `too_large`, `not_what_it_said`, `not_fetched`, `not_given`,
+/// `no_room`).
+pub const KEPT_FILES: &str = "gateway_kept_files_total";
+/// Kept copies deleted before their time to make room under `--keep-quota`.
+pub const KEPT_EVICTED: &str = "gateway_kept_evicted_total";
+/// Seconds from learning a task succeeded to its file being kept.
+pub const KEPT_SECONDS: &str = "gateway_kept_duration_seconds";
 /// Connections open now.
 pub const CONNECTIONS_OPEN: &str = "gateway_connections_open";
 

@@ -112,4 +112,21 @@ impl UpstreamClient {
             .await
             .unwrap_or(Err(CallError::Timeout))
     }
+
+    /// `GET uri` with no credentials (a result's file lives at a public
+    /// address: the token is the service's alone), its head within
+    /// `deadline`; the body is left for the caller to read as it comes.
+    pub async fn get_streamed(
+        &self,
+        uri: Uri,
+        deadline: Duration,
+    ) -> Result<hyper::Response<hyper::body::Incoming>, CallError> {
+        let request = Request::get(uri)
+            .body(Full::default())
+            .map_err(|_| CallError::Failed)?;
+        tokio::time::timeout(deadline, self.client.request(request))
+            .await
+            .map_err(|_| CallError::Timeout)?
+            .map_err(|_| CallError::Failed)
+    }
 }

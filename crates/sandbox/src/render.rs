@@ -55,6 +55,8 @@ pub fn render(task: &Task, now: Instant) -> AnyTask {
                 duration: Some(*duration),
                 width: Some(i64::from(width)),
                 height: Some(i64::from(height)),
+                kept: None,
+                not_kept: None,
             })
         }
         Detail::VideoTranslate {
@@ -79,6 +81,8 @@ pub fn render(task: &Task, now: Instant) -> AnyTask {
                 },
                 status,
                 error_message,
+                kept: None,
+                not_kept: None,
             })
         }
         Detail::ImageGenerate { quality, ratio } => {
@@ -94,6 +98,8 @@ pub fn render(task: &Task, now: Instant) -> AnyTask {
                 }),
                 status,
                 error_message,
+                kept: None,
+                not_kept: None,
             })
         }
     }

@@ -119,10 +119,16 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
         tracing::warn!(%kind, "a callback for a task the service says has not ended");
         return Err(Refusal::RetryLater(relay.confirmations().interval()));
     }
+    let mut task = task;
     if let Some(uploads) = &gateway.uploads {
         uploads
             .seen(task.kind(), task.task_id(), task.status())
             .await;
+        // The event carries where its results are kept, as a read does.
+        if let Some(keep) = &uploads.settings().keep {
+            let wait = keep.wait / 2;
+            crate::kept::keep(uploads, &gateway.http, &mut task, "relay", wait).await;
+        }
     }
     if store
         .announce(capability, task)

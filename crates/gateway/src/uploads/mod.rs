@@ -74,6 +74,9 @@ pub struct UploadSettings {
     pub hold_reads: media_gen_api::poll::PollSchedule,
     /// Reads of such tasks per second at most, all together.
     pub hold_reads_per_second: std::num::NonZeroU32,
+    /// How tasks' results are kept in the same store (`--keep-*`); none
+    /// with `--keep-results off`.
+    pub keep: Option<crate::kept::KeepSettings>,
 }
 
 impl UploadSettings {
@@ -94,6 +97,7 @@ impl UploadSettings {
             hold_reads: media_gen_api::poll::PollSchedule::unattended(),
             hold_reads_per_second: std::num::NonZeroU32::new(5)
                 .unwrap_or(std::num::NonZeroU32::MIN),
+            keep: None,
         }
     }
 
@@ -116,7 +120,8 @@ pub fn ends_after(wait: Duration) -> u64 {
 /// The uploads of a gateway.
 pub struct Uploads {
     settings: UploadSettings,
-    store: Store,
+    /// Their records and bytes (kept results share them: [`crate::kept`]).
+    pub(crate) store: Store,
     budgets: UploadBudgets,
     /// Held while a new upload is checked against the quota and budgets
     /// and made: uploads made at once on this gateway are counted one by

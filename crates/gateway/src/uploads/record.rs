@@ -46,6 +46,11 @@ pub struct Upload {
     /// in a folder, where the file's length says it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parts: Option<Parts>,
+    /// Set when this is no upload but a kept copy of a task's result
+    /// ([`crate::kept`]): which one, and how it is served. Uploads' routes,
+    /// quota and budgets leave such records alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<crate::kept::KeptFile>,
 }
 
 /// An upload's bytes in object storage: a multipart upload's finished
@@ -102,6 +107,7 @@ impl Upload {
             held_until: 0,
             received: 0,
             parts: None,
+            kept: None,
         }
     }
 

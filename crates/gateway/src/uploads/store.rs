@@ -47,6 +47,7 @@ impl Store {
             .all()
             .await?
             .iter()
+            .filter(|(_, upload)| upload.kept.is_none())
             .map(|(_, upload)| upload.counted_at(now, idle))
             .sum())
     }
@@ -58,7 +59,9 @@ impl Store {
             .all()
             .await?
             .iter()
-            .filter(|(_, upload)| upload.owner == owner && upload.under_way_at(now, idle))
+            .filter(|(_, upload)| {
+                upload.kept.is_none() && upload.owner == owner && upload.under_way_at(now, idle)
+            })
             .count())
     }
 

@@ -90,6 +90,10 @@ pub(super) async fn live(uploads: &Uploads, id: &str) -> Result<Upload, UploadRe
         .await
         .map_err(storage)?
         .ok_or(UploadRefusal::Unknown)?;
+    // A kept result shares the store, not the uploads' address.
+    if upload.kept.is_some() {
+        return Err(UploadRefusal::Unknown);
+    }
     if upload.expired_at(now_seconds()) {
         return Err(UploadRefusal::Expired);
     }

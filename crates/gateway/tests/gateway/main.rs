@@ -10,6 +10,7 @@ mod support;
 mod abuse;
 mod access;
 mod forwarding;
+mod kept;
 mod operations;
 mod relay_bounds;
 mod static_files;

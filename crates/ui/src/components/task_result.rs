@@ -216,6 +216,8 @@ mod tests {
             duration: Some(8),
             width: Some(1280),
             height: Some(720),
+            kept: None,
+            not_kept: None,
         };
         assert_eq!(video_facts(&task), "1280 × 720 px · 8 s");
         task.width = None;

@@ -277,6 +277,8 @@ mod tests {
             image_url: String::new(),
             thumbnail_url: String::new(),
             error_message: String::new(),
+            kept: None,
+            not_kept: None,
         })
     }
 

@@ -1,0 +1,284 @@
+//! Results kept: when the gateway learns that a task it forwarded has
+//! `SUCCEEDED` (a status read it forwards, or the relay's confirming read),
+//! it fetches the task's files ([`fetch`]) into the store it has for
+//! uploads (the folder or S3; records in the folder or Redis) and serves
+//! them at `/kept/{id}/{name}` ([`serve`]), within `--keep-quota`
+//! ([`room`]) and for `--keep-for` after the task's end. The service's
+//! interface document does not say how long its own URLs live.
+//!
+//! A copy's id is derived from the task, the field and a key only the
+//! gateways hold ([`IdKey`]): every gateway finds the same copy without an
+//! index, nobody else can guess its address, and the store's lock on that
+//! id lets exactly one gateway fetch it.
+
+pub mod fetch;
+pub mod room;
+pub mod serve;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::routing::get;
+use axum::Router;
+use media_gen_api::kept::{result_files, ByMediaField, MediaField};
+use media_gen_api::{AnyTask, TaskKey};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::access::now_seconds;
+use crate::upstream::UpstreamClient;
+use crate::uploads::Uploads;
+use crate::Gateway;
+
+/// The path kept copies are served under.
+pub const KEPT_PATH: &str = "/kept/";
+
+/// How results are kept (the `--keep-*` flags).
+#[derive(Debug, Clone)]
+pub struct KeepSettings {
+    /// How long a copy is kept after the task's end (`--keep-for`).
+    pub keep_for: Duration,
+    /// Bytes all copies may take (`--keep-quota`); the oldest go first.
+    pub quota: u64,
+    /// The largest file kept (`--keep-max-bytes`).
+    pub max_bytes: u64,
+    /// The longest one file's fetch may take, whole (`--keep-fetch-timeout`).
+    pub fetch_deadline: Duration,
+    /// How long a status read waits for copies being made before it
+    /// answers with those made so far (a relayed callback waits half as
+    /// long: the service waits on its answer).
+    pub wait: Duration,
+    /// Whether plain `http` files may be fetched: only when the service
+    /// itself is reached over plain `http` (a sandbox on loopback).
+    pub plain_http: bool,
+    /// What the copies' ids are derived with.
+    pub ids: IdKey,
+}
+
+impl KeepSettings {
+    /// The defaults the flags have, with ids derived from `secret`.
+    pub fn new(secret: &[u8], plain_http: bool) -> KeepSettings {
+        KeepSettings {
+            keep_for: Duration::from_secs(30 * 24 * 3_600),
+            quota: 50 << 30,
+            max_bytes: 2 << 30,
+            fetch_deadline: Duration::from_secs(10 * 60),
+            wait: Duration::from_secs(20),
+            plain_http,
+            ids: IdKey::from_secret(secret),
+        }
+    }
+}
+
+/// The key kept copies' ids are derived with: from the service's token,
+/// which every gateway of a deployment holds and nobody else does.
+#[derive(Clone)]
+pub struct IdKey([u8; 32]);
+
+impl fmt::Debug for IdKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("IdKey(…)")
+    }
+}
+
+impl IdKey {
+    /// The key derived from `secret`.
+    pub fn from_secret(secret: &[u8]) -> IdKey {
+        let mut hash = Sha256::new();
+        hash.update(b"media-gen kept ids\n");
+        hash.update(secret);
+        IdKey(hash.finalize().into())
+    }
+
+    /// The id of `task`'s copy of `field`: 32 hexadecimal digits (128
+    /// bits), the shape of an upload's id. The key comes first and has a
+    /// fixed length, and the message ends with a field's name: a longer
+    /// message made from a known id names no copy.
+    pub fn id(&self, task: &TaskKey, field: MediaField) -> String {
+        let mut hash = Sha256::new();
+        hash.update(self.0);
+        hash.update(task.kind.as_str().as_bytes());
+        hash.update(b"\n");
+        hash.update(task.id.as_bytes());
+        hash.update(b"\n");
+        hash.update(field.name().as_bytes());
+        hash.finalize()[..16]
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect()
+    }
+}
+
+/// What a kept copy's record says beyond an upload's ([`crate::uploads::record::Upload::kept`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptFile {
+    /// The task it is of (`kind:id`).
+    pub task: String,
+    /// The field of the task it is of (`video_url`).
+    pub field: String,
+    /// The type it is served as.
+    pub mime: String,
+    /// Why it was not kept, when it was not (the record then only says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_kept: Option<String>,
+}
+
+/// The name a copy of `field` of task `task_id` is served under: the
+/// task's id made safe for a path and a download, and `extension`.
+pub fn file_name(task_id: &str, field: MediaField, extension: &str) -> String {
+    let safe: String = task_id
+        .chars()
+        .take(80)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let safe = if safe.is_empty() { "result".to_owned() } else { safe };
+    match field {
+        MediaField::ThumbnailUrl => format!("{safe}-thumbnail.{extension}"),
+        _ => format!("{safe}.{extension}"),
+    }
+}
+
+/// The address copy `id` named `name` is served at.
+pub fn address(uploads: &Uploads, id: &str, name: &str) -> String {
+    format!(
+        "{}{KEPT_PATH}{id}/{name}",
+        uploads.settings().public_url.trim_end_matches('/')
+    )
+}
+
+/// Keep `task`'s result files that are not kept yet, as `owner`'s, waiting
+/// up to `wait` for the copies under way (they go on after); then note in `task` what is kept and why anything is not. A
+/// task not `SUCCEEDED`, or a gateway keeping nothing, is left as it is.
+pub async fn keep(
+    uploads: &Arc<Uploads>,
+    http: &UpstreamClient,
+    task: &mut AnyTask,
+    owner: &str,
+    wait: Duration,
+) {
+    let Some(settings) = uploads.settings().keep.clone() else {
+        return;
+    };
+    let files: Vec<(MediaField, String)> = result_files(task)
+        .into_iter()
+        .map(|(field, url)| (field, url.to_owned()))
+        .collect();
+    if files.is_empty() {
+        return;
+    }
+    let key = TaskKey::new(task.kind(), task.task_id());
+    let mut fetching = tokio::task::JoinSet::new();
+    for (field, url) in &files {
+        let id = settings.ids.id(&key, *field);
+        if let Ok(Some(record)) = uploads.store.get(&id).await {
+            if fetch::settled(&record) {
+                continue;
+            }
+        }
+        let job = fetch::Job {
+            id,
+            task: key.clone(),
+            field: *field,
+            url: url.clone(),
+            owner: owner.to_owned(),
+        };
+        // Spawned: the copy is made even when the read that asked for it
+        // stops waiting or its client goes away.
+        let handle = tokio::spawn(fetch::keep_one(
+            uploads.clone(),
+            http.clone(),
+            settings.clone(),
+            job,
+        ));
+        fetching.spawn(handle);
+    }
+    let _ = tokio::time::timeout(wait, fetching.join_all()).await;
+    let (kept, not_kept) = known(uploads, &settings, &key, files.iter().map(|(f, _)| *f)).await;
+    task.set_kept(kept, not_kept);
+}
+
+/// What is kept of `task`'s `fields` now, and why any is not.
+async fn known(
+    uploads: &Uploads,
+    settings: &KeepSettings,
+    task: &TaskKey,
+    fields: impl Iterator<Item = MediaField>,
+) -> (ByMediaField, ByMediaField) {
+    let (mut kept, mut not_kept) = (ByMediaField::default(), ByMediaField::default());
+    let now = now_seconds();
+    for field in fields {
+        let id = settings.ids.id(task, field);
+        let Ok(Some(record)) = uploads.store.get(&id).await else {
+            continue;
+        };
+        match &record.kept {
+            Some(KeptFile {
+                not_kept: Some(why),
+                ..
+            }) => not_kept.set(field, why.clone()),
+            Some(_) if record.complete && !record.expired_at(now) => {
+                kept.set(field, address(uploads, &id, &record.name));
+            }
+            _ => {}
+        }
+    }
+    (kept, not_kept)
+}
+
+/// Add what is kept of the task in a status read's answer `body` (the
+/// service's JSON) to its `data`, keeping it first when the task has
+/// `SUCCEEDED`; the body as it was otherwise (the service's own fields
+/// pass through unchanged either way).
+pub async fn add_to_read(
+    gateway: &Gateway,
+    kind: media_gen_api::TaskKind,
+    status: u16,
+    body: axum::body::Bytes,
+    owner: &str,
+) -> axum::body::Bytes {
+    let Some(uploads) = &gateway.uploads else {
+        return body;
+    };
+    let Some(wait) = uploads.settings().keep.as_ref().map(|keep| keep.wait) else {
+        return body;
+    };
+    let Ok(mut task) = media_gen_api::decode_task(kind, status, &body[..]) else {
+        return body;
+    };
+    keep(uploads, &gateway.http, &mut task, owner, wait).await;
+    let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        return body;
+    };
+    let Some(data) = json.get_mut("data").and_then(|data| data.as_object_mut()) else {
+        return body;
+    };
+    use media_gen_api::kept::{ResultFiles, KEPT_FIELD, NOT_KEPT_FIELD};
+    let mut added = false;
+    for (name, files) in [
+        (KEPT_FIELD, task.kept_files()),
+        (NOT_KEPT_FIELD, task.not_kept_files()),
+    ] {
+        if let Some(files) = files.and_then(|files| serde_json::to_value(files).ok()) {
+            data.insert(name.to_owned(), files);
+            added = true;
+        }
+    }
+    if !added {
+        return body;
+    }
+    serde_json::to_vec(&json).map_or(body, axum::body::Bytes::from)
+}
+
+/// The routes under [`KEPT_PATH`].
+pub fn routes() -> Router<Gateway> {
+    Router::new()
+        .route("/kept/{id}", get(serve::file))
+        .route("/kept/{id}/{name}", get(serve::named))
+}

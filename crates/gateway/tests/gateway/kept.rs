@@ -1,0 +1,272 @@
+//! Results kept, over HTTP: a status read that finds a task succeeded
+//! makes the gateway fetch its files from the service's addresses, keep
+//! them in the uploads' store and say where in the read's `data.kept`;
+//! the copies are served (type, `Range`, safe headers, `ETag`) after the
+//! service's own URLs stop answering, fetched once however many reads ask;
+//! a page named `.mp4`, a file over the bound and an address that never
+//! answers are not kept and the read says why in `data.not_kept`; the
+//! oldest copies go when the quota is full; `--keep-results off` keeps
+//! nothing.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::{Path as UrlPath, State};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use media_gen_gateway::kept::KeepSettings;
+use media_gen_gateway::uploads::UploadSettings;
+use reqwest::StatusCode;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::support::{settings, start_gateway_at, TOKEN};
+
+/// An MP4 of `length` bytes: an `ftyp` box, then filler.
+fn mp4(length: usize) -> Vec<u8> {
+    let mut bytes = b"\0\0\0\x18ftypmp42\0\0\0\0mp42isom".to_vec();
+    bytes.extend((0..length.saturating_sub(bytes.len())).map(|n| (n % 253) as u8));
+    bytes.truncate(length);
+    bytes
+}
+
+/// A PNG of 300 bytes.
+fn png() -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    bytes.resize(300, 7);
+    bytes
+}
+
+/// The stand-in service: status reads of image-to-video tasks answer
+/// `SUCCEEDED` with files at its own `/media/` (which file by the task's
+/// id), counting each fetch of a file, until its files are `gone`.
+#[derive(Clone, Default)]
+struct Service {
+    base: Arc<Mutex<String>>,
+    fetched: Arc<Mutex<HashMap<String, usize>>>,
+    gone: Arc<AtomicBool>,
+}
+
+impl Service {
+    async fn start() -> Service {
+        let service = Service::default();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        *service.base.lock().unwrap() = format!("http://{}", listener.local_addr().unwrap());
+        let app = axum::Router::new()
+            .route("/v1/image_to_video/{id}", get(status))
+            .route("/media/{name}", get(media))
+            .with_state(service.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        service
+    }
+
+    fn base(&self) -> String {
+        self.base.lock().unwrap().clone()
+    }
+
+    fn fetches(&self, name: &str) -> usize {
+        self.fetched.lock().unwrap().get(name).copied().unwrap_or(0)
+    }
+}
+
+async fn status(State(service): State<Service>, UrlPath(id): UrlPath<String>) -> Response {
+    let base = service.base();
+    let video = match id.split('-').next().unwrap_or_default() {
+        "html" => "page.mp4",
+        "big" => "big.mp4",
+        "silent" => "never.mp4",
+        _ => "clip.mp4",
+    };
+    let status = if id == "running" { "GENERATING" } else { "SUCCEEDED" };
+    axum::Json(serde_json::json!({
+        "code": 0,
+        "msg": "success",
+        "data": {
+            "task_id": id,
+            "status": status,
+            "video_url": format!("{base}/media/{video}"),
+            "thumbnail_url": format!("{base}/media/cover.png"),
+            "error_message": "",
+        }
+    }))
+    .into_response()
+}
+
+async fn media(State(service): State<Service>, UrlPath(name): UrlPath<String>) -> Response {
+    *service.fetched.lock().unwrap().entry(name.clone()).or_default() += 1;
+    if service.gone.load(Ordering::SeqCst) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    match name.as_str() {
+        "clip.mp4" => mp4(100_000).into_response(),
+        "big.mp4" => mp4(300_000).into_response(),
+        "cover.png" => png().into_response(),
+        "page.mp4" => ([("content-type", "text/html")], "<!DOCTYPE html><html><body>Not found</body></html>").into_response(),
+        "never.mp4" => {
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            StatusCode::OK.into_response()
+        }
+        _ => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// A gateway in front of `service`, keeping results in `dir` as `change`
+/// says; its base URL.
+async fn gateway(
+    service: &Service,
+    dir: &Path,
+    change: impl FnOnce(&mut Option<KeepSettings>),
+) -> String {
+    start_gateway_at(settings(Some(&service.base())), |settings, base| {
+        let mut uploads = UploadSettings::new(dir.to_owned(), base.to_owned());
+        let mut keep = KeepSettings::new(TOKEN.as_bytes(), true);
+        keep.max_bytes = 200_000;
+        keep.fetch_deadline = Duration::from_secs(2);
+        keep.wait = Duration::from_secs(10);
+        uploads.keep = Some(keep);
+        change(&mut uploads.keep);
+        settings.uploads = Some(uploads);
+    })
+    .await
+}
+
+/// The `data` of a status read of task `id` through the gateway.
+async fn read(gateway: &str, id: &str) -> Value {
+    let answer = reqwest::get(format!("{gateway}/v1/image_to_video/{id}"))
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    answer.json::<Value>().await.unwrap()["data"].clone()
+}
+
+fn sha256(bytes: &[u8]) -> Vec<u8> {
+    Sha256::digest(bytes).to_vec()
+}
+
+#[tokio::test]
+async fn a_succeeded_tasks_files_are_kept_once_served_and_outlive_the_services_urls() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start().await;
+    let gateway = gateway(&service, dir.path(), |_| {}).await;
+    // Two pages read the task at once: one fetch of each file in all.
+    let (first, second) = tokio::join!(read(&gateway, "t-1"), read(&gateway, "t-1"));
+    let data = read(&gateway, "t-1").await;
+    assert_eq!(
+        data["video_url"],
+        format!("{}/media/clip.mp4", service.base()),
+        "the service's own field passes through"
+    );
+    let video = data["kept"]["video_url"].as_str().unwrap().to_owned();
+    let cover = data["kept"]["thumbnail_url"].as_str().unwrap().to_owned();
+    assert!(video.starts_with(&format!("{gateway}/kept/")), "{video}");
+    assert!(video.ends_with("/t-1.mp4"), "{video}");
+    assert!(cover.ends_with("/t-1-thumbnail.png"), "{cover}");
+    assert_eq!(data.get("not_kept"), None);
+    for earlier in [first, second] {
+        let kept = &earlier["kept"];
+        assert!(kept.is_null() || kept["video_url"] == video.as_str(), "{earlier}");
+    }
+    assert_eq!((service.fetches("clip.mp4"), service.fetches("cover.png")), (1, 1));
+
+    service.gone.store(true, Ordering::SeqCst);
+    let gone = reqwest::get(format!("{}/media/clip.mp4", service.base())).await.unwrap();
+    assert_eq!(gone.status(), StatusCode::NOT_FOUND, "the service's URL is gone");
+    let answer = reqwest::get(&video).await.unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    let headers = answer.headers().clone();
+    assert_eq!(headers["content-type"], "video/mp4");
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert!(headers["content-security-policy"].to_str().unwrap().starts_with("sandbox"));
+    assert_eq!(headers["content-disposition"], "inline; filename=\"t-1.mp4\"");
+    assert!(headers.contains_key("etag"));
+    let bytes = answer.bytes().await.unwrap();
+    assert_eq!(sha256(&bytes), sha256(&mp4(100_000)), "exactly the bytes the service served");
+    let part = reqwest::Client::new()
+        .get(&video)
+        .header("range", "bytes=10-19")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
+    assert_eq!(part.bytes().await.unwrap(), mp4(100_000)[10..20]);
+    let head = reqwest::Client::new().head(&cover).send().await.unwrap();
+    assert_eq!((head.status(), head.headers()["content-type"].to_str().unwrap()), (StatusCode::OK, "image/png"));
+
+    // Read again after the service's files are gone: the same copies.
+    let asked = service.fetches("clip.mp4");
+    let again = read(&gateway, "t-1").await;
+    assert_eq!(again["kept"]["video_url"], video.as_str());
+    assert_eq!(service.fetches("clip.mp4"), asked, "never fetched again");
+    // A copy is not an upload: the uploads' address does not serve it.
+    let id = video.split('/').rev().nth(1).unwrap();
+    let as_upload = reqwest::get(format!("{gateway}/uploads/{id}")).await.unwrap();
+    assert_eq!(as_upload.status(), StatusCode::NOT_FOUND);
+    let guessed = reqwest::get(format!("{gateway}/kept/{}/t-1.mp4", "0".repeat(32))).await.unwrap();
+    assert_eq!(guessed.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_page_named_mp4_a_file_over_the_bound_and_a_silent_address_are_not_kept_and_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start().await;
+    let gateway = gateway(&service, dir.path(), |_| {}).await;
+    let html = read(&gateway, "html-1").await;
+    assert_eq!(
+        html["not_kept"]["video_url"],
+        "the service's file was an HTML page, not a video"
+    );
+    assert!(html["kept"]["thumbnail_url"].is_string(), "its cover is kept: {html}");
+    assert_eq!(html["kept"].get("video_url"), None);
+    let big = read(&gateway, "big-1").await;
+    let why = big["not_kept"]["video_url"].as_str().unwrap();
+    assert!(why.starts_with("the service's file was ") && why.ends_with("over 200 KB"), "{why}");
+    let silent = read(&gateway, "silent-1").await;
+    assert_eq!(
+        silent["not_kept"]["video_url"],
+        "the service did not give the file: no answer in time"
+    );
+    // Said again to a later read, never fetched again.
+    let again = read(&gateway, "html-1").await;
+    assert_eq!(again["not_kept"], html["not_kept"]);
+    assert_eq!(service.fetches("page.mp4"), 1);
+    // Nothing is kept of a task still running.
+    let running = read(&gateway, "running").await;
+    assert_eq!((running.get("kept"), running.get("not_kept")), (None, None));
+}
+
+#[tokio::test]
+async fn the_oldest_copies_go_first_when_the_quota_is_full() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start().await;
+    // Room for two videos and their covers, not three.
+    let gateway = gateway(&service, dir.path(), |keep| {
+        keep.as_mut().unwrap().quota = 250_000;
+    })
+    .await;
+    let mut videos = Vec::new();
+    for id in ["q-1", "q-2", "q-3"] {
+        let data = read(&gateway, id).await;
+        videos.push(data["kept"]["video_url"].as_str().unwrap().to_owned());
+        // A second apart: the oldest is the one made first.
+        tokio::time::sleep(Duration::from_millis(1_100)).await;
+    }
+    let status = |url: String| async move { reqwest::get(url).await.unwrap().status() };
+    assert_eq!(status(videos[0].clone()).await, StatusCode::GONE, "the oldest went");
+    assert_eq!(status(videos[1].clone()).await, StatusCode::OK);
+    assert_eq!(status(videos[2].clone()).await, StatusCode::OK);
+    let metrics = reqwest::get(format!("{gateway}/metrics")).await.unwrap().text().await.unwrap();
+    assert!(metrics.contains("gateway_kept_evicted_total"), "{metrics}");
+}
+
+#[tokio::test]
+async fn with_keep_results_off_nothing_is_kept_or_fetched() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start().await;
+    let gateway = gateway(&service, dir.path(), |keep| *keep = None).await;
+    let data = read(&gateway, "t-1").await;
+    assert_eq!((data.get("kept"), data.get("not_kept")), (None, None));
+    assert_eq!(service.fetches("clip.mp4"), 0);
+}
