@@ -2,6 +2,7 @@
 //! can be compared: an image or a video each.
 
 use leptos::prelude::*;
+use media_gen_api::kept::{MediaField, ResultFiles};
 use media_gen_api::{AnyTask, TaskKey, TaskKind, TaskStatus};
 
 use media_gen_ui::components::safe_url::safe_url;
@@ -21,9 +22,10 @@ pub enum Media {
 pub fn media_of(record: &TaskRecord) -> Option<Media> {
     match record.task.as_ref()? {
         task if *task.status() != TaskStatus::Succeeded => None,
-        AnyTask::ImageGenerate(task) => safe_url(&task.image_url).map(Media::Image),
-        AnyTask::ImageToVideo(task) => safe_url(&task.video_url).map(Media::Video),
-        AnyTask::VideoTranslate(task) => safe_url(&task.video_url).map(Media::Video),
+        task @ AnyTask::ImageGenerate(_) => {
+            safe_url(task.shown(MediaField::ImageUrl)).map(Media::Image)
+        }
+        task => safe_url(task.shown(MediaField::VideoUrl)).map(Media::Video),
     }
 }
 

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_location, use_query_map};
+use media_gen_api::kept::{MediaField, ResultFiles};
 use media_gen_api::{AnyTask, Request, TaskKind, TaskStatus};
 
 use super::filters::{matches_text, shows, FilterQuery, StatusFilter};
@@ -26,15 +27,13 @@ use media_gen_ui::text::{count, shorten};
 /// A small picture of the result, when there is one.
 pub(super) fn thumbnail(task: Option<&AnyTask>) -> Option<String> {
     match task? {
-        AnyTask::ImageToVideo(task) if task.status == TaskStatus::Succeeded => {
-            Some(task.thumbnail_url.clone())
-        }
-        AnyTask::ImageGenerate(task) if task.status == TaskStatus::Succeeded => {
-            Some(task.thumbnail_url.clone())
+        task @ (AnyTask::ImageToVideo(_) | AnyTask::ImageGenerate(_))
+            if *task.status() == TaskStatus::Succeeded =>
+        {
+            safe_url(task.shown(MediaField::ThumbnailUrl))
         }
         _ => None,
     }
-    .and_then(|url| safe_url(&url))
 }
 
 /// The most characters of a row's summary.

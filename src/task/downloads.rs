@@ -3,6 +3,7 @@
 //! `{kind}-{task id}.{ext}`, with the language for a translation.
 
 use leptos::prelude::*;
+use media_gen_api::kept::{MediaField, ResultFiles};
 use media_gen_api::validate::url_extension;
 use media_gen_api::{AnyTask, TaskStatus};
 use media_gen_client::media;
@@ -46,18 +47,22 @@ pub fn result_files(task: &AnyTask) -> Vec<ResultFile> {
     }
     let stem = format!("{}-{}", task.kind(), task.task_id());
     match task {
-        AnyTask::ImageToVideo(task) => file(&task.video_url, &stem, "mp4").into_iter().collect(),
+        AnyTask::ImageToVideo(task) => file(task.shown(MediaField::VideoUrl), &stem, "mp4")
+            .into_iter()
+            .collect(),
         AnyTask::VideoTranslate(task) => {
             let stem = format!("{stem}-{}", task.language);
             [
-                file(&task.video_url, &stem, "mp4"),
-                file(&task.caption_url, &stem, "ass"),
+                file(task.shown(MediaField::VideoUrl), &stem, "mp4"),
+                file(task.shown(MediaField::CaptionUrl), &stem, "ass"),
             ]
             .into_iter()
             .flatten()
             .collect()
         }
-        AnyTask::ImageGenerate(task) => file(&task.image_url, &stem, "png").into_iter().collect(),
+        AnyTask::ImageGenerate(task) => file(task.shown(MediaField::ImageUrl), &stem, "png")
+            .into_iter()
+            .collect(),
     }
 }
 
@@ -228,6 +233,8 @@ mod tests {
             image_url: "https://x.io/a.JPEG".into(),
             thumbnail_url: String::new(),
             error_message: String::new(),
+            kept: None,
+            not_kept: None,
         });
         assert_eq!(result_files(&task)[0].name, "image_generate-.._ig_1.jpeg");
         let hostile = AnyTask::ImageGenerate(ImageGenerateTask {

@@ -16,6 +16,7 @@ use crate::task::downloads::{files_of, has_results, DownloadAll};
 use crate::task::next_jobs::NextJobs;
 use crate::task::TaskActions;
 use media_gen_ui::components::curl_copy::absolute_url;
+use media_gen_ui::components::task_result::not_kept_notes;
 use media_gen_ui::components::{CopyButton, CurlCopy, ImageGallery, TaskProgress, TaskResult};
 use media_gen_ui::hooks::use_now;
 use media_gen_ui::store::record::TaskRecord;
@@ -71,7 +72,8 @@ fn Known(record: TaskRecord) -> impl IntoView {
             let title = (images.len() > 1).then(
                 || view! { <h2>{format!("The {} images of this request", images.len())}</h2> },
             );
-            Some(view! { {title}<ImageGallery images/> }.into_any())
+            let notes = record.task.as_ref().and_then(not_kept_notes);
+            Some(view! { {title}<ImageGallery images/>{notes} }.into_any())
         }
         Some(task) => Some(view! { <TaskResult task=task.clone()/> }.into_any()),
         None => None,

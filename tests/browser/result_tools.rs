@@ -78,6 +78,8 @@ fn translation_record(id: &str, caption_url: &str) -> TaskRecord {
         video_url: format!("{}/sandbox/media/video/landscape.mp4", sandbox::url()),
         caption_url: caption_url.into(),
         error_message: String::new(),
+        kept: None,
+        not_kept: None,
     });
     record.apply(Some(&task), None, sandbox::now());
     record

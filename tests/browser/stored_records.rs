@@ -45,6 +45,8 @@ fn a_record_written_by_the_app_reads_back_as_it_was() {
         image_url: "https://x.test/i.png".into(),
         thumbnail_url: String::new(),
         error_message: String::new(),
+        kept: None,
+        not_kept: None,
     });
     record.apply(Some(&task), None, 1_764_000_009_000.0);
     let text = serde_json::to_string(&record).unwrap();

@@ -59,6 +59,16 @@ impl MediaField {
         }
     }
 
+    /// The file's name for a person: "Video".
+    pub fn label(self) -> &'static str {
+        match self {
+            MediaField::VideoUrl => "Video",
+            MediaField::ThumbnailUrl => "Thumbnail",
+            MediaField::CaptionUrl => "Subtitles",
+            MediaField::ImageUrl => "Image",
+        }
+    }
+
     /// What the file must be, judged by its first bytes, to be kept.
     pub fn expected(self) -> Expected {
         match self {
@@ -325,7 +335,20 @@ pub trait ResultFiles {
 
     /// Why `field`'s file was not kept, if the gateway said.
     fn why_not_kept(&self, field: MediaField) -> Option<&str> {
-        self.not_kept_files().and_then(|not_kept| not_kept.get(field))
+        self.not_kept_files()
+            .and_then(|not_kept| not_kept.get(field))
+    }
+
+    /// A line for each file that was not kept, as a task's page says it:
+    /// "Video kept: no — the service's file was 3.1 GB, over 2 GB".
+    fn not_kept_notes(&self) -> Vec<String> {
+        MediaField::ALL
+            .iter()
+            .filter_map(|&field| {
+                let why = self.why_not_kept(field)?;
+                Some(format!("{} kept: no — {why}", field.label()))
+            })
+            .collect()
     }
 }
 
@@ -563,25 +586,47 @@ mod tests {
     #[test]
     fn a_task_shows_its_kept_copies_first_and_says_why_others_were_not() {
         let mut task = video(TaskStatus::Succeeded);
-        assert_eq!(task.shown(MediaField::VideoUrl), "https://cdn.example/v.mp4");
+        assert_eq!(
+            task.shown(MediaField::VideoUrl),
+            "https://cdn.example/v.mp4"
+        );
         assert_eq!(task.shown(MediaField::CaptionUrl), "", "no such field");
         let mut kept = ByMediaField::default();
         kept.set(MediaField::VideoUrl, "https://gw.example/kept/a/v.mp4");
         let mut not_kept = ByMediaField::default();
-        not_kept.set(MediaField::ThumbnailUrl, "the service's file was text, not an image");
+        not_kept.set(
+            MediaField::ThumbnailUrl,
+            "the service's file was text, not an image",
+        );
         task.set_kept(kept, not_kept);
-        assert_eq!(task.shown(MediaField::VideoUrl), "https://gw.example/kept/a/v.mp4");
-        assert_eq!(task.shown(MediaField::ThumbnailUrl), "https://cdn.example/v.webp");
+        assert_eq!(
+            task.shown(MediaField::VideoUrl),
+            "https://gw.example/kept/a/v.mp4"
+        );
+        assert_eq!(
+            task.shown(MediaField::ThumbnailUrl),
+            "https://cdn.example/v.webp"
+        );
         assert_eq!(
             task.why_not_kept(MediaField::ThumbnailUrl),
             Some("the service's file was text, not an image")
         );
+        assert_eq!(
+            task.not_kept_notes(),
+            ["Thumbnail kept: no — the service's file was text, not an image"]
+        );
         let json = task.to_json().unwrap();
-        assert!(json.contains(r#""kept":{"video_url":"https://gw.example/kept/a/v.mp4"}"#), "{json}");
+        assert!(
+            json.contains(r#""kept":{"video_url":"https://gw.example/kept/a/v.mp4"}"#),
+            "{json}"
+        );
         let read = AnyTask::from_json(task.kind(), json.as_bytes()).unwrap();
         assert_eq!(read, task, "kept and not_kept are stored with the task");
         task.set_kept(ByMediaField::default(), ByMediaField::default());
         let json = task.to_json().unwrap();
-        assert!(!json.contains("kept"), "nothing kept: neither field is written: {json}");
+        assert!(
+            !json.contains("kept"),
+            "nothing kept: neither field is written: {json}"
+        );
     }
 }

@@ -7,6 +7,7 @@
 use crate::callback::AnyTask;
 use crate::image_generate::ImageGenerateRequest;
 use crate::image_to_video::ImageToVideoRequest;
+use crate::kept::ResultFiles;
 use crate::kept::{result_files, MediaField};
 use crate::kind::TaskKind;
 use crate::path::segment;
@@ -79,7 +80,9 @@ impl NextJob {
         let kind = task.kind();
         result_files(task)
             .into_iter()
-            .flat_map(|(field, url)| {
+            .flat_map(|(field, _)| {
+                // The kept copy first: it outlives the service's URL.
+                let url = task.shown(field);
                 Self::for_file(kind, field)
                     .iter()
                     .map(move |&job| (job, url))

@@ -144,13 +144,19 @@ pub async fn callback_url_of(sandbox_url: &str, kind: &str, task_id: &str) -> Op
 /// A sandbox in this process (tasks of about `task_ms`) that takes only the
 /// gateways' token and calls back as the service does; its base URL.
 pub async fn start_sandbox(task_ms: u64) -> String {
-    media_gen_sandbox::spawn_local(Config {
+    media_gen_sandbox::spawn_local(sandbox_config(task_ms))
+        .await
+        .expect("bind a free loopback port")
+}
+
+/// The settings of [`start_sandbox`]'s sandbox, for a test that changes
+/// some before starting one.
+pub fn sandbox_config(task_ms: u64) -> Config {
+    Config {
         tokens: vec![GATEWAY_TOKEN.to_owned()],
         task_ms,
         ..Config::for_tests()
-    })
-    .await
-    .expect("bind a free loopback port")
+    }
 }
 
 /// A sandbox as [`start_sandbox`] that fetches each submission's inputs as
@@ -158,11 +164,9 @@ pub async fn start_sandbox(task_ms: u64) -> String {
 /// gateway serves uploads (`--fetch-private`); its base URL.
 pub async fn start_fetching_sandbox(task_ms: u64) -> String {
     media_gen_sandbox::spawn_local(Config {
-        tokens: vec![GATEWAY_TOKEN.to_owned()],
-        task_ms,
         fetch_inputs: true,
         fetch_private: true,
-        ..Config::for_tests()
+        ..sandbox_config(task_ms)
     })
     .await
     .expect("bind a free loopback port")

@@ -13,6 +13,7 @@ pub mod config;
 pub mod csp;
 pub mod forward;
 pub mod health;
+pub mod kept;
 pub mod observe;
 pub mod private_files;
 pub mod redis_link;
@@ -21,7 +22,6 @@ pub mod relay;
 pub mod server;
 pub mod shared_budgets;
 pub mod static_files;
-pub mod kept;
 pub mod uploads;
 pub mod upstream;
 

@@ -26,6 +26,7 @@ mod redis_faults;
 mod relay;
 mod relay_abuse;
 mod results;
+mod results_kept;
 mod shared_access;
 mod sign_in;
 mod uploads;

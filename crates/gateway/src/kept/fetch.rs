@@ -17,10 +17,10 @@ use media_gen_api::TaskKey;
 use super::{file_name, room, KeepSettings, KeptFile};
 use crate::access::now_seconds;
 use crate::observe::{KEPT_FILES, KEPT_SECONDS};
-use crate::upstream::{CallError, UpstreamClient};
 use crate::uploads::bytes::Writer;
 use crate::uploads::record::Upload;
 use crate::uploads::Uploads;
+use crate::upstream::{CallError, UpstreamClient};
 
 /// Redirects followed at most.
 const MAX_REDIRECTS: usize = 3;
@@ -56,7 +56,12 @@ pub fn settled(record: &Upload) -> bool {
 
 /// Keep `job`'s file, unless another request or gateway is keeping it or
 /// it is settled already; the outcome is recorded and counted.
-pub async fn keep_one(uploads: Arc<Uploads>, http: UpstreamClient, settings: KeepSettings, job: Job) {
+pub async fn keep_one(
+    uploads: Arc<Uploads>,
+    http: UpstreamClient,
+    settings: KeepSettings,
+    job: Job,
+) {
     // The store's lock: one fetch of a copy among all gateways.
     let Ok(Some(_writing)) = uploads.store.start_writing(&job.id).await else {
         return;
@@ -195,7 +200,12 @@ async fn fetch_into(
                 job.field.expected().judge(&head)?;
                 let (mime, extension) = served_as(job.field, &head);
                 let mut record = new_record(settings, job, mime, extension);
-                uploads.store.bytes.create(&job.id, &mut record).await.map_err(storage)?;
+                uploads
+                    .store
+                    .bytes
+                    .create(&job.id, &mut record)
+                    .await
+                    .map_err(storage)?;
                 let mut writer = uploads
                     .store
                     .bytes
@@ -224,7 +234,11 @@ async fn fetch_into(
     record.received = total;
     record.complete = true;
     record.media = MediaType::sniff(&head);
-    uploads.store.save(&job.id, &record).await.map_err(storage)?;
+    uploads
+        .store
+        .save(&job.id, &record)
+        .await
+        .map_err(storage)?;
     Ok(total)
 }
 
@@ -247,7 +261,8 @@ async fn answer(
         rule: "the service's URL does not read".to_owned(),
     })?;
     for _ in 0..=MAX_REDIRECTS {
-        let allowed = address.scheme() == "https" || (settings.plain_http && address.scheme() == "http");
+        let allowed =
+            address.scheme() == "https" || (settings.plain_http && address.scheme() == "http");
         if !allowed {
             return Err(NotKept::NotFetched {
                 rule: format!("{} addresses are not fetched, only https", address.scheme()),

@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::access::now_seconds;
-use crate::upstream::UpstreamClient;
 use crate::uploads::Uploads;
+use crate::upstream::UpstreamClient;
 use crate::Gateway;
 
 /// The path kept copies are served under.
@@ -138,7 +138,11 @@ pub fn file_name(task_id: &str, field: MediaField, extension: &str) -> String {
             }
         })
         .collect();
-    let safe = if safe.is_empty() { "result".to_owned() } else { safe };
+    let safe = if safe.is_empty() {
+        "result".to_owned()
+    } else {
+        safe
+    };
     match field {
         MediaField::ThumbnailUrl => format!("{safe}-thumbnail.{extension}"),
         _ => format!("{safe}.{extension}"),
@@ -281,4 +285,50 @@ pub fn routes() -> Router<Gateway> {
     Router::new()
         .route("/kept/{id}", get(serve::file))
         .route("/kept/{id}/{name}", get(serve::named))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use media_gen_api::TaskKind;
+
+    #[test]
+    fn a_copys_id_is_the_same_on_every_gateway_and_differs_by_task_field_and_key() {
+        let key = IdKey::from_secret(b"Bearer token-a");
+        let task = TaskKey::new(TaskKind::ImageToVideo, "t-1");
+        let id = key.id(&task, MediaField::VideoUrl);
+        assert!(media_gen_api::relay::is_capability(&id), "{id}");
+        assert_eq!(
+            IdKey::from_secret(b"Bearer token-a").id(&task, MediaField::VideoUrl),
+            id
+        );
+        let others = [
+            key.id(&task, MediaField::ThumbnailUrl),
+            key.id(
+                &TaskKey::new(TaskKind::ImageToVideo, "t-2"),
+                MediaField::VideoUrl,
+            ),
+            key.id(
+                &TaskKey::new(TaskKind::VideoTranslate, "t-1"),
+                MediaField::VideoUrl,
+            ),
+            IdKey::from_secret(b"Bearer token-b").id(&task, MediaField::VideoUrl),
+        ];
+        assert!(others.iter().all(|other| *other != id), "{others:?}");
+        assert_eq!(format!("{key:?}"), "IdKey(…)", "the key never prints");
+    }
+
+    #[test]
+    fn a_copys_name_is_its_tasks_id_made_safe() {
+        assert_eq!(file_name("i2v-7", MediaField::VideoUrl, "mp4"), "i2v-7.mp4");
+        assert_eq!(
+            file_name("i2v-7", MediaField::ThumbnailUrl, "webp"),
+            "i2v-7-thumbnail.webp"
+        );
+        assert_eq!(
+            file_name("a/../\"b c", MediaField::ImageUrl, "png"),
+            "a-----b-c.png"
+        );
+        assert_eq!(file_name("", MediaField::CaptionUrl, "ass"), "result.ass");
+    }
 }

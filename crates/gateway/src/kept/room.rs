@@ -44,7 +44,11 @@ pub async fn make_room(
             break;
         }
         used = used.saturating_sub(record.length);
-        let task = record.kept.as_ref().map(|kept| kept.task.clone()).unwrap_or_default();
+        let task = record
+            .kept
+            .as_ref()
+            .map(|kept| kept.task.clone())
+            .unwrap_or_default();
         tracing::warn!(%task, bytes = record.length, "the oldest kept copy was deleted to make room under --keep-quota");
         metrics::counter!(KEPT_EVICTED).increment(1);
         uploads.store.expire(&id, record).await;

@@ -34,7 +34,10 @@ pub async fn named(
 fn refused(status: StatusCode, message: &str) -> Response {
     (
         status,
-        Json(ErrorEnvelope::new(error_codes::NOT_FOUND, message.to_owned())),
+        Json(ErrorEnvelope::new(
+            error_codes::NOT_FOUND,
+            message.to_owned(),
+        )),
     )
         .into_response()
 }
@@ -52,7 +55,10 @@ async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
         Ok(None) => return unknown(),
         Err(error) => {
             tracing::warn!(error = %crate::observe::Scrubbed(&error), "a kept copy's record could not be read");
-            return refused(StatusCode::SERVICE_UNAVAILABLE, "The storage did not answer; try again in a moment");
+            return refused(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The storage did not answer; try again in a moment",
+            );
         }
     };
     let Some(kept) = record.kept.as_ref().filter(|kept| kept.not_kept.is_none()) else {
@@ -80,7 +86,8 @@ async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    if let Ok(disposition) = HeaderValue::from_str(&format!("inline; filename=\"{}\"", record.name)) {
+    if let Ok(disposition) = HeaderValue::from_str(&format!("inline; filename=\"{}\"", record.name))
+    {
         headers.insert(header::CONTENT_DISPOSITION, disposition);
     }
     if let Ok(tag) = HeaderValue::from_str(&format!("\"{id}\"")) {

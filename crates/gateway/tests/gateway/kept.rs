@@ -80,7 +80,11 @@ async fn status(State(service): State<Service>, UrlPath(id): UrlPath<String>) ->
         "silent" => "never.mp4",
         _ => "clip.mp4",
     };
-    let status = if id == "running" { "GENERATING" } else { "SUCCEEDED" };
+    let status = if id == "running" {
+        "GENERATING"
+    } else {
+        "SUCCEEDED"
+    };
     axum::Json(serde_json::json!({
         "code": 0,
         "msg": "success",
@@ -96,7 +100,12 @@ async fn status(State(service): State<Service>, UrlPath(id): UrlPath<String>) ->
 }
 
 async fn media(State(service): State<Service>, UrlPath(name): UrlPath<String>) -> Response {
-    *service.fetched.lock().unwrap().entry(name.clone()).or_default() += 1;
+    *service
+        .fetched
+        .lock()
+        .unwrap()
+        .entry(name.clone())
+        .or_default() += 1;
     if service.gone.load(Ordering::SeqCst) {
         return StatusCode::NOT_FOUND.into_response();
     }
@@ -104,7 +113,11 @@ async fn media(State(service): State<Service>, UrlPath(name): UrlPath<String>) -
         "clip.mp4" => mp4(100_000).into_response(),
         "big.mp4" => mp4(300_000).into_response(),
         "cover.png" => png().into_response(),
-        "page.mp4" => ([("content-type", "text/html")], "<!DOCTYPE html><html><body>Not found</body></html>").into_response(),
+        "page.mp4" => (
+            [("content-type", "text/html")],
+            "<!DOCTYPE html><html><body>Not found</body></html>",
+        )
+            .into_response(),
         "never.mp4" => {
             tokio::time::sleep(Duration::from_secs(60)).await;
             StatusCode::OK.into_response()
@@ -167,23 +180,45 @@ async fn a_succeeded_tasks_files_are_kept_once_served_and_outlive_the_services_u
     assert_eq!(data.get("not_kept"), None);
     for earlier in [first, second] {
         let kept = &earlier["kept"];
-        assert!(kept.is_null() || kept["video_url"] == video.as_str(), "{earlier}");
+        assert!(
+            kept.is_null() || kept["video_url"] == video.as_str(),
+            "{earlier}"
+        );
     }
-    assert_eq!((service.fetches("clip.mp4"), service.fetches("cover.png")), (1, 1));
+    assert_eq!(
+        (service.fetches("clip.mp4"), service.fetches("cover.png")),
+        (1, 1)
+    );
 
     service.gone.store(true, Ordering::SeqCst);
-    let gone = reqwest::get(format!("{}/media/clip.mp4", service.base())).await.unwrap();
-    assert_eq!(gone.status(), StatusCode::NOT_FOUND, "the service's URL is gone");
+    let gone = reqwest::get(format!("{}/media/clip.mp4", service.base()))
+        .await
+        .unwrap();
+    assert_eq!(
+        gone.status(),
+        StatusCode::NOT_FOUND,
+        "the service's URL is gone"
+    );
     let answer = reqwest::get(&video).await.unwrap();
     assert_eq!(answer.status(), StatusCode::OK);
     let headers = answer.headers().clone();
     assert_eq!(headers["content-type"], "video/mp4");
     assert_eq!(headers["x-content-type-options"], "nosniff");
-    assert!(headers["content-security-policy"].to_str().unwrap().starts_with("sandbox"));
-    assert_eq!(headers["content-disposition"], "inline; filename=\"t-1.mp4\"");
+    assert!(headers["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .starts_with("sandbox"));
+    assert_eq!(
+        headers["content-disposition"],
+        "inline; filename=\"t-1.mp4\""
+    );
     assert!(headers.contains_key("etag"));
     let bytes = answer.bytes().await.unwrap();
-    assert_eq!(sha256(&bytes), sha256(&mp4(100_000)), "exactly the bytes the service served");
+    assert_eq!(
+        sha256(&bytes),
+        sha256(&mp4(100_000)),
+        "exactly the bytes the service served"
+    );
     let part = reqwest::Client::new()
         .get(&video)
         .header("range", "bytes=10-19")
@@ -193,7 +228,13 @@ async fn a_succeeded_tasks_files_are_kept_once_served_and_outlive_the_services_u
     assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
     assert_eq!(part.bytes().await.unwrap(), mp4(100_000)[10..20]);
     let head = reqwest::Client::new().head(&cover).send().await.unwrap();
-    assert_eq!((head.status(), head.headers()["content-type"].to_str().unwrap()), (StatusCode::OK, "image/png"));
+    assert_eq!(
+        (
+            head.status(),
+            head.headers()["content-type"].to_str().unwrap()
+        ),
+        (StatusCode::OK, "image/png")
+    );
 
     // Read again after the service's files are gone: the same copies.
     let asked = service.fetches("clip.mp4");
@@ -202,9 +243,13 @@ async fn a_succeeded_tasks_files_are_kept_once_served_and_outlive_the_services_u
     assert_eq!(service.fetches("clip.mp4"), asked, "never fetched again");
     // A copy is not an upload: the uploads' address does not serve it.
     let id = video.split('/').rev().nth(1).unwrap();
-    let as_upload = reqwest::get(format!("{gateway}/uploads/{id}")).await.unwrap();
+    let as_upload = reqwest::get(format!("{gateway}/uploads/{id}"))
+        .await
+        .unwrap();
     assert_eq!(as_upload.status(), StatusCode::NOT_FOUND);
-    let guessed = reqwest::get(format!("{gateway}/kept/{}/t-1.mp4", "0".repeat(32))).await.unwrap();
+    let guessed = reqwest::get(format!("{gateway}/kept/{}/t-1.mp4", "0".repeat(32)))
+        .await
+        .unwrap();
     assert_eq!(guessed.status(), StatusCode::NOT_FOUND);
 }
 
@@ -218,11 +263,17 @@ async fn a_page_named_mp4_a_file_over_the_bound_and_a_silent_address_are_not_kep
         html["not_kept"]["video_url"],
         "the service's file was an HTML page, not a video"
     );
-    assert!(html["kept"]["thumbnail_url"].is_string(), "its cover is kept: {html}");
+    assert!(
+        html["kept"]["thumbnail_url"].is_string(),
+        "its cover is kept: {html}"
+    );
     assert_eq!(html["kept"].get("video_url"), None);
     let big = read(&gateway, "big-1").await;
     let why = big["not_kept"]["video_url"].as_str().unwrap();
-    assert!(why.starts_with("the service's file was ") && why.ends_with("over 200 KB"), "{why}");
+    assert!(
+        why.starts_with("the service's file was ") && why.ends_with("over 200 KB"),
+        "{why}"
+    );
     let silent = read(&gateway, "silent-1").await;
     assert_eq!(
         silent["not_kept"]["video_url"],
@@ -254,10 +305,19 @@ async fn the_oldest_copies_go_first_when_the_quota_is_full() {
         tokio::time::sleep(Duration::from_millis(1_100)).await;
     }
     let status = |url: String| async move { reqwest::get(url).await.unwrap().status() };
-    assert_eq!(status(videos[0].clone()).await, StatusCode::GONE, "the oldest went");
+    assert_eq!(
+        status(videos[0].clone()).await,
+        StatusCode::GONE,
+        "the oldest went"
+    );
     assert_eq!(status(videos[1].clone()).await, StatusCode::OK);
     assert_eq!(status(videos[2].clone()).await, StatusCode::OK);
-    let metrics = reqwest::get(format!("{gateway}/metrics")).await.unwrap().text().await.unwrap();
+    let metrics = reqwest::get(format!("{gateway}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(metrics.contains("gateway_kept_evicted_total"), "{metrics}");
 }
 

@@ -6,6 +6,7 @@ use leptos::html::Dialog;
 use super::safe_url::safe_url;
 use super::subtitles::SubtitledVideo;
 use leptos::prelude::*;
+use media_gen_api::kept::{MediaField, ResultFiles};
 use media_gen_api::{AnyTask, ImageGenerateTask, ImageToVideoTask, TaskStatus, VideoTranslateTask};
 
 /// A download link for `url`, when it is a safe URL.
@@ -54,16 +55,16 @@ fn video_facts(task: &ImageToVideoTask) -> String {
 
 fn video(task: ImageToVideoTask) -> impl IntoView {
     let facts = video_facts(&task);
-    let Some(src) = safe_url(&task.video_url) else {
+    let Some(src) = safe_url(task.shown(MediaField::VideoUrl)) else {
         return unsafe_media().into_any();
     };
-    let poster = safe_url(&task.thumbnail_url);
+    let poster = safe_url(task.shown(MediaField::ThumbnailUrl));
     view! {
         <figure class="video-result">
             <video part="video" controls preload="metadata" playsinline poster=poster src=src></video>
             <figcaption>
                 <span class="video-facts">{facts}</span>
-                {download(&task.video_url, "Download video")}
+                {download(task.shown(MediaField::VideoUrl), "Download video")}
             </figcaption>
         </figure>
     }
@@ -71,18 +72,18 @@ fn video(task: ImageToVideoTask) -> impl IntoView {
 }
 
 fn translation(task: VideoTranslateTask) -> impl IntoView {
-    let captions = download(&task.caption_url, "Subtitles (ASS)");
-    let Some(src) = safe_url(&task.video_url) else {
+    let captions = download(task.shown(MediaField::CaptionUrl), "Subtitles (ASS)");
+    let Some(src) = safe_url(task.shown(MediaField::VideoUrl)) else {
         return unsafe_media().into_any();
     };
-    let caption_url = safe_url(&task.caption_url);
+    let caption_url = safe_url(task.shown(MediaField::CaptionUrl));
     view! {
         <figure class="video-result">
             <SubtitledVideo src caption_url language=task.language.clone()/>
             <figcaption>
                 <strong class="translation-name">{task.name.clone()}</strong>
                 <span class="translation-language">{task.language.clone()}</span>
-                {download(&task.video_url, "Download video")}
+                {download(task.shown(MediaField::VideoUrl), "Download video")}
                 {captions}
             </figcaption>
         </figure>
@@ -102,7 +103,12 @@ pub fn ImageGallery(
     let dialog = NodeRef::<Dialog>::new();
     let shown: Vec<(String, String)> = images
         .iter()
-        .filter_map(|image| Some((safe_url(&image.image_url)?, image.task_id.clone())))
+        .filter_map(|image| {
+            Some((
+                safe_url(image.shown(MediaField::ImageUrl))?,
+                image.task_id.clone(),
+            ))
+        })
         .collect();
     let total = shown.len();
     let open = RwSignal::new(None::<usize>);
@@ -180,6 +186,19 @@ pub fn ImageGallery(
     }
 }
 
+/// Why files of `task` were not kept by the gateway, a line each (nothing
+/// when all were, or the gateway keeps none).
+pub fn not_kept_notes(task: &impl ResultFiles) -> Option<impl IntoView> {
+    let notes = task.not_kept_notes();
+    (!notes.is_empty()).then(|| {
+        let lines = notes
+            .into_iter()
+            .map(|note| view! { <li>{note}</li> })
+            .collect_view();
+        view! { <ul class="not-kept" part="not-kept">{lines}</ul> }
+    })
+}
+
 /// The result of one task: its media when it succeeded, its reason when it
 /// failed, nothing while it runs.
 #[component]
@@ -192,11 +211,17 @@ pub fn TaskResult(
             let message = task.error_message().to_owned();
             view! { <FailureMessage message/> }.into_any()
         }
-        TaskStatus::Succeeded => match task {
-            AnyTask::ImageToVideo(task) => video(task).into_any(),
-            AnyTask::VideoTranslate(task) => translation(task).into_any(),
-            AnyTask::ImageGenerate(task) => view! { <ImageGallery images=vec![task]/> }.into_any(),
-        },
+        TaskStatus::Succeeded => {
+            let notes = not_kept_notes(&task);
+            let media = match task {
+                AnyTask::ImageToVideo(task) => video(task).into_any(),
+                AnyTask::VideoTranslate(task) => translation(task).into_any(),
+                AnyTask::ImageGenerate(task) => {
+                    view! { <ImageGallery images=vec![task]/> }.into_any()
+                }
+            };
+            view! { {media} {notes} }.into_any()
+        }
         _ => ().into_any(),
     }
 }

@@ -1,0 +1,185 @@
+//! Results that last, in the release build through a gateway that keeps
+//! them, in front of a sandbox whose media answer 404 after a few seconds
+//! (`--media-ttl`): a request of three images and a video succeed, their
+//! files are kept (the same bytes the sandbox served), and after the
+//! sandbox's URLs are gone the task pages, the board's thumbnails, the full
+//! view and a reload still show every result, all from the gateway (the
+//! browser asks the sandbox for none). "Make a video of it" puts the kept
+//! image in the new form, and the sandbox fetches it from the gateway.
+
+use std::time::Duration;
+
+use media_gen_e2e::{dist_dir, start_gateway_at, test_folder, Browser};
+use media_gen_gateway::kept::KeepSettings;
+use media_gen_gateway::uploads::UploadSettings;
+use sha2::{Digest, Sha256};
+
+/// How long the sandbox's media live here.
+const MEDIA_TTL_SECONDS: u64 = 6;
+
+/// The addresses of the media elements matching `css` on the page.
+async fn sources(browser: &Browser, css: &str) -> Vec<String> {
+    let found = browser
+        .eval(&format!(
+            "[...document.querySelectorAll(\"{css}\")].map((m) => m.currentSrc || m.src)"
+        ))
+        .await;
+    serde_json::from_value(found).unwrap()
+}
+
+/// Whether every image matching `css` is loaded and drawn, as a script.
+fn all_drawn(css: &str) -> String {
+    format!(
+        "(() => {{ const all = [...document.querySelectorAll(\"{css}\")]; \
+         return all.length > 0 && all.every((i) => i.complete && i.naturalWidth > 0); }})()"
+    )
+}
+
+/// Resources the page fetched from `origin` since it loaded.
+fn fetched_from(origin: &str) -> String {
+    format!(
+        "performance.getEntriesByType('resource').filter((e) => e.name.startsWith('{origin}')).length"
+    )
+}
+
+fn sha256(bytes: &[u8]) -> Vec<u8> {
+    Sha256::digest(bytes).to_vec()
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn results_outlive_the_services_urls_served_by_the_gateway() {
+    let sandbox = media_gen_sandbox::spawn_local(media_gen_sandbox::Config {
+        media_ttl: Some(MEDIA_TTL_SECONDS),
+        fetch_inputs: true,
+        fetch_private: true,
+        ..media_gen_e2e::sandbox_config(300)
+    })
+    .await
+    .unwrap();
+    let dir = test_folder("kept");
+    let base = start_gateway_at(&sandbox, Some(dist_dir()), |settings, base| {
+        let mut uploads = UploadSettings::new(dir.path().to_owned(), base.to_owned());
+        uploads.keep = Some(KeepSettings::new(b"e2e", true));
+        settings.uploads = Some(uploads);
+    })
+    .await;
+    let kept = format!("{base}/kept/");
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&base, "/new/image-generate", "Image generation")
+        .await;
+    browser.type_into("#prompt", "Three boats at dawn").await;
+    browser.type_into("#count", "3").await;
+    browser.submit_and_wait("SUCCEEDED").await;
+    browser
+        .wait_until(
+            "three images succeeded",
+            "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length >= 1",
+        )
+        .await;
+    browser.click("li.task-row a.open").await;
+    browser
+        .wait_for_text("main h2", "The 3 images of this request")
+        .await;
+    let images = sources(&browser, ".gallery img").await;
+    assert_eq!(images.len(), 3, "{images:?}");
+    assert!(
+        images.iter().all(|src| src.starts_with(&kept)),
+        "{images:?}"
+    );
+    let task_page = browser.address().await;
+
+    // The kept copies are the bytes the sandbox served: read the sandbox's
+    // own file while it lives, through the task's status read.
+    let id = task_page.rsplit('/').next().unwrap();
+    let read: serde_json::Value = reqwest::get(format!("{base}/v1/image_generate/{id}"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let original = read["data"]["image_url"].as_str().unwrap().to_owned();
+    let copy = read["data"]["kept"]["image_url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(original.starts_with(&sandbox), "{original}");
+    let served = reqwest::get(&original)
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let kept_bytes = reqwest::get(&copy).await.unwrap().bytes().await.unwrap();
+    assert_eq!(sha256(&kept_bytes), sha256(&served));
+
+    // "Make a video of it": the form holds the kept copy, and the sandbox
+    // (which fetches inputs) makes the video from it.
+    browser.click(".next-jobs a:nth-child(1)").await;
+    browser.wait_for_text("main h1", "Image to video").await;
+    let frame = browser
+        .eval("document.querySelector('#image_url').value")
+        .await;
+    assert!(frame.as_str().unwrap().starts_with(&kept), "{frame}");
+    browser.type_into("#prompt", "The boats drift").await;
+    browser.submit_form().await;
+    browser
+        .wait_until(
+            "the video succeeded",
+            "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length >= 4",
+        )
+        .await;
+
+    // The sandbox's media are gone now.
+    tokio::time::sleep(Duration::from_secs(MEDIA_TTL_SECONDS + 1)).await;
+    let gone = reqwest::get(&original).await.unwrap().status();
+    assert_eq!(gone, 404, "the service's URL no longer answers");
+
+    // A reload: the board's thumbnails, then each page, all from the gateway.
+    browser.reload().await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser
+        .wait_until(
+            "the board's thumbnails drawn",
+            &all_drawn("li.task-row img"),
+        )
+        .await;
+    let thumbnails = sources(&browser, "li.task-row img").await;
+    assert!(!thumbnails.is_empty());
+    assert!(
+        thumbnails.iter().all(|src| src.starts_with(&kept)),
+        "{thumbnails:?}"
+    );
+    browser.click("li.task-row a.open").await;
+    browser.wait_for_text("main h1", "Image to video").await;
+    browser
+        .wait_until(
+            "the kept video plays",
+            "(() => { const v = document.querySelector('video'); return !!v && v.readyState >= 1; })()",
+        )
+        .await;
+    let video = sources(&browser, "video").await;
+    assert!(video[0].starts_with(&kept), "{video:?}");
+    browser
+        .open_app_page(&base, &task_page, "Image generation")
+        .await;
+    browser
+        .wait_until("the three kept images drawn", &all_drawn(".gallery img"))
+        .await;
+    browser.click(".gallery button").await;
+    browser
+        .wait_until("the full view drawn", &all_drawn("dialog[open] img"))
+        .await;
+    let full = sources(&browser, "dialog[open] img").await;
+    assert!(full[0].starts_with(&kept), "{full:?}");
+    let asked_sandbox = browser.eval(&fetched_from(&sandbox)).await;
+    assert_eq!(
+        asked_sandbox, 0,
+        "no request to the service's media after its TTL"
+    );
+    browser
+        .check_accessibility("a task page showing kept copies")
+        .await;
+    browser.close().await;
+}
