@@ -59,6 +59,13 @@ impl MediaField {
         }
     }
 
+    /// The field named `name` (`video_url`), if a task has one so named.
+    pub fn from_name(name: &str) -> Option<MediaField> {
+        MediaField::ALL
+            .into_iter()
+            .find(|field| field.name() == name)
+    }
+
     /// The file's name for a person: "Video".
     pub fn label(self) -> &'static str {
         match self {
@@ -505,6 +512,7 @@ mod tests {
             let json = serde_json::to_value(&one).unwrap();
             assert_eq!(json[field.name()], "x", "{field}");
             assert_eq!(one.get(field), Some("x"));
+            assert_eq!(MediaField::from_name(field.name()), Some(field));
         }
     }
 

@@ -20,7 +20,7 @@ pub fn declarations() -> String {
         "// The wire types, generated from media-gen-api's Rust types by ts-rs.\n\
          // Do not edit: `MEDIA_GEN_WRITE_TYPES=1 cargo test -p media-gen-js` writes it.\n",
     );
-    let declare: [fn(&Config) -> String; 25] = [
+    let declare: [fn(&Config) -> String; 26] = [
         declaration::<TaskKind>,
         declaration::<TaskStatus>,
         declaration::<Model>,
@@ -34,6 +34,7 @@ pub fn declarations() -> String {
         declaration::<ImageGenerateRequest>,
         declaration::<TaskIds>,
         declaration::<TranslationTaskRef>,
+        declaration::<crate::kept::ByMediaField>,
         declaration::<ImageToVideoTask>,
         declaration::<VideoTranslateTask>,
         declaration::<ImageGenerateTask>,

@@ -70,7 +70,7 @@ pub struct VideoTranslateTask {
     #[serde(default, deserialize_with = "lenient::string")]
     pub error_message: String,
     /// The gateway's copies of its files, by field: a gateway's addition,
-    /// absent from the service's own answers ([`crate::kept`]).
+    /// absent from the service's own answers; a page shows these first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept: Option<crate::kept::ByMediaField>,
     /// Why a file of it was not kept, by field: a gateway's addition.

@@ -6,6 +6,7 @@
 
 mod board_scale;
 mod gateway_cost;
+mod kept;
 mod load;
 mod parts;
 mod polling;
@@ -74,6 +75,9 @@ async fn run() -> Result<(), String> {
     }
     if runs("uploads") {
         uploads::measure(&mut report, &dist).await?;
+    }
+    if runs("kept") {
+        kept::measure(&mut report).await?;
     }
     if runs("sign_ins") {
         sign_ins::measure(&mut report).await?;

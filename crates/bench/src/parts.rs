@@ -3,7 +3,7 @@
 //! it holds nothing but the list.
 
 /// The parts, in the order they run.
-pub const PARTS: [&str; 9] = [
+pub const PARTS: [&str; 10] = [
     "sizes",
     "load",
     "board",
@@ -12,5 +12,6 @@ pub const PARTS: [&str; 9] = [
     "throughput",
     "gateway",
     "uploads",
+    "kept",
     "sign_ins",
 ];

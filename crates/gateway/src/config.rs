@@ -205,6 +205,14 @@ pub struct Config {
     /// The largest result file kept.
     #[arg(long, default_value = "2GiB", value_parser = parse_bytes)]
     pub keep_max_bytes: u64,
+    /// Bytes of results kept for one person a day (UTC), in `keys` and
+    /// `proxy` mode.
+    #[arg(long, default_value = "20GiB", value_parser = parse_bytes)]
+    pub keep_bytes_per_day: u64,
+    /// Bytes of results kept for one person at once, in `keys` and `proxy`
+    /// mode.
+    #[arg(long, default_value = "100GiB", value_parser = parse_bytes)]
+    pub keep_bytes_per_person: u64,
     /// The longest one result file's fetch may take.
     #[arg(long, default_value = "10m", value_parser = humantime::parse_duration)]
     pub keep_fetch_timeout: Duration,
@@ -481,6 +489,8 @@ impl Config {
             keep_for: self.keep_for,
             quota: self.keep_quota,
             max_bytes: self.keep_max_bytes,
+            bytes_per_day: self.keep_bytes_per_day,
+            bytes_per_person: self.keep_bytes_per_person,
             fetch_deadline: self.keep_fetch_timeout,
             ..crate::kept::KeepSettings::new(upstream.authorization.as_bytes(), plain_http)
         })

@@ -139,8 +139,7 @@ pub async fn handle(
         (Ok(mut answer), Endpoint::Status(kind, _)) => {
             let status = answer.status.as_u16();
             let body = std::mem::take(&mut answer.body);
-            answer.body =
-                crate::kept::add_to_read(&gateway, *kind, status, body, &who.to_string()).await;
+            answer.body = crate::kept::add_to_read(&gateway, *kind, status, body, &who).await;
             Ok(answer)
         }
         (answer, _) => answer,

@@ -18,6 +18,7 @@ pub mod connection;
 #[cfg(feature = "exports")]
 mod follower;
 pub mod read;
+mod results;
 #[cfg(feature = "exports")]
 mod upload_rules;
 #[cfg(feature = "exports")]

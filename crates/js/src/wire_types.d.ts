@@ -168,6 +168,29 @@ export type TranslationTaskRef = {
 };
 
 /**
+ * One text per media field: the `kept` object (the gateway's addresses)
+ * and the `not_kept` object (why not) have this shape.
+ */
+export type ByMediaField = {
+  /**
+   * For `video_url`.
+   */
+  video_url?: string,
+  /**
+   * For `thumbnail_url`.
+   */
+  thumbnail_url?: string,
+  /**
+   * For `caption_url`.
+   */
+  caption_url?: string,
+  /**
+   * For `image_url`.
+   */
+  image_url?: string,
+};
+
+/**
  * An image-to-video task (status response `data`; also the callback's `data`,
  * which leaves out `duration`, `width` and `height`).
  */
@@ -204,6 +227,15 @@ export type ImageToVideoTask = {
    * Video height in pixels.
    */
   height?: number,
+  /**
+   * The gateway's copies of its files, by field: a gateway's addition,
+   * absent from the service's own answers; a page shows these first.
+   */
+  kept?: ByMediaField,
+  /**
+   * Why a file of it was not kept, by field: a gateway's addition.
+   */
+  not_kept?: ByMediaField,
 };
 
 /**
@@ -238,6 +270,15 @@ export type VideoTranslateTask = {
    * Error detail; empty when there is none.
    */
   error_message: string,
+  /**
+   * The gateway's copies of its files, by field: a gateway's addition,
+   * absent from the service's own answers; a page shows these first.
+   */
+  kept?: ByMediaField | null,
+  /**
+   * Why a file of it was not kept, by field: a gateway's addition.
+   */
+  not_kept?: ByMediaField | null,
 };
 
 /**
@@ -264,6 +305,15 @@ export type ImageGenerateTask = {
    * Error detail; empty when there is none.
    */
   error_message: string,
+  /**
+   * The gateway's copies of its files, by field: a gateway's addition,
+   * absent from the service's own answers; a page shows these first.
+   */
+  kept?: ByMediaField | null,
+  /**
+   * Why a file of it was not kept, by field: a gateway's addition.
+   */
+  not_kept?: ByMediaField | null,
 };
 
 /**

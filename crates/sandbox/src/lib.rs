@@ -116,7 +116,7 @@ fn sandbox(app: &AppState) -> Router<AppState> {
             "/sandbox/inbox/{name}",
             post(inbox::receive).get(inbox::list),
         )
-        .merge(media_routes())
+        .merge(media_routes(app))
         .merge(faults)
         .merge(callback_urls)
         .route("/sandbox/{*rest}", any(not_found))
@@ -125,7 +125,7 @@ fn sandbox(app: &AppState) -> Router<AppState> {
 /// Result files. Pages that isolate themselves (`Cross-Origin-Embedder-Policy:
 /// require-corp`) load cross-origin images and videos only when the response
 /// says it may be embedded anywhere, as a media host's should.
-fn media_routes() -> Router<AppState> {
+fn media_routes(app: &AppState) -> Router<AppState> {
     Router::new()
         .route("/sandbox/media/video/{file}", get(media::video))
         .route("/sandbox/media/image/{quality}/{file}", get(media::image))
@@ -137,6 +137,10 @@ fn media_routes() -> Router<AppState> {
             "/sandbox/media/translated/{language}/{file}",
             get(media::translated),
         )
+        .route_layer(middleware::from_fn_with_state(
+            app.clone(),
+            stats::count_media,
+        ))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("cross-origin-resource-policy"),
             HeaderValue::from_static("cross-origin"),

@@ -22,6 +22,8 @@ pub struct Counters {
     pub status_reads: AtomicU64,
     /// Tasks created since start.
     pub tasks_created: AtomicU64,
+    /// Result files asked for (`/sandbox/media/*`), whatever the answer.
+    pub media_requests: AtomicU64,
 }
 
 /// The counters as `GET /sandbox/stats` reports them.
@@ -41,11 +43,20 @@ pub struct Stats {
     /// Bytes of callback messages the inboxes hold now.
     #[serde(default)]
     pub inbox_bytes: u64,
+    /// Result files asked for since start (`/sandbox/media/*`).
+    #[serde(default)]
+    pub media_requests: u64,
 }
 
 /// Middleware: count one `/v1` request.
 pub async fn count(State(app): State<AppState>, request: Request, next: Next) -> Response {
     app.counters.v1_requests.fetch_add(1, Ordering::Relaxed);
+    next.run(request).await
+}
+
+/// Middleware: count one request for a result file.
+pub async fn count_media(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    app.counters.media_requests.fetch_add(1, Ordering::Relaxed);
     next.run(request).await
 }
 
@@ -58,6 +69,7 @@ pub async fn stats(State(app): State<AppState>) -> Json<Envelope<Stats>> {
         tasks_held: u64::try_from(app.task_count()).unwrap_or(u64::MAX),
         images_made: app.images.made(),
         inbox_bytes: u64::try_from(app.inbox.bytes()).unwrap_or(u64::MAX),
+        media_requests: app.counters.media_requests.load(Ordering::Relaxed),
     };
     Json(Envelope::success("ok", stats))
 }

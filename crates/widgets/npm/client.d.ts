@@ -1,4 +1,5 @@
 export {
+  shownUrl,
   validate,
   validateImageGenerate,
   validateImageToVideo,
@@ -10,6 +11,7 @@ export type {
   AnyTask,
   AccessInfo,
   AspectRatio,
+  ByMediaField,
   Capabilities,
   ClientOptions,
   ImageGenerateRequest,

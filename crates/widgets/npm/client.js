@@ -6,6 +6,7 @@
 import init from "./media_gen_client.js";
 
 export {
+  shownUrl,
   validate,
   validateImageGenerate,
   validateImageToVideo,

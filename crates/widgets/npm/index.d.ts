@@ -43,10 +43,28 @@ export interface SubmitWidgetHandle extends WidgetHandle<SubmitWidgetOptions> {
   reset(): void;
   /** Put the focus in the form's first field. */
   focus(): void;
+  /** Start the form from a `media-gen-use` event's detail: its kind, and
+   * the request with the result in its field. */
+  use(detail: UseDetail): void;
 }
 
 /** A mounted status widget. */
 export type StatusWidgetHandle = WidgetHandle<StatusWidgetOptions>;
+
+/** `detail` of `media-gen-use`: a finished task's result offered to the
+ * next job ("Make a video of it", "Use as reference", "Translate it"). */
+export interface UseDetail {
+  /** The kind of task the next job submits. */
+  kind: TaskKind;
+  /** The request field the result fills (`image_url`, `reference_images`, `video_url`). */
+  field: string;
+  /** The result's address: the site's kept copy when it keeps one. */
+  url: string;
+  /** The request a submit widget of `kind` starts from. */
+  request: AnyRequest;
+  /** The task the result came from. */
+  source: { kind: TaskKind; taskId: string };
+}
 
 /** `detail` of `media-gen-ready`. */
 export interface ReadyDetail {
@@ -91,6 +109,7 @@ export declare const EVENT_COMPLETE: "media-gen-complete";
 export declare const EVENT_ERROR: "media-gen-error";
 export declare const EVENT_READY: "media-gen-ready";
 export declare const EVENT_CHANGE: "media-gen-change";
+export declare const EVENT_USE: "media-gen-use";
 
 /** Options an attribute cannot carry: set as the `options` property. */
 export interface ElementOptions extends Partial<ClientOptions> {
@@ -143,6 +162,7 @@ declare global {
     "media-gen-error": CustomEvent<ErrorDetail>;
     "media-gen-ready": CustomEvent<ReadyDetail>;
     "media-gen-change": CustomEvent<ChangeDetail>;
+    "media-gen-use": CustomEvent<UseDetail>;
   }
   interface ElementEventMap extends MediaGenEventMap {}
   interface HTMLElementEventMap extends MediaGenEventMap {}

@@ -22,6 +22,8 @@ export const EVENT_ERROR = "media-gen-error";
 export const EVENT_READY = "media-gen-ready";
 /** A submit form's request changed: `detail` is `{ kind, complete, empty, problems }`. */
 export const EVENT_CHANGE = "media-gen-change";
+/** A result was offered to the next job: `detail` is `{ kind, field, url, request, source }`. */
+export const EVENT_USE = "media-gen-use";
 
 /** The widgets' module, loaded and initialised; `null` until asked for. */
 let widgetsModule = null;
@@ -168,6 +170,15 @@ class SubmitWidgetHandle extends WidgetHandle {
   /** Put the focus in the form's first field. */
   focus() {
     this.#form()?.querySelector("input, textarea, select")?.focus();
+  }
+
+  /** Start the form from a `media-gen-use` event's detail: its kind, and
+   * the request with the result in its field (the rest is the person's). */
+  use(detail) {
+    if (!detail || typeof detail.kind !== "string" || typeof detail.request !== "object") {
+      throw optionsError("detail", "must be a media-gen-use event's detail ({ kind, request, ... })");
+    }
+    this.update({ kind: detail.kind, initial: detail.request });
   }
 }
 

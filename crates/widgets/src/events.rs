@@ -20,8 +20,13 @@ pub const CHANGE: &str = "media-gen-change";
 /// widgets' module has mounted it): `detail` is `{ kind }`.
 pub const READY: &str = "media-gen-ready";
 
+/// A result was offered to the next job ("Make a video of it"): `detail`
+/// is `{ kind, field, url, request, source: { kind, taskId } }`, `request`
+/// being what a submit widget of `kind` starts from (`handle.use(detail)`).
+pub const USE: &str = "media-gen-use";
+
 /// Every event name, for the package's exported constants.
-pub const ALL: [&str; 6] = [SUBMITTED, STATUS, COMPLETE, ERROR, CHANGE, READY];
+pub const ALL: [&str; 7] = [SUBMITTED, STATUS, COMPLETE, ERROR, CHANGE, READY, USE];
 
 /// Send event `name` with `detail` from `target`.
 pub fn dispatch(target: &Element, name: &str, detail: &JsValue) {
@@ -49,6 +54,7 @@ mod tests {
             ("EVENT_ERROR", ERROR),
             ("EVENT_CHANGE", CHANGE),
             ("EVENT_READY", READY),
+            ("EVENT_USE", USE),
         ] {
             let line = format!("export const {constant} = \"{name}\";");
             assert!(index.contains(&line), "npm/index.js lacks `{line}`");

@@ -13,6 +13,7 @@ pub mod handle;
 #[cfg(test)]
 mod manifest;
 pub mod mounted;
+pub mod next_jobs;
 pub mod page_client;
 pub mod status;
 pub mod submit;

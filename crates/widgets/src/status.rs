@@ -1,7 +1,8 @@
 //! The task-status widget: follows one or more tasks with the app's poller
 //! and shows each one's progress and result; sends `media-gen-status` on each
 //! change, `media-gen-complete` at the end, `media-gen-error` when a task
-//! cannot be read.
+//! cannot be read; a finished task's results offer the next job
+//! (`media-gen-use`).
 
 use leptos::prelude::*;
 use media_gen_api::{AnyTask, TaskKind};
@@ -66,7 +67,11 @@ fn apply(kind: TaskKind, update: &JsValue, tasks: RwSignal<Vec<TaskRecord>>, tar
 }
 
 /// One task's card.
-fn card(task: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
+fn card(task: TaskRecord, now: ReadSignal<f64>, target: &Element) -> impl IntoView {
+    let next = task
+        .task
+        .as_ref()
+        .and_then(|read| super::next_jobs::buttons(read, target));
     let result = task.task.clone().map(|task| view! { <TaskResult task/> });
     view! {
         <li class="widget-task" part="task" data-task-id=task.task_id.clone() data-status=task.status.to_string()>
@@ -76,6 +81,7 @@ fn card(task: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
             </div>
             {task.error.map(|error| view! { <p class="notice" role="alert">{error}</p> })}
             {result}
+            {next}
         </li>
     }
 }
@@ -118,6 +124,7 @@ pub fn mount(
         mounted.watches.push(watch);
     }
     mounted.on_update = Some(on_update);
+    let shown_in = element.clone();
     mounted.show(move || {
         let now = use_now(1_000);
         view! {
@@ -125,7 +132,7 @@ pub fn mount(
                 <For
                     each=move || tasks.get()
                     key=|task| (task.task_id.clone(), task.status.to_string(), task.error.clone(), task.task.is_some())
-                    children=move |task| card(task, now)
+                    children=move |task| card(task, now, &shown_in)
                 />
             </ul>
         }

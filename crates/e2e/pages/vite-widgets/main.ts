@@ -11,10 +11,12 @@ import init, {
   EVENT_COMPLETE,
   EVENT_READY,
   EVENT_SUBMITTED,
+  EVENT_USE,
   isMediaGenError,
   mountStatusWidget,
   mountSubmitWidget,
   type Submitted,
+  type UseDetail,
 } from "@media-gen/widgets";
 
 await init();
@@ -92,6 +94,33 @@ const status = mountStatusWidget("#status", { kind: fromForm.kind, baseUrl: "", 
 step("following the form's task");
 await completions(1);
 
+// The finished image offered to the next job: the status widget's
+// `media-gen-use` routed to the form, as the README shows.
+const used = new Promise<UseDetail>((resolve) => {
+  document.addEventListener(
+    EVENT_USE,
+    (event) => {
+      form.use(event.detail);
+      resolve(event.detail);
+    },
+    { once: true },
+  );
+});
+step("using the result");
+const useButtons = () =>
+  [...(document.querySelector("#status")?.shadowRoot?.querySelectorAll<HTMLButtonElement>("button[part=use]") ?? [])];
+const offered = useButtons().map((button) => button.textContent);
+useButtons()[0]?.click();
+const use = await used;
+const startFrame = await new Promise<string>((resolve) => {
+  const check = () => {
+    const field = document.querySelector("#submit")?.shadowRoot?.querySelector<HTMLInputElement>("#image_url");
+    if (field) resolve(field.value);
+    else setTimeout(check, 50);
+  };
+  check();
+});
+
 // A submit made with the client (of the main entry), its relay given to
 // a status widget the same way.
 const client = createClient({ baseUrl: "" });
@@ -153,4 +182,5 @@ const left = ["#submit", "#status", "#client-status"].map(
   answers: [fromForm.answer, fromClient.answer],
   refused,
   cardKept,
+  used: { offered, kind: use.kind, field: use.field, url: use.url, source: use.source, startFrame },
 };

@@ -75,10 +75,10 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
     browser
         .wait_until(
             "three images succeeded",
-            "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length >= 1",
+            "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length === 3",
         )
         .await;
-    browser.click("li.task-row a.open").await;
+    browser.click("li.task-group a.open").await;
     browser
         .wait_for_text("main h2", "The 3 images of this request")
         .await;
@@ -161,6 +161,11 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
         .await;
     let video = sources(&browser, "video").await;
     assert!(video[0].starts_with(&kept), "{video:?}");
+    let asked_sandbox = browser.eval(&fetched_from(&sandbox)).await;
+    assert_eq!(
+        asked_sandbox, 0,
+        "the board and the video's page after a reload"
+    );
     browser
         .open_app_page(&base, &task_page, "Image generation")
         .await;

@@ -501,3 +501,115 @@ async fn two_gateways_admit_uploads_against_one_quota_one_at_a_time() {
         assert_eq!(ended.status(), StatusCode::NO_CONTENT);
     }
 }
+
+/// The sandbox's counters, as `/sandbox/stats` gives them.
+async fn sandbox_stats(sandbox: &str) -> serde_json::Value {
+    let stats: serde_json::Value = reqwest::get(format!("{sandbox}/sandbox/stats"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    stats["data"].clone()
+}
+
+#[tokio::test]
+#[ignore = "needs redis-server and s3s-fs: run through `cargo xtask test`"]
+async fn a_result_read_through_both_gateways_at_once_is_fetched_once_and_served_by_both() {
+    let sandbox = media_gen_sandbox::spawn_local(media_gen_sandbox::Config {
+        media_ttl: Some(4),
+        ..media_gen_e2e::sandbox_config(300)
+    })
+    .await
+    .unwrap();
+    let redis = Redis::start().await;
+    let s3 = S3Server::start().await;
+    // Every gateway of a deployment holds the same token: the same copies.
+    let keep = |uploads: &mut UploadSettings| {
+        uploads.keep = Some(media_gen_gateway::kept::KeepSettings::new(b"token", true));
+    };
+    let one = gateway(&sandbox, &redis, &s3, keep).await;
+    let other = gateway(&sandbox, &redis, &s3, keep).await;
+    let image = format!("{sandbox}/sandbox/media/image/1K/16x9.png");
+    let id = submit_video_from(&one.base_url, &image, "Kept behind a balancer").await;
+    // Past the task's end, then read through both gateways at once.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let asked_before = sandbox_stats(&sandbox).await["media_requests"]
+        .as_u64()
+        .unwrap();
+    let read = |base: String| {
+        let id = id.clone();
+        async move {
+            let read: serde_json::Value = reqwest::get(format!("{base}/v1/image_to_video/{id}"))
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            read["data"].clone()
+        }
+    };
+    let (first, second) = tokio::join!(read(one.base_url.clone()), read(other.base_url.clone()));
+    assert_eq!(first["status"], "SUCCEEDED", "{first}");
+    let kept = |data: &serde_json::Value| {
+        let url = data["kept"]["video_url"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        url.split("/kept/").nth(1).map(str::to_owned)
+    };
+    let (mut copy_one, mut copy_other) = (kept(&first), kept(&second));
+    // The gateway that did not fetch may have answered before the copy was
+    // whole: a later read names it.
+    if copy_one.is_none() {
+        copy_one = kept(&read(one.base_url.clone()).await);
+    }
+    if copy_other.is_none() {
+        copy_other = kept(&read(other.base_url.clone()).await);
+    }
+    let copy = copy_one.unwrap();
+    assert_eq!(
+        Some(copy.clone()),
+        copy_other,
+        "one copy, whichever gateway is asked"
+    );
+    let asked = sandbox_stats(&sandbox).await["media_requests"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        asked - asked_before,
+        2,
+        "the video and its cover, fetched once in all"
+    );
+
+    let original = first["video_url"].as_str().unwrap().to_owned();
+    let served = reqwest::get(&original)
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert_eq!(
+        reqwest::get(&original).await.unwrap().status(),
+        404,
+        "the service's URL is gone"
+    );
+    for base in [&one.base_url, &other.base_url] {
+        let answer = reqwest::get(format!("{base}/kept/{copy}")).await.unwrap();
+        assert_eq!(answer.status(), 200, "{base}");
+        assert_eq!(
+            sha256(&answer.bytes().await.unwrap()),
+            sha256(&served),
+            "{base}"
+        );
+        let part = reqwest::Client::new()
+            .get(format!("{base}/kept/{copy}"))
+            .header("range", "bytes=4-11")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(part.status(), 206);
+        assert_eq!(part.bytes().await.unwrap(), served[4..12]);
+    }
+}

@@ -1228,6 +1228,24 @@ async fn what_vite_ships_of_the_widgets_works_in_the_browser() {
         "{result}"
     );
     assert_eq!(result["cardKept"], "The page's own card", "{result}");
+    // The status widget's "Make a video of it", routed to the form by the
+    // page: the form turned to image-to-video with the image as its start.
+    let used = &result["used"];
+    assert_eq!(
+        used["offered"],
+        serde_json::json!(["Make a video of it", "Use as reference"]),
+        "{result}"
+    );
+    assert_eq!(used["kind"], "image_to_video", "{result}");
+    assert_eq!(used["field"], "image_url", "{result}");
+    assert_eq!(used["source"]["kind"], "image_generate", "{result}");
+    assert!(
+        used["url"]
+            .as_str()
+            .is_some_and(|url| url.starts_with("http")),
+        "{result}"
+    );
+    assert_eq!(used["startFrame"], used["url"], "{result}");
     assert_eq!(
         result["left"],
         serde_json::json!([0, 0, 0]),

@@ -24,7 +24,8 @@ use crate::upstream::{CallError, UpstreamClient};
 
 /// Redirects followed at most.
 const MAX_REDIRECTS: usize = 3;
-/// The longest the service's address may take to answer with its head.
+/// The longest the service's address may take to answer with its head
+/// (at most half the whole fetch's time, so a silent one is named so).
 const HEAD_DEADLINE: Duration = Duration::from_secs(30);
 /// Bytes a file's type is judged from.
 const HEAD_BYTES: usize = 512;
@@ -42,6 +43,8 @@ pub struct Job {
     pub url: String,
     /// Whose it is (a person, or an address in `open` mode).
     pub owner: String,
+    /// Whether the owner is a person, whose budgets count it.
+    pub person: bool,
 }
 
 /// Whether `record` is settled: kept whole, or known not to be kept. A
@@ -154,6 +157,9 @@ async fn fetch_into(
         return Err(NotKept::TooLarge { bytes, limit });
     }
     if let Some(bytes) = declared {
+        if job.person {
+            super::budgets::check(uploads, settings, &job.owner, bytes).await?;
+        }
         room::make_room(uploads, settings, bytes).await?;
     }
     let broke = || NotKept::NotGiven {
@@ -227,6 +233,9 @@ async fn fetch_into(
         return Err(broke());
     };
     if declared.is_none() {
+        if job.person {
+            super::budgets::check(uploads, settings, &job.owner, total).await?;
+        }
         room::make_room(uploads, settings, total).await?;
     }
     writer.finish(&mut record, true).await.map_err(storage)?;
@@ -272,7 +281,7 @@ async fn answer(
             rule: "the service's URL does not read".to_owned(),
         })?;
         let response = http
-            .get_streamed(uri, HEAD_DEADLINE.min(settings.fetch_deadline))
+            .get_streamed(uri, HEAD_DEADLINE.min(settings.fetch_deadline / 2))
             .await
             .map_err(|error| NotKept::NotGiven {
                 detail: match error {

@@ -11,6 +11,7 @@
 //! index, nobody else can guess its address, and the store's lock on that
 //! id lets exactly one gateway fetch it.
 
+pub mod budgets;
 pub mod fetch;
 pub mod room;
 pub mod serve;
@@ -26,7 +27,7 @@ use media_gen_api::{AnyTask, TaskKey};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::access::now_seconds;
+use crate::access::{now_seconds, Who};
 use crate::uploads::Uploads;
 use crate::upstream::UpstreamClient;
 use crate::Gateway;
@@ -43,6 +44,11 @@ pub struct KeepSettings {
     pub quota: u64,
     /// The largest file kept (`--keep-max-bytes`).
     pub max_bytes: u64,
+    /// Bytes of results kept for one person a day, in `keys` and `proxy`
+    /// mode (`--keep-bytes-per-day`).
+    pub bytes_per_day: u64,
+    /// Bytes of results kept for one person at once (`--keep-bytes-per-person`).
+    pub bytes_per_person: u64,
     /// The longest one file's fetch may take, whole (`--keep-fetch-timeout`).
     pub fetch_deadline: Duration,
     /// How long a status read waits for copies being made before it
@@ -63,6 +69,8 @@ impl KeepSettings {
             keep_for: Duration::from_secs(30 * 24 * 3_600),
             quota: 50 << 30,
             max_bytes: 2 << 30,
+            bytes_per_day: 20 << 30,
+            bytes_per_person: 100 << 30,
             fetch_deadline: Duration::from_secs(10 * 60),
             wait: Duration::from_secs(20),
             plain_http,
@@ -157,14 +165,15 @@ pub fn address(uploads: &Uploads, id: &str, name: &str) -> String {
     )
 }
 
-/// Keep `task`'s result files that are not kept yet, as `owner`'s, waiting
+/// Keep `task`'s result files that are not kept yet, as `owner`'s (none:
+/// the relay's, whose submitter is not known), waiting
 /// up to `wait` for the copies under way (they go on after); then note in `task` what is kept and why anything is not. A
 /// task not `SUCCEEDED`, or a gateway keeping nothing, is left as it is.
 pub async fn keep(
     uploads: &Arc<Uploads>,
     http: &UpstreamClient,
     task: &mut AnyTask,
-    owner: &str,
+    owner: Option<&Who>,
     wait: Duration,
 ) {
     let Some(settings) = uploads.settings().keep.clone() else {
@@ -191,7 +200,8 @@ pub async fn keep(
             task: key.clone(),
             field: *field,
             url: url.clone(),
-            owner: owner.to_owned(),
+            owner: owner.map_or_else(|| "relay".to_owned(), Who::to_string),
+            person: matches!(owner, Some(Who::Person(_))),
         };
         // Spawned: the copy is made even when the read that asked for it
         // stops waiting or its client goes away.
@@ -245,7 +255,7 @@ pub async fn add_to_read(
     kind: media_gen_api::TaskKind,
     status: u16,
     body: axum::body::Bytes,
-    owner: &str,
+    owner: &Who,
 ) -> axum::body::Bytes {
     let Some(uploads) = &gateway.uploads else {
         return body;
@@ -256,7 +266,7 @@ pub async fn add_to_read(
     let Ok(mut task) = media_gen_api::decode_task(kind, status, &body[..]) else {
         return body;
     };
-    keep(uploads, &gateway.http, &mut task, owner, wait).await;
+    keep(uploads, &gateway.http, &mut task, Some(owner), wait).await;
     let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(&body) else {
         return body;
     };

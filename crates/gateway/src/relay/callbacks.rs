@@ -127,7 +127,7 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
         // The event carries where its results are kept, as a read does.
         if let Some(keep) = &uploads.settings().keep {
             let wait = keep.wait / 2;
-            crate::kept::keep(uploads, &gateway.http, &mut task, "relay", wait).await;
+            crate::kept::keep(uploads, &gateway.http, &mut task, None, wait).await;
         }
     }
     if store

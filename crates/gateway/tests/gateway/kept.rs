@@ -330,3 +330,51 @@ async fn with_keep_results_off_nothing_is_kept_or_fetched() {
     assert_eq!((data.get("kept"), data.get("not_kept")), (None, None));
     assert_eq!(service.fetches("clip.mp4"), 0);
 }
+
+#[tokio::test]
+async fn with_keys_a_persons_kept_results_count_toward_their_budgets() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = media_gen_gateway::access::key_file::KeyFile::new(dir.path());
+    let (ada, grace) = (
+        keys.add("ada", None, 0).unwrap(),
+        keys.add("grace", None, 0).unwrap(),
+    );
+    let service = Service::start().await;
+    let uploads = dir.path().join("uploads");
+    let base = start_gateway_at(settings(Some(&service.base())), |settings, base| {
+        settings.access = media_gen_gateway::access::AccessMode::Keys;
+        settings.data_dir = Some(dir.path().to_owned());
+        let mut upload_settings = UploadSettings::new(uploads.clone(), base.to_owned());
+        let mut keep = KeepSettings::new(TOKEN.as_bytes(), true);
+        // One video and its cover a day each.
+        keep.bytes_per_day = 150_000;
+        upload_settings.keep = Some(keep);
+        settings.uploads = Some(upload_settings);
+    })
+    .await;
+    let read = |key: String, id: &'static str| {
+        let url = format!("{base}/v1/image_to_video/{id}");
+        async move {
+            let answer = reqwest::Client::new()
+                .get(url)
+                .bearer_auth(key)
+                .send()
+                .await
+                .unwrap();
+            answer.json::<Value>().await.unwrap()["data"].clone()
+        }
+    };
+    let first = read(ada.clone(), "b-1").await;
+    assert!(first["kept"]["video_url"].is_string(), "{first}");
+    let second = read(ada.clone(), "b-2").await;
+    assert_eq!(
+        second["not_kept"]["video_url"],
+        "no room to keep it: your 150 KB of kept results a day are used; more from midnight UTC",
+        "{second}"
+    );
+    let other = read(grace, "b-3").await;
+    assert!(
+        other["kept"]["video_url"].is_string(),
+        "another person's budget: {other}"
+    );
+}

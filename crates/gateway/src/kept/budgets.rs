@@ -1,0 +1,62 @@
+//! Each person's budgets for kept results, in `keys` and `proxy` mode:
+//! bytes kept a day (UTC) and bytes kept at once, counted from the copies'
+//! records (shared through Redis when the records are), so every gateway
+//! counts the same. Copies fetched at the same moment may pass a budget
+//! by the last of them. An address in `open` mode has none: the quota
+//! bounds it.
+
+use media_gen_api::kept::NotKept;
+use media_gen_api::size_text::size_text;
+
+use super::KeepSettings;
+use crate::access::now_seconds;
+use crate::access::usage::DAY;
+use crate::uploads::Uploads;
+
+/// Whether `incoming` more bytes of `owner`'s (a person's) fit their
+/// budgets.
+pub async fn check(
+    uploads: &Uploads,
+    settings: &KeepSettings,
+    owner: &str,
+    incoming: u64,
+) -> Result<(), NotKept> {
+    let all = uploads.store.records.all().await.map_err(|error| {
+        tracing::warn!(error = %crate::observe::Scrubbed(&error), "a person's kept results could not be counted");
+        NotKept::NoRoom {
+            detail: "the gateway's storage did not answer".to_owned(),
+        }
+    })?;
+    let now = now_seconds();
+    let mine = all
+        .iter()
+        .map(|(_, record)| record)
+        .filter(|record| record.kept.is_some() && record.owner == owner);
+    let (mut today, mut held) = (0u64, 0u64);
+    for record in mine {
+        if record.created / DAY == now / DAY {
+            today = today.saturating_add(record.length);
+        }
+        if record.complete && !record.expired_at(now) {
+            held = held.saturating_add(record.length);
+        }
+    }
+    if today.saturating_add(incoming) > settings.bytes_per_day {
+        return Err(NotKept::NoRoom {
+            detail: format!(
+                "your {} of kept results a day are used; more from midnight UTC",
+                size_text(settings.bytes_per_day)
+            ),
+        });
+    }
+    if held.saturating_add(incoming) > settings.bytes_per_person {
+        return Err(NotKept::NoRoom {
+            detail: format!(
+                "your kept results take {} of your {}",
+                size_text(held),
+                size_text(settings.bytes_per_person)
+            ),
+        });
+    }
+    Ok(())
+}
