@@ -83,6 +83,14 @@ fn Known(record: TaskRecord) -> impl IntoView {
         .as_ref()
         .map(|request| serde_json::to_string_pretty(&request.to_json()).unwrap_or_default());
     let next_jobs = record.task.clone().map(|task| view! { <NextJobs task/> });
+    // The task whose result this one was made from, when it is on the board.
+    let made_from = record.request.as_ref().and_then(|request| {
+        let source = board.records.with_untracked(|records| {
+            media_gen_api::made_from(request, records.iter().filter_map(|r| r.task.as_ref()))
+        })?;
+        let href = crate::routes::href(&crate::routes::detail_path(source.kind, &source.id));
+        Some(view! { <p class="hint" id="made-from">"Made from the result of task "<A href=href>{source.id}</A></p> })
+    });
     let asked = record
         .request
         .clone()
@@ -141,7 +149,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
             <dt>"Last change"</dt><dd>{local_time(record.updated_at)}</dd>
         </dl>
         <div class="task-detail__body">
-            <div class="task-detail__result">{result}{next_jobs}{siblings}</div>
+            <div class="task-detail__result">{made_from}{result}{next_jobs}{siblings}</div>
             {asked}
         </div>
         <p class="task-detail__downloads"><DownloadAll files=batch_files tasks=batch_tasks label="Download all"/></p>

@@ -55,7 +55,7 @@ pub use image_to_video::{ImageToVideoRequest, ImageToVideoTask, TaskIds};
 pub use kind::TaskKind;
 pub use languages::{TargetLanguages, TARGET_LANGUAGES_PATH};
 pub use model_rules::{Mode, ModelRules, Support};
-pub use next_job::{NextJob, StartedFrom};
+pub use next_job::{made_from, NextJob, StartedFrom};
 pub use request::Request;
 pub use status::TaskStatus;
 pub use subtitles::{ass_to_vtt, Vtt};

@@ -167,6 +167,28 @@ impl StartedFrom {
     }
 }
 
+/// The task among `tasks` whose result `request` was made from: one whose
+/// result file (its kept copy or the service's URL) `request` names as an
+/// input. A task's page links back to it, so a chain of jobs reads as one
+/// story, after a reload too, from nothing stored beside the request.
+pub fn made_from<'a>(
+    request: &Request,
+    tasks: impl IntoIterator<Item = &'a AnyTask>,
+) -> Option<TaskKey> {
+    let inputs = request.media_inputs();
+    if inputs.is_empty() {
+        return None;
+    }
+    tasks.into_iter().find_map(|task| {
+        let made = result_files(task).into_iter().any(|(field, url)| {
+            inputs
+                .iter()
+                .any(|input| input.url == url || input.url == task.shown(field))
+        });
+        made.then(|| TaskKey::new(task.kind(), task.task_id()))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,6 +321,46 @@ mod tests {
         assert_eq!(
             StartedFrom::read(TaskKind::ImageToVideo, reader(edit)),
             None
+        );
+    }
+
+    #[test]
+    fn a_request_made_from_a_result_names_the_task_that_made_it() {
+        let mut source = image(TaskStatus::Succeeded);
+        let mut kept = crate::kept::ByMediaField::default();
+        kept.set(
+            MediaField::ImageUrl,
+            "https://gw.example/kept/abc/img-1.png",
+        );
+        source.set_kept(kept, crate::kept::ByMediaField::default());
+        let other = AnyTask::ImageGenerate(ImageGenerateTask {
+            task_id: "img-2".into(),
+            image_url: "https://cdn.example/other.png".into(),
+            ..match image(TaskStatus::Succeeded) {
+                AnyTask::ImageGenerate(task) => task,
+                _ => unreachable!(),
+            }
+        });
+        for url in [
+            "https://gw.example/kept/abc/img-1.png",
+            "https://cdn.example/i.png",
+        ] {
+            let request = NextJob::VideoOfImage.request(url);
+            assert_eq!(
+                made_from(&request, [&other, &source]),
+                Some(TaskKey::new(TaskKind::ImageGenerate, "img-1")),
+                "{url}"
+            );
+        }
+        let unrelated = NextJob::VideoOfImage.request("https://elsewhere.example/x.png");
+        assert_eq!(made_from(&unrelated, [&other, &source]), None);
+        assert_eq!(
+            made_from(
+                &NextJob::VideoOfImage.request("https://cdn.example/i.png"),
+                [&image(TaskStatus::Generating)]
+            ),
+            None,
+            "a task not finished made nothing"
         );
     }
 }

@@ -96,6 +96,14 @@ async fn an_image_becomes_a_video_and_the_video_a_translation() {
         video_page.starts_with("/tasks/image_to_video/"),
         "{video_page}"
     );
+    // Its page links back to the image it was made from.
+    browser.wait_for_text("#made-from a", &image_id).await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#made-from').textContent")
+            .await,
+        format!("Made from the result of task {image_id}")
+    );
 
     // "Translate it": video translation with the video as its source.
     browser.wait_for_text(".next-jobs a", "Translate it").await;

@@ -15,7 +15,7 @@ use media_gen_gateway::uploads::UploadSettings;
 use sha2::{Digest, Sha256};
 
 /// How long the sandbox's media live here.
-const MEDIA_TTL_SECONDS: u64 = 6;
+const MEDIA_TTL_SECONDS: u64 = 12;
 
 /// The addresses of the media elements matching `css` on the page.
 async fn sources(browser: &Browser, css: &str) -> Vec<String> {
@@ -122,17 +122,18 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
         .eval("document.querySelector('#image_url').value")
         .await;
     assert!(frame.as_str().unwrap().starts_with(&kept), "{frame}");
+    browser.click("#model-S").await;
     browser.type_into("#prompt", "The boats drift").await;
     browser.submit_form().await;
     browser
-        .wait_until(
-            "the video succeeded",
-            "document.querySelectorAll(\"li.task-row[data-status='SUCCEEDED']\").length >= 4",
-        )
+        .find("li.task-row[data-kind='image_to_video'][data-status='SUCCEEDED']")
         .await;
+    // Every task ended by now: the sandbox's TTL counts from each one's end.
+    let all_ended = std::time::Instant::now();
 
     // The sandbox's media are gone now.
-    tokio::time::sleep(Duration::from_secs(MEDIA_TTL_SECONDS + 1)).await;
+    let ttl = Duration::from_secs(MEDIA_TTL_SECONDS + 1);
+    tokio::time::sleep(ttl.saturating_sub(all_ended.elapsed())).await;
     let gone = reqwest::get(&original).await.unwrap().status();
     assert_eq!(gone, 404, "the service's URL no longer answers");
 
@@ -140,19 +141,18 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
     browser.reload().await;
     browser.wait_for_text("main h1", "Tasks").await;
     browser
-        .wait_until(
-            "the board's thumbnails drawn",
-            &all_drawn("li.task-row img"),
-        )
+        .wait_until("the board's thumbnails drawn", &all_drawn("main li img"))
         .await;
-    let thumbnails = sources(&browser, "li.task-row img").await;
-    assert!(!thumbnails.is_empty());
+    let thumbnails = sources(&browser, "main li img").await;
+    assert!(thumbnails.len() >= 3, "{thumbnails:?}");
     assert!(
         thumbnails.iter().all(|src| src.starts_with(&kept)),
         "{thumbnails:?}"
     );
-    browser.click("li.task-row a.open").await;
-    browser.wait_for_text("main h1", "Image to video").await;
+    // The newest row: the video.
+    browser
+        .click("li.task-row[data-kind='image_to_video'] a.open")
+        .await;
     browser
         .wait_until(
             "the kept video plays",
@@ -166,13 +166,22 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
         asked_sandbox, 0,
         "the board and the video's page after a reload"
     );
+    // The video's page links back to the image it was made from.
+    let back = browser
+        .eval("document.querySelector('#made-from a')?.getAttribute('href') ?? ''")
+        .await;
+    let back = back.as_str().unwrap().to_owned();
+    assert!(back.contains("/tasks/image_generate/"), "{back}");
+
+    // The images' page, opened anew, and the full view.
+    browser.open(&format!("{base}{task_page}")).await;
     browser
-        .open_app_page(&base, &task_page, "Image generation")
+        .wait_for_text("main h2", "The 3 images of this request")
         .await;
     browser
         .wait_until("the three kept images drawn", &all_drawn(".gallery img"))
         .await;
-    browser.click(".gallery button").await;
+    browser.click(".gallery__thumb").await;
     browser
         .wait_until("the full view drawn", &all_drawn("dialog[open] img"))
         .await;
