@@ -16,6 +16,7 @@ use crate::kind_text;
 use crate::routes::{compare_path, query_part, replace_address};
 use crate::shell::shortcuts::FilterFocus;
 use crate::task::downloads::{files_of, has_results, DownloadAll};
+use crate::task::next_jobs::NextJobs;
 use crate::task::TaskActions;
 use media_gen_ui::components::marks;
 use media_gen_ui::components::safe_url::safe_url;
@@ -136,6 +137,7 @@ pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView
                 </div>
                 {note.map(|note| view! { <p class="task-row__note" class:task-row__note--failed=failed>{note}</p> })}
                 <TaskActions record=record.clone() open=true/>
+                {record.task.clone().map(|task| view! { <NextJobs task named=true/> })}
                 {compare}
             </div>
         </li>

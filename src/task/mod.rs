@@ -7,7 +7,7 @@ mod asked;
 pub mod downloads;
 mod form_host;
 mod new_page;
-mod next_jobs;
+pub(crate) mod next_jobs;
 mod page;
 
 pub use actions::TaskActions;

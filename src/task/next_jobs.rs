@@ -12,6 +12,11 @@ use media_gen_api::{AnyTask, NextJob, StartedFrom, TaskKey};
 pub fn NextJobs(
     /// The task whose results are offered.
     task: AnyTask,
+    /// Whether each link names the task to a screen reader too ("Make a
+    /// video of it from task i2is-1"): on the board, where many rows offer
+    /// the same jobs.
+    #[prop(optional)]
+    named: bool,
 ) -> impl IntoView {
     let source = TaskKey::new(task.kind(), task.task_id().to_owned());
     let links: Vec<_> = NextJob::offered(&task)
@@ -23,7 +28,8 @@ pub fn NextJobs(
                 source: source.clone(),
             };
             let href = crate::routes::href(&crate::routes::next_job_path(&started));
-            view! { <A href=href attr:class="secondary next-job">{job.label()}</A> }
+            let name = named.then(|| format!("{} from task {}", job.label(), source.id));
+            view! { <A href=href attr:class="secondary next-job" attr:aria-label=name>{job.label()}</A> }
         })
         .collect();
     (!links.is_empty()).then(|| {

@@ -3,6 +3,7 @@
 import initClient, {
   createClient as createOnlyClient,
   isMediaGenError,
+  shownUrl,
   type TaskUpdate,
   type WatchOptions,
 } from "@media-gen/widgets/client";
@@ -14,6 +15,7 @@ import init, {
   validateImageToVideo,
   EVENT_COMPLETE,
   EVENT_SUBMITTED,
+  EVENT_USE,
   type ImageGenerateTask,
   type ImageToVideoRequest,
   MediaGenError,
@@ -99,6 +101,16 @@ export async function main(element: HTMLDivElement): Promise<string> {
     if (update.done) console.log(update.task, listed);
     // `kind` narrows the task.
     if (update.kind === "image_generate") console.log(update.task?.image_url);
+    // The site's kept copy first, else the service's URL.
+    if (update.task) console.log(shownUrl(update.task, "image_url"), update.task.kept?.image_url);
+  });
+  // @ts-expect-error no task has a `poster_url`
+  if (watch) shownUrl({ task_id: "x", status: "SUCCEEDED" } as ImageGenerateTask, "poster_url");
+  // A status widget's result offered to the next job, routed to a form.
+  document.addEventListener(EVENT_USE, (event) => {
+    const field: string = event.detail.field;
+    console.log(field, event.detail.source.taskId);
+    form.use(event.detail);
   });
   // The kind given types each update's task.
   only.watch("video_translate", "vt-1", (update) => console.log(update.task?.caption_url)).stop();

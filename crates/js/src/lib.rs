@@ -18,6 +18,7 @@ pub mod connection;
 #[cfg(feature = "exports")]
 mod follower;
 pub mod read;
+#[cfg(feature = "exports")]
 mod results;
 #[cfg(feature = "exports")]
 mod upload_rules;

@@ -62,6 +62,7 @@ fn every_part_the_manifest_names_is_one_the_views_write() {
     let sources = [
         include_str!("mounted.rs"),
         include_str!("status.rs"),
+        include_str!("next_jobs.rs"),
         include_str!("../../ui/src/forms/shell.rs"),
         include_str!("../../ui/src/components/progress.rs"),
         include_str!("../../ui/src/components/task_result.rs"),

@@ -34,6 +34,18 @@ async fn an_image_becomes_a_video_and_the_video_a_translation() {
     browser.click("li.task-row a.open").await;
     let image_page = task_page(&browser).await;
     let image_id = image_page.rsplit('/').next().unwrap().to_owned();
+    // The board's row offered the same jobs, each naming its task to a
+    // screen reader.
+    browser.client.back().await.expect("go back");
+    browser.find("li.task-row .next-jobs a").await;
+    let row_link = browser
+        .eval(
+            "document.querySelector('li.task-row .next-jobs a')?.getAttribute('aria-label') ?? ''",
+        )
+        .await;
+    assert_eq!(row_link, format!("Make a video of it from task {image_id}"));
+    browser.client.forward().await.expect("go forward");
+    browser.wait_for_address(&image_page).await;
     // On a phone the links wrap within the page.
     browser.resize(390, 844).await;
     browser
