@@ -15,7 +15,7 @@ use crate::board::{Board, NoticeText};
 use crate::kind_text;
 use crate::routes::{compare_path, query_part, replace_address};
 use crate::shell::shortcuts::FilterFocus;
-use crate::task::downloads::{files_of, has_results, DownloadAll};
+use crate::task::downloads::{has_results, DownloadAll};
 use crate::task::next_jobs::NextJobs;
 use crate::task::TaskActions;
 use media_gen_ui::components::marks;
@@ -387,7 +387,8 @@ pub fn BoardPage() -> impl IntoView {
                     <p class="hint" id="board-counts">{counts}</p>
                     {filter_controls(filters)}
                     <DownloadAll
-                        files=Signal::derive(move || filters.with_matching(board, |matching| files_of(matching)))
+                        records=Signal::derive(move || filters.with_matching(board, |matching| matching.filter(|r| has_results(r)).cloned().collect::<Vec<_>>()))
+                        archive="media-gen-results.zip"
                         tasks=Signal::derive(move || filters.with_matching(board, |matching| matching.filter(|r| has_results(r)).count()))
                         label="Download results"/>
                 </div>

@@ -1,6 +1,7 @@
 //! "Download all": every result file of a submission or of the filtered
-//! board, each saved under a name that says what it is:
-//! `{kind}-{task id}.{ext}`, with the language for a translation.
+//! board in one `.zip` ([`super::archive`]), each under a name that says
+//! what it is: `{kind}-{task id}.{ext}`, with the language for a
+//! translation; file by file when a `.zip` cannot hold them.
 
 use leptos::prelude::*;
 use media_gen_api::kept::{MediaField, ResultFiles};
@@ -13,6 +14,9 @@ use media_gen_ui::components::safe_url::safe_url;
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::text::count;
 
+use super::archive::{save_archive, Archived, NotArchived};
+use media_gen_api::export::{Manifest, ManifestTask, MANIFEST_NAME};
+
 /// One file to save.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultFile {
@@ -24,7 +28,7 @@ pub struct ResultFile {
 
 /// Letters, digits, `-`, `_` and `.` only: ids and languages come from the
 /// service and end up in a file name.
-fn file_safe(text: &str) -> String {
+pub fn file_safe(text: &str) -> String {
     media_gen_api::path::file_safe(text, '_')
 }
 
@@ -76,7 +80,7 @@ pub fn files_of<'a>(records: impl IntoIterator<Item = &'a TaskRecord>) -> Vec<Re
 }
 
 /// Click a link that saves `href` as `name`.
-fn click_download(href: &str, name: &str, new_tab: bool) -> Result<(), JsValue> {
+pub(super) fn click_download(href: &str, name: &str, new_tab: bool) -> Result<(), JsValue> {
     let anchor: web_sys::HtmlAnchorElement = document().create_element("a")?.unchecked_into();
     anchor.set_href(href);
     anchor.set_download(name);
@@ -147,31 +151,74 @@ pub fn has_results(record: &TaskRecord) -> bool {
     record.status == TaskStatus::Succeeded && record.task.is_some()
 }
 
-/// "Download all (3 tasks)": saves `files`, then says what happened.
+/// The words after an archive was saved.
+fn archived_summary(name: &str, done: &Archived) -> String {
+    let saved = format!(
+        "Saved {name}: {} and {MANIFEST_NAME}.",
+        count(done.saved, "file", "files")
+    );
+    match done.unread {
+        0 => saved,
+        unread => format!(
+            "{saved} {} could not be read by this page; {MANIFEST_NAME} says where.",
+            count(unread, "file", "files")
+        ),
+    }
+}
+
+/// "Download all (3 tasks)": saves the results of `records` as one `.zip`
+/// named `archive`, with `request.json` (what was asked, each task's id,
+/// status and URLs); then says what happened. An archive larger than a
+/// `.zip` holds is saved file by file instead.
 #[component]
 pub fn DownloadAll(
-    /// The files, read only when clicked (reading them checks every URL).
+    /// The tasks whose results are saved, read only when clicked.
     #[prop(into)]
-    files: Signal<Vec<ResultFile>>,
+    records: Signal<Vec<TaskRecord>>,
     /// How many tasks have results (see [`has_results`]): the button shows
     /// when there are some.
     #[prop(into)]
     tasks: Signal<usize>,
     /// The button's words before the count: "Download all", "Download results".
     label: &'static str,
+    /// The archive's name, `.zip` included.
+    #[prop(into)]
+    archive: Signal<String>,
 ) -> impl IntoView {
     let state = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let start = move |_| {
-        let chosen = files.get_untracked();
+        let chosen = records.get_untracked();
+        let name = archive.get_untracked();
+        let files = files_of(&chosen);
         busy.set(true);
         state.set(Some(format!(
-            "Downloading {}…",
-            count(chosen.len(), "file", "files")
+            "Saving {}…",
+            count(files.len(), "file", "files")
         )));
         leptos::task::spawn_local(async move {
-            let done = download_all(&chosen).await;
-            state.try_set(Some(summary(done)));
+            let manifest = |saved_as: &dyn Fn(&str) -> Option<String>| {
+                let tasks = chosen
+                    .iter()
+                    .filter_map(|record| {
+                        let task = record.task.as_ref()?;
+                        Some(ManifestTask::new(record.request.as_ref(), task, saved_as))
+                    })
+                    .collect();
+                Manifest { tasks }.to_bytes()
+            };
+            let said = match save_archive(&name, &files, manifest).await {
+                Ok(done) => archived_summary(&name, &done),
+                Err(NotArchived::Full(full)) => {
+                    let done = download_all(&files).await;
+                    format!("Not one .zip: {full}. {}", summary(done))
+                }
+                Err(NotArchived::Browser) => {
+                    let done = download_all(&files).await;
+                    format!("The browser could not make a .zip. {}", summary(done))
+                }
+            };
+            state.try_set(Some(said));
             busy.try_set(false);
         });
     };

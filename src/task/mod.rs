@@ -3,6 +3,7 @@
 //! it (actions, downloads, the next jobs its results start).
 
 mod actions;
+mod archive;
 mod asked;
 pub mod downloads;
 mod form_host;

@@ -12,7 +12,7 @@ use crate::board::Board;
 use crate::kind_text;
 use crate::settings::Settings;
 use crate::task::asked::WhatWasAsked;
-use crate::task::downloads::{files_of, has_results, DownloadAll};
+use crate::task::downloads::{file_safe, has_results, DownloadAll};
 use crate::task::next_jobs::NextJobs;
 use crate::task::TaskActions;
 use media_gen_ui::components::curl_copy::absolute_url;
@@ -114,11 +114,16 @@ fn Known(record: TaskRecord) -> impl IntoView {
     // Everything this task's submit made (one task per image or language).
     let this = StoredValue::new(record.clone());
     let in_batch = move |r: &TaskRecord| this.with_value(|this| same_request(r, this));
-    let batch_files = Signal::derive(move || {
-        board
-            .records
-            .with(|records| files_of(records.iter().filter(|r| in_batch(r))))
+    let batch_records = Signal::derive(move || {
+        board.records.with(|records| {
+            records
+                .iter()
+                .filter(|r| in_batch(r) && has_results(r))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
     });
+    let archive = format!("{}-{}.zip", record.kind, file_safe(&record.task_id));
     let batch_tasks = Signal::derive(move || {
         board.records.with(|records| {
             records
@@ -152,7 +157,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
             <div class="task-detail__result">{made_from}{result}{next_jobs}{siblings}</div>
             {asked}
         </div>
-        <p class="task-detail__downloads"><DownloadAll files=batch_files tasks=batch_tasks label="Download all"/></p>
+        <p class="task-detail__downloads"><DownloadAll records=batch_records tasks=batch_tasks label="Download all" archive/></p>
         {parameters.map(|json| view! {
             <details class="request-preview">
                 <summary>"Submitted parameters"</summary>

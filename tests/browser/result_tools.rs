@@ -1,5 +1,6 @@
 //! What a person does with results beyond looking at them: subtitles in
-//! the player, copy as cURL and copy link, download all, compare two.
+//! the player, copy as cURL and copy link, download all (one .zip),
+//! compare two.
 
 use crate::{mount, sandbox};
 use media_gen_api::*;
@@ -224,28 +225,37 @@ async fn download_all_saves_every_image_of_a_submission_under_its_name() {
         ["Download all (3 tasks)"]
     );
     element(&app, ".task-detail__downloads button").click();
-    wait_for("three downloads", || downloads().len() == 3).await;
-    let mut names: Vec<String> = downloads()
-        .into_iter()
-        .map(|(name, href)| {
-            assert!(
-                href.starts_with("blob:"),
-                "saved from the page's own copy: {href}"
-            );
-            name
-        })
-        .collect();
-    names.sort();
-    let mut expected: Vec<String> = ids
-        .iter()
-        .map(|id| format!("image_generate-{id}.png"))
-        .collect();
-    expected.sort();
-    assert_eq!(names, expected);
+    wait_for("one download", || downloads().len() == 1).await;
+    let (name, href) = downloads().remove(0);
+    assert_eq!(name, format!("image_generate-{}.zip", ids[1]));
+    assert!(href.starts_with("blob:"), "made in the page: {href}");
+    // A .zip (read whole by the end-to-end tests): each image under its
+    // name, then request.json naming every task.
+    let zip = bytes_of(&href).await;
+    assert_eq!(&zip[..4], b"PK\x03\x04");
+    let text = String::from_utf8_lossy(&zip);
+    for id in &ids {
+        assert!(text.contains(&format!("image_generate-{id}.png")), "{id}");
+        assert!(text.contains(&format!("\"task_id\": \"{id}\"")), "{id}");
+    }
+    assert!(text.contains("request.json"));
     wait_for("the summary", || {
-        texts(&app.host, ".download-all__state").concat() == "Downloading 3 files."
+        texts(&app.host, ".download-all__state").concat()
+            == format!(
+                "Saved image_generate-{}.zip: 3 files and request.json.",
+                ids[1]
+            )
     })
     .await;
+}
+
+/// The bytes behind `href` (a `blob:` URL of this page).
+async fn bytes_of(href: &str) -> Vec<u8> {
+    let blob = media_gen_client::media::fetch_blob(href).await.unwrap();
+    let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer())
+        .await
+        .unwrap();
+    js_sys::Uint8Array::new(&buffer).to_vec()
 }
 
 #[wasm_bindgen_test]
@@ -267,7 +277,14 @@ async fn the_board_downloads_what_its_filters_show() {
     .await;
     element(&app, ".board__bar .download-all button").click();
     wait_for("one download", || downloads().len() == 1).await;
-    assert_eq!(downloads()[0].0, format!("image_generate-{}.png", ids[0]));
+    let (name, href) = downloads().remove(0);
+    assert_eq!(name, "media-gen-results.zip");
+    let text = String::from_utf8_lossy(&bytes_of(&href).await).into_owned();
+    assert!(text.contains(&format!("image_generate-{}.png", ids[0])));
+    assert!(
+        !text.contains(&format!("image_generate-{}.png", ids[1])),
+        "filtered out"
+    );
 }
 
 #[wasm_bindgen_test]

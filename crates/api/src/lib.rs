@@ -7,6 +7,7 @@
 //! the JavaScript bindings and the sandbox all share exactly the same rules.
 //! The crate README maps each rule to the document section it comes from.
 
+pub mod archive;
 pub mod callback;
 pub mod curl;
 pub mod decode;
@@ -14,6 +15,7 @@ pub mod defaults;
 pub mod endpoint;
 pub mod envelope;
 pub mod error_codes;
+pub mod export;
 pub mod follow;
 pub mod image_generate;
 pub mod image_to_video;

@@ -57,12 +57,18 @@ pub async fn fetch_text(url: &str) -> Result<String, MediaError> {
 /// The file at `url` as a `blob:` URL of this page. Free it with
 /// [`revoke_blob_url`] once used.
 pub async fn fetch_blob_url(url: &str) -> Result<String, MediaError> {
+    let blob = fetch_blob(url).await?;
+    web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| MediaError::NoBlob)
+}
+
+/// The file at `url` as a `Blob` (the browser keeps its bytes, not this
+/// page's memory).
+pub async fn fetch_blob(url: &str) -> Result<web_sys::Blob, MediaError> {
     let response = get(url).await?;
-    let blob: web_sys::Blob = body(response.blob())
+    body(response.blob())
         .await?
         .dyn_into()
-        .map_err(|_| MediaError::Unreadable)?;
-    web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| MediaError::NoBlob)
+        .map_err(|_| MediaError::Unreadable)
 }
 
 /// A `blob:` URL holding `text` as `mime` (WebVTT for a player's track).

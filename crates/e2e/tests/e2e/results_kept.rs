@@ -6,6 +6,7 @@
 //! view and a reload still show every result, all from the gateway (the
 //! browser asks the sandbox for none). "Make a video of it" puts the kept
 //! image in the new form, and the sandbox fetches it from the gateway.
+//! "Download all" saves one `.zip`: the kept images and `request.json`.
 
 use std::time::Duration;
 
@@ -40,6 +41,30 @@ fn fetched_from(origin: &str) -> String {
     format!(
         "performance.getEntriesByType('resource').filter((e) => e.name.startsWith('{origin}')).length"
     )
+}
+
+/// Click `button` with downloads recorded instead of saved; the bytes of
+/// the one file it saves (a `blob:` URL of the page), read in the page.
+async fn saved_zip(browser: &Browser, button: &str) -> Vec<u8> {
+    browser
+        .eval(
+            "window.__saved = []; \
+             HTMLAnchorElement.prototype.click = function () { \
+               if (this.hasAttribute('download')) window.__saved.push([this.download, this.href]); };",
+        )
+        .await;
+    browser.click(button).await;
+    browser
+        .wait_until("a file saved", "window.__saved.length === 1")
+        .await;
+    let bytes = browser
+        .run_async(
+            "const [, href] = window.__saved[0]; \
+             const buffer = await (await fetch(href)).arrayBuffer(); \
+             return Array.from(new Uint8Array(buffer));",
+        )
+        .await;
+    serde_json::from_value(bytes).unwrap()
 }
 
 fn sha256(bytes: &[u8]) -> Vec<u8> {
@@ -181,6 +206,43 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
     browser
         .wait_until("the three kept images drawn", &all_drawn(".gallery img"))
         .await;
+    // "Download all": one .zip, read as an unzip tool reads it.
+    let zip = saved_zip(&browser, ".task-detail__downloads button").await;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip)).unwrap();
+    let mut names: Vec<String> = archive.file_names().map(str::to_owned).collect();
+    names.sort();
+    assert_eq!(names.len(), 4, "three images and request.json: {names:?}");
+    assert_eq!(names[3], "request.json");
+    let manifest: serde_json::Value = {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut archive.by_name("request.json").unwrap(), &mut text)
+            .unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let tasks = manifest["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 3, "{manifest}");
+    for task in tasks {
+        assert_eq!(task["status"], "SUCCEEDED");
+        assert_eq!(task["request"]["prompt"], "Three boats at dawn");
+        let image = &task["files"][0];
+        assert_eq!(image["field"], "image_url");
+        let kept_url = image["kept_url"].as_str().unwrap();
+        assert!(kept_url.starts_with(&kept), "{image}");
+        assert!(image["service_url"].as_str().unwrap().starts_with(&sandbox));
+        // The entry holds the kept copy's bytes, whole.
+        let name = image["file"].as_str().unwrap();
+        let mut entry = Vec::new();
+        std::io::Read::read_to_end(&mut archive.by_name(name).unwrap(), &mut entry).unwrap();
+        let copy = reqwest::get(kept_url).await.unwrap().bytes().await.unwrap();
+        assert_eq!(sha256(&entry), sha256(&copy), "{name}");
+    }
+    browser
+        .wait_for_text(
+            ".task-detail__downloads .download-all__state",
+            &format!("Saved image_generate-{id}.zip: 3 files and request.json."),
+        )
+        .await;
+
     browser.click(".gallery__thumb").await;
     browser
         .wait_until("the full view drawn", &all_drawn("dialog[open] img"))
