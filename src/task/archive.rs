@@ -6,8 +6,6 @@
 //! no CORS headers) stays out of the archive; `request.json` still names
 //! where it is.
 
-use std::collections::HashMap;
-
 use media_gen_api::archive::{Archive, ArchiveFull, Crc32};
 use media_gen_api::export::MANIFEST_NAME;
 use media_gen_client::media;
@@ -74,7 +72,8 @@ pub async fn save_archive(
     let now = (js_sys::Date::now() / 1_000.0) as u64;
     let mut archive = Archive::new(now);
     let parts = js_sys::Array::new();
-    let mut names: HashMap<String, String> = HashMap::new();
+    // Few files: a list, not a map (less code in the page).
+    let mut names: Vec<(String, String)> = Vec::new();
     let mut unread = 0;
     for file in files {
         let Ok(blob) = media::fetch_blob(&file.url).await else {
@@ -85,10 +84,15 @@ pub async fn save_archive(
         let header = archive.file_header(&file.name, blob.size() as u64, crc)?;
         parts.push(&js_sys::Uint8Array::from(&header[..]));
         parts.push(&blob);
-        names.insert(file.url.clone(), file.name.clone());
+        names.push((file.url.clone(), file.name.clone()));
     }
     let saved = names.len();
-    let manifest = manifest(&|url: &str| names.get(url).cloned());
+    let manifest = manifest(&|url: &str| {
+        names
+            .iter()
+            .find(|(saved, _)| saved == url)
+            .map(|(_, name)| name.clone())
+    });
     let mut crc = Crc32::default();
     crc.update(&manifest);
     let header = archive.file_header(MANIFEST_NAME, manifest.len() as u64, crc.finish())?;

@@ -81,7 +81,11 @@ impl ManifestTask {
 impl Manifest {
     /// The manifest as the archive holds it: JSON, indented for people.
     pub fn to_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec_pretty(self).unwrap_or_default()
+        // Through a `Value`: a page already writes those, indented, so
+        // this adds no second writer to it.
+        serde_json::to_value(self)
+            .and_then(|value| serde_json::to_vec_pretty(&value))
+            .unwrap_or_default()
     }
 }
 

@@ -3,7 +3,7 @@
 //! [`media_gen_api::kept`]; a gateway that keeps results adds `kept` to the
 //! task objects its reads and events carry).
 
-use media_gen_api::kept::{shown_url, ByMediaField, MediaField};
+use media_gen_api::kept::{shown_url, ByMediaField, MediaField, KEPT_FIELD};
 use wasm_bindgen::prelude::*;
 
 use super::bridge::options_error;
@@ -29,9 +29,10 @@ pub fn shown(
         )
     })?;
     let service = property(task, field.name()).as_string().unwrap_or_default();
-    let kept_js = property(task, media_gen_api::kept::KEPT_FIELD);
-    let kept = (kept_js.is_object())
-        .then(|| media_gen_client::value_reader::read::<ByMediaField>(&kept_js).ok())
-        .flatten();
-    Ok(shown_url(&service, kept.as_ref(), field).to_owned())
+    // Only the field asked for is read of `kept`: no whole object is parsed.
+    let mut kept = ByMediaField::default();
+    if let Some(copy) = property(&property(task, KEPT_FIELD), field.name()).as_string() {
+        kept.set(field, copy);
+    }
+    Ok(shown_url(&service, Some(&kept), field).to_owned())
 }
