@@ -439,3 +439,36 @@ async fn hand_typed_task_addresses_show_what_they_name() {
     .await;
     assert_eq!(texts(&app.host, "#task-title"), ["Task"]);
 }
+
+#[wasm_bindgen_test]
+async fn a_task_shows_its_kept_copy_first_and_says_which_file_was_not_kept() {
+    sandbox::connect_the_app();
+    tasks::save(&hostile_record(
+        TaskKind::ImageToVideo,
+        "i2v-kept",
+        serde_json::json!({
+            "task_id": "i2v-kept", "status": "SUCCEEDED",
+            "video_url": "https://cdn.test/v.mp4", "thumbnail_url": "https://cdn.test/v.png",
+            "kept": { "video_url": "https://gw.test/kept/0123/i2v-kept.mp4" },
+            "not_kept": { "thumbnail_url": "the service's file was an HTML page, not an image" },
+        }),
+    ))
+    .unwrap();
+    let app = mount_app_at("/tasks/image_to_video/i2v-kept").await;
+    wait_for("the player", || exists(&app, ".video-result video")).await;
+    let video = element(&app, ".video-result video");
+    assert_eq!(
+        video.get_attribute("src").as_deref(),
+        Some("https://gw.test/kept/0123/i2v-kept.mp4"),
+        "the kept copy, not the service's URL"
+    );
+    assert_eq!(
+        video.get_attribute("poster").as_deref(),
+        Some("https://cdn.test/v.png"),
+        "not kept: the service's URL"
+    );
+    assert_eq!(
+        texts(&app.host, ".not-kept li"),
+        ["Thumbnail kept: no — the service's file was an HTML page, not an image"]
+    );
+}

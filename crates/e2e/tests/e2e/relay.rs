@@ -535,3 +535,39 @@ async fn gateways_sharing_redis_give_a_visitor_one_budget_between_them() {
     assert!(refused.headers().contains_key("retry-after"));
     assert_eq!(languages(&b).await.unwrap().status(), 429);
 }
+
+#[tokio::test]
+#[ignore = "part of the end-to-end suite: run through `cargo xtask test`"]
+async fn a_relayed_event_names_the_results_the_gateway_kept() {
+    let sandbox_url = media_gen_e2e::start_sandbox(300).await;
+    let folder = media_gen_e2e::test_folder("relay-kept");
+    let mut uploads =
+        media_gen_gateway::uploads::UploadSettings::new(folder.path().to_owned(), String::new());
+    uploads.keep = Some(media_gen_gateway::kept::KeepSettings::new(b"relay", true));
+    let gateway = media_gen_e2e::RelayGateway::start(media_gen_e2e::RelayOptions {
+        uploads: Some(uploads),
+        ..media_gen_e2e::RelayOptions::new(&sandbox_url)
+    })
+    .await;
+    let base = gateway.base_url.clone();
+    let (ids, relay) = submit_two_images(&base, None).await;
+    let mut stream = Stream::open(&base, &relay.unwrap(), None).await;
+    stream
+        .read_until(Duration::from_secs(20), |text| task_events(text).len() == 2)
+        .await;
+    for event in stream.tasks() {
+        let id = event.task["task_id"].as_str().unwrap();
+        assert!(ids.iter().any(|known| known == id), "{id}");
+        // The confirming read kept its image before announcing it.
+        let copy = event.task["kept"]["image_url"].as_str().unwrap_or_default();
+        assert!(copy.starts_with(&format!("{base}/kept/")), "{}", event.task);
+        let answer = reqwest::get(copy).await.unwrap();
+        assert_eq!(answer.status(), 200);
+        assert_eq!(answer.headers()["content-type"], "image/png");
+    }
+    assert_eq!(
+        status_reads(&sandbox_url).await,
+        2,
+        "the confirming reads only: keeping costs no read of the service"
+    );
+}

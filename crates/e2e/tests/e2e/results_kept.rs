@@ -170,6 +170,12 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
         .await;
     // Every task ended by now: the sandbox's TTL counts from each one's end.
     let all_ended = std::time::Instant::now();
+    // The sandbox made the video from the gateway's copy: the bytes it
+    // fetched are the kept image's.
+    let frame = frame.as_str().unwrap().to_owned();
+    let fetched = crate::common::fetched_hash(&sandbox, &frame).await;
+    let kept_frame = reqwest::get(&frame).await.unwrap().bytes().await.unwrap();
+    assert_eq!(fetched, Some(crate::common::sha256(&kept_frame)), "{frame}");
 
     // The sandbox's media are gone now.
     let ttl = Duration::from_secs(MEDIA_TTL_SECONDS + 1);
@@ -269,6 +275,16 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
         asked_sandbox, 0,
         "no request to the service's media after its TTL"
     );
+    browser
+        .run_async("document.querySelector('dialog[open]')?.close();")
+        .await;
+    browser.resize(360, 800).await;
+    assert_eq!(
+        browser.sideways_overflow().await,
+        0,
+        "the page with kept copies at 360 px"
+    );
+    browser.resize(1280, 800).await;
     browser
         .check_accessibility("a task page showing kept copies")
         .await;
