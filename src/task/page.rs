@@ -73,7 +73,11 @@ fn Known(record: TaskRecord) -> impl IntoView {
                 || view! { <h2>{format!("The {} images of this request", images.len())}</h2> },
             );
             let notes = record.task.as_ref().and_then(not_kept_notes);
-            Some(view! { {title}<ImageGallery images/>{notes} }.into_any())
+            // The full view offers the image it shows to the next job.
+            let actions = Callback::new(|image: ImageGenerateTask| {
+                view! { <NextJobs task=AnyTask::ImageGenerate(image)/> }.into_any()
+            });
+            Some(view! { {title}<ImageGallery images actions/>{notes} }.into_any())
         }
         Some(task) => Some(view! { <TaskResult task=task.clone()/> }.into_any()),
         None => None,

@@ -270,6 +270,19 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
         .await;
     let full = sources(&browser, "dialog[open] img").await;
     assert!(full[0].starts_with(&kept), "{full:?}");
+    // The full view offers its image to the next job, the kept copy in it.
+    browser
+        .wait_for_text("dialog[open] .next-jobs a", "Make a video of it")
+        .await;
+    let next = browser
+        .eval("document.querySelector('dialog[open] .next-jobs a').getAttribute('href')")
+        .await;
+    let next = next.as_str().unwrap().to_owned();
+    assert!(
+        next.starts_with("/new/image-to-video?image_url=")
+            && next.contains(&media_gen_api::path::segment(&full[0])),
+        "{next}"
+    );
     let asked_sandbox = browser.eval(&fetched_from(&sandbox)).await;
     assert_eq!(
         asked_sandbox, 0,

@@ -99,16 +99,16 @@ fn translation(task: VideoTranslateTask) -> impl IntoView {
 pub fn ImageGallery(
     /// The images, finished ones only.
     images: Vec<ImageGenerateTask>,
+    /// What the full view offers to do with the image it shows, beside
+    /// its download (the app's next jobs), if anything.
+    #[prop(optional)]
+    actions: Option<Callback<ImageGenerateTask, AnyView>>,
 ) -> impl IntoView {
     let dialog = NodeRef::<Dialog>::new();
-    let shown: Vec<(String, String)> = images
-        .iter()
-        .filter_map(|image| {
-            Some((
-                safe_url(image.shown(MediaField::ImageUrl))?,
-                image.task_id.clone(),
-            ))
-        })
+    // Each image shown, with its address and the task it is.
+    let shown: Vec<(String, ImageGenerateTask)> = images
+        .into_iter()
+        .filter_map(|image| Some((safe_url(image.shown(MediaField::ImageUrl))?, image)))
         .collect();
     let total = shown.len();
     let open = RwSignal::new(None::<usize>);
@@ -140,7 +140,8 @@ pub fn ImageGallery(
         .iter()
         .cloned()
         .enumerate()
-        .map(|(index, (url, id))| {
+        .map(|(index, (url, image))| {
+            let id = image.task_id;
             let label = if total > 1 {
                 format!("Open image {} of {total} ({id}) full size", index + 1)
             } else {
@@ -166,8 +167,8 @@ pub fn ImageGallery(
     view! {
         <ul class="gallery" class:gallery--single=total == 1 part="gallery">{items}</ul>
         <dialog class="full-view" node_ref=dialog aria-label="Full size image" on:keydown=on_key>
-            {move || current().map(|(index, (url, id))| view! {
-                <p class="full-view__actions">
+            {move || current().map(|(index, (url, image))| view! {
+                <div class="full-view__actions">
                     <button type="button" on:click=move |_| {
                         if let Some(dialog) = dialog.get() { dialog.close(); }
                     }>"Close"</button>
@@ -179,8 +180,9 @@ pub fn ImageGallery(
                         </span>
                     })}
                     {download(&url, "Download")}
-                </p>
-                <img src=url.clone() alt=format!("Image {id}")/>
+                    {actions.map(|actions| actions.run(image.clone()))}
+                </div>
+                <img src=url.clone() alt=format!("Image {}", image.task_id)/>
             })}
         </dialog>
     }
