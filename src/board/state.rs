@@ -233,6 +233,26 @@ impl Board {
         self.records.update(|records| records.push(record));
     }
 
+    /// Take in a task on the board read once more (a finished one whose
+    /// kept copies were not named by its last read): stored and shown.
+    pub fn reread(&self, task: &AnyTask) {
+        let now = now_ms();
+        let mut changed = None;
+        self.records.update(|records| {
+            let found = records
+                .iter_mut()
+                .find(|r| r.is(task.kind(), task.task_id()));
+            if let Some(record) = found {
+                if record.apply(Some(task), None, now) {
+                    changed = Some(record.clone());
+                }
+            }
+        });
+        if let Some(record) = changed {
+            store(&record, self.storage_problem);
+        }
+    }
+
     /// How long tasks of `kind` have usually taken, once some were seen to end.
     pub fn usual_duration(&self, kind: TaskKind) -> Option<std::time::Duration> {
         self.poller.with_value(|poller| poller.estimate(kind))

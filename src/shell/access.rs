@@ -56,6 +56,15 @@ impl Access {
         self.0.get()
     }
 
+    /// Whether the site's gateway keeps a copy of every result (tracked).
+    pub fn keeps_results(self) -> bool {
+        self.1.with(|uploads| {
+            uploads
+                .as_ref()
+                .is_some_and(|uploads| uploads.keeps_results)
+        })
+    }
+
     /// Whether the sign-in page is due (tracked).
     pub fn is_out(self) -> bool {
         self.0.with(|state| *state == SignedIn::Out)

@@ -87,6 +87,30 @@ fn Known(record: TaskRecord) -> impl IntoView {
         .as_ref()
         .map(|request| serde_json::to_string_pretty(&request.to_json()).unwrap_or_default());
     let next_jobs = record.task.clone().map(|task| view! { <NextJobs task/> });
+    // A finished task whose read came before its copies were whole: read
+    // once more on a site that keeps results, so the page shows the copies.
+    let awaits = record
+        .task
+        .as_ref()
+        .is_some_and(media_gen_api::kept::awaits_copies);
+    if awaits {
+        let access = crate::shell::access::Access::expect();
+        let (kind, id) = (record.kind, record.task_id.clone());
+        let client = Settings::expect().client();
+        let asked = StoredValue::new(false);
+        Effect::new(move |_| {
+            if !access.keeps_results() || asked.get_value() {
+                return;
+            }
+            asked.set_value(true);
+            let (client, id) = (client.clone(), id.clone());
+            spawn_local(async move {
+                if let Ok(task) = client.task(kind, &id, None).await {
+                    board.reread(&task);
+                }
+            });
+        });
+    }
     // The task whose result this one was made from, when it is on the board.
     let made_from = record.request.as_ref().and_then(|request| {
         let source = board.records.with_untracked(|records| {

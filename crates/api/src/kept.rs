@@ -203,6 +203,18 @@ pub fn result_files(task: &AnyTask) -> Vec<(MediaField, &str)> {
         .collect()
 }
 
+/// Whether `task` has a result file that its gateway has neither kept nor
+/// said it could not keep: its read came before the copy was whole, so a
+/// page that shows it reads it once more (on a gateway that keeps results).
+pub fn awaits_copies(task: &AnyTask) -> bool {
+    let kept = task.kept_files();
+    let not_kept = task.not_kept_files();
+    result_files(task).into_iter().any(|(field, _)| {
+        kept.and_then(|kept| kept.get(field)).is_none()
+            && not_kept.and_then(|not_kept| not_kept.get(field)).is_none()
+    })
+}
+
 /// One text per media field: the `kept` object (the gateway's addresses)
 /// and the `not_kept` object (why not) have this shape.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -635,6 +647,27 @@ mod tests {
         assert!(
             !json.contains("kept"),
             "nothing kept: neither field is written: {json}"
+        );
+    }
+
+    #[test]
+    fn a_succeeded_task_awaits_copies_until_each_file_is_kept_or_said_not_to_be() {
+        let mut task = video(TaskStatus::Succeeded);
+        assert!(awaits_copies(&task), "nothing kept yet");
+        let mut kept = ByMediaField::default();
+        kept.set(MediaField::VideoUrl, "https://gw.example/kept/a/v.mp4");
+        task.set_kept(kept.clone(), ByMediaField::default());
+        assert!(awaits_copies(&task), "the thumbnail is not named yet");
+        let mut not_kept = ByMediaField::default();
+        not_kept.set(
+            MediaField::ThumbnailUrl,
+            "the service did not give the file: it answered 404",
+        );
+        task.set_kept(kept, not_kept);
+        assert!(!awaits_copies(&task));
+        assert!(
+            !awaits_copies(&video(TaskStatus::Generating)),
+            "nothing to keep yet"
         );
     }
 }

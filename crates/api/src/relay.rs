@@ -114,6 +114,11 @@ pub struct UploadsInfo {
     pub max_video_bytes: u64,
     /// How long an upload is kept after it is made or finished (seconds).
     pub ttl_seconds: u64,
+    /// Whether the gateway keeps a copy of every result (`kept` in the
+    /// tasks it forwards); absent from a gateway from before, which keeps
+    /// none.
+    #[serde(default)]
+    pub keeps_results: bool,
 }
 
 /// A gateway's access rule as a page sees it.

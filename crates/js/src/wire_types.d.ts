@@ -448,4 +448,10 @@ export type UploadsInfo = {
    * How long an upload is kept after it is made or finished (seconds).
    */
   ttl_seconds: number,
+  /**
+   * Whether the gateway keeps a copy of every result (`kept` in the
+   * tasks it forwards); absent from a gateway from before, which keeps
+   * none.
+   */
+  keeps_results: boolean,
 };

@@ -303,3 +303,52 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
         .await;
     browser.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_result_read_before_its_copy_was_made_shows_the_copy_when_its_page_opens() {
+    let sandbox = media_gen_sandbox::spawn_local(media_gen_e2e::sandbox_config(300))
+        .await
+        .unwrap();
+    let dir = test_folder("kept-late");
+    let base = start_gateway_at(&sandbox, Some(dist_dir()), |settings, base| {
+        let mut uploads = UploadSettings::new(dir.path().to_owned(), base.to_owned());
+        let mut keep = KeepSettings::new(b"e2e", true);
+        // Reads answer at once, before any copy is whole (as for a large
+        // video): the board learns the service's URLs only.
+        keep.wait = Duration::ZERO;
+        uploads.keep = Some(keep);
+        settings.uploads = Some(uploads);
+    })
+    .await;
+    let kept = format!("{base}/kept/");
+    let browser = Browser::start().await;
+    browser
+        .open_app_page(&base, "/new/image-generate", "Image generation")
+        .await;
+    browser.type_into("#prompt", "A late copy").await;
+    browser.submit_and_wait("SUCCEEDED").await;
+    browser
+        .wait_until("the thumbnail drawn", &all_drawn("li.task-row img"))
+        .await;
+    let thumbnail = sources(&browser, "li.task-row img").await;
+    assert!(thumbnail[0].starts_with(&sandbox), "{thumbnail:?}");
+    // Its page reads it once more and shows the copy made since.
+    browser.click("li.task-row a.open").await;
+    browser
+        .wait_until(
+            "the kept image shown",
+            &format!(
+                "[...document.querySelectorAll('.gallery img')].some((i) => i.src.startsWith('{kept}'))"
+            ),
+        )
+        .await;
+    // The board has it too, after a reload.
+    browser.open(&format!("{base}/")).await;
+    browser
+        .wait_until("the board's thumbnail drawn", &all_drawn("li.task-row img"))
+        .await;
+    let thumbnail = sources(&browser, "li.task-row img").await;
+    assert!(thumbnail[0].starts_with(&kept), "{thumbnail:?}");
+    browser.close().await;
+}

@@ -211,6 +211,7 @@ impl Uploads {
             max_image_bytes: MAX_IMAGE_BYTES,
             max_video_bytes: self.settings.max_video_bytes,
             ttl_seconds: self.settings.ttl.as_secs(),
+            keeps_results: self.settings.keep.is_some(),
         }
     }
 }
