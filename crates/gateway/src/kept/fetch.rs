@@ -95,10 +95,10 @@ pub async fn keep_one(
             tracing::info!(task = %job.task, field = job.field.name(), bytes, "a result was kept");
         }
         Err(why) => {
-            // The bytes of a copy begun go; the record says why.
-            if let Ok(Some(record)) = uploads.store.get(&job.id).await {
-                let _ = uploads.store.bytes.delete(&job.id, &record).await;
-            }
+            // A fetch cut by its deadline may have left bytes: they go (what
+            // fetch_into could, it deleted already); the record says why.
+            let begun = new_record(&settings, &job, "application/octet-stream", "none");
+            let _ = uploads.store.bytes.delete(&job.id, &begun).await;
             metrics::counter!(KEPT_FILES, "outcome" => outcome(&why)).increment(1);
             tracing::warn!(task = %job.task, field = job.field.name(), reason = %why, "a result was not kept");
             let mut record = new_record(&settings, &job, "application/octet-stream", "none");
@@ -171,84 +171,99 @@ async fn fetch_into(
             detail: "the gateway's storage failed".to_owned(),
         }
     };
-    let mut body = response.into_body();
-    let mut head: Vec<u8> = Vec::new();
+    // What has been written, if anything: deleted if the copy fails.
     let mut open: Option<(Writer, Upload)> = None;
-    let mut total: u64 = 0;
-    loop {
-        let data = match body.frame().await {
-            Some(frame) => match frame.map_err(|_| broke())?.into_data() {
-                Ok(data) => Some(data),
-                Err(_) => continue,
-            },
-            None => None,
+    let mut finishing: Option<Upload> = None;
+    let copied = async {
+        let mut body = response.into_body();
+        let mut head: Vec<u8> = Vec::new();
+        let mut total: u64 = 0;
+        loop {
+            let data = match body.frame().await {
+                Some(frame) => match frame.map_err(|_| broke())?.into_data() {
+                    Ok(data) => Some(data),
+                    Err(_) => continue,
+                },
+                None => None,
+            };
+            if let Some(data) = &data {
+                total += data.len() as u64;
+                if total > limit {
+                    return Err(NotKept::TooLarge {
+                        bytes: total,
+                        limit,
+                    });
+                }
+            }
+            match (&mut open, data) {
+                (Some((writer, record)), Some(data)) => {
+                    writer.write(&data, record).await.map_err(storage)?;
+                }
+                (None, Some(data)) if head.len() + data.len() < HEAD_BYTES => {
+                    head.extend_from_slice(&data);
+                }
+                (None, data) => {
+                    if let Some(data) = &data {
+                        head.extend_from_slice(data);
+                    }
+                    job.field.expected().judge(&head)?;
+                    let (mime, extension) = served_as(job.field, &head);
+                    let mut record = new_record(settings, job, mime, extension);
+                    uploads
+                        .store
+                        .bytes
+                        .create(&job.id, &mut record)
+                        .await
+                        .map_err(storage)?;
+                    let writer = uploads
+                        .store
+                        .bytes
+                        .writer(&job.id, &record)
+                        .await
+                        .map_err(storage)?;
+                    let (writer, record) = open.insert((writer, record));
+                    writer.write(&head, record).await.map_err(storage)?;
+                    if data.is_none() {
+                        break;
+                    }
+                }
+                (Some(_), None) => break,
+            }
+        }
+        let Some((writer, mut record)) = open.take() else {
+            return Err(broke());
         };
-        if let Some(data) = &data {
-            total += data.len() as u64;
-            if total > limit {
-                return Err(NotKept::TooLarge {
-                    bytes: total,
-                    limit,
-                });
+        finishing = Some(record.clone());
+        if declared.is_none() {
+            if job.person {
+                super::budgets::check(uploads, settings, &job.owner, total).await?;
             }
+            room::make_room(uploads, settings, total).await?;
         }
-        match (&mut open, data) {
-            (Some((writer, record)), Some(data)) => {
-                writer.write(&data, record).await.map_err(storage)?;
+        writer.finish(&mut record, true).await.map_err(storage)?;
+        finishing = Some(record.clone());
+        record.length = total;
+        record.received = total;
+        record.complete = true;
+        record.media = MediaType::sniff(&head);
+        uploads
+            .store
+            .save(&job.id, &record)
+            .await
+            .map_err(storage)?;
+        Ok(total)
+    }
+    .await;
+    if copied.is_err() {
+        // Its parts too, in object storage: the record knows them.
+        let written = open.map(|(_, record)| record).or(finishing);
+        if let Some(record) = written {
+            if let Err(error) = uploads.store.bytes.delete(&job.id, &record).await {
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "a copy not kept could not be deleted");
             }
-            (None, Some(data)) if head.len() + data.len() < HEAD_BYTES => {
-                head.extend_from_slice(&data);
-            }
-            (None, data) => {
-                if let Some(data) = &data {
-                    head.extend_from_slice(data);
-                }
-                job.field.expected().judge(&head)?;
-                let (mime, extension) = served_as(job.field, &head);
-                let mut record = new_record(settings, job, mime, extension);
-                uploads
-                    .store
-                    .bytes
-                    .create(&job.id, &mut record)
-                    .await
-                    .map_err(storage)?;
-                let mut writer = uploads
-                    .store
-                    .bytes
-                    .writer(&job.id, &record)
-                    .await
-                    .map_err(storage)?;
-                writer.write(&head, &mut record).await.map_err(storage)?;
-                let ended = data.is_none();
-                open = Some((writer, record));
-                if ended {
-                    break;
-                }
-                continue;
-            }
-            (Some(_), None) => break,
         }
     }
-    let Some((writer, mut record)) = open else {
-        return Err(broke());
-    };
-    if declared.is_none() {
-        if job.person {
-            super::budgets::check(uploads, settings, &job.owner, total).await?;
-        }
-        room::make_room(uploads, settings, total).await?;
-    }
-    writer.finish(&mut record, true).await.map_err(storage)?;
-    record.length = total;
-    record.received = total;
-    record.complete = true;
-    record.media = MediaType::sniff(&head);
-    uploads
-        .store
-        .save(&job.id, &record)
-        .await
-        .map_err(storage)?;
-    Ok(total)
+    copied
 }
 
 /// The type and extension a copy of `field` opening with `head` is served as.

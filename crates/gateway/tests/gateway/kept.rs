@@ -78,6 +78,7 @@ async fn status(State(service): State<Service>, UrlPath(id): UrlPath<String>) ->
         "html" => "page.mp4",
         "big" => "big.mp4",
         "silent" => "never.mp4",
+        "streamed" => "streamed.mp4",
         _ => "clip.mp4",
     };
     let status = if id == "running" {
@@ -113,6 +114,14 @@ async fn media(State(service): State<Service>, UrlPath(name): UrlPath<String>) -
         "clip.mp4" => mp4(100_000).into_response(),
         "big.mp4" => mp4(300_000).into_response(),
         "cover.png" => png().into_response(),
+        // Sent as it is made, with no length: over the bound only as it comes.
+        "streamed.mp4" => {
+            let pieces = mp4(300_000)
+                .chunks(10_000)
+                .map(|piece| Ok::<_, std::io::Error>(piece.to_vec()))
+                .collect::<Vec<_>>();
+            axum::body::Body::from_stream(futures_util::stream::iter(pieces)).into_response()
+        }
         "page.mp4" => (
             [("content-type", "text/html")],
             "<!DOCTYPE html><html><body>Not found</body></html>",
@@ -279,6 +288,17 @@ async fn a_page_named_mp4_a_file_over_the_bound_and_a_silent_address_are_not_kep
         silent["not_kept"]["video_url"],
         "the service did not give the file: no answer in time"
     );
+    let streamed = read(&gateway, "streamed-1").await;
+    let why = streamed["not_kept"]["video_url"].as_str().unwrap();
+    assert!(why.ends_with("over 200 KB"), "{why}");
+    // What arrived before the bound was passed is not left behind.
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".part"))
+        .collect();
+    // The kept covers only: one for each task read.
+    assert_eq!(left.len(), 4, "{left:?}");
     // Said again to a later read, never fetched again.
     let again = read(&gateway, "html-1").await;
     assert_eq!(again["not_kept"], html["not_kept"]);
