@@ -141,25 +141,24 @@ fn Known(record: TaskRecord) -> impl IntoView {
     let settings = Settings::expect();
     // Everything this task's submit made (one task per image or language).
     let this = StoredValue::new(record.clone());
-    let in_batch = move |r: &TaskRecord| this.with_value(|this| same_request(r, this));
+    // Those with results, which "Download all" saves.
+    let saved =
+        move |r: &TaskRecord| this.with_value(|this| same_request(r, this)) && has_results(r);
     let batch_records = Signal::derive(move || {
         board.records.with(|records| {
             records
                 .iter()
-                .filter(|r| in_batch(r) && has_results(r))
+                .filter(|r| saved(r))
                 .cloned()
                 .collect::<Vec<_>>()
         })
     });
-    let archive = format!("{}-{}.zip", record.kind, file_safe(&record.task_id));
     let batch_tasks = Signal::derive(move || {
-        board.records.with(|records| {
-            records
-                .iter()
-                .filter(|r| in_batch(r) && has_results(r))
-                .count()
-        })
+        board
+            .records
+            .with(|records| records.iter().filter(|r| saved(r)).count())
     });
+    let archive = format!("{}-{}.zip", record.kind, file_safe(&record.task_id));
     let resubmit = record.request.as_ref().map(|request| {
         let url = Signal::derive(move || {
             absolute_url(&settings.base_url.get(), &record.kind.submit_path())

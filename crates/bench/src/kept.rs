@@ -151,13 +151,7 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
     );
 
     let s3 = S3Server::start().await;
-    let (key, secret) = &s3.credentials;
-    let env = [
-        ("AWS_ENDPOINT_URL", s3.endpoint.as_str()),
-        ("AWS_ACCESS_KEY_ID", key.as_str()),
-        ("AWS_SECRET_ACCESS_KEY", secret.as_str()),
-        ("AWS_REGION", "us-east-1"),
-    ];
+    let env = s3.environment();
     let mut to_s3 = to_disk.to_vec();
     to_s3.extend_from_slice(&["--upload-store", "s3://media/kept"]);
     let in_s3 = Server::relaying_gateway_env(&service, &to_s3, &env).await?;

@@ -85,6 +85,17 @@ impl S3Server {
         ]
     }
 
+    /// The same settings as the gateway binary's environment (`AWS_*`),
+    /// for a gateway started as a process.
+    pub fn environment(&self) -> [(&'static str, &str); 4] {
+        [
+            ("AWS_ENDPOINT_URL", self.endpoint.as_str()),
+            ("AWS_ACCESS_KEY_ID", self.credentials.0.as_str()),
+            ("AWS_SECRET_ACCESS_KEY", self.credentials.1.as_str()),
+            ("AWS_REGION", "us-east-1"),
+        ]
+    }
+
     /// The files kept under `prefix` in the bucket (their names), its
     /// multipart bookkeeping aside.
     pub fn objects(&self, prefix: &str) -> Vec<String> {

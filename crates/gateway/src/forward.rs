@@ -130,13 +130,15 @@ pub async fn handle(
         };
         relay.submit_answered(capability, *kind, status, body).await;
     }
-    if let (Ok(answer), Some(uploads)) = (&answer, &gateway.uploads) {
-        keep_uploads(uploads, &endpoint, &asked, answer).await;
-    }
+    let read_status = match (&answer, &gateway.uploads) {
+        (Ok(answer), Some(uploads)) => keep_uploads(uploads, &endpoint, &asked, answer).await,
+        _ => None,
+    };
     // A read that finds the task succeeded keeps its results, and says
-    // where they are kept.
+    // where they are kept (the status read once, for both).
+    let succeeded = read_status == Some(media_gen_api::TaskStatus::Succeeded);
     let answer = match (answer, &endpoint) {
-        (Ok(mut answer), Endpoint::Status(kind, _)) => {
+        (Ok(mut answer), Endpoint::Status(kind, _)) if succeeded => {
             let status = answer.status.as_u16();
             let body = std::mem::take(&mut answer.body);
             answer.body = crate::kept::add_to_read(&gateway, *kind, status, body, &who).await;
@@ -170,26 +172,28 @@ pub async fn handle(
 }
 
 /// Uploads a submit names are held by the tasks it made; a status read
-/// that shows a task ended lets its uploads go.
+/// that shows a task ended lets its uploads go. A status read's status, as
+/// it was read.
 async fn keep_uploads(
     uploads: &crate::uploads::Uploads,
     endpoint: &Endpoint,
     asked: &[u8],
     answer: &Answer,
-) {
+) -> Option<media_gen_api::TaskStatus> {
     let status = answer.status.as_u16();
     match endpoint {
         Endpoint::Submit(kind) => {
             let created = crate::relay::submit::created_ids(*kind, status, &answer.body);
             uploads.hold(*kind, asked, &created).await;
+            None
         }
         Endpoint::Status(kind, task_id) => {
             // The status alone: most reads find the task running.
-            if let Ok(status) = media_gen_api::decode::decode_status(status, &answer.body[..]) {
-                uploads.seen(*kind, task_id, &status).await;
-            }
+            let status = media_gen_api::decode::decode_status(status, &answer.body[..]).ok()?;
+            uploads.seen(*kind, task_id, &status).await;
+            Some(status)
         }
-        Endpoint::TargetLanguages => {}
+        Endpoint::TargetLanguages => None,
     }
 }
 

@@ -43,6 +43,25 @@ fn fetched_from(origin: &str) -> String {
     )
 }
 
+/// The release build through a gateway in front of `sandbox` that keeps
+/// results (in a folder of its own, removed when dropped), `change`d; its
+/// base URL and the folder.
+async fn keeping_site(
+    sandbox: &str,
+    change: impl FnOnce(&mut KeepSettings),
+) -> (String, tempfile::TempDir) {
+    let dir = test_folder("kept");
+    let base = start_gateway_at(sandbox, Some(dist_dir()), |settings, base| {
+        let mut uploads = UploadSettings::new(dir.path().to_owned(), base.to_owned());
+        let mut keep = KeepSettings::new(b"e2e", true);
+        change(&mut keep);
+        uploads.keep = Some(keep);
+        settings.uploads = Some(uploads);
+    })
+    .await;
+    (base, dir)
+}
+
 /// Click `button` with downloads recorded instead of saved; the bytes of
 /// the one file it saves (a `blob:` URL of the page), read from the `Blob`
 /// itself (the page's policy lets it fetch no `blob:` address).
@@ -97,13 +116,7 @@ async fn results_outlive_the_services_urls_served_by_the_gateway() {
     })
     .await
     .unwrap();
-    let dir = test_folder("kept");
-    let base = start_gateway_at(&sandbox, Some(dist_dir()), |settings, base| {
-        let mut uploads = UploadSettings::new(dir.path().to_owned(), base.to_owned());
-        uploads.keep = Some(KeepSettings::new(b"e2e", true));
-        settings.uploads = Some(uploads);
-    })
-    .await;
+    let (base, _dir) = keeping_site(&sandbox, |_| {}).await;
     let kept = format!("{base}/kept/");
     let browser = Browser::start().await;
     browser
@@ -310,17 +323,9 @@ async fn a_result_read_before_its_copy_was_made_shows_the_copy_when_its_page_ope
     let sandbox = media_gen_sandbox::spawn_local(media_gen_e2e::sandbox_config(300))
         .await
         .unwrap();
-    let dir = test_folder("kept-late");
-    let base = start_gateway_at(&sandbox, Some(dist_dir()), |settings, base| {
-        let mut uploads = UploadSettings::new(dir.path().to_owned(), base.to_owned());
-        let mut keep = KeepSettings::new(b"e2e", true);
-        // Reads answer at once, before any copy is whole (as for a large
-        // video): the board learns the service's URLs only.
-        keep.wait = Duration::ZERO;
-        uploads.keep = Some(keep);
-        settings.uploads = Some(uploads);
-    })
-    .await;
+    // Reads answer at once, before any copy is whole (as for a large
+    // video): the board learns the service's URLs only.
+    let (base, _dir) = keeping_site(&sandbox, |keep| keep.wait = Duration::ZERO).await;
     let kept = format!("{base}/kept/");
     let browser = Browser::start().await;
     browser

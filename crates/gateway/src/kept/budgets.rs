@@ -9,26 +9,19 @@ use media_gen_api::kept::NotKept;
 use media_gen_api::size_text::size_text;
 
 use super::KeepSettings;
-use crate::access::now_seconds;
 use crate::access::usage::DAY;
-use crate::uploads::Uploads;
+use crate::uploads::record::Upload;
 
 /// Whether `incoming` more bytes of `owner`'s (a person's) fit their
-/// budgets.
-pub async fn check(
-    uploads: &Uploads,
+/// budgets at `now`, counted from `records` (every stored record).
+pub fn check(
+    records: &[(String, Upload)],
     settings: &KeepSettings,
     owner: &str,
     incoming: u64,
+    now: u64,
 ) -> Result<(), NotKept> {
-    let all = uploads.store.records.all().await.map_err(|error| {
-        tracing::warn!(error = %crate::observe::Scrubbed(&error), "a person's kept results could not be counted");
-        NotKept::NoRoom {
-            detail: "the gateway's storage did not answer".to_owned(),
-        }
-    })?;
-    let now = now_seconds();
-    let mine = all
+    let mine = records
         .iter()
         .map(|(_, record)| record)
         .filter(|record| record.kept.is_some() && record.owner == owner);

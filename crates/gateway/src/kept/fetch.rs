@@ -156,11 +156,9 @@ async fn fetch_into(
     if let Some(bytes) = declared.filter(|&bytes| bytes > limit) {
         return Err(NotKept::TooLarge { bytes, limit });
     }
+    let person = job.person.then_some(job.owner.as_str());
     if let Some(bytes) = declared {
-        if job.person {
-            super::budgets::check(uploads, settings, &job.owner, bytes).await?;
-        }
-        room::make_room(uploads, settings, bytes).await?;
+        room::make_room(uploads, settings, person, bytes).await?;
     }
     let broke = || NotKept::NotGiven {
         detail: "the connection broke".to_owned(),
@@ -235,10 +233,7 @@ async fn fetch_into(
         };
         finishing = Some(record.clone());
         if declared.is_none() {
-            if job.person {
-                super::budgets::check(uploads, settings, &job.owner, total).await?;
-            }
-            room::make_room(uploads, settings, total).await?;
+            room::make_room(uploads, settings, person, total).await?;
         }
         writer.finish(&mut record, true).await.map_err(storage)?;
         finishing = Some(record.clone());

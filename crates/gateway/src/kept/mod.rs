@@ -187,7 +187,7 @@ pub async fn keep(
         return;
     }
     let key = TaskKey::new(task.kind(), task.task_id());
-    let mut fetching = tokio::task::JoinSet::new();
+    let mut fetching = Vec::new();
     for (field, url) in &files {
         let id = settings.ids.id(&key, *field);
         if let Ok(Some(record)) = uploads.store.get(&id).await {
@@ -211,9 +211,15 @@ pub async fn keep(
             settings.clone(),
             job,
         ));
-        fetching.spawn(handle);
+        fetching.push(handle);
     }
-    let _ = tokio::time::timeout(wait, fetching.join_all()).await;
+    // All run at once; waited for in turn.
+    let all_done = async {
+        for handle in fetching {
+            let _ = handle.await;
+        }
+    };
+    let _ = tokio::time::timeout(wait, all_done).await;
     let (kept, not_kept) = known(uploads, &settings, &key, files.iter().map(|(f, _)| *f)).await;
     task.set_kept(kept, not_kept);
 }
@@ -246,9 +252,9 @@ async fn known(
     (kept, not_kept)
 }
 
-/// Add what is kept of the task in a status read's answer `body` (the
-/// service's JSON) to its `data`, keeping it first when the task has
-/// `SUCCEEDED`; the body as it was otherwise (the service's own fields
+/// Keep the results of a task a status read found `SUCCEEDED`, and add
+/// what is kept to the read's answer `body` (the service's JSON) in its
+/// `data`; the body as it was when nothing is (the service's own fields
 /// pass through unchanged either way).
 pub async fn add_to_read(
     gateway: &Gateway,

@@ -12,10 +12,12 @@ use crate::access::now_seconds;
 use crate::observe::KEPT_EVICTED;
 use crate::uploads::Uploads;
 
-/// Make room for `incoming` more bytes of kept copies.
+/// Make room for `incoming` more bytes of kept copies, `person`'s when a
+/// person's (their budgets are checked first, from the same records).
 pub async fn make_room(
     uploads: &Uploads,
     settings: &KeepSettings,
+    person: Option<&str>,
     incoming: u64,
 ) -> Result<(), NotKept> {
     if incoming > settings.quota {
@@ -33,6 +35,9 @@ pub async fn make_room(
         }
     })?;
     let now = now_seconds();
+    if let Some(owner) = person {
+        super::budgets::check(&all, settings, owner, incoming, now)?;
+    }
     let mut kept: Vec<_> = all
         .into_iter()
         .filter(|(_, record)| record.kept.is_some() && record.complete && !record.expired_at(now))

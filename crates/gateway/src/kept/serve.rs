@@ -1,10 +1,9 @@
-//! A kept copy served at its own address, as an upload is: its type, `Range`,
-//! an `ETag` (a copy never changes), and headers that keep a browser from
-//! running it as a page of this site (`nosniff` from the gateway's layers,
-//! a sandboxing content security policy, a safe download name).
+//! A kept copy served at its own address, as an upload is
+//! ([`crate::uploads::serve::stored_file`]): its type, `Range`, an `ETag`,
+//! and headers that keep a browser from running it as a page of this site.
 
 use axum::extract::{Path, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use media_gen_api::{error_codes, ErrorEnvelope};
@@ -76,31 +75,5 @@ async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
     let Ok(mime) = kept.mime.parse::<mime::Mime>() else {
         return unknown();
     };
-    let mut response = uploads.store.bytes.serve(id, &record, &mime, request).await;
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static("sandbox; default-src 'none'"),
-    );
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    if let Ok(disposition) = HeaderValue::from_str(&format!("inline; filename=\"{}\"", record.name))
-    {
-        headers.insert(header::CONTENT_DISPOSITION, disposition);
-    }
-    if let Ok(tag) = HeaderValue::from_str(&format!("\"{id}\"")) {
-        headers.insert(header::ETAG, tag);
-    }
-    // Asked again each time (a 304 while it lives): a browser that kept a
-    // copy must still learn when it is gone.
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    // A page of another site may show it (an `<img>` or `<video>` of
-    // the widgets on a site of their own).
-    headers.insert(
-        "cross-origin-resource-policy",
-        HeaderValue::from_static("cross-origin"),
-    );
-    response
+    crate::uploads::serve::stored_file(uploads, id, &record, &mime, request).await
 }

@@ -102,7 +102,7 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
         Arrival::Duplicate => return Ok(Taken::Duplicate),
         Arrival::New => {}
     }
-    let task = if relay.settings().trust_callbacks {
+    let mut task = if relay.settings().trust_callbacks {
         callback.task
     } else {
         // One read per task per interval, within the reads' own budget:
@@ -119,7 +119,6 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
         tracing::warn!(%kind, "a callback for a task the service says has not ended");
         return Err(Refusal::RetryLater(relay.confirmations().interval()));
     }
-    let mut task = task;
     if let Some(uploads) = &gateway.uploads {
         uploads
             .seen(task.kind(), task.task_id(), task.status())

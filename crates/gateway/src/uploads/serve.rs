@@ -8,7 +8,9 @@ use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
+use super::record::Upload;
 use super::refusal::UploadRefusal;
+use super::Uploads;
 use crate::Gateway;
 
 /// `GET`/`HEAD /uploads/{id}`.
@@ -44,18 +46,41 @@ async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
     let Ok(mime) = media.mime().parse::<mime::Mime>() else {
         return UploadRefusal::Storage.into_response();
     };
-    let mut response = uploads.store.bytes.serve(id, &upload, &mime, request).await;
+    stored_file(uploads, id, &upload, &mime, request).await
+}
+
+/// Answer `request` (`GET` or `HEAD`, perhaps with `Range`) with the stored
+/// file `id` whose record is `record`, as `mime`: for an upload and a kept
+/// result alike. Its id is its `ETag` (a stored file never changes); a
+/// sandboxing policy and a download name keep a browser from running it as
+/// a page of this site (`nosniff` is every answer's); asked again each time
+/// (a 304 while it lives), so a browser that kept a copy still learns when
+/// it is gone; and a page of another site may show it (an `<img>` of the
+/// widgets on a site of their own).
+pub(crate) async fn stored_file(
+    uploads: &Uploads,
+    id: &str,
+    record: &Upload,
+    mime: &mime::Mime,
+    request: Request,
+) -> Response {
+    let mut response = uploads.store.bytes.serve(id, record, mime, request).await;
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static("sandbox; default-src 'none'"),
     );
-    if let Ok(disposition) = HeaderValue::from_str(&format!("inline; filename=\"{}\"", upload.name))
+    if let Ok(disposition) = HeaderValue::from_str(&format!("inline; filename=\"{}\"", record.name))
     {
         headers.insert(header::CONTENT_DISPOSITION, disposition);
     }
-    // Asked again each time (a 304 while it lives): a browser that kept a
-    // copy must still learn when the upload is gone.
+    if let Ok(tag) = HeaderValue::from_str(&format!("\"{id}\"")) {
+        headers.insert(header::ETAG, tag);
+    }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert(
+        header::HeaderName::from_static("cross-origin-resource-policy"),
+        HeaderValue::from_static("cross-origin"),
+    );
     response
 }
