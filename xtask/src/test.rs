@@ -105,11 +105,13 @@ impl Report {
     }
 }
 
-/// What the end-to-end tests run besides the browser: Debian's nginx and
-/// redis-server (their S3 server is a library in their own process).
+/// What the tests run besides the browser: Debian's nginx, redis-server
+/// and PostgreSQL (their S3 server is a library in their own process).
 struct Servers {
     nginx: PathBuf,
     redis: PathBuf,
+    /// The folder of PostgreSQL's programs.
+    postgres: PathBuf,
 }
 
 /// How many end-to-end tests run at once: each drives its own Chromium,
@@ -280,6 +282,7 @@ fn suites(built: &TestBuilds, chromedriver: &Path, servers: &Servers) -> Vec<Sui
         run.env("CHROMEDRIVER", chromedriver)
             .env("NGINX", &servers.nginx)
             .env("REDIS_SERVER", &servers.redis)
+            .env("PG_BIN", &servers.postgres)
             .env(
                 "MEDIA_GEN_NPM_SCRATCH",
                 npm::npm_dir(&crate::project::root()).join("scratch"),
@@ -305,7 +308,17 @@ fn suites(built: &TestBuilds, chromedriver: &Path, servers: &Servers) -> Vec<Sui
     vec![
         suite("e2e", e2e, true),
         suite("browser", browser, false),
-        suite("native", runs(&native, &[]), false),
+        suite(
+            "native",
+            runs(&native, &[])
+                .into_iter()
+                .map(|mut run| {
+                    run.env("PG_BIN", &servers.postgres);
+                    run
+                })
+                .collect(),
+            false,
+        ),
         suite(
             "sandbox",
             runs(&|package| package == SANDBOX_PACKAGE, &[]),
@@ -479,7 +492,12 @@ pub fn run() -> Result<ExitCode> {
     let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
     let nginx = phases.run("nginx for the deployment test", tools::ensure_nginx)?;
     let redis = phases.run("redis for the shared relay's test", tools::ensure_redis)?;
-    let servers = Servers { nginx, redis };
+    let postgres = phases.run("PostgreSQL for the library's tests", tools::ensure_postgres)?;
+    let servers = Servers {
+        nginx,
+        redis,
+        postgres,
+    };
     let lint = match &built {
         Ok(built) if !built.findings.is_empty() => lint.and(Err(anyhow::anyhow!(
             "clippy found {} problems in the test builds (printed above them)",

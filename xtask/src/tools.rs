@@ -290,6 +290,32 @@ pub fn ensure_redis() -> Result<PathBuf> {
     )
 }
 
+/// The folder of Debian's PostgreSQL programs (`initdb`, `postgres`),
+/// for the tests of the library: the newest version's under
+/// `/usr/lib/postgresql` (installed with apt when missing). The tests find
+/// it in `PG_BIN`.
+pub fn ensure_postgres() -> Result<PathBuf> {
+    let newest = || {
+        let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()?
+            .filter_map(|entry| {
+                let entry = entry.ok()?;
+                let version = entry.file_name().to_str()?.parse().ok()?;
+                let bin = entry.path().join("bin");
+                bin.join("initdb").is_file().then_some((version, bin))
+            })
+            .collect();
+        versions.sort();
+        versions.pop().map(|(_, bin)| bin)
+    };
+    if let Some(bin) = newest() {
+        println!("ok: PostgreSQL at {}", bin.display());
+        return Ok(bin);
+    }
+    apt_install(&["postgresql"], "the tests of the library in PostgreSQL")?;
+    newest().context("postgresql was installed but /usr/lib/postgresql/*/bin/initdb is not found")
+}
+
 /// The Debian packages `cargo xtask test` runs, each with the program that
 /// shows it is there, where Debian puts that program, and what it is for.
 const TEST_PACKAGES: &[(&str, &str, &str, &str)] = &[
@@ -317,6 +343,12 @@ const TEST_PACKAGES: &[(&str, &str, &str, &str)] = &[
         "redis-server",
         "/usr/bin/redis-server",
         "the tests of gateways sharing Redis",
+    ),
+    (
+        "postgresql",
+        "pg_ctlcluster",
+        "/usr/bin/pg_ctlcluster",
+        "the tests of the library in PostgreSQL",
     ),
 ];
 
@@ -414,7 +446,8 @@ mod tests {
                 "chromium-driver",
                 "openssl",
                 "nginx",
-                "redis-server"
+                "redis-server",
+                "postgresql"
             ]
         );
         let all = |_: &str, _: &str| true;

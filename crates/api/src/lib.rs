@@ -23,6 +23,7 @@ pub mod kept;
 pub mod kind;
 pub mod languages;
 mod lenient;
+pub mod library;
 pub mod media_inputs;
 pub mod media_type;
 pub mod model_rules;

@@ -47,14 +47,17 @@ pub struct Config {
     /// commands need it or --redis.
     #[arg(long, env = "MEDIA_GEN_DATA_DIR", value_name = "DIR", global = true)]
     pub data_dir: Option<PathBuf>,
+    /// Where each person's library and the access keys are kept:
+    /// `postgres://user:password@host/database` for gateways behind one
+    /// balancer, `sqlite:PATH`, or `off`. Default in `keys` and `proxy`
+    /// mode: `library.sqlite3` under --data-dir (without --redis).
+    #[arg(long, env = "MEDIA_GEN_LIBRARY", value_name = "URL", global = true)]
+    pub library: Option<String>,
     /// Tasks a person may create per day (UTC) unless their key says
-    /// (`keys add NAME --tasks-per-day N`).
-    #[arg(
-        long,
-        env = "MEDIA_GEN_TASKS_PER_DAY",
-        default_value = "50",
-        global = true
-    )]
+    /// (`keys add NAME --tasks-per-day N`). Not a flag of the commands:
+    /// there `--tasks-per-day` is the key's own (the environment variable
+    /// still gives `keys` the default it shows).
+    #[arg(long, env = "MEDIA_GEN_TASKS_PER_DAY", default_value = "50")]
     pub tasks_per_day: u32,
     /// Another site whose pages may call the gateway (CORS: exact origins,
     /// repeatable; their pages send a page token from `POST /tokens`).
@@ -300,6 +303,22 @@ pub enum Command {
         #[command(subcommand)]
         action: crate::access::cli::KeysAction,
     },
+    /// What the service was spent on, per person, day or kind, from the
+    /// library (--library, or --data-dir's).
+    Usage(crate::library::cli::UsageArgs),
+    /// A person's library (--library, or --data-dir's).
+    Library {
+        /// What to do.
+        #[command(subcommand)]
+        action: crate::library::cli::LibraryAction,
+    },
+}
+
+impl Config {
+    /// `--library` as given.
+    pub fn library_flag(&self) -> Result<crate::library::LibraryFlag, ConfigError> {
+        crate::library::LibraryFlag::parse(self.library.as_deref()).map_err(ConfigError::Library)
+    }
 }
 
 /// The service's token. Its `Debug` and `Display` print a placeholder, so
@@ -356,11 +375,14 @@ pub enum ConfigError {
     UploadsWithoutPublicUrl,
     /// Uploads in object storage with nowhere to keep their records.
     UploadRecordsNowhere,
+    /// `--library` names no database this gateway keeps a library in.
+    Library(String),
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ConfigError::Library(why) => f.write_str(why),
             ConfigError::NoToken => write!(
                 f,
                 "--upstream is set but there is no token: set {TOKEN_VAR} or --token-file"

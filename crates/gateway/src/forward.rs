@@ -72,14 +72,17 @@ pub async fn handle(
         Ok(body) => body,
         Err(error) => return body_refusal(&error, MAX_BODY_BYTES).into_response(),
     };
+    let mut submitted = None;
     if let Endpoint::Submit(kind) = endpoint {
         // A body the contract cannot read is refused here: the gateway
         // could not count its tasks, and a service that took it anyway
         // could make more than were counted.
-        let tasks = match media_gen_api::Request::read_submit(kind, &body) {
-            Ok(request) => request.tasks_created(),
+        let request = match media_gen_api::Request::read_submit(kind, &body) {
+            Ok(request) => request,
             Err(problem) => return Refusal::Body(problem).into_response(),
         };
+        let tasks = request.tasks_created();
+        submitted = Some(request);
         if let access::Who::Person(name) = &who {
             // The person, never the key.
             tracing::info!(person = %name, kind = kind.as_str(), tasks, "submit");
@@ -146,8 +149,27 @@ pub async fn handle(
         }
         (answer, _) => answer,
     };
+    let written = match (&answer, &who) {
+        (Ok(answer), access::Who::Person(person)) => {
+            crate::library::record::write_down(
+                &gateway,
+                person,
+                &endpoint,
+                &asked,
+                submitted.as_ref(),
+                answer,
+            )
+            .await
+        }
+        _ => None,
+    };
     let answer = match answer {
         Ok(answer) => passed_on(answer).map(|mut response| {
+            if let Some(id) = written.and_then(|id| HeaderValue::from_str(id.as_str()).ok()) {
+                response
+                    .headers_mut()
+                    .insert(media_gen_api::library::LIBRARY_HEADER, id);
+            }
             if let Some((capability, _)) = &relayed {
                 if let Ok(value) = HeaderValue::from_str(capability) {
                     response.headers_mut().insert(RELAY_HEADER, value);

@@ -14,6 +14,7 @@ pub mod csp;
 pub mod forward;
 pub mod health;
 pub mod kept;
+pub mod library;
 pub mod observe;
 pub mod private_files;
 pub mod redis_link;
@@ -72,6 +73,8 @@ pub struct Shared {
     pub access: Arc<access::Access>,
     /// Files uploaded for the service to fetch, with `--upload-dir`.
     pub uploads: Option<Arc<uploads::Uploads>>,
+    /// Each person's library, in `keys` and `proxy` mode.
+    pub library: Option<Arc<library::Library>>,
 }
 
 impl std::ops::Deref for Gateway {
@@ -128,6 +131,8 @@ pub struct Settings {
     pub token_lifetime: Duration,
     /// Uploads, when taken.
     pub uploads: Option<uploads::UploadSettings>,
+    /// Where each person's library and the access keys are kept.
+    pub library: library::LibraryFlag,
 }
 
 impl Settings {
@@ -174,6 +179,7 @@ impl Settings {
             allowed_origins: Vec::new(),
             token_lifetime: access::page_tokens::TOKEN_LIFETIME,
             uploads: None,
+            library: library::LibraryFlag::Default,
         }
     }
 
@@ -215,6 +221,7 @@ impl Settings {
             allowed_origins: config.allow_origin.clone(),
             token_lifetime: config.token_lifetime,
             uploads,
+            library: config.library_flag()?,
         })
     }
 }
@@ -316,6 +323,7 @@ impl Gateway {
         redis: Option<Arc<redis_link::RedisLink>>,
         access: Arc<access::Access>,
         uploads: Option<Arc<uploads::Uploads>>,
+        library: Option<Arc<library::Library>>,
     ) -> Gateway {
         Gateway(Arc::new(Shared {
             upstream: settings.upstream.clone(),
@@ -332,6 +340,7 @@ impl Gateway {
             readiness: std::sync::Mutex::new(None),
             access,
             uploads,
+            library,
         }))
     }
 }
@@ -386,6 +395,7 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
         .route("/tokens", post(access::sign_in::page_token))
         .merge(uploads::routes())
         .merge(kept::routes())
+        .merge(library::routes::routes())
         .with_state(gateway);
     let app = match &settings.static_dir {
         Some(dir) => app.merge(static_files::router(
@@ -532,7 +542,8 @@ pub async fn spawn_local(settings: Settings) -> std::io::Result<String> {
             None,
             None,
             None,
-            access_of(&settings, None).await?,
+            access_of(&settings, None, None).await?,
+            None,
             None,
         ),
         &settings,
@@ -576,7 +587,8 @@ pub async fn serve(
             settings.tasks_per_hour,
         )
     });
-    let access = access_of(settings, redis.clone()).await?;
+    let library = library_of(settings).await?;
+    let access = access_of(settings, redis.clone(), library.clone()).await?;
     let uploads = match &settings.uploads {
         Some(upload_settings) => Some(Arc::new(
             uploads::Uploads::open(upload_settings.clone(), redis.clone()).await?,
@@ -590,9 +602,11 @@ pub async fn serve(
         redis,
         access.clone(),
         uploads.clone(),
+        library.clone(),
     );
     let app = router(gateway.clone(), settings)?;
     let keys_upkeep = tokio::spawn(access::upkeep(access));
+    let library_upkeep = library.map(|library| tokio::spawn(library::upkeep(library)));
     let sweeping = uploads.map(|uploads| tokio::spawn(uploads::sweep(uploads)));
     let watching_holds = tokio::spawn(uploads::hold_watch::watch(gateway.clone()));
     let forgetting = {
@@ -617,6 +631,9 @@ pub async fn serve(
     forgetting.abort();
     upkeep.abort();
     keys_upkeep.abort();
+    if let Some(library_upkeep) = library_upkeep {
+        library_upkeep.abort();
+    }
     if let Some(sweeping) = sweeping {
         sweeping.abort();
     }
@@ -625,16 +642,42 @@ pub async fn serve(
     Ok(())
 }
 
-/// The access rule of `settings`, its keys read (from the Redis of
-/// `redis`, when given).
+/// The access rule of `settings`, its keys read (from the library, or
+/// the Redis of `redis`, when given).
 async fn access_of(
     settings: &Settings,
     redis: Option<Arc<redis_link::RedisLink>>,
+    library: Option<Arc<library::Library>>,
 ) -> std::io::Result<Arc<access::Access>> {
-    access::Access::new(&access_settings(settings), redis)
+    access::Access::new(&access_settings(settings), redis, library)
         .await
         .map(Arc::new)
         .map_err(std::io::Error::other)
+}
+
+/// Where `settings` keep the library, if anywhere.
+fn library_at(settings: &Settings) -> Option<library::LibraryAt> {
+    let keeps = matches!(
+        settings.access,
+        access::AccessMode::Keys | access::AccessMode::Proxy
+    );
+    settings.library.resolve(
+        keeps,
+        settings.data_dir.as_deref(),
+        settings.redis.is_some(),
+    )
+}
+
+/// The library of `settings`, open and migrated, if one is kept.
+async fn library_of(settings: &Settings) -> std::io::Result<Option<Arc<library::Library>>> {
+    let Some(at) = library_at(settings) else {
+        return Ok(None);
+    };
+    let library = library::Library::open(&at)
+        .await
+        .map_err(|error| std::io::Error::other(error.to_string()))?;
+    tracing::info!(library = %library.describe(), "each person's library is kept");
+    Ok(Some(Arc::new(library)))
 }
 
 /// What the access rule is made of, out of `settings`.
@@ -643,6 +686,7 @@ fn access_settings(settings: &Settings) -> access::AccessSettings {
         mode: settings.access,
         data_dir: settings.data_dir.clone(),
         redis: settings.redis.is_some(),
+        library: library_at(settings).is_some(),
         tasks_per_day: settings.tasks_per_day,
         user_header: settings.user_header.clone(),
         trusted: settings.trusted_proxies.clone(),

@@ -3,7 +3,8 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use media_gen_gateway::config::{LogFormat, TOKEN_VAR};
+use media_gen_gateway::config::{Command, LogFormat, TOKEN_VAR};
+use media_gen_gateway::library::LibraryAt;
 use media_gen_gateway::{Config, Settings};
 
 // A proxy allocates and frees small buffers for every request; mimalloc's
@@ -39,29 +40,51 @@ async fn shutdown_signal() {
     tracing::info!("shutting down: finishing requests in flight");
 }
 
-/// `keys add | list | revoke`: the key alone on standard output for `add`.
-fn keys(action: &media_gen_gateway::access::cli::KeysAction, config: &Config) -> ExitCode {
-    use media_gen_gateway::access::cli::{run, KeysAt};
-    let at = match (&config.redis, &config.data_dir) {
-        (Some(url), _) => KeysAt::Redis(url.clone()),
-        (None, Some(dir)) => KeysAt::Dir(dir.clone()),
-        (None, None) => {
-            eprintln!(
-                "media-gen-gateway keys: --data-dir (MEDIA_GEN_DATA_DIR) or --redis \
-                 (MEDIA_GEN_REDIS) names where the keys are kept"
-            );
-            return ExitCode::FAILURE;
-        }
-    };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+/// A runtime for one of the owner's commands.
+fn command_runtime(name: &str) -> Option<tokio::runtime::Runtime> {
+    match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
-        Ok(runtime) => runtime,
+        Ok(runtime) => Some(runtime),
+        Err(error) => {
+            eprintln!("media-gen-gateway {name}: {error}");
+            None
+        }
+    }
+}
+
+/// Where the owner's commands find the library, or why the flag is wrong.
+fn library_at(config: &Config) -> Result<Option<LibraryAt>, String> {
+    Ok(config
+        .library_flag()
+        .map_err(|error| error.to_string())?
+        .resolve(true, config.data_dir.as_deref(), config.redis.is_some()))
+}
+
+/// `keys add | list | revoke`: the key alone on standard output for `add`.
+fn keys(action: &media_gen_gateway::access::cli::KeysAction, config: &Config) -> ExitCode {
+    use media_gen_gateway::access::cli::{run, KeysAt};
+    let at = match library_at(config) {
+        Ok(library) => KeysAt {
+            library,
+            data_dir: config.data_dir.clone(),
+            redis: config.redis.clone(),
+        },
         Err(error) => {
             eprintln!("media-gen-gateway keys: {error}");
             return ExitCode::FAILURE;
         }
+    };
+    if at.is_nowhere() {
+        eprintln!(
+            "media-gen-gateway keys: --data-dir (MEDIA_GEN_DATA_DIR), --library \
+             (MEDIA_GEN_LIBRARY) or --redis (MEDIA_GEN_REDIS) names where the keys are kept"
+        );
+        return ExitCode::FAILURE;
+    }
+    let Some(runtime) = command_runtime("keys") else {
+        return ExitCode::FAILURE;
     };
     match runtime.block_on(run(action, &at, config.tasks_per_day)) {
         Ok(out) => {
@@ -75,10 +98,42 @@ fn keys(action: &media_gen_gateway::access::cli::KeysAction, config: &Config) ->
     }
 }
 
+/// `usage` and `library export`: what they print, or why they failed.
+fn library_command(config: &Config, name: &str) -> ExitCode {
+    use media_gen_gateway::config::Command;
+    use media_gen_gateway::library::cli;
+    let Some(runtime) = command_runtime(name) else {
+        return ExitCode::FAILURE;
+    };
+    let done = library_at(config).and_then(|at| {
+        runtime.block_on(async {
+            match &config.command {
+                Some(Command::Usage(args)) => cli::usage(args, at.as_ref())
+                    .await
+                    .map(|text| print!("{text}")),
+                Some(Command::Library { action }) => {
+                    cli::library(action, at.as_ref(), &mut std::io::stdout().lock()).await
+                }
+                _ => Ok(()),
+            }
+        })
+    });
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("media-gen-gateway {name}: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let config = Config::parse();
-    if let Some(media_gen_gateway::config::Command::Keys { action }) = &config.command {
-        return keys(action, &config);
+    match &config.command {
+        Some(Command::Keys { action }) => return keys(action, &config),
+        Some(Command::Usage(_)) => return library_command(&config, "usage"),
+        Some(Command::Library { .. }) => return library_command(&config, "library"),
+        None => {}
     }
     // One thread: accepting, answering and reading the service all on it,
     // with no hand-over between threads on the way.

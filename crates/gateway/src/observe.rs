@@ -39,6 +39,11 @@ pub const KEPT_FILES: &str = "gateway_kept_files_total";
 pub const KEPT_EVICTED: &str = "gateway_kept_evicted_total";
 /// Seconds from learning a task succeeded to its file being kept.
 pub const KEPT_SECONDS: &str = "gateway_kept_duration_seconds";
+/// Calls of the library's database that failed (answered 503, or a
+/// submit or status not written down).
+pub const LIBRARY_FAILURES: &str = "gateway_library_failures_total";
+/// Seconds each call of the library's database took, by `call`.
+pub const LIBRARY_SECONDS: &str = "gateway_library_duration_seconds";
 /// Connections open now.
 pub const CONNECTIONS_OPEN: &str = "gateway_connections_open";
 

@@ -53,6 +53,8 @@ pub enum Refusal {
     TasksOfTheDayUsed(u32, Duration),
     /// A call that changes something, sent by another site's page.
     CrossSite,
+    /// What was asked for is gone for good (what is wrong, said).
+    Gone(String),
     /// A submit's body the contract cannot read: not JSON, or a field of
     /// the wrong shape (named).
     Body(media_gen_api::submit_body::BodyProblem),
@@ -114,6 +116,11 @@ impl Refusal {
                 StatusCode::SERVICE_UNAVAILABLE,
                 error_codes::UNAVAILABLE,
                 "This gateway cannot take it now; try again",
+            ),
+            Refusal::Gone(message) => (
+                StatusCode::GONE,
+                error_codes::NOT_FOUND,
+                message.as_str(),
             ),
             Refusal::Invalid(message) => (
                 StatusCode::BAD_REQUEST,

@@ -5,6 +5,8 @@
 //! Used by `cargo xtask` (the browser tests' sandbox, `start`) and by the
 //! benchmarks. The standard library only.
 
+pub mod postgres;
+
 use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

@@ -37,16 +37,40 @@ pub enum KeysAction {
     Revoke {
         /// The person's name.
         name: String,
+        /// Remove their library too: every request, task and figure of
+        /// theirs.
+        #[arg(long)]
+        forget: bool,
     },
 }
 
-/// Where the commands find the keys.
-#[derive(Debug, Clone)]
-pub enum KeysAt {
-    /// Under this `--data-dir`.
-    Dir(PathBuf),
-    /// In the Redis at this `--redis` URL.
-    Redis(String),
+/// Where the commands find the keys: the library's database when one is
+/// kept (keys kept before in `keys.json` or Redis are moved in first),
+/// else the Redis of `--redis`, else `keys.json` under `--data-dir`.
+#[derive(Debug, Clone, Default)]
+pub struct KeysAt {
+    /// The library (`--library`, or the SQLite file under `--data-dir`).
+    pub library: Option<crate::library::LibraryAt>,
+    /// `--data-dir`.
+    pub data_dir: Option<PathBuf>,
+    /// `--redis`.
+    pub redis: Option<String>,
+}
+
+impl KeysAt {
+    /// Keys under `dir` alone, as a gateway without `--redis` keeps them.
+    pub fn dir(dir: &std::path::Path) -> KeysAt {
+        KeysAt {
+            library: Some(crate::library::LibraryAt::in_dir(dir)),
+            data_dir: Some(dir.to_owned()),
+            redis: None,
+        }
+    }
+
+    /// Whether they name anywhere.
+    pub fn is_nowhere(&self) -> bool {
+        self.library.is_none() && self.data_dir.is_none() && self.redis.is_none()
+    }
 }
 
 /// Carry out `action` on the keys `at`; the text for standard output, or
@@ -56,9 +80,27 @@ pub async fn run(
     at: &KeysAt,
     default_tasks_per_day: u32,
 ) -> Result<String, KeyError> {
-    let store = match at {
-        KeysAt::Dir(dir) => KeyStore::File(KeyFile::new(dir)),
-        KeysAt::Redis(url) => KeyStore::Redis(reach(url).await?),
+    let redis = match &at.redis {
+        Some(url) => Some(reach(url).await?),
+        None => None,
+    };
+    let library = match &at.library {
+        Some(where_) => Some(Arc::new(crate::library::Library::open(where_).await?)),
+        None => None,
+    };
+    let store = match (&library, &redis, &at.data_dir) {
+        (Some(library), _, dir) => {
+            super::key_store::move_into(library, dir.as_deref(), redis.as_ref(), now_seconds())
+                .await?;
+            KeyStore::Library(Arc::clone(library))
+        }
+        (None, Some(link), _) => KeyStore::Redis(Arc::clone(link)),
+        (None, None, Some(dir)) => KeyStore::File(KeyFile::new(dir)),
+        (None, None, None) => {
+            return Err(KeyError::Name(
+                "no --library, --data-dir or --redis names where the keys are kept".to_owned(),
+            ))
+        }
     };
     match action {
         KeysAction::Add {
@@ -74,21 +116,34 @@ pub async fn run(
             Ok(format!("{key}\n"))
         }
         KeysAction::List => {
-            let people = match (&store, at) {
-                (KeyStore::Redis(link), _) => {
+            let people = match (&redis, &at.data_dir) {
+                (Some(link), _) => {
                     shared_usage::everyone(&mut link.connection()?, now_seconds()).await?
                 }
-                (KeyStore::File(_), KeysAt::Dir(dir)) => usage::read(&Usage::file(dir)),
-                (KeyStore::File(_), KeysAt::Redis(_)) => HashMap::new(),
+                (None, Some(dir)) => usage::read(&Usage::file(dir)),
+                (None, None) => HashMap::new(),
             };
             list(&store, &people, default_tasks_per_day).await
         }
-        KeysAction::Revoke { name } => {
+        KeysAction::Revoke { name, forget } => {
             store.revoke(name).await?;
             let _ = writeln!(
                 std::io::stderr(),
                 "{name}'s key is revoked: running gateways refuse it within a second."
             );
+            if *forget {
+                let library = library.ok_or_else(|| {
+                    KeyError::Name(
+                        "--forget: no library is kept here (--library, or --data-dir without --redis)"
+                            .to_owned(),
+                    )
+                })?;
+                library.forget(name).await?;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{name}'s library is removed: every request, task and figure of theirs."
+                );
+            }
             Ok(String::new())
         }
     }
@@ -156,7 +211,7 @@ mod tests {
     #[tokio::test]
     async fn add_prints_the_key_alone_list_shows_names_and_revoke_takes_it_back() {
         let dir = tempfile::tempdir().unwrap();
-        let at = KeysAt::Dir(dir.path().to_owned());
+        let at = KeysAt::dir(dir.path());
         let add = |name: &str, tasks| {
             let action = KeysAction::Add {
                 name: name.to_owned(),
@@ -181,6 +236,7 @@ mod tests {
         assert!(!listed.contains(key.trim()), "the list shows no key");
         let revoke = KeysAction::Revoke {
             name: "ada".to_owned(),
+            forget: false,
         };
         run(&revoke, &at, 50).await.unwrap();
         let listed = run(&KeysAction::List, &at, 50).await.unwrap();
@@ -196,9 +252,13 @@ mod tests {
             KeysAction::List,
             KeysAction::Revoke {
                 name: "ada".to_owned(),
+                forget: false,
             },
         ] {
-            let at = KeysAt::Redis(url.to_owned());
+            let at = KeysAt {
+                redis: Some(url.to_owned()),
+                ..KeysAt::default()
+            };
             let error = run(&action, &at, 50).await.unwrap_err().to_string();
             assert!(!error.contains("hunter2"), "{error}");
             assert!(!error.contains("user:"), "{error}");

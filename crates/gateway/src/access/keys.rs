@@ -92,6 +92,10 @@ pub enum KeyError {
     /// The Redis the keys are kept in (`--redis`) failed a call.
     #[error("{0}")]
     Redis(#[from] crate::relay::store::StoreError),
+    /// The library's database (where the keys are kept with a library)
+    /// failed a call.
+    #[error("{0}")]
+    Library(String),
     /// The Redis of `--redis` does not answer.
     #[error("the redis at {0} does not answer: is it running, and is --redis right?")]
     RedisSilent(String),

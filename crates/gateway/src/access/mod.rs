@@ -131,6 +131,8 @@ pub struct AccessSettings {
     /// Whether `--redis` is given: keys, sessions, page tokens and use are
     /// kept there.
     pub redis: bool,
+    /// Whether a library is kept: the keys are then kept in its database.
+    pub library: bool,
     /// Tasks a person may create per day unless their key says.
     pub tasks_per_day: u32,
     /// The header an auth proxy names the person in (`proxy` mode).
@@ -156,14 +158,14 @@ impl AccessSettings {
     /// one) reads: the header the person is named in, or the refusal that
     /// names the flag to fix.
     pub fn check(&self) -> Result<axum::http::HeaderName, String> {
-        match (self.mode, &self.data_dir, self.redis) {
+        match (self.mode, &self.data_dir, self.redis || self.library) {
             (AccessMode::Keys, None, false) => {
                 return Err(
-                    "--access keys needs --data-dir, where the keys are kept (or --redis)"
+                    "--access keys needs --data-dir, where the keys are kept (or --library, or --redis)"
                         .to_owned(),
                 )
             }
-            (AccessMode::Keys, Some(dir), false) => {
+            (AccessMode::Keys, Some(dir), _) if !self.redis => {
                 KeyFile::new(dir)
                     .load()
                     .map_err(|error| error.to_string())?;
@@ -186,10 +188,18 @@ impl Access {
     pub async fn new(
         settings: &AccessSettings,
         redis: Option<Arc<RedisLink>>,
+        library: Option<Arc<crate::library::Library>>,
     ) -> Result<Access, String> {
         let user_header = settings.check()?;
         let data_dir = settings.data_dir.as_deref();
         let keys = match (settings.mode, &redis, data_dir) {
+            (AccessMode::Keys, _, dir) if library.is_some() => {
+                let library = library.clone().ok_or("no library")?;
+                key_store::move_into(&library, dir, redis.as_ref(), now_seconds())
+                    .await
+                    .map_err(|error| error.to_string())?;
+                Some(KeyStore::Library(library))
+            }
             (AccessMode::Keys, Some(link), dir) => {
                 if let Some(dir) = dir.filter(|dir| KeyFile::new(dir).path().exists()) {
                     tracing::warn!(
@@ -244,7 +254,7 @@ impl Access {
                 use std::os::unix::fs::MetadataExt;
                 Some((meta.modified().ok()?, meta.len(), meta.ino()))
             }),
-            KeyStore::Redis(_) => None,
+            KeyStore::Redis(_) | KeyStore::Library(_) => None,
         };
         let unchanged = self
             .ring

@@ -129,6 +129,7 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
             crate::kept::keep(uploads, &gateway.http, &mut task, None, wait).await;
         }
     }
+    crate::library::record::learn_task(gateway, &task).await;
     if store
         .announce(capability, task)
         .await

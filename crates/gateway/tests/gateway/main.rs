@@ -11,6 +11,7 @@ mod abuse;
 mod access;
 mod forwarding;
 mod kept;
+mod library;
 mod operations;
 mod relay_bounds;
 mod static_files;

@@ -1,0 +1,465 @@
+//! A person's library: every request they submitted through a gateway
+//! that keeps one, with its tasks' last known status and result, on every
+//! device they sign in from. What the gateway's `/library` calls take and
+//! answer, and the rules of each field, live here; the gateway stores it,
+//! a page reads it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::kind::TaskKind;
+use crate::request::Request;
+use crate::status::TaskStatus;
+
+/// The header of a submit's answer naming the request in the person's
+/// library (`Media-Gen-Library-Request`).
+pub const LIBRARY_HEADER: &str = "media-gen-library-request";
+
+/// Requests a page of the library holds unless `limit` says otherwise.
+pub const PAGE_DEFAULT: u32 = 50;
+/// The most requests one page may hold.
+pub const PAGE_MAX: u32 = 100;
+/// The longest search a page may send, in characters.
+pub const QUERY_MAX_CHARS: usize = 200;
+/// The most words of a search (each must appear).
+pub const QUERY_MAX_WORDS: usize = 8;
+/// The longest name a person may give a request, in characters.
+pub const NAME_MAX_CHARS: usize = 100;
+/// How long a removed request can be brought back, in milliseconds.
+pub const UNDO_MS: u64 = 60_000;
+/// The most requests one "remove many" or "restore" call names.
+pub const MANY_MAX: usize = 500;
+/// The most tasks one import from a browser may hold.
+pub const IMPORT_MAX: usize = 1_000;
+
+/// The gateway's id for one request in a library: 128 random bits,
+/// base64url (22 characters). Unguessable, so a guessed one answers 404.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct RequestId(String);
+
+impl RequestId {
+    /// `text` as an id, when it has an id's shape (1 to 64 letters, digits,
+    /// `-` and `_`): nothing else reaches a database.
+    pub fn parse(text: &str) -> Option<RequestId> {
+        let shaped = (1..=64).contains(&text.len())
+            && text
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_');
+        shaped.then(|| RequestId(text.to_owned()))
+    }
+
+    /// The id as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for RequestId {
+    type Error = String;
+    fn try_from(text: String) -> Result<Self, String> {
+        RequestId::parse(&text).ok_or_else(|| format!("{text:?} is not a request id"))
+    }
+}
+
+impl From<RequestId> for String {
+    fn from(id: RequestId) -> String {
+        id.0
+    }
+}
+
+impl std::fmt::Display for RequestId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One task of a request, as last known.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct LibraryTask {
+    /// The service's id.
+    pub task_id: String,
+    /// The last status read.
+    pub status: TaskStatus,
+    /// When it was last learnt (milliseconds since 1970).
+    pub updated: u64,
+    /// The task as last read, `{"task_type": …, "data": {…}}` (with its
+    /// results and the gateway's kept copies); `null` before a read.
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(type = "unknown"))]
+    pub task: Option<serde_json::Value>,
+}
+
+/// One request in the library: what was asked and the tasks it made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct LibraryItem {
+    /// The gateway's id for it.
+    #[cfg_attr(feature = "typescript", ts(type = "string"))]
+    pub request: RequestId,
+    /// Its kind.
+    pub kind: TaskKind,
+    /// When it was submitted (milliseconds since 1970).
+    pub created: u64,
+    /// The name the person gave it, if any.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The request's body as sent (`null` for a task added from a browser
+    /// that did not know it).
+    #[cfg_attr(feature = "typescript", ts(type = "unknown"))]
+    pub body: serde_json::Value,
+    /// The tasks it made, in the service's order.
+    pub tasks: Vec<LibraryTask>,
+}
+
+/// A page of the library, newest first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct LibraryPage {
+    /// The requests on this page.
+    pub items: Vec<LibraryItem>,
+    /// What to send as `cursor` for the next page; `null` on the last.
+    pub next: Option<String>,
+}
+
+/// Where a page ends: the last request's time and id. Written
+/// `created.id` (an id holds no `.`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cursor {
+    /// The last request's `created`.
+    pub created: u64,
+    /// The last request's id.
+    pub request: RequestId,
+}
+
+impl Cursor {
+    /// The cursor after `item`.
+    pub fn after(item: &LibraryItem) -> Cursor {
+        Cursor {
+            created: item.created,
+            request: item.request.clone(),
+        }
+    }
+
+    /// The cursor as a page sends it back.
+    pub fn to_text(&self) -> String {
+        format!("{}.{}", self.created, self.request)
+    }
+
+    /// A cursor out of its text.
+    pub fn parse(text: &str) -> Option<Cursor> {
+        let (created, request) = text.split_once('.')?;
+        Some(Cursor {
+            created: created.parse().ok()?,
+            request: RequestId::parse(request)?,
+        })
+    }
+}
+
+/// What a listing asks for: `?kind=&status=&q=&cursor=&limit=`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LibraryQuery {
+    /// Only requests of this kind.
+    pub kind: Option<TaskKind>,
+    /// Only requests with a task in this status.
+    pub status: Option<TaskStatus>,
+    /// Only requests whose prompt or name holds every one of these words
+    /// (lowercase).
+    pub words: Vec<String>,
+    /// Only requests after this one.
+    pub cursor: Option<Cursor>,
+    /// The most requests on the page.
+    pub limit: u32,
+}
+
+impl LibraryQuery {
+    /// The query of the `(name, value)` pairs of a query string, or what
+    /// is wrong with one, naming the field and the rule. Unknown names
+    /// are refused: a misspelt filter must not list everything.
+    pub fn from_pairs<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<LibraryQuery, String> {
+        let mut query = LibraryQuery {
+            limit: PAGE_DEFAULT,
+            ..LibraryQuery::default()
+        };
+        for (name, value) in pairs {
+            if value.is_empty() {
+                continue;
+            }
+            match name {
+                "kind" => {
+                    query.kind = Some(value.parse().map_err(
+                        |error: crate::wire_enum::UnknownValue| {
+                            format!("kind: `{value}` is not one of {}", error.allowed.join(", "))
+                        },
+                    )?)
+                }
+                "status" => query.status = Some(status_filter(value)?),
+                "q" => query.words = query_words(value)?,
+                "cursor" => {
+                    query.cursor = Some(Cursor::parse(value).ok_or_else(|| {
+                        "cursor: not one this gateway gave (send `next` as it came)".to_owned()
+                    })?)
+                }
+                "limit" => {
+                    query.limit = value
+                        .parse()
+                        .ok()
+                        .filter(|limit| (1..=PAGE_MAX).contains(limit))
+                        .ok_or_else(|| format!("limit: a whole number from 1 to {PAGE_MAX}"))?
+                }
+                other => {
+                    return Err(format!(
+                        "{other}: not a filter of the library (kind, status, q, cursor, limit)"
+                    ))
+                }
+            }
+        }
+        Ok(query)
+    }
+}
+
+/// A status the listing filters by: one of the service's four.
+fn status_filter(value: &str) -> Result<TaskStatus, String> {
+    match TaskStatus::from(value) {
+        TaskStatus::Other(_) => Err(format!(
+            "status: `{value}` is not one of PENDING, GENERATING, SUCCEEDED, FAILED"
+        )),
+        known => Ok(known),
+    }
+}
+
+/// The words of a search, lowercase, each to be found.
+pub fn query_words(text: &str) -> Result<Vec<String>, String> {
+    if text.chars().count() > QUERY_MAX_CHARS {
+        return Err(format!("q: at most {QUERY_MAX_CHARS} characters"));
+    }
+    let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+    if words.len() > QUERY_MAX_WORDS {
+        return Err(format!("q: at most {QUERY_MAX_WORDS} words"));
+    }
+    Ok(words)
+}
+
+/// The text a search looks in: the request's prompt and the name the
+/// person (or the request) gave it, lowercase.
+pub fn searched_text(request: Option<&Request>, name: Option<&str>) -> String {
+    let asked = match request {
+        Some(Request::ImageToVideo(request)) => request.prompt.as_str(),
+        Some(Request::ImageGenerate(request)) => request.prompt.as_str(),
+        Some(Request::VideoTranslate(request)) => request.name.as_deref().unwrap_or(""),
+        None => "",
+    };
+    let mut text = asked.to_lowercase();
+    if let Some(name) = name.filter(|name| !name.is_empty()) {
+        text.push('\n');
+        text.push_str(&name.to_lowercase());
+    }
+    text
+}
+
+/// The name a request is listed under until the person renames it: a
+/// translation's own `name`.
+pub fn given_name(request: &Request) -> Option<String> {
+    match request {
+        Request::VideoTranslate(request) => request.name.clone().filter(|name| !name.is_empty()),
+        _ => None,
+    }
+}
+
+/// A name the person gives a request, trimmed, or what is wrong with it.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > NAME_MAX_CHARS {
+        return Err(format!("name: 1 to {NAME_MAX_CHARS} characters"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("name: no line breaks or control characters".to_owned());
+    }
+    Ok(name.to_owned())
+}
+
+/// What one task of a request makes, for the owner's `usage`: images,
+/// and seconds of video (a translation's length is not known when it is
+/// submitted, so it counts none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Output {
+    /// Images made.
+    pub images: u64,
+    /// Seconds of video made.
+    pub video_seconds: u64,
+}
+
+/// What each task of `request` makes.
+pub fn output_per_task(request: &Request) -> Output {
+    match request {
+        Request::ImageGenerate(_) => Output {
+            images: 1,
+            video_seconds: 0,
+        },
+        Request::ImageToVideo(request) => Output {
+            images: 0,
+            video_seconds: request
+                .duration
+                .and_then(|seconds| u64::try_from(seconds).ok())
+                .unwrap_or(0),
+        },
+        Request::VideoTranslate(_) => Output::default(),
+    }
+}
+
+/// A rename: `PATCH /library/{request}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rename {
+    /// The new name ([`check_name`]).
+    pub name: String,
+}
+
+/// Several requests: `POST /library/remove` and `POST /library/restore`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Many {
+    /// The requests, at most [`MANY_MAX`].
+    pub requests: Vec<RequestId>,
+}
+
+/// What a removal answers: the requests removed, and until when
+/// `POST /library/restore` brings them back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Removed {
+    /// The requests removed (ids the person does not own are left out).
+    #[cfg_attr(feature = "typescript", ts(type = "string[]"))]
+    pub requests: Vec<RequestId>,
+    /// Milliseconds since 1970 until which they can be restored.
+    pub undo_until: u64,
+}
+
+/// A task a browser already knows, offered to the library once
+/// (`POST /library/import`): its stored record's fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KnownTask {
+    /// Its kind.
+    pub kind: TaskKind,
+    /// The service's id.
+    pub task_id: String,
+    /// When it was submitted (milliseconds since 1970).
+    pub submitted_at: f64,
+    /// The request's body as submitted, or `null`.
+    #[serde(default)]
+    pub request: serde_json::Value,
+    /// The last status read.
+    pub status: TaskStatus,
+    /// The task as last read (tagged), or `null`.
+    #[serde(default)]
+    pub task: Option<serde_json::Value>,
+}
+
+/// `POST /library/import`'s body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Import {
+    /// The tasks, at most [`IMPORT_MAX`].
+    pub tasks: Vec<KnownTask>,
+}
+
+/// What an import answers: how many tasks were added (those already in
+/// the library are not added twice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Imported {
+    /// Tasks added.
+    pub added: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(text: &str) -> Result<LibraryQuery, String> {
+        LibraryQuery::from_pairs(text.split('&').filter_map(|pair| pair.split_once('=')))
+    }
+
+    #[test]
+    fn a_query_reads_its_filters_and_names_a_wrong_one() {
+        let read = query("kind=image_generate&status=FAILED&q=Red  Fox&limit=20").unwrap();
+        assert_eq!(read.kind, Some(TaskKind::ImageGenerate));
+        assert_eq!(read.status, Some(TaskStatus::Failed));
+        assert_eq!(read.words, ["red", "fox"]);
+        assert_eq!(read.limit, 20);
+        assert_eq!(query("").unwrap().limit, PAGE_DEFAULT);
+        assert_eq!(query("kind=&q=").unwrap(), query("").unwrap());
+        assert!(query("kind=video")
+            .unwrap_err()
+            .starts_with("kind: `video`"));
+        assert!(query("status=DONE")
+            .unwrap_err()
+            .starts_with("status: `DONE`"));
+        assert!(query("limit=0").unwrap_err().starts_with("limit:"));
+        assert!(query("limit=101").unwrap_err().starts_with("limit:"));
+        assert!(query("cursor=12").unwrap_err().starts_with("cursor:"));
+        assert!(query("kinds=x")
+            .unwrap_err()
+            .starts_with("kinds: not a filter"));
+        let long = format!("q={}", "a ".repeat(9));
+        assert!(query(&long).unwrap_err().contains("at most 8 words"));
+        let longer = format!("q={}", "a".repeat(201));
+        assert!(query(&longer)
+            .unwrap_err()
+            .contains("at most 200 characters"));
+    }
+
+    #[test]
+    fn a_cursor_reads_back_as_written() {
+        let cursor = Cursor {
+            created: 1_764_000_000_123,
+            request: RequestId::parse("aB-_9").unwrap(),
+        };
+        assert_eq!(Cursor::parse(&cursor.to_text()), Some(cursor));
+        assert_eq!(Cursor::parse("x.aB"), None);
+        assert_eq!(Cursor::parse("12.a b"), None);
+        assert_eq!(Cursor::parse("12."), None);
+    }
+
+    #[test]
+    fn ids_have_one_shape() {
+        assert!(RequestId::parse("Zx_9-a").is_some());
+        for wrong in ["", "a/b", "a.b", "é", &"a".repeat(65), "' or 1=1"] {
+            assert!(RequestId::parse(wrong).is_none(), "{wrong}");
+        }
+        let read: Result<RequestId, _> = serde_json::from_str("\"a b\"");
+        assert!(read.is_err());
+    }
+
+    #[test]
+    fn names_are_trimmed_single_lines() {
+        assert_eq!(check_name("  Fox at dusk ").unwrap(), "Fox at dusk");
+        assert!(check_name(" ").unwrap_err().starts_with("name: 1 to 100"));
+        assert!(check_name(&"a".repeat(101)).is_err());
+        assert!(check_name("a\nb").unwrap_err().contains("line breaks"));
+    }
+
+    #[test]
+    fn searches_look_in_the_prompt_and_the_name_and_output_is_counted_per_task() {
+        let image = Request::from_json(
+            TaskKind::ImageGenerate,
+            serde_json::json!({"prompt": "A Red Fox", "generate_count": 3}),
+        )
+        .unwrap();
+        assert_eq!(searched_text(Some(&image), Some("Dusk")), "a red fox\ndusk");
+        assert_eq!(output_per_task(&image).images, 1);
+        let video = Request::from_json(
+            TaskKind::ImageToVideo,
+            serde_json::json!({"prompt": "waves", "duration": 8, "model": "V"}),
+        )
+        .unwrap();
+        assert_eq!(output_per_task(&video).video_seconds, 8);
+        let translation = Request::from_json(
+            TaskKind::VideoTranslate,
+            serde_json::json!({"video_url": "https://x/v.mp4", "target_languages": ["fr"], "name": "Talk"}),
+        )
+        .unwrap();
+        assert_eq!(given_name(&translation).as_deref(), Some("Talk"));
+        assert_eq!(searched_text(Some(&translation), None), "talk");
+        assert_eq!(output_per_task(&translation), Output::default());
+    }
+}

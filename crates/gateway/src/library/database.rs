@@ -1,0 +1,232 @@
+//! The one thing the library asks of a database: run a few statements in
+//! one transaction and hand back their rows, and bring the schema up to
+//! date. The SQL is written once, in what SQLite and PostgreSQL both read
+//! (`$1` parameters, `ON CONFLICT`, `RETURNING`, row values); each driver
+//! ([`super::sqlite`], [`super::postgres`]) only carries it out.
+
+use std::future::Future;
+use std::pin::Pin;
+
+/// A future a driver returns.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A value bound to a statement's `$n`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Param {
+    /// A `BIGINT` (or `NULL`).
+    Int(Option<i64>),
+    /// A `TEXT` (or `NULL`).
+    Text(Option<String>),
+}
+
+/// A value of a row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    /// `NULL`.
+    Null,
+    /// A whole number.
+    Int(i64),
+    /// A text.
+    Text(String),
+}
+
+impl Cell {
+    /// The number, or 0 (`NULL`, a text).
+    pub fn int(&self) -> i64 {
+        match self {
+            Cell::Int(value) => *value,
+            _ => 0,
+        }
+    }
+
+    /// The text, or `None` (`NULL`, a number).
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Cell::Text(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The text, or an empty one.
+    pub fn string(&self) -> String {
+        self.text().unwrap_or_default().to_owned()
+    }
+}
+
+/// The rows one statement returned, each a list of cells in the order
+/// of its `SELECT` or `RETURNING`.
+pub type Rows = Vec<Vec<Cell>>;
+
+/// One statement and its parameters, in order (`$1` first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statement {
+    /// The SQL, with `$1`, `$2`, … for its parameters.
+    pub sql: String,
+    /// The parameters.
+    pub params: Vec<Param>,
+}
+
+impl Statement {
+    /// `sql` with no parameters yet.
+    pub fn new(sql: impl Into<String>) -> Statement {
+        Statement {
+            sql: sql.into(),
+            params: Vec::new(),
+        }
+    }
+
+    /// With a text parameter next.
+    pub fn text(mut self, value: impl Into<String>) -> Statement {
+        self.params.push(Param::Text(Some(value.into())));
+        self
+    }
+
+    /// With a text parameter or `NULL` next.
+    pub fn maybe_text(mut self, value: Option<impl Into<String>>) -> Statement {
+        self.params.push(Param::Text(value.map(Into::into)));
+        self
+    }
+
+    /// With a number parameter next.
+    pub fn int(mut self, value: impl TryInto<i64>) -> Statement {
+        self.params
+            .push(Param::Int(Some(value.try_into().unwrap_or(i64::MAX))));
+        self
+    }
+
+    /// With a number parameter or `NULL` next.
+    pub fn maybe_int(mut self, value: Option<i64>) -> Statement {
+        self.params.push(Param::Int(value));
+        self
+    }
+
+    /// The placeholder the next parameter will take (`$3`).
+    pub fn next_placeholder(&self) -> String {
+        format!("${}", self.params.len() + 1)
+    }
+}
+
+/// Why the database failed a call.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The SQLite file could not be opened, read or written.
+    #[error("the library's SQLite file {path}: {error}")]
+    Sqlite {
+        /// The file.
+        path: String,
+        /// What SQLite said.
+        error: String,
+    },
+    /// PostgreSQL refused, or could not be reached.
+    #[error("the library's PostgreSQL at {at}: {error}")]
+    Postgres {
+        /// Where, without the password.
+        at: String,
+        /// What it said.
+        error: String,
+    },
+    /// The schema on disk is newer than this gateway knows.
+    #[error("the library's schema is at version {found}, newer than this gateway's {known}: run the newer gateway")]
+    Newer {
+        /// The newest version applied.
+        found: i64,
+        /// The newest this gateway has.
+        known: i64,
+    },
+}
+
+/// One change of the schema: a file of `migrations/`, applied once, in
+/// order, and recorded in `schema_migrations`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Migration {
+    /// Its number (the file name's first digits).
+    pub version: i64,
+    /// Its file's name.
+    pub name: &'static str,
+    /// Its SQL: several statements.
+    pub sql: &'static str,
+}
+
+/// Every migration, in order.
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "0001_library.sql",
+        sql: include_str!("../../migrations/0001_library.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "0002_access_keys.sql",
+        sql: include_str!("../../migrations/0002_access_keys.sql"),
+    },
+];
+
+/// The table that records which migrations were applied.
+pub const MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (\
+     version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied BIGINT NOT NULL)";
+
+/// What to apply, given the versions already applied: the migrations
+/// after them, in order; or a refusal when the database is newer than
+/// this gateway.
+pub fn to_apply<'a>(
+    applied: &[i64],
+    migrations: &'a [Migration],
+) -> Result<Vec<&'a Migration>, DbError> {
+    let known = migrations.last().map_or(0, |last| last.version);
+    if let Some(found) = applied.iter().copied().filter(|v| *v > known).max() {
+        return Err(DbError::Newer { found, known });
+    }
+    Ok(migrations
+        .iter()
+        .filter(|migration| !applied.contains(&migration.version))
+        .collect())
+}
+
+/// A database the library can be kept in.
+pub trait Database: Send + Sync + 'static {
+    /// Run `statements` in order, in one transaction (all or none); the
+    /// rows each returned.
+    fn run(&self, statements: Vec<Statement>) -> BoxFuture<'_, Result<Vec<Rows>, DbError>>;
+
+    /// Apply the migrations of `migrations` not yet applied, once even
+    /// when several gateways start together; the names of those applied.
+    fn migrate(
+        &self,
+        migrations: &'static [Migration],
+    ) -> BoxFuture<'_, Result<Vec<&'static str>, DbError>>;
+
+    /// Where it is, for the log (no password).
+    fn describe(&self) -> String;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_numbered_in_order_by_their_files() {
+        for (index, migration) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(migration.version, index as i64 + 1);
+            assert!(migration
+                .name
+                .starts_with(&format!("{:04}_", migration.version)));
+        }
+        let pending = to_apply(&[1], MIGRATIONS).unwrap();
+        assert_eq!(pending.len(), MIGRATIONS.len() - 1);
+        assert!(to_apply(&[], MIGRATIONS).unwrap().len() == MIGRATIONS.len());
+        let newer = to_apply(&[1, 2, 99], MIGRATIONS).unwrap_err().to_string();
+        assert!(newer.contains("version 99"), "{newer}");
+    }
+
+    #[test]
+    fn every_migration_file_is_listed() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let listed: Vec<&str> = MIGRATIONS.iter().map(|m| m.name).collect();
+        assert_eq!(files, listed);
+    }
+}

@@ -1,0 +1,584 @@
+//! The library's requests and tasks: a submit written, a task's news
+//! learnt, a person's pages listed, and their renames, removals (undone
+//! within a minute), imports, export and forgetting. A person only ever
+//! reaches their own rows: every statement names them.
+
+use base64::Engine;
+use media_gen_api::library::{
+    given_name, output_per_task, searched_text, Cursor, Imported, KnownTask, LibraryItem,
+    LibraryPage, LibraryQuery, LibraryTask, Removed, RequestId, IMPORT_MAX, MANY_MAX, PAGE_MAX,
+    UNDO_MS,
+};
+use media_gen_api::{AnyTask, Request, TaskKind, TaskStatus};
+
+use super::database::{Cell, DbError, Rows, Statement};
+use super::Library;
+
+/// Milliseconds in a day.
+pub const DAY_MS: u64 = 86_400_000;
+
+/// A submit the service took, to write down.
+#[derive(Debug, Clone, Copy)]
+pub struct Submitted<'a> {
+    /// Whose.
+    pub person: &'a str,
+    /// Its kind.
+    pub kind: TaskKind,
+    /// Its body as the person sent it.
+    pub body: &'a [u8],
+    /// The body as the contract reads it.
+    pub request: &'a Request,
+    /// The ids of the tasks it made.
+    pub task_ids: &'a [String],
+    /// When (milliseconds since 1970).
+    pub now: u64,
+}
+
+/// A new request id: 128 random bits.
+fn new_id() -> Option<RequestId> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).ok()?;
+    RequestId::parse(&base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// A `LIKE` pattern that finds `word` anywhere, its `%`, `_` and `\`
+/// taken as themselves.
+fn containing(word: &str) -> String {
+    let mut pattern = String::from("%");
+    for c in word.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
+/// The columns of a listing, request first, then its task.
+const LISTED: &str = "r.id, r.kind, r.created, r.name, r.body, \
+     t.task_id, t.status, t.task, t.updated";
+
+/// The statement listing `person`'s requests as `query` asks (one more
+/// than the page, to know whether another follows), or the one request
+/// `only`.
+fn listing(person: &str, query: &LibraryQuery, only: Option<&RequestId>) -> Statement {
+    let mut statement = Statement::new("").text(person);
+    let mut filters = String::new();
+    if let Some(id) = only {
+        filters.push_str(&format!(" AND id = {}", statement.next_placeholder()));
+        statement = statement.text(id.as_str());
+    }
+    if let Some(kind) = query.kind {
+        filters.push_str(&format!(" AND kind = {}", statement.next_placeholder()));
+        statement = statement.text(kind.as_str());
+    }
+    if let Some(cursor) = &query.cursor {
+        let created = statement.next_placeholder();
+        statement = statement.int(cursor.created);
+        let id = statement.next_placeholder();
+        statement = statement.text(cursor.request.as_str());
+        filters.push_str(&format!(" AND (created, id) < ({created}, {id})"));
+    }
+    for word in &query.words {
+        filters.push_str(&format!(
+            " AND words LIKE {} ESCAPE '\\'",
+            statement.next_placeholder()
+        ));
+        statement = statement.text(containing(word));
+    }
+    if let Some(status) = &query.status {
+        filters.push_str(&format!(
+            " AND EXISTS (SELECT 1 FROM library_tasks s WHERE s.request = library_requests.id AND s.status = {})",
+            statement.next_placeholder()
+        ));
+        statement = statement.text(status.as_str());
+    }
+    let limit = statement.next_placeholder();
+    statement = statement.int(query.limit.min(PAGE_MAX) + 1);
+    statement.sql = format!(
+        "SELECT {LISTED} FROM (SELECT id, kind, created, name, body FROM library_requests \
+         WHERE person = $1 AND removed IS NULL{filters} \
+         ORDER BY created DESC, id DESC LIMIT {limit}) r \
+         JOIN library_tasks t ON t.request = r.id \
+         ORDER BY r.created DESC, r.id DESC, t.position"
+    );
+    statement
+}
+
+/// The requests of a listing's rows, in order.
+fn items(rows: Rows) -> Vec<LibraryItem> {
+    let mut items: Vec<LibraryItem> = Vec::new();
+    for row in rows {
+        let [id, kind, created, name, body, task_id, status, task, updated] = &row[..] else {
+            continue;
+        };
+        let Some(request) = id.text().and_then(RequestId::parse) else {
+            continue;
+        };
+        let task = LibraryTask {
+            task_id: task_id.string(),
+            status: TaskStatus::from(status.text().unwrap_or_default()),
+            updated: u64::try_from(updated.int()).unwrap_or(0),
+            task: task.text().and_then(|text| serde_json::from_str(text).ok()),
+        };
+        match items.last_mut() {
+            Some(last) if last.request == request => last.tasks.push(task),
+            _ => {
+                let Ok(kind) = kind.string().parse() else {
+                    continue;
+                };
+                items.push(LibraryItem {
+                    request,
+                    kind,
+                    created: u64::try_from(created.int()).unwrap_or(0),
+                    name: name.text().map(str::to_owned),
+                    body: body
+                        .text()
+                        .and_then(|text| serde_json::from_str(text).ok())
+                        .unwrap_or(serde_json::Value::Null),
+                    tasks: vec![task],
+                });
+            }
+        }
+    }
+    items
+}
+
+/// The ids a statement's `RETURNING id` gave.
+fn returned_ids(rows: &Rows) -> Vec<RequestId> {
+    rows.iter()
+        .filter_map(|row| row.first().and_then(Cell::text).and_then(RequestId::parse))
+        .collect()
+}
+
+/// One request to write, with its tasks (id, status, the task as read).
+struct NewRequest<'a> {
+    id: &'a RequestId,
+    person: &'a str,
+    kind: TaskKind,
+    created: u64,
+    body: &'a str,
+    request: Option<&'a Request>,
+    tasks: &'a [(String, TaskStatus, Option<String>)],
+    now: u64,
+}
+
+/// The statements writing one request and its tasks.
+fn request_rows(new: NewRequest<'_>) -> Vec<Statement> {
+    let NewRequest {
+        id,
+        person,
+        kind,
+        created,
+        body,
+        request,
+        tasks,
+        now,
+    } = new;
+    let name = request.and_then(given_name);
+    let mut statements = vec![Statement::new(
+        "INSERT INTO library_requests (id, person, kind, created, name, words, body) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .text(id.as_str())
+    .text(person)
+    .text(kind.as_str())
+    .int(created)
+    .maybe_text(name.clone())
+    .text(searched_text(request, name.as_deref()))
+    .text(body)];
+    for (position, (task_id, status, task)) in tasks.iter().enumerate() {
+        statements.push(
+            Statement::new(
+                "INSERT INTO library_tasks (kind, task_id, request, position, status, task, updated) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (kind, task_id) DO NOTHING",
+            )
+            .text(kind.as_str())
+            .text(task_id.as_str())
+            .text(id.as_str())
+            .int(position)
+            .text(status.as_str())
+            .maybe_text(task.clone())
+            .int(now),
+        );
+    }
+    statements
+}
+
+impl Library {
+    /// Write down a submit the service took (its request, its tasks as
+    /// pending, and what it spent); the request's id.
+    pub async fn record_submit(&self, submitted: Submitted<'_>) -> Result<RequestId, DbError> {
+        let id = new_id().ok_or_else(|| DbError::Sqlite {
+            path: "-".to_owned(),
+            error: "no randomness from the operating system".to_owned(),
+        })?;
+        let body = std::str::from_utf8(submitted.body).unwrap_or("null");
+        let tasks: Vec<_> = submitted
+            .task_ids
+            .iter()
+            .map(|task_id| (task_id.clone(), TaskStatus::Pending, None))
+            .collect();
+        let mut statements = request_rows(NewRequest {
+            id: &id,
+            person: submitted.person,
+            kind: submitted.kind,
+            created: submitted.now,
+            body,
+            request: Some(submitted.request),
+            tasks: &tasks,
+            now: submitted.now,
+        });
+        let each = output_per_task(submitted.request);
+        let count = submitted.task_ids.len() as u64;
+        statements.push(
+            Statement::new(
+                "INSERT INTO library_spent (person, day, kind, tasks, images, video_seconds) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (person, day, kind) DO UPDATE SET \
+                 tasks = library_spent.tasks + excluded.tasks, \
+                 images = library_spent.images + excluded.images, \
+                 video_seconds = library_spent.video_seconds + excluded.video_seconds",
+            )
+            .text(submitted.person)
+            .int(submitted.now / DAY_MS)
+            .text(submitted.kind.as_str())
+            .int(count)
+            .int(each.images * count)
+            .int(each.video_seconds * count),
+        );
+        self.db().run(statements).await?;
+        Ok(id)
+    }
+
+    /// What a read or a callback said of `task`: its status and result,
+    /// unless the library already holds it ended (an old read arriving
+    /// late). Whose request it is, when the library holds it and it changed.
+    pub async fn learn(
+        &self,
+        task: &AnyTask,
+        now: u64,
+    ) -> Result<Option<(String, RequestId)>, DbError> {
+        let (kind, task_id, status) = (task.kind(), task.task_id(), task.status());
+        let tagged = serde_json::to_string(task).ok();
+        let ran = self
+            .db()
+            .run(vec![
+                Statement::new(
+                    "UPDATE library_tasks SET status = $3, task = $4, updated = $5 \
+                     WHERE kind = $1 AND task_id = $2 \
+                     AND (status NOT IN ('SUCCEEDED', 'FAILED') OR $3 IN ('SUCCEEDED', 'FAILED')) \
+                     RETURNING request",
+                )
+                .text(kind.as_str())
+                .text(task_id)
+                .text(status.as_str())
+                .maybe_text(tagged)
+                .int(now),
+                Statement::new(
+                    "SELECT r.person, r.id FROM library_tasks t \
+                     JOIN library_requests r ON r.id = t.request \
+                     WHERE t.kind = $1 AND t.task_id = $2",
+                )
+                .text(kind.as_str())
+                .text(task_id),
+            ])
+            .await?;
+        let changed = ran.first().is_some_and(|rows| !rows.is_empty());
+        Ok(ran
+            .get(1)
+            .and_then(|rows| rows.first())
+            .filter(|_| changed)
+            .and_then(|row| {
+                let id = row.get(1).and_then(Cell::text).and_then(RequestId::parse)?;
+                Some((row.first()?.string(), id))
+            }))
+    }
+
+    /// A page of `person`'s library, as `query` asks.
+    pub async fn list(&self, person: &str, query: &LibraryQuery) -> Result<LibraryPage, DbError> {
+        let rows = self
+            .db()
+            .run(vec![listing(person, query, None)])
+            .await?
+            .pop()
+            .unwrap_or_default();
+        let mut items = items(rows);
+        let limit = query.limit.min(PAGE_MAX) as usize;
+        let next = (items.len() > limit).then(|| {
+            items.truncate(limit);
+            items.last().map(|last| Cursor::after(last).to_text())
+        });
+        Ok(LibraryPage {
+            items,
+            next: next.flatten(),
+        })
+    }
+
+    /// One of `person`'s requests, if it is theirs and not removed.
+    pub async fn get(&self, person: &str, id: &RequestId) -> Result<Option<LibraryItem>, DbError> {
+        let query = LibraryQuery {
+            limit: 1,
+            ..LibraryQuery::default()
+        };
+        let rows = self
+            .db()
+            .run(vec![listing(person, &query, Some(id))])
+            .await?
+            .pop()
+            .unwrap_or_default();
+        Ok(items(rows).pop())
+    }
+
+    /// Name `person`'s request `id` (a name already checked); whether it
+    /// is theirs.
+    pub async fn rename(&self, person: &str, id: &RequestId, name: &str) -> Result<bool, DbError> {
+        let body: String = self
+            .db()
+            .run(vec![Statement::new(
+                "SELECT body FROM library_requests WHERE person = $1 AND id = $2 AND removed IS NULL",
+            )
+            .text(person)
+            .text(id.as_str())])
+            .await?
+            .pop()
+            .and_then(|mut rows| rows.pop())
+            .and_then(|row| row.first().map(Cell::string))
+            .unwrap_or_default();
+        let request = serde_json::from_str::<serde_json::Value>(&body)
+            .ok()
+            .zip(self.kind_of(person, id).await?)
+            .and_then(|(body, kind)| Request::from_json(kind, body).ok());
+        let renamed = self
+            .db()
+            .run(vec![Statement::new(
+                "UPDATE library_requests SET name = $3, words = $4 \
+                 WHERE person = $1 AND id = $2 AND removed IS NULL RETURNING id",
+            )
+            .text(person)
+            .text(id.as_str())
+            .text(name)
+            .text(searched_text(request.as_ref(), Some(name)))])
+            .await?;
+        Ok(renamed.first().is_some_and(|rows| !rows.is_empty()))
+    }
+
+    async fn kind_of(&self, person: &str, id: &RequestId) -> Result<Option<TaskKind>, DbError> {
+        Ok(self
+            .db()
+            .run(vec![Statement::new(
+                "SELECT kind FROM library_requests WHERE person = $1 AND id = $2",
+            )
+            .text(person)
+            .text(id.as_str())])
+            .await?
+            .pop()
+            .and_then(|mut rows| rows.pop())
+            .and_then(|row| row.first().and_then(|kind| kind.string().parse().ok())))
+    }
+
+    /// Remove `person`'s requests `ids` (at most [`MANY_MAX`]; others'
+    /// ids are left out of the answer); they can be restored for a minute.
+    pub async fn remove(
+        &self,
+        person: &str,
+        ids: &[RequestId],
+        now: u64,
+    ) -> Result<Removed, DbError> {
+        let statements = ids
+            .iter()
+            .take(MANY_MAX)
+            .map(|id| {
+                Statement::new(
+                    "UPDATE library_requests SET removed = $3 \
+                     WHERE person = $1 AND id = $2 AND removed IS NULL RETURNING id",
+                )
+                .text(person)
+                .text(id.as_str())
+                .int(now)
+            })
+            .collect();
+        let ran = self.db().run(statements).await?;
+        Ok(Removed {
+            requests: ran.iter().flat_map(returned_ids).collect(),
+            undo_until: now + UNDO_MS,
+        })
+    }
+
+    /// Bring back `person`'s requests `ids` removed within the last
+    /// minute; those brought back.
+    pub async fn restore(
+        &self,
+        person: &str,
+        ids: &[RequestId],
+        now: u64,
+    ) -> Result<Vec<RequestId>, DbError> {
+        let statements = ids
+            .iter()
+            .take(MANY_MAX)
+            .map(|id| {
+                Statement::new(
+                    "UPDATE library_requests SET removed = NULL \
+                     WHERE person = $1 AND id = $2 AND removed >= $3 RETURNING id",
+                )
+                .text(person)
+                .text(id.as_str())
+                .int(now.saturating_sub(UNDO_MS))
+            })
+            .collect();
+        let ran = self.db().run(statements).await?;
+        Ok(ran.iter().flat_map(returned_ids).collect())
+    }
+
+    /// Drop for good the requests removed more than a minute before `now`.
+    pub async fn purge(&self, now: u64) -> Result<(), DbError> {
+        let cut = now.saturating_sub(UNDO_MS);
+        self.db()
+            .run(vec![
+                Statement::new(
+                    "DELETE FROM library_tasks WHERE request IN \
+                     (SELECT id FROM library_requests WHERE removed < $1)",
+                )
+                .int(cut),
+                Statement::new("DELETE FROM library_requests WHERE removed < $1").int(cut),
+            ])
+            .await
+            .map(drop)
+    }
+
+    /// Add the tasks a browser knows (at most [`IMPORT_MAX`]), each as a
+    /// request of its own, unless the library already holds it.
+    pub async fn import(
+        &self,
+        person: &str,
+        tasks: &[KnownTask],
+        now: u64,
+    ) -> Result<Imported, DbError> {
+        let mut statements = Vec::new();
+        for known in tasks.iter().take(IMPORT_MAX) {
+            let Some(id) = new_id() else { break };
+            let request = Request::from_json(known.kind, known.request.clone()).ok();
+            let created = if known.submitted_at.is_finite() && known.submitted_at > 0.0 {
+                known.submitted_at as u64
+            } else {
+                now
+            };
+            let body = serde_json::to_string(&known.request).unwrap_or_else(|_| "null".into());
+            let task = known.task.as_ref().map(ToString::to_string);
+            let mut rows = request_rows(NewRequest {
+                id: &id,
+                person,
+                kind: known.kind,
+                created,
+                body: &body,
+                request: request.as_ref(),
+                tasks: &[(known.task_id.clone(), known.status.clone(), task)],
+                now,
+            });
+            // Only when the task is new: the request first, guarded, then
+            // its task (whose conflict clause keeps the first one).
+            rows[0].sql = rows[0].sql.replace(
+                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "SELECT $1, $2, $3, CAST($4 AS BIGINT), $5, $6, $7 WHERE NOT EXISTS \
+                 (SELECT 1 FROM library_tasks WHERE kind = $3 AND task_id = $8) RETURNING id",
+            );
+            let first = rows.remove(0).text(known.task_id.as_str());
+            statements.push(first);
+            statements.extend(rows);
+        }
+        let ran = self.db().run(statements).await?;
+        let added = ran
+            .iter()
+            .filter(|rows| rows.iter().any(|row| row.len() == 1))
+            .count();
+        Ok(Imported {
+            added: u32::try_from(added).unwrap_or(u32::MAX),
+        })
+    }
+
+    /// Remove everything of `person`'s: their requests, tasks and what
+    /// they spent.
+    pub async fn forget(&self, person: &str) -> Result<(), DbError> {
+        self.db()
+            .run(vec![
+                Statement::new(
+                    "DELETE FROM library_tasks WHERE request IN \
+                     (SELECT id FROM library_requests WHERE person = $1)",
+                )
+                .text(person),
+                Statement::new("DELETE FROM library_requests WHERE person = $1").text(person),
+                Statement::new("DELETE FROM library_spent WHERE person = $1").text(person),
+            ])
+            .await
+            .map(drop)
+    }
+
+    /// Every request of `person`'s, newest first, a page at a time, each
+    /// handed to `each`; how many.
+    pub async fn export(
+        &self,
+        person: &str,
+        mut each: impl FnMut(&LibraryItem) -> std::io::Result<()>,
+    ) -> Result<u64, ExportError> {
+        let mut query = LibraryQuery {
+            limit: PAGE_MAX,
+            ..LibraryQuery::default()
+        };
+        let mut count = 0;
+        loop {
+            let page = self.list(person, &query).await?;
+            for item in &page.items {
+                each(item)?;
+                count += 1;
+            }
+            match page.next.as_deref().and_then(Cursor::parse) {
+                Some(cursor) => query.cursor = Some(cursor),
+                None => return Ok(count),
+            }
+        }
+    }
+}
+
+/// Why an export stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The library failed a read.
+    #[error("{0}")]
+    Library(#[from] DbError),
+    /// The output could not be written.
+    #[error("{0}")]
+    Write(#[from] std::io::Error),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_searched_word_is_found_as_written() {
+        assert_eq!(containing("50%_off\\"), "%50\\%\\_off\\\\%");
+    }
+
+    #[test]
+    fn a_listing_names_the_person_and_binds_every_filter() {
+        let query = LibraryQuery::from_pairs([
+            ("kind", "image_generate"),
+            ("status", "FAILED"),
+            ("q", "red fox"),
+            ("cursor", "17.abc"),
+            ("limit", "5"),
+        ])
+        .unwrap();
+        let statement = listing("ada", &query, None);
+        assert!(statement.sql.contains("person = $1"));
+        assert_eq!(statement.params.len(), 8, "{statement:?}");
+        assert_eq!(
+            statement.params.last(),
+            Some(&super::super::database::Param::Int(Some(6)))
+        );
+        assert!(
+            !statement.sql.contains("red"),
+            "values are bound, not written"
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! The library in PostgreSQL (`--library postgres://…`), shared by every
+//! gateway behind a balancer: a pool of connections, each statement
+//! prepared once per connection, and migrations applied under an
+//! advisory lock so gateways starting together apply each once.
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use tokio_postgres::types::{ToSql, Type};
+use tokio_postgres::NoTls;
+
+use super::database::{
+    to_apply, BoxFuture, Cell, Database, DbError, Migration, Param, Rows, Statement,
+    MIGRATIONS_TABLE,
+};
+
+/// Connections one gateway keeps open at most.
+const POOL_SIZE: usize = 16;
+/// How long a call waits for a connection (the pool busy, or the server
+/// slow to accept) before it fails.
+const WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+/// The advisory lock migrations run under (any fixed number: the
+/// gateways only need to agree on it).
+const MIGRATION_LOCK: i64 = 0x6d67_6c69_6272;
+
+/// The library's PostgreSQL.
+pub struct Postgres {
+    pool: Pool,
+    at: String,
+}
+
+impl Postgres {
+    /// A pool for the server at `url` (`postgres://user:password@host/db`);
+    /// nothing is connected until the first call.
+    pub fn open(url: &str) -> Result<Postgres, DbError> {
+        let at = crate::config::without_userinfo(url);
+        let failed = |error: String| DbError::Postgres {
+            at: at.clone(),
+            error,
+        };
+        let config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|error: tokio_postgres::Error| failed(error.to_string()))?;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(WAIT))
+            .create_timeout(Some(WAIT))
+            .build()
+            .map_err(|error| failed(error.to_string()))?;
+        Ok(Postgres { pool, at })
+    }
+
+    /// The refusal, with what the server said (a driver's error names
+    /// only its kind; the server's words are its source).
+    fn failed(&self, error: impl std::error::Error) -> DbError {
+        let mut said = error.to_string();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            said.push_str(&format!(": {cause}"));
+            source = cause.source();
+        }
+        DbError::Postgres {
+            at: self.at.clone(),
+            error: said,
+        }
+    }
+}
+
+/// `param` as the type PostgreSQL inferred for its place.
+fn bound(param: &Param, wanted: &Type) -> Box<dyn ToSql + Sync + Send> {
+    match (param, wanted) {
+        (Param::Int(value), &Type::INT4) => {
+            Box::new(value.map(|v| i32::try_from(v).unwrap_or(i32::MAX)))
+        }
+        (Param::Int(value), &Type::INT2) => {
+            Box::new(value.map(|v| i16::try_from(v).unwrap_or(i16::MAX)))
+        }
+        (Param::Int(value), &Type::TEXT | &Type::VARCHAR) => Box::new(value.map(|v| v.to_string())),
+        (Param::Int(value), _) => Box::new(*value),
+        (Param::Text(value), _) => Box::new(value.clone()),
+    }
+}
+
+fn cells(row: &tokio_postgres::Row) -> Result<Vec<Cell>, tokio_postgres::Error> {
+    (0..row.len())
+        .map(|index| {
+            let kind = row.columns()[index].type_();
+            Ok(match *kind {
+                Type::INT8 => row.try_get::<_, Option<i64>>(index)?.map(Cell::Int),
+                Type::INT4 => row
+                    .try_get::<_, Option<i32>>(index)?
+                    .map(|v| Cell::Int(v.into())),
+                Type::INT2 => row
+                    .try_get::<_, Option<i16>>(index)?
+                    .map(|v| Cell::Int(v.into())),
+                Type::BOOL => row
+                    .try_get::<_, Option<bool>>(index)?
+                    .map(|v| Cell::Int(v.into())),
+                _ => row.try_get::<_, Option<String>>(index)?.map(Cell::Text),
+            }
+            .unwrap_or(Cell::Null))
+        })
+        .collect()
+}
+
+impl Database for Postgres {
+    fn run(&self, statements: Vec<Statement>) -> BoxFuture<'_, Result<Vec<Rows>, DbError>> {
+        Box::pin(async move {
+            let mut client = self.pool.get().await.map_err(|e| self.failed(e))?;
+            let transaction = client.transaction().await.map_err(|e| self.failed(e))?;
+            let mut all = Vec::with_capacity(statements.len());
+            for statement in statements {
+                let prepared = transaction
+                    .prepare_cached(&statement.sql)
+                    .await
+                    .map_err(|e| self.failed(e))?;
+                let params: Vec<Box<dyn ToSql + Sync + Send>> = statement
+                    .params
+                    .iter()
+                    .zip(prepared.params())
+                    .map(|(param, wanted)| bound(param, wanted))
+                    .collect();
+                let refs: Vec<&(dyn ToSql + Sync)> = params
+                    .iter()
+                    .map(|param| &**param as &(dyn ToSql + Sync))
+                    .collect();
+                let rows = transaction
+                    .query(&prepared, &refs)
+                    .await
+                    .map_err(|e| self.failed(e))?;
+                all.push(
+                    rows.iter()
+                        .map(cells)
+                        .collect::<Result<Rows, _>>()
+                        .map_err(|e| self.failed(e))?,
+                );
+            }
+            transaction.commit().await.map_err(|e| self.failed(e))?;
+            Ok(all)
+        })
+    }
+
+    fn migrate(
+        &self,
+        migrations: &'static [Migration],
+    ) -> BoxFuture<'_, Result<Vec<&'static str>, DbError>> {
+        Box::pin(async move {
+            let mut client = self.pool.get().await.map_err(|e| self.failed(e))?;
+            let transaction = client.transaction().await.map_err(|e| self.failed(e))?;
+            // Held until the transaction ends: a second gateway waits here,
+            // then finds everything applied.
+            transaction
+                .execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+                .await
+                .map_err(|e| self.failed(e))?;
+            transaction
+                .batch_execute(MIGRATIONS_TABLE)
+                .await
+                .map_err(|e| self.failed(e))?;
+            let applied: Vec<i64> = transaction
+                .query("SELECT version FROM schema_migrations", &[])
+                .await
+                .map_err(|e| self.failed(e))?
+                .iter()
+                .map(|row| row.get(0))
+                .collect();
+            let mut names = Vec::new();
+            for migration in to_apply(&applied, migrations)? {
+                transaction
+                    .batch_execute(migration.sql)
+                    .await
+                    .map_err(|e| match self.failed(e) {
+                        DbError::Postgres { at, error } => DbError::Postgres {
+                            at,
+                            error: format!("{}: {error}", migration.name),
+                        },
+                        other => other,
+                    })?;
+                transaction
+                    .execute(
+                        "INSERT INTO schema_migrations (version, name, applied) VALUES ($1, $2, $3)",
+                        &[
+                            &migration.version,
+                            &migration.name,
+                            &(super::now_ms() as i64),
+                        ],
+                    )
+                    .await
+                    .map_err(|e| self.failed(e))?;
+                names.push(migration.name);
+            }
+            transaction.commit().await.map_err(|e| self.failed(e))?;
+            Ok(names)
+        })
+    }
+
+    fn describe(&self) -> String {
+        format!("postgres {}", self.at)
+    }
+}

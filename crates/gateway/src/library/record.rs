@@ -1,0 +1,80 @@
+//! What a forwarded call writes in the person's library: a submit the
+//! service took (before its answer reaches the page, so nothing is lost
+//! when the page closes at once), and what a status read learnt of a
+//! task. A failure to write is logged and counted, never the page's
+//! problem: the service's answer still reaches it.
+
+use media_gen_api::library::RequestId;
+use media_gen_api::{AnyTask, Endpoint, Request, TaskKind};
+
+use super::items::Submitted;
+use super::now_ms;
+use crate::upstream::Answer;
+use crate::Gateway;
+
+/// Write down what `answer` to `person`'s call to `endpoint` tells: the
+/// request made, for a submit (`asked` as sent, `request` as read); a
+/// task's news, for a status read. The id of a request written.
+pub async fn write_down(
+    gateway: &Gateway,
+    person: &str,
+    endpoint: &Endpoint,
+    asked: &[u8],
+    request: Option<&Request>,
+    answer: &Answer,
+) -> Option<RequestId> {
+    let library = gateway.library.as_ref()?;
+    let status = answer.status.as_u16();
+    match (endpoint, request) {
+        (Endpoint::Submit(kind), Some(request)) => {
+            let task_ids = crate::relay::submit::created_ids(*kind, status, &answer.body);
+            if task_ids.is_empty() {
+                return None;
+            }
+            let submitted = Submitted {
+                person,
+                kind: *kind,
+                body: asked,
+                request,
+                task_ids: &task_ids,
+                now: now_ms(),
+            };
+            library
+                .record_submit(submitted)
+                .await
+                .inspect_err(|error| failed(error, "a submit"))
+                .ok()
+        }
+        (Endpoint::Status(kind, _), _) => {
+            learn(gateway, *kind, status, &answer.body).await;
+            None
+        }
+        _ => None,
+    }
+}
+
+/// What a status read's answer (or a confirmed callback's read) says of a
+/// task of `kind`, kept in the library when it holds the task.
+pub async fn learn(gateway: &Gateway, kind: TaskKind, status: u16, body: &[u8]) {
+    if gateway.library.is_none() {
+        return;
+    }
+    if let Ok(task) = media_gen_api::decode_task(kind, status, body) {
+        learn_task(gateway, &task).await;
+    }
+}
+
+/// `task` as last read, kept in the library when it holds it.
+pub async fn learn_task(gateway: &Gateway, task: &AnyTask) {
+    let Some(library) = &gateway.library else {
+        return;
+    };
+    if let Err(error) = library.learn(task, now_ms()).await {
+        failed(&error, "a task's status");
+    }
+}
+
+fn failed(error: &super::database::DbError, what: &str) {
+    tracing::error!(%error, "{what} could not be written in the library");
+    metrics::counter!(crate::observe::LIBRARY_FAILURES).increment(1);
+}

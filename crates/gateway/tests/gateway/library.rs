@@ -1,0 +1,764 @@
+//! Each person's library over HTTP, in SQLite (the default under
+//! `--data-dir`) and PostgreSQL (Debian's, started in a folder of its
+//! own): a submit is written before its answer reaches the page, a status
+//! read updates it, a person sees only their own, pages and filters hold
+//! over hundreds of requests, removals undo within a minute, the schema
+//! migrates from empty and from the previous version, and the owner's
+//! commands (`usage`, `library export`, `keys revoke --forget`) read it.
+
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use axum::extract::Request;
+use axum::response::IntoResponse;
+use media_gen_api::library::{LibraryQuery, RequestId};
+use media_gen_gateway::access::AccessMode;
+use media_gen_gateway::library::database::{Database, MIGRATIONS};
+use media_gen_gateway::library::{Library, LibraryAt, LibraryFlag};
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+
+use crate::support::{settings, start_gateway_at};
+
+/// A stand-in service that makes new ids for every submit (one per
+/// `generate_count`, one per language) and reads every task as
+/// succeeded, with its files.
+async fn start_maker() -> String {
+    let next = Arc::new(AtomicU64::new(1));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let app = axum::Router::new().fallback(move |request: Request| {
+        let next = Arc::clone(&next);
+        async move {
+            let (parts, body) = request.into_parts();
+            let body = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+            let path = parts.uri.path().to_owned();
+            let segments: Vec<&str> = path.trim_start_matches("/v1/").split('/').collect();
+            let data = match (parts.method.as_str(), &segments[..]) {
+                ("POST", ["video_translate"]) => {
+                    let asked: Value = serde_json::from_slice(&body).unwrap();
+                    let languages = asked["target_languages"].as_array().unwrap().clone();
+                    json!(languages
+                        .iter()
+                        .map(|language| json!({
+                            "task_id": format!("vt-{}", next.fetch_add(1, Ordering::SeqCst)),
+                            "language": language,
+                        }))
+                        .collect::<Vec<_>>())
+                }
+                ("POST", [kind]) => {
+                    let asked: Value = serde_json::from_slice(&body).unwrap();
+                    let count = asked["generate_count"].as_u64().unwrap_or(1);
+                    let ids: Vec<String> = (0..count)
+                        .map(|_| format!("{kind}-{}", next.fetch_add(1, Ordering::SeqCst)))
+                        .collect();
+                    json!({ "task_ids": ids })
+                }
+                ("GET", ["image_generate", id]) => json!({
+                    "task_id": id, "status": "SUCCEEDED",
+                    "image_url": format!("https://files.example/{id}.png"),
+                }),
+                ("GET", [_, id]) => json!({
+                    "task_id": id, "status": "SUCCEEDED",
+                    "video_url": format!("https://files.example/{id}.mp4"),
+                }),
+                _ => Value::Null,
+            };
+            axum::Json(json!({ "code": 0, "msg": "ok", "data": data })).into_response()
+        }
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    base
+}
+
+/// `media-gen-gateway` with `args`: standard output, error, success.
+fn command(args: &[&str]) -> (String, String, bool) {
+    let output = Command::new(env!("CARGO_BIN_EXE_media-gen-gateway"))
+        .args(args)
+        .env_remove("MEDIA_GEN_DATA_DIR")
+        .env_remove("MEDIA_GEN_LIBRARY")
+        .env_remove("MEDIA_GEN_REDIS")
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.success(),
+    )
+}
+
+/// A new key for `name` in the library `at` (`--data-dir DIR` or
+/// `--library URL`), as the owner makes one.
+fn new_key(at: &[&str], name: &str) -> String {
+    let mut args = vec!["keys", "add", name];
+    args.extend_from_slice(at);
+    let (out, err, ok) = command(&args);
+    assert!(ok, "{err}");
+    out.trim().to_owned()
+}
+
+/// A gateway in `keys` mode in front of `service`, its library where
+/// `configure` says; its base URL.
+async fn keyed(service: &str, configure: impl FnOnce(&mut media_gen_gateway::Settings)) -> String {
+    start_gateway_at(settings(Some(service)), |settings, _| {
+        settings.access = AccessMode::Keys;
+        settings.upstream_timeout = std::time::Duration::from_secs(5);
+        configure(settings);
+    })
+    .await
+}
+
+/// A person's calls on one gateway.
+struct Person {
+    base: String,
+    key: String,
+    http: reqwest::Client,
+}
+
+impl Person {
+    fn new(base: &str, key: &str) -> Person {
+        Person {
+            base: base.to_owned(),
+            key: key.to_owned(),
+            http: reqwest::Client::new(),
+        }
+    }
+
+    async fn submit(&self, kind: &str, body: Value) -> (Value, String) {
+        let answer = self
+            .http
+            .post(format!("{}/v1/{kind}", self.base))
+            .bearer_auth(&self.key)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        if answer.status() != 200 {
+            panic!(
+                "{kind}: {} {}",
+                answer.status(),
+                answer.text().await.unwrap()
+            );
+        }
+        let request = answer.headers()["media-gen-library-request"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        (answer.json().await.unwrap(), request)
+    }
+
+    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
+        let mut call = self
+            .http
+            .request(method, format!("{}{path}", self.base))
+            .bearer_auth(&self.key);
+        if let Some(body) = body {
+            call = call.json(&body);
+        }
+        let answer = call.send().await.unwrap();
+        let status = answer.status().as_u16();
+        (status, answer.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn list(&self, query: &str) -> Value {
+        let (status, page) = self
+            .call(reqwest::Method::GET, &format!("/library?{query}"), None)
+            .await;
+        assert_eq!(status, 200, "{page}");
+        page
+    }
+
+    /// Every request the listing `query` pages through, 50 at a time.
+    async fn all(&self, query: &str) -> Vec<Value> {
+        let mut items = Vec::new();
+        let mut cursor = String::new();
+        loop {
+            let page = self.list(&format!("{query}&cursor={cursor}")).await;
+            items.extend(page["items"].as_array().unwrap().iter().cloned());
+            match page["next"].as_str() {
+                Some(next) => cursor = next.to_owned(),
+                None => return items,
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_submit_is_in_its_persons_library_and_in_no_one_elses() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = ["--data-dir", dir.path().to_str().unwrap()];
+    let (ada_key, grace_key) = (new_key(&at, "ada"), new_key(&at, "grace"));
+    let service = start_maker().await;
+    let base = keyed(&service, |s| s.data_dir = Some(dir.path().to_owned())).await;
+    let (ada, grace) = (Person::new(&base, &ada_key), Person::new(&base, &grace_key));
+
+    let (answer, request) = ada
+        .submit(
+            "image_generate",
+            json!({ "prompt": "A red fox at dusk", "generate_count": 2 }),
+        )
+        .await;
+    let ids = answer["data"]["task_ids"].clone();
+    let page = ada.list("").await;
+    assert_eq!(page["next"], Value::Null);
+    let item = &page["items"][0];
+    assert_eq!(item["request"], request.as_str());
+    assert_eq!(item["kind"], "image_generate");
+    assert_eq!(item["body"]["prompt"], "A red fox at dusk");
+    assert_eq!(item["tasks"][0]["task_id"], ids[0]);
+    assert_eq!(item["tasks"][1]["task_id"], ids[1]);
+    assert_eq!(item["tasks"][0]["status"], "PENDING");
+
+    // A status read the page makes is learnt, with the result.
+    let first = ids[0].as_str().unwrap();
+    let (status, _) = ada
+        .call(
+            reqwest::Method::GET,
+            &format!("/v1/image_generate/{first}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, one) = ada
+        .call(reqwest::Method::GET, &format!("/library/{request}"), None)
+        .await;
+    assert_eq!(status, 200, "{one}");
+    assert_eq!(one["tasks"][0]["status"], "SUCCEEDED");
+    assert_eq!(one["tasks"][0]["task"]["task_type"], "image_generate");
+    assert_eq!(
+        one["tasks"][0]["task"]["data"]["image_url"],
+        format!("https://files.example/{first}.png")
+    );
+    assert_eq!(one["tasks"][1]["status"], "PENDING");
+
+    // Another person sees none of it, even by its id; a guess is a 404.
+    assert_eq!(grace.list("").await["items"], json!([]));
+    for path in [
+        format!("/library/{request}"),
+        "/library/AAAAAAAAAAAAAAAAAAAAAA".to_owned(),
+        "/library/..%2Fetc".to_owned(),
+    ] {
+        let (status, body) = grace.call(reqwest::Method::GET, &path, None).await;
+        assert_eq!(status, 404, "{path}: {body}");
+    }
+    let (status, _) = grace
+        .call(
+            reqwest::Method::DELETE,
+            &format!("/library/{request}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 404, "nobody removes another's request");
+    assert_eq!(ada.list("").await["items"].as_array().unwrap().len(), 1);
+
+    // Nobody signed in: 401; a bad filter: 400 naming it.
+    let anonymous = reqwest::get(format!("{base}/library")).await.unwrap();
+    assert_eq!(anonymous.status(), 401);
+    let (status, wrong) = ada
+        .call(reqwest::Method::GET, "/library?kind=video", None)
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        wrong["msg"].as_str().unwrap().starts_with("kind: `video`"),
+        "{wrong}"
+    );
+
+    // A change sent by another site's page is refused.
+    let cross = reqwest::Client::new()
+        .delete(format!("{base}/library/{request}"))
+        .bearer_auth(&ada_key)
+        .header("origin", "https://elsewhere.example")
+        .header("sec-fetch-site", "cross-site")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cross.status(), 403);
+}
+
+#[tokio::test]
+async fn renames_removals_undo_and_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = ["--data-dir", dir.path().to_str().unwrap()];
+    let key = new_key(&at, "ada");
+    let service = start_maker().await;
+    let base = keyed(&service, |s| s.data_dir = Some(dir.path().to_owned())).await;
+    let ada = Person::new(&base, &key);
+    let mut requests = Vec::new();
+    for prompt in ["a lighthouse", "a harbour", "a storm"] {
+        requests.push(
+            ada.submit("image_generate", json!({ "prompt": prompt }))
+                .await
+                .1,
+        );
+    }
+
+    let (status, renamed) = ada
+        .call(
+            reqwest::Method::PATCH,
+            &format!("/library/{}", requests[0]),
+            Some(json!({ "name": "  Cover for the book " })),
+        )
+        .await;
+    assert_eq!(status, 200, "{renamed}");
+    assert_eq!(renamed["name"], "Cover for the book");
+    let found = ada.list("q=BOOK").await;
+    assert_eq!(
+        found["items"][0]["request"],
+        requests[0].as_str(),
+        "a name is searched"
+    );
+    let (status, refused) = ada
+        .call(
+            reqwest::Method::PATCH,
+            &format!("/library/{}", requests[0]),
+            Some(json!({ "name": "two\nlines" })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        refused["msg"].as_str().unwrap().starts_with("name:"),
+        "{refused}"
+    );
+
+    // Remove one, then two at once; each comes back within the minute.
+    let (status, removed) = ada
+        .call(
+            reqwest::Method::DELETE,
+            &format!("/library/{}", requests[2]),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert!(removed["undo_until"].as_u64().unwrap() > 0);
+    assert_eq!(ada.list("").await["items"].as_array().unwrap().len(), 2);
+    let (status, removed) = ada
+        .call(
+            reqwest::Method::POST,
+            "/library/remove",
+            Some(json!({ "requests": [requests[0], requests[1], "AAAAAAAAAAAAAAAAAAAAAA"] })),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        removed["requests"].as_array().unwrap().len(),
+        2,
+        "{removed}"
+    );
+    assert_eq!(ada.list("").await["items"], json!([]));
+    let (status, restored) = ada
+        .call(
+            reqwest::Method::POST,
+            "/library/restore",
+            Some(json!({ "requests": requests })),
+        )
+        .await;
+    assert_eq!(status, 200, "{restored}");
+    assert_eq!(ada.list("").await["items"].as_array().unwrap().len(), 3);
+    let (status, _) = ada
+        .call(
+            reqwest::Method::POST,
+            "/library/restore",
+            Some(json!({ "requests": [requests[0]] })),
+        )
+        .await;
+    assert_eq!(status, 410, "nothing removed: nothing to restore");
+
+    // What a browser knew is added once.
+    let known = json!({ "tasks": [
+        { "kind": "image_to_video", "task_id": "old-1", "submitted_at": 1_700_000_000_000_f64,
+          "request": { "prompt": "waves", "model": "V", "duration": 5 }, "status": "SUCCEEDED",
+          "task": { "task_type": "image_to_video", "data": { "task_id": "old-1", "status": "SUCCEEDED", "video_url": "https://x/v.mp4" } } },
+        { "kind": "image_generate", "task_id": "old-2", "submitted_at": 1_700_000_000_001_f64,
+          "request": null, "status": "FAILED", "task": null },
+    ]});
+    let (status, imported) = ada
+        .call(
+            reqwest::Method::POST,
+            "/library/import",
+            Some(known.clone()),
+        )
+        .await;
+    assert_eq!((status, imported), (200, json!({ "added": 2 })));
+    let (_, again) = ada
+        .call(reqwest::Method::POST, "/library/import", Some(known))
+        .await;
+    assert_eq!(again, json!({ "added": 0 }));
+    let all = ada.all("").await;
+    assert_eq!(all.len(), 5);
+    assert_eq!(all[4]["tasks"][0]["task_id"], "old-1", "oldest last");
+    assert_eq!(
+        ada.list("status=FAILED").await["items"][0]["tasks"][0]["task_id"],
+        "old-2"
+    );
+}
+
+/// Pages of 50 over `count` requests of three kinds, with filters: every
+/// request once, newest first.
+async fn pages_and_filters_hold(ada: &Person, count: usize) {
+    let mut made = Vec::new();
+    for n in 0..count {
+        let (kind, words, body) = match n % 3 {
+            0 => {
+                let prompt = format!("fox number {n}");
+                (
+                    "image_generate",
+                    prompt.clone(),
+                    json!({ "prompt": prompt }),
+                )
+            }
+            1 => {
+                let prompt = format!("owl number {n}");
+                let body = json!({ "prompt": prompt, "model": "V", "duration": 5 });
+                ("image_to_video", prompt, body)
+            }
+            _ => {
+                let name = format!("talk {n}");
+                let body = json!({ "video_url": "https://x/v.mp4", "target_languages": ["fr", "de"], "name": name });
+                ("video_translate", name, body)
+            }
+        };
+        made.push((kind, words, ada.submit(kind, body).await.1));
+    }
+    let ids = |items: &[Value]| -> Vec<String> {
+        items
+            .iter()
+            .map(|item| item["request"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let expected = |keep: &dyn Fn(&str, &str) -> bool| -> Vec<String> {
+        made.iter()
+            .rev()
+            .filter(|(kind, words, _)| keep(kind, words))
+            .map(|(_, _, id)| id.clone())
+            .collect()
+    };
+    assert_eq!(
+        ids(&ada.all("limit=50").await),
+        expected(&|_, _| true),
+        "every request once, newest first"
+    );
+    assert_eq!(
+        ids(&ada.all("kind=image_generate").await),
+        expected(&|kind, _| kind == "image_generate")
+    );
+    assert_eq!(
+        ids(&ada.all("q=OWL").await),
+        expected(&|_, words| words.contains("owl"))
+    );
+    let twelve = |_: &str, words: &str| words.contains("fox") && words.contains("12");
+    assert_eq!(
+        ids(&ada.all("q=fox%20%2012&limit=2").await),
+        expected(&twelve)
+    );
+    assert!(expected(&twelve).len() > 2, "over more than one page");
+    let talks = ada.list("kind=video_translate&limit=3").await;
+    assert_eq!(
+        talks["items"][0]["tasks"].as_array().unwrap().len(),
+        2,
+        "a task per language"
+    );
+    assert_eq!(ada.list("status=SUCCEEDED").await["items"], json!([]));
+}
+
+#[tokio::test]
+async fn pages_and_filters_hold_over_300_requests_in_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(&["--data-dir", dir.path().to_str().unwrap()], "ada");
+    let service = start_maker().await;
+    let base = keyed(&service, |s| s.data_dir = Some(dir.path().to_owned())).await;
+    pages_and_filters_hold(&Person::new(&base, &key), 300).await;
+}
+
+#[tokio::test]
+async fn two_gateways_share_one_library_in_postgres() {
+    let postgres = tokio::task::spawn_blocking(media_gen_launch::postgres::Postgres::start)
+        .await
+        .unwrap()
+        .unwrap();
+    let url = postgres.database("library").unwrap();
+    let key = new_key(&["--library", &url], "ada");
+    let other = new_key(&["--library", &url], "grace");
+    let service = start_maker().await;
+    let flag = LibraryFlag::At(LibraryAt::Postgres(url.clone()));
+    let one = keyed(&service, |s| s.library = flag.clone()).await;
+    let two = keyed(&service, |s| s.library = flag.clone()).await;
+    let (ada_one, ada_two) = (Person::new(&one, &key), Person::new(&two, &key));
+    let (_, request) = ada_one
+        .submit("image_generate", json!({ "prompt": "seen on the other" }))
+        .await;
+    assert_eq!(
+        ada_two.list("").await["items"][0]["request"],
+        request.as_str()
+    );
+    pages_and_filters_hold(&Person::new(&two, &other), 300).await;
+    assert_eq!(
+        ada_one.all("").await.len(),
+        1,
+        "another's requests are not theirs"
+    );
+    drop(postgres);
+}
+
+#[tokio::test]
+async fn a_submit_answered_is_in_the_library_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = new_key(&["--data-dir", dir.path().to_str().unwrap()], "ada");
+    let service = start_maker().await;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let mut gateway_settings = settings(Some(&service));
+    gateway_settings.access = AccessMode::Keys;
+    gateway_settings.data_dir = Some(dir.path().to_owned());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let first = {
+        let gateway_settings = gateway_settings.clone();
+        tokio::spawn(async move {
+            media_gen_gateway::serve(listener, &gateway_settings, async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+        })
+    };
+    let (_, request) = Person::new(&base, &key)
+        .submit(
+            "image_generate",
+            json!({ "prompt": "kept through a restart" }),
+        )
+        .await;
+    // Stopped right after the answer.
+    stop.send(()).unwrap();
+    first.await.unwrap();
+    let again = start_gateway_at(gateway_settings, |_, _| {}).await;
+    let page = Person::new(&again, &key).list("").await;
+    assert_eq!(page["items"][0]["request"], request.as_str());
+}
+
+#[tokio::test]
+async fn the_owners_commands_read_the_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let at = ["--data-dir", path];
+    let (ada_key, grace_key) = (new_key(&at, "ada"), new_key(&at, "grace"));
+    let service = start_maker().await;
+    let base = keyed(&service, |s| s.data_dir = Some(dir.path().to_owned())).await;
+    let (ada, grace) = (Person::new(&base, &ada_key), Person::new(&base, &grace_key));
+    ada.submit(
+        "image_generate",
+        json!({ "prompt": "a", "generate_count": 3 }),
+    )
+    .await;
+    ada.submit(
+        "image_to_video",
+        json!({ "prompt": "b", "model": "V", "duration": 8, "generate_count": 2 }),
+    )
+    .await;
+    let (_, removed) = grace
+        .submit(
+            "video_translate",
+            json!({ "video_url": "https://x/v.mp4", "target_languages": ["fr", "de", "es"] }),
+        )
+        .await;
+    // A removed request still counts: the service was spent.
+    grace
+        .call(
+            reqwest::Method::DELETE,
+            &format!("/library/{removed}"),
+            None,
+        )
+        .await;
+
+    let (out, err, ok) = command(&["usage", "--json", "--data-dir", path]);
+    assert!(ok, "{err}");
+    let usage: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        usage,
+        json!({
+            "ada": { "tasks": 5, "images": 3, "video_seconds": 16 },
+            "grace": { "tasks": 3, "images": 0, "video_seconds": 0 },
+        })
+    );
+    let (table, _, ok) = command(&["usage", "--by", "kind", "--data-dir", path]);
+    assert!(ok);
+    assert!(
+        table.lines().any(|line| line
+            .split_whitespace()
+            .eq(["image_to_video", "2", "0", "16"])),
+        "{table}"
+    );
+    assert!(
+        table
+            .lines()
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .eq(["total", "8", "3", "16"]),
+        "{table}"
+    );
+    let (_, err, ok) = command(&["usage", "--since", "next week", "--data-dir", path]);
+    assert!(!ok && err.contains("--since"), "{err}");
+    let (future, _, _) = command(&[
+        "usage",
+        "--json",
+        "--since",
+        "2999-01-01",
+        "--data-dir",
+        path,
+    ]);
+    assert_eq!(serde_json::from_str::<Value>(&future).unwrap(), json!({}));
+
+    let (lines, err, ok) = command(&["library", "export", "ada", "--data-dir", path]);
+    assert!(ok, "{err}");
+    let exported: Vec<Value> = lines
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(exported.len(), 2);
+    assert_eq!(exported[0]["kind"], "image_to_video", "newest first");
+    assert_eq!(exported[1]["tasks"].as_array().unwrap().len(), 3);
+
+    let (_, err, ok) = command(&["keys", "revoke", "ada", "--forget", "--data-dir", path]);
+    assert!(ok && err.contains("library is removed"), "{err}");
+    let (lines, _, ok) = command(&["library", "export", "ada", "--data-dir", path]);
+    assert!(ok && lines.is_empty(), "{lines}");
+    let (out, _, _) = command(&["usage", "--json", "--data-dir", path]);
+    assert!(
+        serde_json::from_str::<Value>(&out)
+            .unwrap()
+            .get("ada")
+            .is_none(),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn keys_in_a_key_file_move_into_the_library_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = media_gen_gateway::access::key_file::KeyFile::new(dir.path());
+    let ada = keys.add("ada", None, 0).unwrap();
+    let service = start_maker().await;
+    let base = keyed(&service, |s| s.data_dir = Some(dir.path().to_owned())).await;
+    Person::new(&base, &ada).list("").await;
+    let path = dir.path().to_str().unwrap();
+    let (listed, _, _) = command(&["keys", "list", "--data-dir", path]);
+    assert!(listed.contains("ada"), "{listed}");
+    // Revoked in the library, it is not brought back from the old file.
+    let (_, err, ok) = command(&["keys", "revoke", "ada", "--data-dir", path]);
+    assert!(ok, "{err}");
+    let (listed, _, _) = command(&["keys", "list", "--data-dir", path]);
+    assert!(!listed.contains("ada"), "{listed}");
+    assert!(keys.path().exists(), "the old file is left for the owner");
+}
+
+/// Every migration applied to a database `at` holding the previous
+/// version's schema and a request: the request is still there.
+async fn migrates_from_the_previous_schema(db: &dyn Database, at: &LibraryAt) {
+    assert_eq!(
+        db.migrate(&MIGRATIONS[..1]).await.unwrap(),
+        ["0001_library.sql"]
+    );
+    db.run(vec![media_gen_gateway::library::database::Statement::new(
+        "INSERT INTO library_requests (id, person, kind, created, name, words, body) \
+         VALUES ('old', 'ada', 'image_generate', 1, NULL, 'a fox', '{\"prompt\":\"a fox\"}')",
+    )])
+    .await
+    .unwrap();
+    db.run(vec![media_gen_gateway::library::database::Statement::new(
+        "INSERT INTO library_tasks (kind, task_id, request, position, status, task, updated) \
+         VALUES ('image_generate', 'ig-old', 'old', 0, 'SUCCEEDED', NULL, 1)",
+    )])
+    .await
+    .unwrap();
+    let library = Library::open(at).await.unwrap();
+    let page = library
+        .list(
+            "ada",
+            &LibraryQuery {
+                limit: 10,
+                ..LibraryQuery::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(page.items[0].request, RequestId::parse("old").unwrap());
+    assert!(
+        library.keys().await.unwrap().is_empty(),
+        "the keys' table is there"
+    );
+    assert!(
+        db.migrate(MIGRATIONS).await.unwrap().is_empty(),
+        "nothing twice"
+    );
+}
+
+#[tokio::test]
+async fn the_schema_migrates_from_empty_and_from_the_previous_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = LibraryAt::Sqlite(dir.path().join("fresh.sqlite3"));
+    Library::open(&fresh).await.unwrap();
+    Library::open(&fresh).await.unwrap();
+    let old = dir.path().join("old.sqlite3");
+    let db = media_gen_gateway::library::sqlite::Sqlite::open(&old).unwrap();
+    migrates_from_the_previous_schema(&db, &LibraryAt::Sqlite(old.clone())).await;
+
+    let postgres = tokio::task::spawn_blocking(media_gen_launch::postgres::Postgres::start)
+        .await
+        .unwrap()
+        .unwrap();
+    let url = postgres.database("previous").unwrap();
+    let db = media_gen_gateway::library::postgres::Postgres::open(&url).unwrap();
+    migrates_from_the_previous_schema(&db, &LibraryAt::Postgres(url.clone())).await;
+    // Gateways starting together apply each migration once.
+    let empty = postgres.database("together").unwrap();
+    let at = LibraryAt::Postgres(empty.clone());
+    let opened = futures_util::future::join_all((0..4).map(|_| Library::open(&at))).await;
+    assert!(opened.iter().all(Result::is_ok));
+    let applied = postgres
+        .psql("together", "SELECT count(*) FROM schema_migrations")
+        .unwrap();
+    assert_eq!(applied.trim(), MIGRATIONS.len().to_string());
+    // A database newer than the gateway is refused, not written.
+    postgres
+        .psql(
+            "together",
+            "INSERT INTO schema_migrations VALUES (99, '0099_later.sql', 0)",
+        )
+        .unwrap();
+    let newer = Library::open(&at).await.err().unwrap().to_string();
+    assert!(newer.contains("version 99"), "{newer}");
+}
+
+#[tokio::test]
+async fn a_removal_is_undone_within_a_minute_and_not_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = Library::open(&LibraryAt::Sqlite(dir.path().join("l.sqlite3")))
+        .await
+        .unwrap();
+    let known: media_gen_api::library::KnownTask = serde_json::from_value(json!({
+        "kind": "image_generate", "task_id": "t1", "submitted_at": 5.0,
+        "request": { "prompt": "p" }, "status": "PENDING",
+    }))
+    .unwrap();
+    library.import("ada", &[known], 10).await.unwrap();
+    let all = LibraryQuery {
+        limit: 10,
+        ..LibraryQuery::default()
+    };
+    let id = library.list("ada", &all).await.unwrap().items[0]
+        .request
+        .clone();
+    let at = 1_000_000;
+    let one = std::slice::from_ref(&id);
+    library.remove("ada", one, at).await.unwrap();
+    assert_eq!(library.restore("ada", one, at + 59_999).await.unwrap(), one);
+    library.remove("ada", one, at).await.unwrap();
+    assert!(library
+        .restore("ada", one, at + 60_001)
+        .await
+        .unwrap()
+        .is_empty());
+    library.purge(at + 60_001).await.unwrap();
+    assert!(library.list("ada", &all).await.unwrap().items.is_empty());
+    assert!(library.get("ada", &id).await.unwrap().is_none());
+}
