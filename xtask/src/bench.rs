@@ -35,12 +35,17 @@ pub fn run(parts: &[String]) -> Result<ExitCode> {
         "redis (the relay shared by two gateways)",
         crate::tools::ensure_redis,
     )?;
+    let postgres = phases.run(
+        "PostgreSQL (the library shared by gateways)",
+        crate::tools::ensure_postgres,
+    )?;
     phases.run("measure", || {
         cmd::run(
             command("cargo")
                 .env("CHROMEDRIVER", &chromedriver)
                 .env("NGINX", &nginx)
                 .env("REDIS_SERVER", &redis)
+                .env("PG_BIN", &postgres)
                 .args([
                     "run",
                     "--quiet",

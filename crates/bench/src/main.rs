@@ -7,6 +7,7 @@
 mod board_scale;
 mod gateway_cost;
 mod kept;
+mod library;
 mod load;
 mod parts;
 mod polling;
@@ -81,6 +82,9 @@ async fn run() -> Result<(), String> {
     }
     if runs("sign_ins") {
         sign_ins::measure(&mut report).await?;
+    }
+    if runs("library") {
+        library::measure(&mut report).await?;
     }
     println!("\n{}", report.table());
     let path = report.write_json()?;

@@ -3,7 +3,7 @@
 //! it holds nothing but the list.
 
 /// The parts, in the order they run.
-pub const PARTS: [&str; 10] = [
+pub const PARTS: [&str; 11] = [
     "sizes",
     "load",
     "board",
@@ -14,4 +14,5 @@ pub const PARTS: [&str; 10] = [
     "uploads",
     "kept",
     "sign_ins",
+    "library",
 ];

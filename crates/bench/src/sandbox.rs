@@ -20,7 +20,7 @@ impl std::ops::Deref for Server {
     }
 }
 
-fn binary(name: &str) -> Result<PathBuf, String> {
+pub fn binary(name: &str) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let path = exe.with_file_name(name);
     if path.is_file() {
@@ -36,7 +36,7 @@ fn binary(name: &str) -> Result<PathBuf, String> {
 impl Server {
     /// Start the release build of `name` with `args` and `env`; wait until
     /// it listens (a few milliseconds, so blocking here costs nothing).
-    async fn launch(name: &str, args: &[&str], env: &[(&str, &str)]) -> Result<Server, String> {
+    pub async fn launch(name: &str, args: &[&str], env: &[(&str, &str)]) -> Result<Server, String> {
         media_gen_launch::Server::launch(&binary(name)?, args, env)
             .map(Server)
             .map_err(|error| error.to_string())
