@@ -72,7 +72,8 @@ fn Site(
     announcer: shell::announcer::Announcer,
     notifier: shell::notifications::Notifier,
 ) -> impl IntoView {
-    board::provide_board(settings, announcer, notifier);
+    let board = board::provide_board(settings, announcer, notifier);
+    board::provide_library(board, settings);
     view! {
         <Header/>
         <main id="main" class="page">

@@ -1,11 +1,13 @@
 //! The task board (`/`): every task followed in this browser, its state
 //! kept across reloads and tabs, filters in the address, picks for
 //! comparing two results (`/compare`), what an action made and "Undo"
-//! after a removal.
+//! after a removal; signed in on a site that keeps one, the person's
+//! library, on every device.
 
 pub mod compare;
 mod compare_page;
 pub mod filters;
+mod library;
 pub mod notice;
 mod page;
 mod request_row;
@@ -15,6 +17,7 @@ mod steady;
 mod undo;
 
 pub use compare_page::ComparePage;
+pub use library::{provide_library, Library};
 pub use notice::NoticeText;
 pub use page::BoardPage;
 pub use state::{provide_board, Board, Notice, Removed};

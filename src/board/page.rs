@@ -7,6 +7,7 @@ use media_gen_api::kept::{MediaField, ResultFiles};
 use media_gen_api::{AnyTask, Request, TaskKind, TaskStatus};
 
 use super::filters::{matches_text, shows, FilterQuery, StatusFilter};
+use super::library::{Library, LibraryNotes, LoadMore};
 use super::request_row::{Expanded, RequestRow};
 use super::requests::by_request;
 use super::steady::{GoneRow, Row, Steady};
@@ -60,6 +61,23 @@ pub(super) fn row_summary(record: &TaskRecord) -> Option<String> {
     }
 }
 
+/// The most characters of what was asked in a row's link name.
+const LINK_NAME_CHARS: usize = 60;
+
+/// What a screen reader reads for a row's link to its task: the kind it
+/// shows, then what was asked (shortened), else the task's id, so a list of
+/// rows is not the same name over and over.
+pub(super) fn link_name(kind: TaskKind, asked: Option<&str>, task_id: &str) -> String {
+    match asked {
+        Some(asked) => format!(
+            "{}: {}",
+            kind_text::title(kind),
+            shorten(asked, LINK_NAME_CHARS)
+        ),
+        None => format!("{}, task {task_id}", kind_text::title(kind)),
+    }
+}
+
 /// What a row says under its summary: the failure, or why it is no longer followed.
 fn row_note(record: &TaskRecord) -> Option<String> {
     if let Some(error) = &record.error {
@@ -84,7 +102,9 @@ pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView
     let failed = record.has_failed();
     let detail = crate::routes::detail_path(record.kind, &record.task_id);
     let thumb = thumbnail(record.task.as_ref());
-    let summary = row_summary(&record).map(|full| {
+    let asked = row_summary(&record);
+    let name = link_name(record.kind, asked.as_deref(), &record.task_id);
+    let summary = asked.map(|full| {
         let short = shorten(&full, SUMMARY_CHARS);
         // The whole text on hover, when it was cut.
         let title = (short != full).then_some(full);
@@ -123,7 +143,7 @@ pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView
             {thumb.map(|url| view! { <img class="task-row__thumb" src=url alt="" loading="lazy"/> })}
             <div class="task-row__body">
                 <div class="task-row__head">
-                    <A href=crate::routes::href(&detail) attr:class="task-row__kind">{kind_text::title(record.kind)}</A>
+                    <A href=crate::routes::href(&detail) attr:class="task-row__kind" attr:aria-label=name>{kind_text::title(record.kind)}</A>
                     <code class="task-row__id">{record.task_id.clone()}</code>
                     <CopyButton text=record.task_id.clone() detail=format!("of task {}", record.task_id)/>
                     {live}
@@ -248,6 +268,9 @@ fn set_if_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, val
     });
 }
 
+/// How long after the filters' last change the library is searched.
+const SEARCH_DELAY_MS: u32 = 300;
+
 /// Rows drawn at first, and added by each "Show more".
 const PAGE: usize = 100;
 
@@ -270,6 +293,19 @@ pub fn BoardPage() -> impl IntoView {
         set_if_changed(kind, address.kind);
         set_if_changed(status, address.status);
         set_if_changed(text, address.text);
+    });
+    // Signed in on a site that keeps a library: the filters search all
+    // of it, a moment after the last keystroke.
+    let library = Library::expect();
+    Effect::new(move |_: Option<Option<gloo_timers::callback::Timeout>>| {
+        let wanted = FilterQuery {
+            kind: kind.get(),
+            status: status.get(),
+            text: text.get(),
+        };
+        library.is_on().then(|| {
+            gloo_timers::callback::Timeout::new(SEARCH_DELAY_MS, move || library.search(&wanted))
+        })
     });
     let search = use_location().search;
     let navigate = crate::routes::use_app_navigate();
@@ -361,6 +397,7 @@ pub fn BoardPage() -> impl IntoView {
             <h1 id="board-title">"Tasks"</h1>
             {move || board.storage_problem.get().map(|problem| view! { <p class="notice" role="alert">{problem}</p> })}
             {move || board.notice.get().map(|notice| view! { <p class="hint" id="board-notice" role="status"><NoticeText notice/></p> })}
+            <LibraryNotes/>
             <Show when=move || !board.leading.get()>
                 <p class="hint" id="follower-note">
                     "Another tab of this app is following these tasks; their changes show here as they happen."
@@ -426,6 +463,10 @@ pub fn BoardPage() -> impl IntoView {
                 </Show>
                 <Show when=move || { !board.records.with(Vec::is_empty) && matched() == 0 }>
                     <p class="hint" id="no-match">"No task matches these filters."</p>
+                </Show>
+                // The library's next page once every row loaded is drawn.
+                <Show when=move || { not_shown() == 0 }>
+                    <LoadMore/>
                 </Show>
             </Show>
         </section>

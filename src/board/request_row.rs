@@ -95,7 +95,9 @@ pub fn RequestRow(
         .take(8)
         .map(|url| view! { <img class="task-row__thumb" src=url alt="" loading="lazy"/> })
         .collect_view();
-    let summary = request_summary(&records).map(|full| {
+    let asked = request_summary(&records);
+    let name = super::page::link_name(first.kind, asked.as_deref(), &first.task_id);
+    let summary = asked.map(|full| {
         let short = shorten(&full, SUMMARY_CHARS);
         let title = (short != full).then_some(full);
         view! { <p class="task-row__summary" title=title>{short}</p> }
@@ -144,7 +146,7 @@ pub fn RequestRow(
             <div class="task-group__thumbs">{thumbs}</div>
             <div class="task-row__body">
                 <div class="task-row__head">
-                    <A href=crate::routes::href(&detail_path(first.kind, &first.task_id)) attr:class="task-row__kind">{kind_text::title(first.kind)}</A>
+                    <A href=crate::routes::href(&detail_path(first.kind, &first.task_id)) attr:class="task-row__kind" attr:aria-label=name>{kind_text::title(first.kind)}</A>
                     <span class="task-group__count">{count(total, one, many)}</span>
                     {live}
                 </div>

@@ -2,6 +2,7 @@
 //! poller, and any storage problem to tell the user about.
 
 use leptos::prelude::*;
+use media_gen_api::library::{LibraryItem, RequestId};
 use media_gen_api::{AnyTask, Request, TaskKey, TaskKind, TaskStatus};
 
 use crate::kind_text;
@@ -60,6 +61,9 @@ pub struct Removed {
     pub record: TaskRecord,
     /// Its place among the records (oldest first), to put it back there.
     pub index: usize,
+    /// Its request, removed from the person's library with it (the last
+    /// of its tasks on the board), to restore with it.
+    pub from_library: Option<String>,
 }
 
 /// Follow `record` with `poller`: through the gateway's relay when its
@@ -335,12 +339,27 @@ impl Board {
         let mut removed = None;
         self.records.update(|records| {
             if let Some(index) = records.iter().position(|r| r.is(kind, task_id)) {
+                let record = records.remove(index);
+                // The request leaves the library with its last task here
+                // (another device then no longer shows it either).
+                let from_library = record.library.clone().filter(|request| {
+                    !records
+                        .iter()
+                        .any(|r| r.library.as_deref() == Some(request.as_str()))
+                });
                 removed = Some(Removed {
-                    record: records.remove(index),
+                    record,
                     index,
+                    from_library,
                 });
             }
         });
+        if let Some(request) = removed.as_ref().and_then(|r| r.from_library.clone()) {
+            self.in_library(
+                move |client, ids| async move { client.library_remove(&ids).await.map(drop) },
+                request,
+            );
+        }
         if removed.is_some() {
             self.removed.set(removed);
         }
@@ -357,8 +376,18 @@ impl Board {
     /// Put the task removed last back: stored again, in its place, followed
     /// again when it has not ended. Returns its key.
     pub fn undo_remove(&self) -> Option<TaskKey> {
-        let Removed { record, index } = self.removed.get_untracked()?;
+        let Removed {
+            record,
+            index,
+            from_library,
+        } = self.removed.get_untracked()?;
         self.removed.set(None);
+        if let Some(request) = from_library {
+            self.in_library(
+                move |client, ids| async move { client.library_restore(&ids).await.map(drop) },
+                request,
+            );
+        }
         store(&record, self.storage_problem);
         if record.is_active() && self.leading.get_untracked() {
             self.poller.with_value(|poller| follow(poller, &record));
@@ -370,6 +399,106 @@ impl Board {
             }
         });
         Some(key)
+    }
+}
+
+impl Board {
+    /// Do `change` to the request `request` of the person's library in the
+    /// background; a failure becomes the board's storage notice.
+    fn in_library<F, Fut>(&self, change: F, request: String)
+    where
+        F: FnOnce(media_gen_client::Client, Vec<RequestId>) -> Fut + 'static,
+        Fut: std::future::Future<Output = Result<(), ClientError>> + 'static,
+    {
+        let Some(id) = RequestId::parse(&request) else {
+            return;
+        };
+        let client = self.settings.client();
+        let problem = self.storage_problem;
+        leptos::task::spawn_local(async move {
+            if let Err(error) = change(client, vec![id]).await {
+                problem.try_set(Some(format!(
+                    "Your library could not be changed: {error}. Try again when the site answers."
+                )));
+            }
+        });
+    }
+
+    /// Take in a page of the person's library: each task already on the
+    /// board learns its request's id and any later news; a request the
+    /// board does not know yet is added whole, stored, and followed. A task
+    /// removed here while the rest of its request stays is not brought back.
+    /// A `whole` page (no filter) also tells which requests were removed on
+    /// another device: see [`Board::forget_removed_elsewhere`].
+    pub fn take_in_library(&self, items: &[LibraryItem], whole: bool) {
+        let mut stored = Vec::new();
+        let mut added = Vec::new();
+        if whole {
+            self.forget_removed_elsewhere(items);
+        }
+        self.records.update(|records| {
+            for item in items {
+                let known_request = records
+                    .iter()
+                    .any(|r| r.library.as_deref() == Some(item.request.as_str()));
+                for task in &item.tasks {
+                    if let Some(record) =
+                        records.iter_mut().find(|r| r.is(item.kind, &task.task_id))
+                    {
+                        if record.take_in_library(item, task) {
+                            stored.push(record.clone());
+                        }
+                    } else if !known_request {
+                        let record = TaskRecord::from_library(item, task);
+                        let at = records.partition_point(|r| r.submitted_at <= record.submitted_at);
+                        records.insert(at, record.clone());
+                        added.push(record);
+                    }
+                }
+            }
+        });
+        for record in stored.iter().chain(&added) {
+            store(record, self.storage_problem);
+        }
+        if self.leading.get_untracked() {
+            self.poller.with_value(|poller| {
+                for record in added.iter().filter(|r| r.is_active()) {
+                    follow(poller, record);
+                }
+            });
+        }
+    }
+}
+
+impl Board {
+    /// Forget the tasks of requests the library no longer holds: those
+    /// named by a library request submitted strictly between the oldest
+    /// and the newest request of `items`, a whole page of it, which would
+    /// be on that page if the library still held them.
+    fn forget_removed_elsewhere(&self, items: &[LibraryItem]) {
+        let (Some(newest), Some(oldest)) = (items.first(), items.last()) else {
+            return;
+        };
+        let (from, to) = (oldest.created as f64, newest.created as f64);
+        let listed: std::collections::HashSet<&str> =
+            items.iter().map(|item| item.request.as_str()).collect();
+        let gone: Vec<TaskKey> = self.records.with_untracked(|records| {
+            records
+                .iter()
+                .filter(|r| r.submitted_at > from && r.submitted_at < to)
+                .filter(|r| r.library.as_deref().is_some_and(|id| !listed.contains(id)))
+                .map(TaskRecord::task_key)
+                .collect()
+        });
+        for task in gone {
+            self.poller
+                .with_value(|poller| poller.unwatch(task.kind, &task.id));
+            if let Err(error) = tasks::remove(task.kind, &task.id) {
+                self.storage_problem.set(Some(error.to_string()));
+            }
+            self.records
+                .update(|records| records.retain(|r| !r.is(task.kind, &task.id)));
+        }
     }
 }
 

@@ -28,6 +28,9 @@ pub enum SignedIn {
         person: PersonInfo,
         /// Signed in with a key (`--access keys`).
         keys: bool,
+        /// The gateway keeps the person's library (`/library`): the
+        /// board is theirs on every device.
+        library: bool,
     },
 }
 
@@ -65,6 +68,19 @@ impl Access {
         })
     }
 
+    /// The signed-in person's name when the gateway keeps their library
+    /// (tracked).
+    pub fn library_of(self) -> Option<String> {
+        self.0.with(|state| match state {
+            SignedIn::As {
+                person,
+                library: true,
+                ..
+            } => Some(person.name.clone()),
+            _ => None,
+        })
+    }
+
     /// Whether the sign-in page is due (tracked).
     pub fn is_out(self) -> bool {
         self.0.with(|state| *state == SignedIn::Out)
@@ -85,6 +101,7 @@ impl Access {
                     Some(person) => SignedIn::As {
                         person,
                         keys: info.mode == "keys",
+                        library: info.library,
                     },
                     None if info.mode == "open" => SignedIn::Anyone,
                     None => SignedIn::Out,

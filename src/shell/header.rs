@@ -13,7 +13,7 @@ use crate::settings::{Connection, Settings};
 fn Person(settings: Settings) -> impl IntoView {
     let access = super::access::Access::expect();
     move || match access.get() {
-        super::access::SignedIn::As { person, keys } => {
+        super::access::SignedIn::As { person, keys, .. } => {
             let left = format!(
                 "{} of {} tasks left today",
                 person.tasks_left_today, person.tasks_per_day

@@ -220,6 +220,30 @@ impl LibraryQuery {
     }
 }
 
+impl LibraryQuery {
+    /// The query string that asks for this listing (what
+    /// [`LibraryQuery::from_pairs`] reads back), without the `?`.
+    pub fn to_query(&self) -> String {
+        let mut pairs = vec![format!("limit={}", self.limit)];
+        if let Some(kind) = self.kind {
+            pairs.push(format!("kind={kind}"));
+        }
+        if let Some(status) = &self.status {
+            pairs.push(format!("status={}", status.as_str()));
+        }
+        if !self.words.is_empty() {
+            pairs.push(format!("q={}", crate::path::segment(&self.words.join(" "))));
+        }
+        if let Some(cursor) = &self.cursor {
+            pairs.push(format!(
+                "cursor={}",
+                crate::path::segment(&cursor.to_text())
+            ));
+        }
+        pairs.join("&")
+    }
+}
+
 /// A status the listing filters by: one of the service's four.
 fn status_filter(value: &str) -> Result<TaskStatus, String> {
     match TaskStatus::from(value) {
@@ -406,6 +430,21 @@ mod tests {
         assert!(query(&longer)
             .unwrap_err()
             .contains("at most 200 characters"));
+    }
+
+    #[test]
+    fn a_query_string_reads_back_as_the_query() {
+        let asked =
+            query("kind=video_translate&status=GENERATING&q=a%20b&limit=7&cursor=12.x-y").unwrap();
+        let text = asked.to_query();
+        let pairs: Vec<(String, String)> = text
+            .split('&')
+            .filter_map(|pair| pair.split_once('='))
+            .map(|(name, value)| (name.to_owned(), crate::path::decode_segment(value)))
+            .collect();
+        let again =
+            LibraryQuery::from_pairs(pairs.iter().map(|(n, v)| (n.as_str(), v.as_str()))).unwrap();
+        assert_eq!(again, asked);
     }
 
     #[test]

@@ -130,6 +130,9 @@ pub struct AccessInfo {
     /// The person the asking call names, when it names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub person: Option<PersonInfo>,
+    /// Whether the gateway keeps each person's library (`/library`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub library: bool,
 }
 
 /// The person a call names, and what is left of their day.

@@ -9,6 +9,8 @@ mod abort;
 mod attempt;
 pub mod clipboard;
 mod error;
+#[cfg(feature = "access")]
+mod library;
 pub mod media;
 mod options;
 mod poller;

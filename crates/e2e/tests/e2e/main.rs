@@ -18,6 +18,7 @@ mod guidance;
 mod harness;
 mod images;
 mod keystrokes;
+mod library;
 mod navigation;
 mod next_jobs;
 mod other_site;

@@ -101,7 +101,7 @@ async fn another_sites_status_widget_hears_its_tasks_end_through_the_relay() {
         name: "host".to_owned(),
         tasks_per_day: None,
     };
-    let key = run(&add, &KeysAt::Redis(redis.url.clone()), 50)
+    let key = run(&add, &KeysAt::redis(redis.url.clone()), 50)
         .await
         .unwrap();
     let site = other_site().await;

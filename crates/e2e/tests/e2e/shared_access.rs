@@ -86,7 +86,7 @@ async fn until_read_is(base: &str, who: As<'_>, status: u16) -> Duration {
 
 /// `keys …` on the Redis at `url`.
 async fn keys(url: &str, action: KeysAction) -> String {
-    run(&action, &KeysAt::Redis(url.to_owned()), 50)
+    run(&action, &KeysAt::redis(url.to_owned()), 50)
         .await
         .unwrap()
 }
@@ -213,6 +213,7 @@ async fn two_gateways_on_one_redis_share_keys_sessions_tokens_and_the_days_tasks
         &redis.url,
         KeysAction::Revoke {
             name: "ada".to_owned(),
+            forget: false,
         },
     )
     .await;
@@ -229,7 +230,7 @@ async fn the_keys_commands_name_a_redis_that_does_not_answer() {
     let port = media_gen_e2e::unused_port();
     let error = run(
         &KeysAction::List,
-        &KeysAt::Redis(format!("redis://127.0.0.1:{port}/")),
+        &KeysAt::redis(format!("redis://127.0.0.1:{port}/")),
         50,
     )
     .await
@@ -314,6 +315,7 @@ async fn signed_in_behind_nginx_and_two_gateways_one_session_and_one_day_on_eith
         &redis.url,
         KeysAction::Revoke {
             name: "ada".to_owned(),
+            forget: false,
         },
     )
     .await;

@@ -109,7 +109,13 @@ async fn a_visitor_signs_in_with_a_key_works_and_signs_out() {
         .await;
     browser.wait_for_text("main h1", "Tasks").await;
     browser.watch_for_errors().await;
-    keys.revoke("ada").unwrap();
+    // The keys live in the library's database once the gateway started.
+    let library = media_gen_gateway::library::Library::open(
+        &media_gen_gateway::library::LibraryAt::in_dir(dir.path()),
+    )
+    .await
+    .unwrap();
+    library.revoke_key("ada").await.unwrap();
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     browser
         .click("#main-nav a[href='/new/image-generate']")

@@ -67,6 +67,15 @@ impl KeysAt {
         }
     }
 
+    /// Keys in the Redis at `url` alone, as gateways sharing it without a
+    /// library keep them.
+    pub fn redis(url: impl Into<String>) -> KeysAt {
+        KeysAt {
+            redis: Some(url.into()),
+            ..KeysAt::default()
+        }
+    }
+
     /// Whether they name anywhere.
     pub fn is_nowhere(&self) -> bool {
         self.library.is_none() && self.data_dir.is_none() && self.redis.is_none()
@@ -255,10 +264,7 @@ mod tests {
                 forget: false,
             },
         ] {
-            let at = KeysAt {
-                redis: Some(url.to_owned()),
-                ..KeysAt::default()
-            };
+            let at = KeysAt::redis(url);
             let error = run(&action, &at, 50).await.unwrap_err().to_string();
             assert!(!error.contains("hunter2"), "{error}");
             assert!(!error.contains("user:"), "{error}");

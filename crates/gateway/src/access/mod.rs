@@ -119,6 +119,7 @@ pub struct Access {
     page_tokens: page_tokens::PageTokens,
     token_lifetime: Duration,
     allowed_origins: Vec<String>,
+    keeps_library: bool,
 }
 
 /// How the access rule is set up (the flags).
@@ -228,6 +229,7 @@ impl Access {
             page_tokens: page_tokens::PageTokens::new(redis.clone()),
             token_lifetime: settings.token_lifetime,
             allowed_origins: settings.allowed_origins.clone(),
+            keeps_library: settings.library && settings.mode != AccessMode::Open,
         };
         match access.reload().await {
             Err(KeyError::Redis(error)) => {
@@ -479,6 +481,7 @@ impl Access {
         media_gen_api::relay::AccessInfo {
             mode: self.mode.as_str().to_owned(),
             person,
+            library: self.keeps_library,
         }
     }
 }

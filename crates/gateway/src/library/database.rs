@@ -125,6 +125,9 @@ pub enum DbError {
         /// What it said.
         error: String,
     },
+    /// The library is closing: the call was not run.
+    #[error("the library is closing")]
+    Closed,
     /// The schema on disk is newer than this gateway knows.
     #[error("the library's schema is at version {found}, newer than this gateway's {known}: run the newer gateway")]
     Newer {
@@ -197,6 +200,17 @@ pub trait Database: Send + Sync + 'static {
 
     /// Where it is, for the log (no password).
     fn describe(&self) -> String;
+
+    /// How many write transactions may run at once (SQLite: one writer).
+    fn writers(&self) -> usize {
+        1
+    }
+
+    /// Upkeep the database wants now and then, off the writers' path
+    /// (SQLite: its write-ahead log copied into the file).
+    fn tidy(&self) -> BoxFuture<'_, Result<(), DbError>> {
+        Box::pin(async { Ok(()) })
+    }
 }
 
 #[cfg(test)]

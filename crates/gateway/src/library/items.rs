@@ -247,7 +247,7 @@ impl Library {
             .int(each.images * count)
             .int(each.video_seconds * count),
         );
-        self.db().run(statements).await?;
+        self.write(statements).await?;
         Ok(id)
     }
 
@@ -262,8 +262,7 @@ impl Library {
         let (kind, task_id, status) = (task.kind(), task.task_id(), task.status());
         let tagged = serde_json::to_string(task).ok();
         let ran = self
-            .db()
-            .run(vec![
+            .write(vec![
                 Statement::new(
                     "UPDATE library_tasks SET status = $3, task = $4, updated = $5 \
                      WHERE kind = $1 AND task_id = $2 \

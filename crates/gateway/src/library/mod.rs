@@ -18,6 +18,7 @@ pub mod record;
 pub mod routes;
 pub mod spent;
 pub mod sqlite;
+mod writer;
 
 use std::path::{Path, PathBuf};
 
@@ -110,7 +111,8 @@ pub fn now_ms() -> u64 {
 
 /// The library, open and migrated.
 pub struct Library {
-    db: Box<dyn Database>,
+    db: std::sync::Arc<dyn Database>,
+    writes: writer::Writes,
 }
 
 impl Library {
@@ -119,20 +121,28 @@ impl Library {
     pub async fn open(at: &LibraryAt) -> Result<Library, DbError> {
         let db: Box<dyn Database> = match at {
             LibraryAt::Sqlite(path) => {
+                // The folder of a new deployment, and the file, its user's
+                // alone (SQLite gives its -wal and -shm files the file's
+                // mode); a failure here shows in the open.
                 if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                    // The folder of a new deployment; a failure shows in the open.
-                    let _ = std::fs::create_dir_all(parent);
+                    let _ = crate::private_files::create_dir_all(parent);
                 }
+                let _ = crate::private_files::open_options()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(path);
                 Box::new(sqlite::Sqlite::open(path)?)
             }
             LibraryAt::Postgres(url) => Box::new(postgres::Postgres::open(url)?),
         };
-        let db: Box<dyn Database> = Box::new(Timed(db));
+        let db: std::sync::Arc<dyn Database> = std::sync::Arc::new(Timed(db));
         let applied = db.migrate(MIGRATIONS).await?;
         if !applied.is_empty() {
             tracing::info!(library = %db.describe(), ?applied, "the library's schema is brought up to date");
         }
-        Ok(Library { db })
+        let writes = writer::start(std::sync::Arc::clone(&db));
+        Ok(Library { db, writes })
     }
 
     /// Where it is, for the log.
@@ -143,6 +153,15 @@ impl Library {
     /// The database, for the modules that keep things in it.
     pub(crate) fn db(&self) -> &dyn Database {
         &*self.db
+    }
+
+    /// Run `statements` in one transaction with the other writes waiting
+    /// now (one commit for many submits); the rows each returned.
+    pub(crate) async fn write(
+        &self,
+        statements: Vec<database::Statement>,
+    ) -> Result<Vec<database::Rows>, DbError> {
+        self.writes.run(statements).await
     }
 }
 
@@ -173,16 +192,29 @@ impl Database for Timed {
     fn describe(&self) -> String {
         self.0.describe()
     }
+
+    fn tidy(&self) -> database::BoxFuture<'_, Result<(), DbError>> {
+        self.0.tidy()
+    }
+
+    fn writers(&self) -> usize {
+        self.0.writers()
+    }
 }
 
-/// Drop the requests removed more than a minute ago, every ten seconds
-/// while the gateway runs.
+/// While the gateway runs: the database's upkeep every second, and the
+/// requests removed more than a minute ago dropped every ten.
 pub async fn upkeep(library: std::sync::Arc<Library>) {
-    let mut every = tokio::time::interval(std::time::Duration::from_secs(10));
-    loop {
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
+    for tick in 0_u64.. {
         every.tick().await;
-        if let Err(error) = library.purge(now_ms()).await {
-            tracing::warn!(%error, "removed requests could not be dropped yet");
+        if let Err(error) = library.db.tidy().await {
+            tracing::warn!(%error, "the library's upkeep failed; trying again in a second");
+        }
+        if tick % 10 == 0 {
+            if let Err(error) = library.purge(now_ms()).await {
+                tracing::warn!(%error, "removed requests could not be dropped yet");
+            }
         }
     }
 }

@@ -12,6 +12,9 @@ use super::database::{
     MIGRATIONS_TABLE,
 };
 
+/// Write transactions one gateway runs at once (each on a connection of
+/// its own; the rest of the pool stays for reads).
+const WRITERS: usize = 4;
 /// Connections one gateway keeps open at most.
 const POOL_SIZE: usize = 16;
 /// How long a call waits for a connection (the pool busy, or the server
@@ -114,33 +117,49 @@ impl Database for Postgres {
         Box::pin(async move {
             let mut client = self.pool.get().await.map_err(|e| self.failed(e))?;
             let transaction = client.transaction().await.map_err(|e| self.failed(e))?;
-            let mut all = Vec::with_capacity(statements.len());
-            for statement in statements {
-                let prepared = transaction
-                    .prepare_cached(&statement.sql)
-                    .await
-                    .map_err(|e| self.failed(e))?;
-                let params: Vec<Box<dyn ToSql + Sync + Send>> = statement
-                    .params
+            // Every statement sent at once, in order, and their answers
+            // read as they come: one round trip for the lot, not one each.
+            let prepared = futures_util::future::try_join_all(
+                statements
                     .iter()
-                    .zip(prepared.params())
-                    .map(|(param, wanted)| bound(param, wanted))
-                    .collect();
-                let refs: Vec<&(dyn ToSql + Sync)> = params
+                    .map(|statement| transaction.prepare_cached(&statement.sql)),
+            )
+            .await
+            .map_err(|e| self.failed(e))?;
+            let params: Vec<Vec<Box<dyn ToSql + Sync + Send>>> = statements
+                .iter()
+                .zip(&prepared)
+                .map(|(statement, prepared)| {
+                    statement
+                        .params
+                        .iter()
+                        .zip(prepared.params())
+                        .map(|(param, wanted)| bound(param, wanted))
+                        .collect()
+                })
+                .collect();
+            let refs: Vec<Vec<&(dyn ToSql + Sync)>> = params
+                .iter()
+                .map(|params| {
+                    params
+                        .iter()
+                        .map(|param| &**param as &(dyn ToSql + Sync))
+                        .collect()
+                })
+                .collect();
+            let answers = futures_util::future::try_join_all(
+                prepared
                     .iter()
-                    .map(|param| &**param as &(dyn ToSql + Sync))
-                    .collect();
-                let rows = transaction
-                    .query(&prepared, &refs)
-                    .await
-                    .map_err(|e| self.failed(e))?;
-                all.push(
-                    rows.iter()
-                        .map(cells)
-                        .collect::<Result<Rows, _>>()
-                        .map_err(|e| self.failed(e))?,
-                );
-            }
+                    .zip(&refs)
+                    .map(|(prepared, refs)| transaction.query(prepared, refs)),
+            )
+            .await
+            .map_err(|e| self.failed(e))?;
+            let all = answers
+                .iter()
+                .map(|rows| rows.iter().map(cells).collect::<Result<Rows, _>>())
+                .collect::<Result<Vec<Rows>, _>>()
+                .map_err(|e| self.failed(e))?;
             transaction.commit().await.map_err(|e| self.failed(e))?;
             Ok(all)
         })
@@ -202,5 +221,9 @@ impl Database for Postgres {
 
     fn describe(&self) -> String {
         format!("postgres {}", self.at)
+    }
+
+    fn writers(&self) -> usize {
+        WRITERS
     }
 }

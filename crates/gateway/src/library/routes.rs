@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -62,6 +62,15 @@ async fn person(
     }
 }
 
+/// `data` in the service's envelope, as the gateway's other answers are.
+fn answer(data: impl serde::Serialize) -> Response {
+    Json(media_gen_api::Envelope::success(
+        media_gen_api::envelope::MSG_OK,
+        data,
+    ))
+    .into_response()
+}
+
 /// A failed call of the database: 503, said in the log.
 fn unavailable(error: super::database::DbError) -> Refusal {
     tracing::error!(%error, "the library failed a call");
@@ -93,7 +102,7 @@ async fn list(
     let query = LibraryQuery::from_pairs(pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())))
         .map_err(Refusal::Invalid)?;
     let page = library.list(&person, &query).await.map_err(unavailable)?;
-    Ok(Json(page).into_response())
+    Ok(answer(page))
 }
 
 async fn one(
@@ -108,7 +117,7 @@ async fn one(
         .await
         .map_err(unavailable)?
         .ok_or(Refusal::NotFound)?;
-    Ok(Json(item).into_response())
+    Ok(answer(item))
 }
 
 async fn rename(
@@ -130,7 +139,7 @@ async fn rename(
         return Err(Refusal::NotFound);
     }
     let item = library.get(&person, &id).await.map_err(unavailable)?;
-    Ok(Json(item).into_response())
+    Ok(answer(item))
 }
 
 async fn remove_one(
@@ -147,7 +156,7 @@ async fn remove_one(
     if removed.requests.is_empty() {
         return Err(Refusal::NotFound);
     }
-    Ok(Json(removed).into_response())
+    Ok(answer(removed))
 }
 
 /// The requests a `remove` or `restore` names, or a 400.
@@ -172,7 +181,7 @@ async fn remove_many(
         .remove(&person, &many(&body)?, now_ms())
         .await
         .map_err(unavailable)?;
-    Ok(Json(removed).into_response())
+    Ok(answer(removed))
 }
 
 async fn restore(
@@ -192,11 +201,10 @@ async fn restore(
             "removed more than a minute ago, or not removed: nothing to restore".to_owned(),
         ));
     }
-    Ok(Json(Removed {
+    Ok(answer(Removed {
         requests: restored,
         undo_until: 0,
-    })
-    .into_response())
+    }))
 }
 
 async fn import(
@@ -216,5 +224,5 @@ async fn import(
         .import(&person, &import.tasks, now_ms())
         .await
         .map_err(unavailable)?;
-    Ok((StatusCode::OK, Json(imported)).into_response())
+    Ok(answer(imported))
 }

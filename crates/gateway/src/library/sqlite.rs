@@ -34,8 +34,13 @@ impl Sqlite {
         };
         let connection = Connection::open(path).map_err(failed)?;
         connection.busy_timeout(BUSY_TIMEOUT).map_err(failed)?;
+        // No checkpoint in a writer's commit: `checkpoint` copies the log
+        // into the file from another connection, so no submit waits on
+        // that copy and its flush to disk.
         connection
-            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+            .execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;",
+            )
             .map_err(failed)?;
         Ok(Sqlite {
             connection: Arc::new(Mutex::new(connection)),
@@ -179,6 +184,27 @@ impl Database for Sqlite {
 
     fn describe(&self) -> String {
         format!("sqlite {}", self.path.display())
+    }
+
+    fn tidy(&self) -> BoxFuture<'_, Result<(), DbError>> {
+        let path = self.path.clone();
+        Box::pin(async move {
+            let shown = path.display().to_string();
+            let failed = |error: String| DbError::Sqlite {
+                path: shown.clone(),
+                error,
+            };
+            tokio::task::spawn_blocking(move || {
+                let connection = Connection::open(&path)?;
+                connection.busy_timeout(BUSY_TIMEOUT)?;
+                // PASSIVE: as much of the log as no reader still needs,
+                // without waiting for anyone.
+                connection.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+            })
+            .await
+            .map_err(|error| failed(error.to_string()))?
+            .map_err(|error| failed(error.to_string()))
+        })
     }
 }
 

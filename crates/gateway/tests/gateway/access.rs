@@ -228,7 +228,10 @@ async fn each_person_has_budgets_and_tasks_of_the_day_of_their_own() {
         }
     };
     let anyone = said(None).await;
-    assert_eq!(anyone["data"]["access"], json!({ "mode": "keys" }));
+    assert_eq!(
+        anyone["data"]["access"],
+        json!({ "mode": "keys", "library": true })
+    );
     let of_ada = said(Some(ada.clone())).await;
     assert_eq!(
         of_ada["data"]["access"]["person"],

@@ -158,7 +158,14 @@ impl Person {
         }
         let answer = call.send().await.unwrap();
         let status = answer.status().as_u16();
-        (status, answer.json().await.unwrap_or(Value::Null))
+        let body: Value = answer.json().await.unwrap_or(Value::Null);
+        // Answers come in the service's envelope; a refusal's is kept whole.
+        if status == 200 {
+            assert_eq!(body["code"], 0, "{body}");
+            (status, body["data"].clone())
+        } else {
+            (status, body)
+        }
     }
 
     async fn list(&self, query: &str) -> Value {
@@ -200,6 +207,14 @@ async fn a_submit_is_in_its_persons_library_and_in_no_one_elses() {
         )
         .await;
     let ids = answer["data"]["task_ids"].clone();
+    for file in ["library.sqlite3", "library.sqlite3-wal"] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join(file))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{file} is its user's alone");
+    }
     let page = ada.list("").await;
     assert_eq!(page["next"], Value::Null);
     let item = &page["items"][0];

@@ -1,5 +1,6 @@
 //! What the browser keeps about one task.
 
+use media_gen_api::library::{LibraryItem, LibraryTask};
 use media_gen_api::{AnyTask, Request, TaggedTask, TaskKey, TaskKind, TaskStatus};
 use media_gen_client::TaskUpdate;
 use serde::de::{Error as _, IgnoredAny};
@@ -36,6 +37,10 @@ pub struct TaskRecord {
     /// callbacks, when it does: the task is then heard of, not read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relay: Option<String>,
+    /// The request in the signed-in person's library that made the task,
+    /// once the library has named it (on a gateway that keeps one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library: Option<String>,
 }
 
 /// A record as stored, before its request is read as its kind's. `R` and
@@ -58,6 +63,8 @@ struct StoredRecord<R = serde_json::Value, T = StoredTask> {
     error: Option<String>,
     #[serde(default)]
     relay: Option<String>,
+    #[serde(default)]
+    library: Option<String>,
 }
 
 /// A stored task: the callback's `{"task_type": …, "data": {…}}`, read as
@@ -90,6 +97,7 @@ impl<R, T> StoredRecord<R, T> {
             task,
             error: self.error,
             relay: self.relay,
+            library: self.library,
         }
     }
 }
@@ -139,6 +147,12 @@ impl TaskRecord {
     }
 }
 
+/// The task a library's task holds, as last read.
+fn library_task(task: &LibraryTask) -> Option<AnyTask> {
+    let tagged: TaggedTask = serde_json::from_value(task.task.clone()?).ok()?;
+    tagged.read().ok()
+}
+
 /// Store a request as the JSON body it was sent as, so a record reads back
 /// by its kind (and records stored before keep reading).
 fn request_body<S: Serializer>(
@@ -184,7 +198,47 @@ impl TaskRecord {
             task: None,
             error: None,
             relay: None,
+            library: None,
         }
+    }
+
+    /// Task `task` of `item`, a request in the person's library, as this
+    /// browser keeps it.
+    pub fn from_library(item: &LibraryItem, task: &LibraryTask) -> Self {
+        let request = Request::from_json(item.kind, item.body.clone()).ok();
+        let mut record = TaskRecord::new(item.kind, &task.task_id, request, item.created as f64);
+        record.status = task.status.clone();
+        record.updated_at = task.updated as f64;
+        record.task = library_task(task);
+        record.library = Some(item.request.to_string());
+        record
+    }
+
+    /// Take in what the library says of this task: its request's id, and
+    /// its status and result when the library learnt them after this
+    /// browser did. Returns whether anything shown changed.
+    pub fn take_in_library(&mut self, item: &LibraryItem, task: &LibraryTask) -> bool {
+        let mut changed = false;
+        if self.library.as_deref() != Some(item.request.as_str()) {
+            self.library = Some(item.request.to_string());
+            changed = true;
+        }
+        // An ended task stays ended; otherwise the later news wins (the
+        // library hears of tasks this browser does not follow).
+        let ends = !self.status.is_terminal() && task.status.is_terminal();
+        let later = !self.status.is_terminal() && task.updated as f64 > self.updated_at;
+        if task.status != self.status && (ends || later) {
+            let updated = task.updated as f64;
+            match library_task(task) {
+                Some(read) => changed |= self.apply(Some(&read), None, updated),
+                None => {
+                    self.status = task.status.clone();
+                    self.updated_at = updated;
+                    changed = true;
+                }
+            }
+        }
+        changed
     }
 
     /// The key this record is stored under.

@@ -108,3 +108,21 @@ pub fn notifications_wanted() -> bool {
 pub fn set_notifications_wanted(wanted: bool) -> bool {
     write(Place::Device, NOTIFY_KEY, wanted.then_some("on"))
 }
+
+/// Where "offered once" is kept for each person's library (this device).
+const LIBRARY_OFFERED_KEY: &str = "media-gen.library-offered:";
+
+/// Whether this device already offered its tasks to `person`'s library.
+pub fn library_offered(person: &str) -> bool {
+    read(Place::Device, &format!("{LIBRARY_OFFERED_KEY}{person}")).is_some()
+}
+
+/// Remember that this device offered its tasks to `person`'s library;
+/// `false` when storage refused.
+pub fn set_library_offered(person: &str) -> bool {
+    write(
+        Place::Device,
+        &format!("{LIBRARY_OFFERED_KEY}{person}"),
+        Some("yes"),
+    )
+}

@@ -1,0 +1,328 @@
+//! The signed-in person's library on the board, on a gateway that keeps
+//! one: its first page loaded as the app opens, then the next pages as the
+//! person asks; the board's filters searched over the whole library;
+//! every few seconds while the page is in view, the newest requests, so a
+//! task submitted on another device shows here within seconds. What was
+//! loaded is stored like any task, so the board works offline from it. The
+//! tasks this browser knew before are offered to the library once.
+
+use gloo_timers::callback::Interval;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use media_gen_api::library::{Cursor, KnownTask, LibraryQuery, IMPORT_MAX, PAGE_DEFAULT};
+use media_gen_api::TaskStatus;
+use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::store::settings as stored;
+use media_gen_ui::text::count;
+
+use super::filters::{FilterQuery, StatusFilter};
+use super::Board;
+use crate::settings::Settings;
+use crate::shell::access::Access;
+
+/// How often the newest requests are read while the page is in view.
+const REFRESH_MS: u32 = 4_000;
+/// How many of the newest requests each of those reads.
+const REFRESH_PAGE: u32 = 20;
+
+/// The library's state on the board, as context.
+#[derive(Clone, Copy)]
+pub struct Library {
+    /// Whose library the board shows, when the site keeps one.
+    person: Memo<Option<String>>,
+    /// The listing asked last, at its next page, while there is one.
+    more: RwSignal<Option<LibraryQuery>>,
+    /// A page is on its way.
+    pub loading: RwSignal<bool>,
+    /// Why the library could not be read just now.
+    pub problem: RwSignal<Option<String>>,
+    /// How many of this browser's tasks are offered to the library, while
+    /// they are.
+    pub offer: RwSignal<Option<usize>>,
+    /// What the last addition did.
+    pub said: RwSignal<Option<String>>,
+    board: Board,
+    settings: Settings,
+}
+
+/// The listing that matches the board's filters, as far as the library
+/// can ask it (in progress is two statuses: the board filters those).
+pub fn query_of(filters: &FilterQuery) -> Result<LibraryQuery, String> {
+    let words = media_gen_api::library::query_words(&filters.text)?;
+    Ok(LibraryQuery {
+        kind: filters.kind,
+        status: match filters.status {
+            StatusFilter::Succeeded => Some(TaskStatus::Succeeded),
+            StatusFilter::Failed => Some(TaskStatus::Failed),
+            StatusFilter::All | StatusFilter::Active => None,
+        },
+        words,
+        cursor: None,
+        limit: PAGE_DEFAULT,
+    })
+}
+
+/// What a stored task offers the library.
+fn known(record: &TaskRecord) -> KnownTask {
+    KnownTask {
+        kind: record.kind,
+        task_id: record.task_id.clone(),
+        submitted_at: record.submitted_at,
+        request: record
+            .request
+            .as_ref()
+            .map_or(serde_json::Value::Null, media_gen_api::Request::to_json),
+        status: record.status.clone(),
+        task: record
+            .task
+            .as_ref()
+            .and_then(|task| serde_json::to_value(task).ok()),
+    }
+}
+
+impl Library {
+    /// The state provided by [`provide_library`].
+    pub fn expect() -> Library {
+        expect_context()
+    }
+
+    /// Whether the board is the person's library (tracked).
+    pub fn is_on(self) -> bool {
+        self.person.with(Option::is_some)
+    }
+
+    /// Whether another page of the listing can be loaded (tracked).
+    pub fn has_more(self) -> bool {
+        self.more.with(Option::is_some)
+    }
+
+    /// Load the listing `query` (its first page unless it holds a cursor)
+    /// onto the board; `remember` keeps where it ends, for "Load more".
+    fn load(self, query: LibraryQuery, remember: bool) {
+        let client = self.settings.client();
+        self.loading.set(true);
+        spawn_local(async move {
+            let answer = client.library(&query).await;
+            self.loading.try_set(false);
+            match answer {
+                Ok(page) => {
+                    let whole =
+                        query.kind.is_none() && query.status.is_none() && query.words.is_empty();
+                    self.board.take_in_library(&page.items, whole);
+                    self.problem.try_set(None);
+                    if remember {
+                        let next = page.next.as_deref().and_then(Cursor::parse).map(|cursor| {
+                            LibraryQuery {
+                                cursor: Some(cursor),
+                                ..query.clone()
+                            }
+                        });
+                        self.more.try_set(next);
+                    }
+                    if query.cursor.is_none() {
+                        self.decide_offer();
+                    }
+                }
+                Err(error) => {
+                    self.problem.try_set(Some(format!(
+                        "Your library could not be read just now ({error}): the board shows what this browser last loaded."
+                    )));
+                }
+            }
+        });
+    }
+
+    /// The listing the board's filters ask for, from its first page.
+    pub fn search(self, filters: &FilterQuery) {
+        if !self.person.with_untracked(Option::is_some) {
+            return;
+        }
+        match query_of(filters) {
+            Ok(query) => self.load(query, true),
+            Err(problem) => self.problem.set(Some(problem)),
+        }
+    }
+
+    /// The next page of the listing asked last.
+    pub fn load_more(self) {
+        if let Some(query) = self.more.get_untracked() {
+            self.load(query, true);
+        }
+    }
+
+    /// The newest requests, taken in (tasks from another device appear).
+    fn refresh(self) {
+        if self.loading.get_untracked() || media_gen_client::visibility::page_hidden() {
+            return;
+        }
+        let query = LibraryQuery {
+            limit: REFRESH_PAGE,
+            ..LibraryQuery::default()
+        };
+        self.load(query, false);
+    }
+
+    /// Offer this browser's tasks the library does not name yet, once per
+    /// person on this device.
+    fn decide_offer(self) {
+        let Some(person) = self.person.get_untracked() else {
+            return;
+        };
+        if self.offer.get_untracked().is_some() || stored::library_offered(&person) {
+            return;
+        }
+        let unknown = self
+            .board
+            .records
+            .with_untracked(|records| records.iter().filter(|r| r.library.is_none()).count());
+        if unknown > 0 {
+            self.offer.set(Some(unknown));
+        }
+    }
+
+    /// Add this browser's tasks to the library, then read it again.
+    pub fn add_known(self) {
+        let Some(person) = self.person.get_untracked() else {
+            return;
+        };
+        let tasks: Vec<KnownTask> = self.board.records.with_untracked(|records| {
+            records
+                .iter()
+                .filter(|r| r.library.is_none())
+                .map(known)
+                .collect()
+        });
+        self.offer.set(None);
+        let client = self.settings.client();
+        spawn_local(async move {
+            let mut added = 0;
+            for chunk in tasks.chunks(IMPORT_MAX) {
+                match client.library_import(chunk).await {
+                    Ok(imported) => added += imported.added,
+                    Err(error) => {
+                        self.said.try_set(Some(format!(
+                            "The tasks could not all be added ({error}); they stay in this browser."
+                        )));
+                        return;
+                    }
+                }
+            }
+            stored::set_library_offered(&person);
+            self.said.try_set(Some(format!(
+                "Added {} this browser knew to your library.",
+                count(added as usize, "task", "tasks")
+            )));
+            self.load(
+                LibraryQuery {
+                    limit: PAGE_DEFAULT,
+                    ..LibraryQuery::default()
+                },
+                true,
+            );
+        });
+    }
+
+    /// Do not offer this browser's tasks again.
+    pub fn decline(self) {
+        if let Some(person) = self.person.get_untracked() {
+            stored::set_library_offered(&person);
+        }
+        self.offer.set(None);
+    }
+}
+
+/// Provide the library's state; while someone is signed in on a site that
+/// keeps their library, load it and read its newest requests every few
+/// seconds.
+pub fn provide_library(board: Board, settings: Settings) -> Library {
+    let person = match use_context::<Access>() {
+        Some(access) => Memo::new(move |_| access.library_of()),
+        None => Memo::new(|_| None),
+    };
+    let library = Library {
+        person,
+        more: RwSignal::new(None),
+        loading: RwSignal::new(false),
+        problem: RwSignal::new(None),
+        offer: RwSignal::new(None),
+        said: RwSignal::new(None),
+        board,
+        settings,
+    };
+    provide_context(library);
+    // The timer lives as the effect's value: a sign-out drops it.
+    Effect::new(move |_: Option<Option<Interval>>| {
+        person.get()?;
+        library.load(
+            LibraryQuery {
+                limit: PAGE_DEFAULT,
+                ..LibraryQuery::default()
+            },
+            true,
+        );
+        Some(Interval::new(REFRESH_MS, move || library.refresh()))
+    });
+    library
+}
+
+/// What the board says of the library: the offer of this browser's
+/// tasks, what an addition did, and why the library could not be read.
+#[component]
+pub fn LibraryNotes() -> impl IntoView {
+    let library = Library::expect();
+    view! {
+        {move || library.offer.get().map(|n| view! {
+            <p class="hint library-offer" id="library-offer" role="status">
+                {format!("Add the {} this browser knows to your library, so they follow you to every device? ", count(n, "task", "tasks"))}
+                <button type="button" id="library-add" on:click=move |_| library.add_known()>"Add them"</button>
+                " "
+                <button type="button" class="secondary" id="library-decline" on:click=move |_| library.decline()>"Not now"</button>
+            </p>
+        })}
+        {move || library.said.get().map(|said| view! { <p class="hint" id="library-said" role="status">{said}</p> })}
+        {move || library.problem.get().map(|problem| view! { <p class="notice" id="library-problem" role="status">{problem}</p> })}
+    }
+}
+
+/// "Load more from your library", at the foot of the board, while the
+/// listing has more.
+#[component]
+pub fn LoadMore() -> impl IntoView {
+    let library = Library::expect();
+    move || {
+        library.has_more().then(|| {
+            view! {
+                <p class="board__more">
+                    <button type="button" class="secondary" id="library-more"
+                        disabled=move || library.loading.get()
+                        on:click=move |_| library.load_more()>
+                        "Load more from your library"
+                    </button>
+                </p>
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_boards_filters_ask_the_library_what_it_can_answer() {
+        let filters = FilterQuery {
+            kind: Some(media_gen_api::TaskKind::ImageGenerate),
+            status: StatusFilter::Failed,
+            text: "  Red fox ".to_owned(),
+        };
+        let query = query_of(&filters).unwrap();
+        assert_eq!(query.status, Some(TaskStatus::Failed));
+        assert_eq!(query.words, ["red", "fox"]);
+        assert_eq!(query.kind, filters.kind);
+        let active = FilterQuery {
+            status: StatusFilter::Active,
+            ..filters
+        };
+        assert_eq!(query_of(&active).unwrap().status, None);
+    }
+}
