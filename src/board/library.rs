@@ -9,11 +9,12 @@
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use media_gen_api::library::{Cursor, KnownTask, LibraryQuery, IMPORT_MAX, PAGE_DEFAULT};
+use media_gen_api::library::{Cursor, LibraryQuery, IMPORT_MAX, PAGE_DEFAULT};
 use media_gen_api::TaskStatus;
-use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::store::record::LibraryRequest;
 use media_gen_ui::store::settings as stored;
 use media_gen_ui::text::count;
+use wasm_bindgen::JsValue;
 
 use super::filters::{FilterQuery, StatusFilter};
 use super::Board;
@@ -62,22 +63,20 @@ pub fn query_of(filters: &FilterQuery) -> Result<LibraryQuery, String> {
     })
 }
 
-/// What a stored task offers the library.
-fn known(record: &TaskRecord) -> KnownTask {
-    KnownTask {
-        kind: record.kind,
-        task_id: record.task_id.clone(),
-        submitted_at: record.submitted_at,
-        request: record
-            .request
-            .as_ref()
-            .map_or(serde_json::Value::Null, media_gen_api::Request::to_json),
-        status: record.status.clone(),
-        task: record
-            .task
-            .as_ref()
-            .and_then(|task| serde_json::to_value(task).ok()),
-    }
+/// A page of the library as the browser parsed it: its requests (those
+/// that read) and the cursor of the next.
+fn page_of(data: &JsValue) -> (Vec<LibraryRequest>, Option<String>) {
+    let get = |name: &str| js_sys::Reflect::get(data, &JsValue::from_str(name)).ok();
+    let items = get("items")
+        .map(|items| js_sys::Array::from(&items))
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|item| LibraryRequest::from_value(&item).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    (items, get("next").and_then(|next| next.as_string()))
 }
 
 impl Library {
@@ -105,18 +104,20 @@ impl Library {
             let answer = client.library(&query).await;
             self.loading.try_set(false);
             match answer {
-                Ok(page) => {
+                Ok(data) => {
+                    let (items, next) = page_of(&data);
                     let whole =
                         query.kind.is_none() && query.status.is_none() && query.words.is_empty();
-                    self.board.take_in_library(&page.items, whole);
+                    self.board.take_in_library(&items, whole);
                     self.problem.try_set(None);
                     if remember {
-                        let next = page.next.as_deref().and_then(Cursor::parse).map(|cursor| {
-                            LibraryQuery {
-                                cursor: Some(cursor),
-                                ..query.clone()
-                            }
-                        });
+                        let next =
+                            next.as_deref()
+                                .and_then(Cursor::parse)
+                                .map(|cursor| LibraryQuery {
+                                    cursor: Some(cursor),
+                                    ..query.clone()
+                                });
                         self.more.try_set(next);
                     }
                     if query.cursor.is_none() {
@@ -185,11 +186,11 @@ impl Library {
         let Some(person) = self.person.get_untracked() else {
             return;
         };
-        let tasks: Vec<KnownTask> = self.board.records.with_untracked(|records| {
+        let tasks: Vec<String> = self.board.records.with_untracked(|records| {
             records
                 .iter()
                 .filter(|r| r.library.is_none())
-                .map(known)
+                .map(|record| record.known_json())
                 .collect()
         });
         self.offer.set(None);
@@ -197,7 +198,10 @@ impl Library {
         spawn_local(async move {
             let mut added = 0;
             for chunk in tasks.chunks(IMPORT_MAX) {
-                match client.library_import(chunk).await {
+                match client
+                    .library_import(&format!("[{}]", chunk.join(",")))
+                    .await
+                {
                     Ok(imported) => added += imported.added,
                     Err(error) => {
                         self.said.try_set(Some(format!(

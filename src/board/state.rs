@@ -2,7 +2,7 @@
 //! poller, and any storage problem to tell the user about.
 
 use leptos::prelude::*;
-use media_gen_api::library::{LibraryItem, RequestId};
+use media_gen_api::library::RequestId;
 use media_gen_api::{AnyTask, Request, TaskKey, TaskKind, TaskStatus};
 
 use crate::kind_text;
@@ -13,7 +13,7 @@ use crate::shell::notifications::Notifier;
 use media_gen_client::{
     now_ms, web_lock, ClientError, FollowOptions, Poller, Submitted, TaskUpdate,
 };
-use media_gen_ui::store::record::TaskRecord;
+use media_gen_ui::store::record::{LibraryRequest, TaskRecord};
 use media_gen_ui::store::sync::{self, TaskChange};
 use media_gen_ui::store::tasks;
 
@@ -430,7 +430,7 @@ impl Board {
     /// removed here while the rest of its request stays is not brought back.
     /// A `whole` page (no filter) also tells which requests were removed on
     /// another device: see [`Board::forget_removed_elsewhere`].
-    pub fn take_in_library(&self, items: &[LibraryItem], whole: bool) {
+    pub fn take_in_library(&self, items: &[LibraryRequest], whole: bool) {
         let mut stored = Vec::new();
         let mut added = Vec::new();
         if whole {
@@ -440,7 +440,7 @@ impl Board {
             for item in items {
                 let known_request = records
                     .iter()
-                    .any(|r| r.library.as_deref() == Some(item.request.as_str()));
+                    .any(|r| r.library.as_deref() == Some(item.id.as_str()));
                 for task in &item.tasks {
                     if let Some(record) =
                         records.iter_mut().find(|r| r.is(item.kind, &task.task_id))
@@ -475,13 +475,13 @@ impl Board {
     /// named by a library request submitted strictly between the oldest
     /// and the newest request of `items`, a whole page of it, which would
     /// be on that page if the library still held them.
-    fn forget_removed_elsewhere(&self, items: &[LibraryItem]) {
+    fn forget_removed_elsewhere(&self, items: &[LibraryRequest]) {
         let (Some(newest), Some(oldest)) = (items.first(), items.last()) else {
             return;
         };
-        let (from, to) = (oldest.created as f64, newest.created as f64);
+        let (from, to) = (oldest.created, newest.created);
         let listed: std::collections::HashSet<&str> =
-            items.iter().map(|item| item.request.as_str()).collect();
+            items.iter().map(|item| item.id.as_str()).collect();
         let gone: Vec<TaskKey> = self.records.with_untracked(|records| {
             records
                 .iter()

@@ -113,6 +113,26 @@ impl Client {
         token
     }
 
+    /// Send one call with the retry policy; its `data` as the browser
+    /// parsed it, for a caller that reads it in parts (no typed reader of
+    /// the whole in the wasm).
+    #[cfg(feature = "access")]
+    pub(crate) async fn call_for_value(
+        &self,
+        kind: RequestKind,
+        path: &str,
+        body: Option<String>,
+    ) -> Result<JsValue, ClientError> {
+        let mut data = None;
+        let mut decode = |status: u16, body: &JsValue| {
+            decode_data_in::<serde::de::IgnoredAny>(status, &Parsed(body)).map(|_| {
+                data = js_sys::Reflect::get(body, &JsValue::from_str("data")).ok();
+            })
+        };
+        self.retrying(kind, path, body, None, &mut decode).await?;
+        data.ok_or(ClientError::Aborted)
+    }
+
     /// Send one call with the retry policy, and decode its `data`; with
     /// the relay's capability the answer named, if any.
     pub(crate) async fn call<T: DeserializeOwned>(

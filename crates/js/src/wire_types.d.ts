@@ -408,6 +408,10 @@ export type AccessInfo = {
    * The person the asking call names, when it names one.
    */
   person?: PersonInfo | null,
+  /**
+   * Whether the gateway keeps each person's library (`/library`).
+   */
+  library?: boolean,
 };
 
 /**

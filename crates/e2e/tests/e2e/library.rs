@@ -1,8 +1,7 @@
 //! A person's library as they meet it, through the gateway in `keys` mode
 //! against the sandbox: a task submitted in one browser appears, with its
-//! progress and its result, in a second browser of its own (its own
-//! ChromeDriver, its own profile) signed in with the same key, without a
-//! reload; a fresh profile shows the whole board once signed in; what the
+//! progress and its result, in a second browser profile (its own
+//! cookies and storage) signed in with the same key, without a reload; a fresh profile shows the whole board once signed in; what the
 //! first browser knew before is offered to the library once; a row's link
 //! is named by what was asked; another person sees none of it; the board
 //! with the library passes axe-core and fits a 360 px phone.
@@ -60,15 +59,25 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
     sign_in(&first, &site.base_url, &key).await;
     first.watch_for_errors().await;
     first
-        .wait_for_text("#library-offer", "Add the 1 task this browser knows")
+        .wait_until(
+            "the offer of the task this browser knew",
+            "(document.querySelector('#library-offer') || {}).textContent?.includes('Add the 1 task this browser knows')",
+        )
+        .await;
+    first
+        .check_accessibility("the offer to add this browser's tasks")
         .await;
     first.click("#library-add").await;
     first
-        .wait_for_text("#library-said", "Added 1 task this browser knew")
+        .wait_until(
+            "what the addition did",
+            "(document.querySelector('#library-said') || {}).textContent?.includes('Added 1 task this browser knew')",
+        )
         .await;
 
-    // A second browser of its own, signed in with the same key.
-    let second = Browser::start_own().await;
+    // A second browser profile (a browser context of its own: its own
+    // cookies and storage), signed in with the same key.
+    let second = Browser::start().await;
     sign_in(&second, &site.base_url, &key).await;
     second.watch_for_errors().await;
     second

@@ -1,6 +1,5 @@
 //! What the browser keeps about one task.
 
-use media_gen_api::library::{LibraryItem, LibraryTask};
 use media_gen_api::{AnyTask, Request, TaggedTask, TaskKey, TaskKind, TaskStatus};
 use media_gen_client::TaskUpdate;
 use serde::de::{Error as _, IgnoredAny};
@@ -147,10 +146,94 @@ impl TaskRecord {
     }
 }
 
-/// The task a library's task holds, as last read.
-fn library_task(task: &LibraryTask) -> Option<AnyTask> {
-    let tagged: TaggedTask = serde_json::from_value(task.task.clone()?).ok()?;
-    tagged.read().ok()
+/// A request of the person's library as the page reads it: the answer's
+/// parts read apart, as [`TaskRecord::from_stored`] reads a stored record
+/// (no JSON value reader in the wasm).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LibraryRequest {
+    /// The gateway's id for it.
+    pub id: String,
+    /// Its kind.
+    pub kind: TaskKind,
+    /// When it was submitted (milliseconds since 1970).
+    pub created: f64,
+    /// What was asked, when the library knows and it reads as its kind's.
+    pub request: Option<Request>,
+    /// Its tasks, in the service's order.
+    pub tasks: Vec<LibraryTaskRead>,
+}
+
+/// One task of a [`LibraryRequest`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LibraryTaskRead {
+    /// The service's id.
+    pub task_id: String,
+    /// The last status the library learnt.
+    pub status: TaskStatus,
+    /// When (milliseconds since 1970).
+    pub updated: f64,
+    /// The task as last read, when the library holds one.
+    pub task: Option<AnyTask>,
+}
+
+#[derive(Deserialize)]
+struct ItemHead {
+    request: String,
+    kind: TaskKind,
+    created: f64,
+    tasks: Vec<TaskHead>,
+}
+
+#[derive(Deserialize)]
+struct TaskHead {
+    task_id: String,
+    status: TaskStatus,
+    updated: f64,
+}
+
+/// `value`'s part `name`, when it is there and not `null`.
+fn part(value: &JsValue, name: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(value, &JsValue::from_str(name))
+        .ok()
+        .filter(|part| !part.is_null() && !part.is_undefined())
+}
+
+impl LibraryRequest {
+    /// One item of a library page (`{ request, kind, created, body, tasks }`)
+    /// as the browser parsed it.
+    pub fn from_value(item: &JsValue) -> Result<LibraryRequest, String> {
+        use media_gen_client::value_reader::{read, Parsed};
+        let head: ItemHead = read(item).map_err(|error| error.to_string())?;
+        let request =
+            part(item, "body").and_then(|body| Request::from_body(head.kind, &Parsed(&body)).ok());
+        let tasks_value = part(item, "tasks").unwrap_or_default();
+        let tasks = head
+            .tasks
+            .into_iter()
+            .enumerate()
+            .map(|(index, task)| {
+                let tagged = js_sys::Reflect::get_u32(&tasks_value, index as u32)
+                    .ok()
+                    .and_then(|value| part(&value, "task"));
+                let read = tagged
+                    .and_then(|tagged| part(&tagged, "data"))
+                    .and_then(|data| AnyTask::from_body(head.kind, &Parsed(&data)).ok());
+                LibraryTaskRead {
+                    task_id: task.task_id,
+                    status: task.status,
+                    updated: task.updated,
+                    task: read,
+                }
+            })
+            .collect();
+        Ok(LibraryRequest {
+            id: head.request,
+            kind: head.kind,
+            created: head.created,
+            request,
+            tasks,
+        })
+    }
 }
 
 /// Store a request as the JSON body it was sent as, so a record reads back
@@ -204,41 +287,68 @@ impl TaskRecord {
 
     /// Task `task` of `item`, a request in the person's library, as this
     /// browser keeps it.
-    pub fn from_library(item: &LibraryItem, task: &LibraryTask) -> Self {
-        let request = Request::from_json(item.kind, item.body.clone()).ok();
-        let mut record = TaskRecord::new(item.kind, &task.task_id, request, item.created as f64);
+    pub fn from_library(item: &LibraryRequest, task: &LibraryTaskRead) -> Self {
+        let mut record =
+            TaskRecord::new(item.kind, &task.task_id, item.request.clone(), item.created);
         record.status = task.status.clone();
-        record.updated_at = task.updated as f64;
-        record.task = library_task(task);
-        record.library = Some(item.request.to_string());
+        record.updated_at = task.updated;
+        record.task = task.task.clone();
+        record.library = Some(item.id.clone());
         record
     }
 
     /// Take in what the library says of this task: its request's id, and
     /// its status and result when the library learnt them after this
     /// browser did. Returns whether anything shown changed.
-    pub fn take_in_library(&mut self, item: &LibraryItem, task: &LibraryTask) -> bool {
+    pub fn take_in_library(&mut self, item: &LibraryRequest, task: &LibraryTaskRead) -> bool {
         let mut changed = false;
-        if self.library.as_deref() != Some(item.request.as_str()) {
-            self.library = Some(item.request.to_string());
+        if self.library.as_deref() != Some(item.id.as_str()) {
+            self.library = Some(item.id.clone());
             changed = true;
         }
         // An ended task stays ended; otherwise the later news wins (the
         // library hears of tasks this browser does not follow).
         let ends = !self.status.is_terminal() && task.status.is_terminal();
-        let later = !self.status.is_terminal() && task.updated as f64 > self.updated_at;
+        let later = !self.status.is_terminal() && task.updated > self.updated_at;
         if task.status != self.status && (ends || later) {
-            let updated = task.updated as f64;
-            match library_task(task) {
-                Some(read) => changed |= self.apply(Some(&read), None, updated),
+            match &task.task {
+                Some(read) => changed |= self.apply(Some(read), None, task.updated),
                 None => {
                     self.status = task.status.clone();
-                    self.updated_at = updated;
+                    self.updated_at = task.updated;
                     changed = true;
                 }
             }
         }
         changed
+    }
+
+    /// What the library's import takes of this task (a `KnownTask`), as
+    /// JSON text written straight from the record.
+    pub fn known_json(&self) -> String {
+        let text = |value: &str| serde_json::to_string(value).unwrap_or_else(|_| "\"\"".to_owned());
+        let request = self
+            .request
+            .as_ref()
+            .map_or_else(|| "null".to_owned(), Request::to_json_text);
+        let task = self
+            .task
+            .as_ref()
+            .and_then(|task| {
+                let data = task.to_json().ok()?;
+                Some(format!(
+                    "{{\"task_type\":\"{}\",\"data\":{data}}}",
+                    self.kind
+                ))
+            })
+            .unwrap_or_else(|| "null".to_owned());
+        format!(
+            "{{\"kind\":\"{}\",\"task_id\":{},\"submitted_at\":{},\"request\":{request},\"status\":{},\"task\":{task}}}",
+            self.kind,
+            text(&self.task_id),
+            self.submitted_at,
+            text(self.status.as_str()),
+        )
     }
 
     /// The key this record is stored under.
@@ -434,5 +544,59 @@ mod tests {
         let json = json.replace(r#""task_type":"image_generate""#, r#""task_type":"audio""#);
         let error = serde_json::from_slice::<TaskRecord>(json.as_bytes()).unwrap_err();
         assert!(error.to_string().contains("audio"), "{error}");
+    }
+
+    #[test]
+    fn a_record_offers_the_library_what_its_import_reads() {
+        let mut record = TaskRecord::submitted(&prompt("A \"quoted\" fox"), "ig-1", 1_700.5);
+        record.apply(Some(&image("SUCCEEDED")), None, 1_800.0);
+        let known: media_gen_api::library::KnownTask =
+            serde_json::from_str(&record.known_json()).unwrap();
+        assert_eq!(known.task_id, "ig-1");
+        assert_eq!(known.kind, TaskKind::ImageGenerate);
+        assert_eq!(known.submitted_at, 1_700.5);
+        assert_eq!(known.request["prompt"], "A \"quoted\" fox");
+        assert_eq!(known.status, TaskStatus::Succeeded);
+        let tagged: TaggedTask = serde_json::from_value(known.task.unwrap()).unwrap();
+        assert_eq!(tagged.read().unwrap(), record.task.clone().unwrap());
+        let followed = TaskRecord::followed(TaskKind::ImageGenerate, "ig-2", 1.0);
+        let known: media_gen_api::library::KnownTask =
+            serde_json::from_str(&followed.known_json()).unwrap();
+        assert_eq!((known.request, known.task), (serde_json::Value::Null, None));
+    }
+
+    #[test]
+    fn the_library_names_a_task_and_brings_later_news_never_an_older_status() {
+        let item = LibraryRequest {
+            id: "req-1".into(),
+            kind: TaskKind::ImageGenerate,
+            created: 10.0,
+            request: Some(prompt("p")),
+            tasks: Vec::new(),
+        };
+        let news = |status: &str, updated: f64| LibraryTaskRead {
+            task_id: "ig-1".into(),
+            status: TaskStatus::from(status),
+            updated,
+            task: Some(image(status)),
+        };
+        let mut record = TaskRecord::submitted(&prompt("p"), "ig-1", 10.0);
+        assert!(
+            record.take_in_library(&item, &news("PENDING", 5.0)),
+            "named"
+        );
+        assert_eq!(record.library.as_deref(), Some("req-1"));
+        assert!(record.take_in_library(&item, &news("SUCCEEDED", 20.0)));
+        assert_eq!(record.status, TaskStatus::Succeeded);
+        assert!(
+            !record.take_in_library(&item, &news("GENERATING", 30.0)),
+            "ended stays ended"
+        );
+        assert_eq!(record.status, TaskStatus::Succeeded);
+        let added = TaskRecord::from_library(&item, &news("FAILED", 40.0));
+        assert_eq!(
+            (added.status, added.library.as_deref(), added.submitted_at),
+            (TaskStatus::Failed, Some("req-1"), 10.0)
+        );
     }
 }
