@@ -9,7 +9,9 @@
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use media_gen_api::library::{Cursor, LibraryQuery, IMPORT_MAX, PAGE_DEFAULT};
+use media_gen_api::library::{
+    Cursor, LibraryQuery, IMPORT_MAX, PAGE_DEFAULT, QUERY_MAX_CHARS, QUERY_MAX_WORDS,
+};
 use media_gen_api::TaskStatus;
 use media_gen_ui::store::record::LibraryRequest;
 use media_gen_ui::store::settings as stored;
@@ -47,10 +49,20 @@ pub struct Library {
 }
 
 /// The listing that matches the board's filters, as far as the library
-/// can ask it (in progress is two statuses: the board filters those).
-pub fn query_of(filters: &FilterQuery) -> Result<LibraryQuery, String> {
-    let words = media_gen_api::library::query_words(&filters.text)?;
-    Ok(LibraryQuery {
+/// can ask it (in progress is two statuses: the board filters those). The
+/// words go as typed, at most as many as the library takes: the gateway
+/// lowercases them (no Unicode case tables in the wasm).
+pub fn query_of(filters: &FilterQuery) -> LibraryQuery {
+    let words = filters
+        .text
+        .split_whitespace()
+        .take(QUERY_MAX_WORDS)
+        .scan(0, |chars, word| {
+            *chars += word.chars().count() + 1;
+            (*chars <= QUERY_MAX_CHARS).then(|| word.to_owned())
+        })
+        .collect();
+    LibraryQuery {
         kind: filters.kind,
         status: match filters.status {
             StatusFilter::Succeeded => Some(TaskStatus::Succeeded),
@@ -60,7 +72,7 @@ pub fn query_of(filters: &FilterQuery) -> Result<LibraryQuery, String> {
         words,
         cursor: None,
         limit: PAGE_DEFAULT,
-    })
+    }
 }
 
 /// A page of the library as the browser parsed it: its requests (those
@@ -138,10 +150,7 @@ impl Library {
         if !self.person.with_untracked(Option::is_some) {
             return;
         }
-        match query_of(filters) {
-            Ok(query) => self.load(query, true),
-            Err(problem) => self.problem.set(Some(problem)),
-        }
+        self.load(query_of(filters), true);
     }
 
     /// The next page of the listing asked last.
@@ -319,14 +328,23 @@ mod tests {
             status: StatusFilter::Failed,
             text: "  Red fox ".to_owned(),
         };
-        let query = query_of(&filters).unwrap();
+        let query = query_of(&filters);
         assert_eq!(query.status, Some(TaskStatus::Failed));
-        assert_eq!(query.words, ["red", "fox"]);
+        assert_eq!(query.words, ["Red", "fox"]);
         assert_eq!(query.kind, filters.kind);
         let active = FilterQuery {
             status: StatusFilter::Active,
             ..filters
         };
-        assert_eq!(query_of(&active).unwrap().status, None);
+        assert_eq!(query_of(&active).status, None);
+        let long = FilterQuery {
+            text: "word ".repeat(20),
+            ..active
+        };
+        assert_eq!(
+            query_of(&long).words.len(),
+            QUERY_MAX_WORDS,
+            "no more than the library takes"
+        );
     }
 }

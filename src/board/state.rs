@@ -480,13 +480,13 @@ impl Board {
             return;
         };
         let (from, to) = (oldest.created, newest.created);
-        let listed: std::collections::HashSet<&str> =
-            items.iter().map(|item| item.id.as_str()).collect();
+        // A page holds at most a hundred: a list serves.
+        let listed: Vec<&str> = items.iter().map(|item| item.id.as_str()).collect();
         let gone: Vec<TaskKey> = self.records.with_untracked(|records| {
             records
                 .iter()
                 .filter(|r| r.submitted_at > from && r.submitted_at < to)
-                .filter(|r| r.library.as_deref().is_some_and(|id| !listed.contains(id)))
+                .filter(|r| r.library.as_deref().is_some_and(|id| !listed.contains(&id)))
                 .map(TaskRecord::task_key)
                 .collect()
         });

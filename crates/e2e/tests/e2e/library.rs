@@ -99,6 +99,7 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
     first
         .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
         .await;
+    first.watch_for_errors().await;
     first
         .type_into("#prompt", "A lighthouse seen from elsewhere")
         .await;
@@ -153,6 +154,7 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
     // A fresh profile shows the whole board once signed in.
     let third = Browser::start().await;
     sign_in(&third, &site.base_url, &key).await;
+    third.watch_for_errors().await;
     third
         .wait_until(
             "the whole board",
@@ -167,6 +169,7 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
     // Another person sees none of it.
     let fourth = Browser::start().await;
     sign_in(&fourth, &site.base_url, &other).await;
+    fourth.watch_for_errors().await;
     fourth
         .wait_until(
             "an empty board",
