@@ -166,6 +166,61 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
         )
         .await;
 
+    // Removed in the second browser: out of the library; Undo brings it
+    // back.
+    let lighthouse = second
+        .eval(
+            "[...document.querySelectorAll('li.task-row')].find((li) => \
+             (li.querySelector('a.task-row__kind').getAttribute('aria-label') || '').includes('A lighthouse seen')).dataset.taskId",
+        )
+        .await;
+    let lighthouse = lighthouse.as_str().unwrap().to_owned();
+    let listed = |key: String| {
+        let url = format!("{}/library", site.base_url);
+        let lighthouse = lighthouse.clone();
+        async move {
+            let page: Value = reqwest::Client::new()
+                .get(url)
+                .bearer_auth(key)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            page["data"]["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|item| item["tasks"][0]["task_id"] == lighthouse.as_str())
+        }
+    };
+    assert!(listed(key.clone()).await);
+    second
+        .click(&format!(
+            "li.task-row[data-task-id='{lighthouse}'] button.remove"
+        ))
+        .await;
+    let until = |want: bool| {
+        let listed = &listed;
+        let key = key.clone();
+        async move {
+            for _ in 0..100 {
+                if listed(key.clone()).await == want {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            panic!(
+                "the library still {} the removed task",
+                if want { "lacks" } else { "lists" }
+            );
+        }
+    };
+    until(false).await;
+    second.click("#undo-remove").await;
+    until(true).await;
+
     // Another person sees none of it.
     let fourth = Browser::start().await;
     sign_in(&fourth, &site.base_url, &other).await;
