@@ -295,19 +295,7 @@ pub fn ensure_redis() -> Result<PathBuf> {
 /// `/usr/lib/postgresql` (installed with apt when missing). The tests find
 /// it in `PG_BIN`.
 pub fn ensure_postgres() -> Result<PathBuf> {
-    let newest = || {
-        let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
-            .ok()?
-            .filter_map(|entry| {
-                let entry = entry.ok()?;
-                let version = entry.file_name().to_str()?.parse().ok()?;
-                let bin = entry.path().join("bin");
-                bin.join("initdb").is_file().then_some((version, bin))
-            })
-            .collect();
-        versions.sort();
-        versions.pop().map(|(_, bin)| bin)
-    };
+    let newest = media_gen_launch::postgres::installed_bin_dir;
     if let Some(bin) = newest() {
         println!("ok: PostgreSQL at {}", bin.display());
         return Ok(bin);

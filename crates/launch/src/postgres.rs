@@ -23,19 +23,26 @@ pub struct Postgres {
     port: u16,
 }
 
-/// Where Debian's PostgreSQL programs are: `PG_BIN`, else the newest
-/// version's folder under `/usr/lib/postgresql`.
+/// Where Debian's PostgreSQL programs are: `PG_BIN`, else
+/// [`installed_bin_dir`].
 pub fn bin_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("PG_BIN") {
-        return Some(PathBuf::from(dir));
+    match std::env::var_os("PG_BIN") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => installed_bin_dir(),
     }
+}
+
+/// The newest version's folder of programs under `/usr/lib/postgresql`
+/// (where Debian's packages put them), if one is installed.
+pub fn installed_bin_dir() -> Option<PathBuf> {
     let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
         .ok()?
         .filter_map(|entry| {
             let entry = entry.ok()?;
             let version = entry.file_name().to_str()?.parse().ok()?;
             let bin = entry.path().join("bin");
-            bin.join("postgres").is_file().then_some((version, bin))
+            (bin.join("postgres").is_file() && bin.join("initdb").is_file())
+                .then_some((version, bin))
         })
         .collect();
     versions.sort();

@@ -145,6 +145,19 @@ fn items(rows: Rows) -> Vec<LibraryItem> {
     items
 }
 
+/// The statements deleting the requests `filter` picks (a condition on
+/// `library_requests` of `$1`, which `bind` gives), their tasks first.
+fn deleting(filter: &str, bind: impl Fn(Statement) -> Statement) -> Vec<Statement> {
+    vec![
+        bind(Statement::new(format!(
+            "DELETE FROM library_tasks WHERE request IN (SELECT id FROM library_requests WHERE {filter})"
+        ))),
+        bind(Statement::new(format!(
+            "DELETE FROM library_requests WHERE {filter}"
+        ))),
+    ]
+}
+
 /// The ids a statement's `RETURNING id` gave.
 fn returned_ids(rows: &Rows) -> Vec<RequestId> {
     rows.iter()
@@ -433,14 +446,7 @@ impl Library {
     pub async fn purge(&self, now: u64) -> Result<(), DbError> {
         let cut = now.saturating_sub(UNDO_MS);
         self.db()
-            .run(vec![
-                Statement::new(
-                    "DELETE FROM library_tasks WHERE request IN \
-                     (SELECT id FROM library_requests WHERE removed < $1)",
-                )
-                .int(cut),
-                Statement::new("DELETE FROM library_requests WHERE removed < $1").int(cut),
-            ])
+            .run(deleting("removed < $1", |statement| statement.int(cut)))
             .await
             .map(drop)
     }
@@ -498,18 +504,9 @@ impl Library {
     /// Remove everything of `person`'s: their requests, tasks and what
     /// they spent.
     pub async fn forget(&self, person: &str) -> Result<(), DbError> {
-        self.db()
-            .run(vec![
-                Statement::new(
-                    "DELETE FROM library_tasks WHERE request IN \
-                     (SELECT id FROM library_requests WHERE person = $1)",
-                )
-                .text(person),
-                Statement::new("DELETE FROM library_requests WHERE person = $1").text(person),
-                Statement::new("DELETE FROM library_spent WHERE person = $1").text(person),
-            ])
-            .await
-            .map(drop)
+        let mut statements = deleting("person = $1", |statement| statement.text(person));
+        statements.push(Statement::new("DELETE FROM library_spent WHERE person = $1").text(person));
+        self.db().run(statements).await.map(drop)
     }
 
     /// Every request of `person`'s, newest first, a page at a time, each
