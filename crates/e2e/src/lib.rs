@@ -285,6 +285,9 @@ pub struct RelayOptions {
     /// How it takes uploads, if it does (the public URL given here is
     /// replaced by the gateway's own).
     pub uploads: Option<media_gen_gateway::uploads::UploadSettings>,
+    /// Where each person's library is kept (`--library`): a PostgreSQL
+    /// URL the gateways share; none by default.
+    pub library: Option<String>,
 }
 
 impl RelayOptions {
@@ -303,6 +306,7 @@ impl RelayOptions {
             access: media_gen_gateway::access::AccessMode::Open,
             allowed_origins: Vec::new(),
             uploads: None,
+            library: None,
         }
     }
 }
@@ -388,6 +392,11 @@ impl RelayGateway {
         settings.base_path = options.base_path.parse().expect("a base path");
         settings.access = options.access;
         settings.allowed_origins = options.allowed_origins.clone();
+        if let Some(url) = &options.library {
+            settings.library = media_gen_gateway::library::LibraryFlag::At(
+                media_gen_gateway::library::LibraryAt::Postgres(url.clone()),
+            );
+        }
         settings.uploads =
             options
                 .uploads

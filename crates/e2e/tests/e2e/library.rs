@@ -247,3 +247,185 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
         browser.close().await;
     }
 }
+
+/// `count` image requests submitted through `base` with `key` as a
+/// program would, the first asking for `first`, the others for numbered
+/// foxes; their library ids, oldest first.
+async fn submitted(base: &str, key: &str, first: &str, count: usize) -> Vec<String> {
+    let client = reqwest::Client::new();
+    let mut ids = Vec::with_capacity(count);
+    for n in 0..count {
+        let prompt = if n == 0 {
+            first.to_owned()
+        } else {
+            format!("A fox, number {n}")
+        };
+        let answer = client
+            .post(format!("{base}/v1/image_generate"))
+            .bearer_auth(key)
+            .json(&serde_json::json!({ "prompt": prompt }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200);
+        ids.push(
+            answer.headers()["media-gen-library-request"]
+                .to_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    ids
+}
+
+#[tokio::test]
+#[ignore = "needs the release build and ChromeDriver: run through `cargo xtask test`"]
+async fn the_board_pages_through_a_library_of_300_and_searches_all_of_it() {
+    let dir = test_folder("library-300");
+    let key = KeyFile::new(dir.path()).add("ada", None, 0).unwrap();
+    let site = start_site_configured(dist_dir(), 200, |settings| {
+        settings.access = AccessMode::Keys;
+        settings.data_dir = Some(dir.path().to_owned());
+    })
+    .await;
+    submitted(&site.base_url, &key, "A heron at first light", 300).await;
+
+    let browser = Browser::start().await;
+    sign_in(&browser, &site.base_url, &key).await;
+    browser.watch_for_errors().await;
+    let rows = "document.querySelectorAll('li.task-row').length";
+    browser
+        .wait_until("the library's first page", &format!("{rows} === 50"))
+        .await;
+    browser.click("#library-more").await;
+    browser
+        .wait_until("its second page", &format!("{rows} === 100"))
+        .await;
+    assert_eq!(
+        browser.eval(&row_shows("A heron", "SUCCEEDED")).await,
+        false,
+        "the oldest request is not loaded yet"
+    );
+    // The filter searches the whole library, not only what is loaded.
+    browser.type_into("#filter-text", "heron").await;
+    browser
+        .wait_until(
+            "the oldest request, found by a word of its prompt",
+            "[...document.querySelectorAll('a.task-row__kind')].some((a) => (a.getAttribute('aria-label') || '').includes('A heron at first light'))",
+        )
+        .await;
+    assert_eq!(browser.eval(rows).await, 1, "only what the filter matches");
+    browser
+        .assert_still_working("paging and searching the library")
+        .await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build, ChromeDriver, nginx, Redis and PostgreSQL: run through `cargo xtask test`"]
+async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
+    use media_gen_e2e::{start_sandbox, Nginx, Redis, RelayGateway, RelayOptions};
+    use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
+    use media_gen_gateway::library::LibraryAt;
+
+    let redis = Redis::start().await;
+    let postgres = tokio::task::spawn_blocking(media_gen_launch::postgres::Postgres::start)
+        .await
+        .unwrap()
+        .unwrap();
+    let library = postgres.database("library").unwrap();
+    let sandbox = start_sandbox(300).await;
+    let listeners = [
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+    ];
+    let addresses: Vec<String> = listeners
+        .iter()
+        .map(|listener| listener.local_addr().unwrap().to_string())
+        .collect();
+    let nginx = Nginx::start(|port| super::behind_nginx::server_block(&addresses, port)).await;
+    let site = format!("http://{}", nginx.address);
+    let [first, second] = listeners;
+    let options = RelayOptions {
+        static_dir: Some(dist_dir()),
+        redis: Some(redis.url.clone()),
+        public_url: Some(site.clone()),
+        access: AccessMode::Keys,
+        library: Some(library.clone()),
+        ..RelayOptions::new(&sandbox)
+    };
+    let mut one = RelayGateway::start_on(first, options.clone());
+    let two = RelayGateway::start_on(second, options);
+    one.ready().await;
+    two.ready().await;
+    let at = KeysAt {
+        library: Some(LibraryAt::Postgres(library.clone())),
+        data_dir: None,
+        redis: Some(redis.url.clone()),
+    };
+    let add = KeysAction::Add {
+        name: "ada".to_owned(),
+        tasks_per_day: None,
+    };
+    let key = run(&add, &at, 50).await.unwrap().trim().to_owned();
+    // Each gateway reads the keys every second.
+    for base in [&one.base_url, &two.base_url] {
+        let mut status = 0;
+        for _ in 0..50 {
+            status = reqwest::Client::new()
+                .get(format!("{base}/library"))
+                .bearer_auth(&key)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16();
+            if status == 200 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(status, 200, "the new key at {base}");
+    }
+
+    // Submitted through one gateway, listed by the other.
+    let made = submitted(&one.base_url, &key, "Shared by two gateways", 1).await;
+    let mut listed = Value::Null;
+    for _ in 0..50 {
+        listed = reqwest::Client::new()
+            .get(format!("{}/library", two.base_url))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if listed["data"]["items"][0]["request"] == made[0].as_str() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        listed["data"]["items"][0]["request"],
+        made[0].as_str(),
+        "{listed}"
+    );
+
+    // Through nginx, with the first gateway stopped: the board shows it.
+    one.stop().await;
+    let browser = Browser::start().await;
+    sign_in(&browser, &site, &key).await;
+    browser.watch_for_errors().await;
+    browser
+        .wait_until(
+            "the task made through the other gateway",
+            "[...document.querySelectorAll('a.task-row__kind')].some((a) => (a.getAttribute('aria-label') || '').includes('Shared by two gateways'))",
+        )
+        .await;
+    browser
+        .assert_still_working("a library shared by two gateways")
+        .await;
+    browser.close().await;
+    drop((two, nginx, redis, postgres));
+}
