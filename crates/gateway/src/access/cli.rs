@@ -125,12 +125,13 @@ pub async fn run(
             Ok(format!("{key}\n"))
         }
         KeysAction::List => {
-            let people = match (&redis, &at.data_dir) {
-                (Some(link), _) => {
+            let people = match (&library, &redis, &at.data_dir) {
+                (Some(library), _, _) => library.use_of_everyone().await?,
+                (None, Some(link), _) => {
                     shared_usage::everyone(&mut link.connection()?, now_seconds()).await?
                 }
-                (None, Some(dir)) => usage::read(&Usage::file(dir)),
-                (None, None) => HashMap::new(),
+                (None, None, Some(dir)) => usage::read(&Usage::file(dir)),
+                (None, None, None) => HashMap::new(),
             };
             list(&store, &people, default_tasks_per_day).await
         }

@@ -217,7 +217,12 @@ impl Access {
             mode: settings.mode,
             keys,
             ring: RwLock::new(Ring::default()),
-            usage: Usage::new(data_dir.map(Usage::file), redis.clone()),
+            usage: match (&library, settings.mode) {
+                (Some(library), AccessMode::Keys | AccessMode::Proxy) => {
+                    Usage::in_library(Arc::clone(library))
+                }
+                _ => Usage::new(data_dir.map(Usage::file), redis.clone()),
+            },
             tasks_per_day: settings.tasks_per_day,
             guesses: RateLimiter::keyed(Quota::per_minute(
                 std::num::NonZeroU32::new(GUESSES_PER_MINUTE).unwrap_or(std::num::NonZeroU32::MIN),

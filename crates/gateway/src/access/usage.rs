@@ -1,10 +1,12 @@
 //! What each person used: the tasks of the current day (UTC) and their
-//! last call. Kept in memory, counted on every submit, and written to
-//! `usage.json` under `--data-dir` (atomically, when it changed) every
-//! second, where `keys list` reads it. With `--redis` the tasks are
-//! counted in Redis ([`super::shared::usage`]), one count for every
-//! gateway, and the last calls sent there every second; while Redis does
-//! not answer, each gateway counts here.
+//! last call. Wherever a library is kept, in its database
+//! ([`crate::library::use_table`]): the tasks counted there in one step,
+//! the last calls written every second. Otherwise kept in memory, counted
+//! on every submit, and written to `usage.json` under `--data-dir`
+//! (atomically, when it changed) every second, where `keys list` reads
+//! it; or with `--redis` counted in Redis ([`super::shared::usage`]), one
+//! count for every gateway, and the last calls sent there every second.
+//! While the database or Redis does not answer, each gateway counts here.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -51,6 +53,8 @@ pub struct Usage {
     file: Option<PathBuf>,
     /// Where it is counted, with `--redis`.
     redis: Option<Arc<RedisLink>>,
+    /// Where it is counted, wherever a library is kept.
+    library: Option<Arc<crate::library::Library>>,
 }
 
 /// The use kept in `file` (none when it cannot be read).
@@ -74,6 +78,15 @@ impl Usage {
             changed: AtomicBool::new(false),
             file: file.filter(|_| redis.is_none()),
             redis,
+            library: None,
+        }
+    }
+
+    /// The use counted in `library`'s database.
+    pub fn in_library(library: Arc<crate::library::Library>) -> Usage {
+        Usage {
+            library: Some(library),
+            ..Usage::default()
         }
     }
 
@@ -106,6 +119,14 @@ impl Usage {
         per_day: u32,
         now: u64,
     ) -> Result<u32, Duration> {
+        if let Some(library) = &self.library {
+            match library.take_tasks(name, tasks, per_day, now).await {
+                Ok(taken) => return taken,
+                Err(error) => {
+                    tracing::warn!(%error, "tasks of the day counted on this gateway alone")
+                }
+            }
+        }
         if let Some(link) = &self.redis {
             let counted = match link.connection() {
                 Ok(mut connection) => {
@@ -150,6 +171,11 @@ impl Usage {
 
     /// The tasks `name` made on the day of `now` (in Redis when it answers).
     pub async fn tasks_on(&self, name: &str, now: u64) -> u32 {
+        if let Some(library) = &self.library {
+            if let Ok(used) = library.use_of(name).await {
+                return used.tasks_on(now).max(self.of(name).tasks_on(now));
+            }
+        }
         if let Some(Ok(mut connection)) = self.redis.as_ref().map(|link| link.connection()) {
             if let Ok(used) = shared::tasks_on(&mut connection, name, now).await {
                 return used;
@@ -169,14 +195,24 @@ impl Usage {
         if !self.changed.swap(false, Ordering::Relaxed) {
             return;
         }
+        let last_calls = || -> Vec<(String, u64)> {
+            self.with(|people| {
+                people
+                    .iter()
+                    .map(|(name, used)| (name.clone(), used.last_used))
+                    .collect()
+            })
+        };
+        if let Some(library) = &self.library {
+            if let Err(error) = library.seen(&last_calls()).await {
+                self.changed.store(true, Ordering::Relaxed);
+                tracing::warn!(%error, "could not keep the people's last calls; trying again");
+            }
+            return;
+        }
         let kept = match (&self.redis, &self.file) {
             (Some(link), _) => {
-                let last_calls: Vec<(String, u64)> = self.with(|people| {
-                    people
-                        .iter()
-                        .map(|(name, used)| (name.clone(), used.last_used))
-                        .collect()
-                });
+                let last_calls = last_calls();
                 match link.connection() {
                     Ok(mut connection) => shared::seen(&mut connection, &last_calls)
                         .await
@@ -203,6 +239,31 @@ impl Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn in_a_library_the_day_is_counted_in_its_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = crate::library::LibraryAt::in_dir(dir.path());
+        let library = Arc::new(crate::library::Library::open(&at).await.unwrap());
+        let usage = Usage::in_library(Arc::clone(&library));
+        let noon = 20_000 * DAY + DAY / 2;
+        assert_eq!(usage.take_tasks("ada", 3, 5, noon).await, Ok(2));
+        assert_eq!(
+            usage.take_tasks("ada", 3, 5, noon + 1).await,
+            Err(Duration::from_secs(DAY / 2 - 1)),
+            "over: nothing counted"
+        );
+        // Another gateway on the same database sees the same count.
+        let other = Usage::in_library(Arc::new(crate::library::Library::open(&at).await.unwrap()));
+        assert_eq!(other.take_tasks("ada", 2, 5, noon + 2).await, Ok(0));
+        assert_eq!(usage.tasks_on("ada", noon + 3).await, 5);
+        assert_eq!(usage.tasks_on("ada", noon + DAY).await, 0, "the next day");
+        usage.seen("grace", 77);
+        usage.keep().await;
+        let everyone = library.use_of_everyone().await.unwrap();
+        assert_eq!(everyone["grace"].last_used, 77);
+        assert_eq!(everyone["ada"].tasks_on(noon), 5);
+    }
 
     #[test]
     fn a_day_of_tasks_is_counted_and_the_next_day_starts_afresh() {

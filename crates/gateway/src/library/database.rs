@@ -162,6 +162,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0002_access_keys.sql",
         sql: include_str!("../../migrations/0002_access_keys.sql"),
     },
+    Migration {
+        version: 3,
+        name: "0003_access_use.sql",
+        sql: include_str!("../../migrations/0003_access_use.sql"),
+    },
 ];
 
 /// The table that records which migrations were applied.

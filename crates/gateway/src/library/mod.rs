@@ -6,7 +6,7 @@
 //! (`--library postgres://…`). Redis is never the store of record.
 //!
 //! The SQL is written once ([`database`]); [`items`] is the library,
-//! [`record`] what forwarded calls write in it, [`spent`] the owner's `usage`, [`key_table`] the keys, [`routes`] the
+//! [`record`] what forwarded calls write in it, [`spent`] the owner's `usage`, [`key_table`] the keys, [`use_table`] each person's use, [`routes`] the
 //! page's calls and [`cli`] the owner's commands.
 
 pub mod cli;
@@ -18,6 +18,7 @@ pub mod record;
 pub mod routes;
 pub mod spent;
 pub mod sqlite;
+pub mod use_table;
 mod writer;
 
 use std::path::{Path, PathBuf};
