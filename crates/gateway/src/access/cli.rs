@@ -126,8 +126,8 @@ pub async fn run(
         }
         KeysAction::List => {
             let people = match (&library, &redis, &at.data_dir) {
-                (Some(library), _, _) => library.use_of_everyone().await?,
-                (None, Some(link), _) => {
+                (Some(library), None, _) => library.use_of_everyone().await?,
+                (_, Some(link), _) => {
                     shared_usage::everyone(&mut link.connection()?, now_seconds()).await?
                 }
                 (None, None, Some(dir)) => usage::read(&Usage::file(dir)),

@@ -219,7 +219,7 @@ impl Access {
             ring: RwLock::new(Ring::default()),
             usage: match (&library, settings.mode) {
                 (Some(library), AccessMode::Keys | AccessMode::Proxy) => {
-                    Usage::in_library(Arc::clone(library))
+                    Usage::in_library(Arc::clone(library), redis.clone()).await
                 }
                 _ => Usage::new(data_dir.map(Usage::file), redis.clone()),
             },

@@ -1,12 +1,12 @@
 //! What each person used: the tasks of the current day (UTC) and their
-//! last call. Wherever a library is kept, in its database
-//! ([`crate::library::use_table`]): the tasks counted there in one step,
-//! the last calls written every second. Otherwise kept in memory, counted
-//! on every submit, and written to `usage.json` under `--data-dir`
-//! (atomically, when it changed) every second, where `keys list` reads
-//! it; or with `--redis` counted in Redis ([`super::shared::usage`]), one
-//! count for every gateway, and the last calls sent there every second.
-//! While the database or Redis does not answer, each gateway counts here.
+//! last call. Kept in memory and counted on every submit (a submit waits
+//! for no store), or with `--redis` counted in Redis
+//! ([`super::shared::usage`]), one count for every gateway; while Redis
+//! does not answer, each gateway counts here. What changed is kept every
+//! second: wherever a library is kept, in its database
+//! ([`crate::library::use_table`], read back at start), else in
+//! `usage.json` under `--data-dir` (atomically); with `--redis` the last
+//! calls go to Redis too, where `keys list` reads the day's counts.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -82,10 +82,23 @@ impl Usage {
         }
     }
 
-    /// The use counted in `library`'s database.
-    pub fn in_library(library: Arc<crate::library::Library>) -> Usage {
+    /// The use counted here (or in the Redis of `redis`), kept in
+    /// `library`'s database, starting from what it holds.
+    pub async fn in_library(
+        library: Arc<crate::library::Library>,
+        redis: Option<Arc<RedisLink>>,
+    ) -> Usage {
+        let people = match library.use_of_everyone().await {
+            Ok(people) => people,
+            Err(error) => {
+                tracing::warn!(%error, "the people's use could not be read; counted from none");
+                HashMap::new()
+            }
+        };
         Usage {
+            people: Mutex::new(people),
             library: Some(library),
+            redis,
             ..Usage::default()
         }
     }
@@ -119,14 +132,6 @@ impl Usage {
         per_day: u32,
         now: u64,
     ) -> Result<u32, Duration> {
-        if let Some(library) = &self.library {
-            match library.take_tasks(name, tasks, per_day, now).await {
-                Ok(taken) => return taken,
-                Err(error) => {
-                    tracing::warn!(%error, "tasks of the day counted on this gateway alone")
-                }
-            }
-        }
         if let Some(link) = &self.redis {
             let counted = match link.connection() {
                 Ok(mut connection) => {
@@ -171,11 +176,6 @@ impl Usage {
 
     /// The tasks `name` made on the day of `now` (in Redis when it answers).
     pub async fn tasks_on(&self, name: &str, now: u64) -> u32 {
-        if let Some(library) = &self.library {
-            if let Ok(used) = library.use_of(name).await {
-                return used.tasks_on(now).max(self.of(name).tasks_on(now));
-            }
-        }
         if let Some(Ok(mut connection)) = self.redis.as_ref().map(|link| link.connection()) {
             if let Ok(used) = shared::tasks_on(&mut connection, name, now).await {
                 return used;
@@ -204,11 +204,16 @@ impl Usage {
             })
         };
         if let Some(library) = &self.library {
-            if let Err(error) = library.seen(&last_calls()).await {
+            let people: Vec<(String, PersonUsage)> = self.with(|people| {
+                people
+                    .iter()
+                    .map(|(name, used)| (name.clone(), *used))
+                    .collect()
+            });
+            if let Err(error) = library.keep_use(&people).await {
                 self.changed.store(true, Ordering::Relaxed);
-                tracing::warn!(%error, "could not keep the people's last calls; trying again");
+                tracing::warn!(%error, "could not keep the people's use; trying again");
             }
-            return;
         }
         let kept = match (&self.redis, &self.file) {
             (Some(link), _) => {
@@ -220,7 +225,10 @@ impl Usage {
                     Err(error) => Err(error.to_string()),
                 }
             }
-            (None, Some(file)) => self.write(file).map_err(|error| error.to_string()),
+            (None, Some(file)) if self.library.is_none() => {
+                self.write(file).map_err(|error| error.to_string())
+            }
+            (None, Some(_)) => Ok(()),
             (None, None) => Ok(()),
         };
         if let Err(error) = kept {
@@ -241,28 +249,31 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn in_a_library_the_day_is_counted_in_its_database() {
+    async fn in_a_library_the_day_is_kept_in_its_database_and_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let at = crate::library::LibraryAt::in_dir(dir.path());
         let library = Arc::new(crate::library::Library::open(&at).await.unwrap());
-        let usage = Usage::in_library(Arc::clone(&library));
+        let usage = Usage::in_library(Arc::clone(&library), None).await;
         let noon = 20_000 * DAY + DAY / 2;
         assert_eq!(usage.take_tasks("ada", 3, 5, noon).await, Ok(2));
-        assert_eq!(
-            usage.take_tasks("ada", 3, 5, noon + 1).await,
-            Err(Duration::from_secs(DAY / 2 - 1)),
-            "over: nothing counted"
-        );
-        // Another gateway on the same database sees the same count.
-        let other = Usage::in_library(Arc::new(crate::library::Library::open(&at).await.unwrap()));
-        assert_eq!(other.take_tasks("ada", 2, 5, noon + 2).await, Ok(0));
-        assert_eq!(usage.tasks_on("ada", noon + 3).await, 5);
-        assert_eq!(usage.tasks_on("ada", noon + DAY).await, 0, "the next day");
         usage.seen("grace", 77);
+        usage.keep().await;
+        // A restart counts on from what was kept.
+        let again = Usage::in_library(Arc::clone(&library), None).await;
+        assert_eq!(again.tasks_on("ada", noon + 1).await, 3);
+        assert_eq!(
+            again.take_tasks("ada", 3, 5, noon + 2).await,
+            Err(Duration::from_secs(DAY / 2 - 2))
+        );
+        // A gateway's older count does not take back a newer one.
         usage.keep().await;
         let everyone = library.use_of_everyone().await.unwrap();
         assert_eq!(everyone["grace"].last_used, 77);
-        assert_eq!(everyone["ada"].tasks_on(noon), 5);
+        assert_eq!(everyone["ada"].tasks_on(noon), 3);
+        assert!(
+            !dir.path().join("usage.json").exists(),
+            "no file beside the database"
+        );
     }
 
     #[test]
