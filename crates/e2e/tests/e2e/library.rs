@@ -36,6 +36,33 @@ fn row_shows(asked: &str, status: &str) -> String {
     )
 }
 
+/// `GET {base}/library` with `key`: the answer's status and body.
+async fn library_of(base: &str, key: &str) -> (u16, Value) {
+    let answer = reqwest::Client::new()
+        .get(format!("{base}/library"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status().as_u16();
+    (status, answer.json().await.unwrap_or(Value::Null))
+}
+
+/// Wait up to 10 s for `check` to hold, asked every 100 ms.
+async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..100 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("not within 10 s: {what}");
+}
+
 #[tokio::test]
 #[ignore = "needs the release build and ChromeDriver: run through `cargo xtask test`"]
 async fn a_persons_tasks_follow_them_to_another_browser() {
@@ -175,51 +202,25 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
         )
         .await;
     let lighthouse = lighthouse.as_str().unwrap().to_owned();
-    let listed = |key: String| {
-        let url = format!("{}/library", site.base_url);
-        let lighthouse = lighthouse.clone();
-        async move {
-            let page: Value = reqwest::Client::new()
-                .get(url)
-                .bearer_auth(key)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            page["data"]["items"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|item| item["tasks"][0]["task_id"] == lighthouse.as_str())
-        }
+    let listed = || async {
+        library_of(&site.base_url, &key).await.1["data"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|item| item["tasks"][0]["task_id"] == lighthouse.as_str())
     };
-    assert!(listed(key.clone()).await);
+    assert!(listed().await);
     second
         .click(&format!(
             "li.task-row[data-task-id='{lighthouse}'] button.remove"
         ))
         .await;
-    let until = |want: bool| {
-        let listed = &listed;
-        let key = key.clone();
-        async move {
-            for _ in 0..100 {
-                if listed(key.clone()).await == want {
-                    return;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-            }
-            panic!(
-                "the library still {} the removed task",
-                if want { "lacks" } else { "lists" }
-            );
-        }
-    };
-    until(false).await;
+    eventually("the removed task out of the library", || async {
+        !listed().await
+    })
+    .await;
     second.click("#undo-remove").await;
-    until(true).await;
+    eventually("the task back in the library", listed).await;
 
     // Another person sees none of it.
     let fourth = Browser::start().await;
@@ -231,15 +232,7 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
             "document.querySelector('.board__empty') !== null",
         )
         .await;
-    let theirs: Value = reqwest::Client::new()
-        .get(format!("{}/library", site.base_url))
-        .bearer_auth(&other)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, theirs) = library_of(&site.base_url, &other).await;
     assert_eq!(theirs["data"]["items"], serde_json::json!([]));
 
     for browser in [first, second, third, fourth] {
@@ -370,42 +363,19 @@ async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
     let key = run(&add, &at, 50).await.unwrap().trim().to_owned();
     // Each gateway reads the keys every second.
     for base in [&one.base_url, &two.base_url] {
-        let mut status = 0;
-        for _ in 0..50 {
-            status = reqwest::Client::new()
-                .get(format!("{base}/library"))
-                .bearer_auth(&key)
-                .send()
-                .await
-                .unwrap()
-                .status()
-                .as_u16();
-            if status == 200 {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
-        assert_eq!(status, 200, "the new key at {base}");
+        eventually("the new key taken", || async {
+            library_of(base, &key).await.0 == 200
+        })
+        .await;
     }
 
     // Submitted through one gateway, listed by the other.
     let made = submitted(&one.base_url, &key, "Shared by two gateways", 1).await;
-    let mut listed = Value::Null;
-    for _ in 0..50 {
-        listed = reqwest::Client::new()
-            .get(format!("{}/library", two.base_url))
-            .bearer_auth(&key)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if listed["data"]["items"][0]["request"] == made[0].as_str() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    eventually("the request listed by the other gateway", || async {
+        library_of(&two.base_url, &key).await.1["data"]["items"][0]["request"] == made[0].as_str()
+    })
+    .await;
+    let (_, listed) = library_of(&two.base_url, &key).await;
     assert_eq!(
         listed["data"]["items"][0]["request"],
         made[0].as_str(),

@@ -175,6 +175,9 @@ struct NewRequest<'a> {
     request: Option<&'a Request>,
     tasks: &'a [(String, TaskStatus, Option<String>)],
     now: u64,
+    /// Written only if the library holds no task of this id (an import):
+    /// its first statement then returns the request's id when written.
+    unless_known: Option<&'a str>,
 }
 
 /// The statements writing one request and its tasks.
@@ -188,19 +191,31 @@ fn request_rows(new: NewRequest<'_>) -> Vec<Statement> {
         request,
         tasks,
         now,
+        unless_known,
     } = new;
     let name = request.and_then(given_name);
-    let mut statements = vec![Statement::new(
-        "INSERT INTO library_requests (id, person, kind, created, name, words, body) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    )
+    let values = match unless_known {
+        None => "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        Some(_) => {
+            "SELECT $1, $2, $3, CAST($4 AS BIGINT), $5, $6, $7 WHERE NOT EXISTS \
+             (SELECT 1 FROM library_tasks WHERE kind = $3 AND task_id = $8) RETURNING id"
+        }
+    };
+    let request_row = Statement::new(format!(
+        "INSERT INTO library_requests (id, person, kind, created, name, words, body) {values}"
+    ))
     .text(id.as_str())
     .text(person)
     .text(kind.as_str())
     .int(created)
     .maybe_text(name.clone())
     .text(searched_text(request, name.as_deref()))
-    .text(body)];
+    .text(body);
+    // Its task (whose conflict clause keeps a task already there) after it.
+    let mut statements = vec![match unless_known {
+        Some(task_id) => request_row.text(task_id),
+        None => request_row,
+    }];
     for (position, (task_id, status, task)) in tasks.iter().enumerate() {
         statements.push(
             Statement::new(
@@ -242,6 +257,7 @@ impl Library {
             request: Some(submitted.request),
             tasks: &tasks,
             now: submitted.now,
+            unless_known: None,
         });
         let each = output_per_task(submitted.request);
         let count = submitted.task_ids.len() as u64;
@@ -266,45 +282,24 @@ impl Library {
 
     /// What a read or a callback said of `task`: its status and result,
     /// unless the library already holds it ended (an old read arriving
-    /// late). Whose request it is, when the library holds it and it changed.
-    pub async fn learn(
-        &self,
-        task: &AnyTask,
-        now: u64,
-    ) -> Result<Option<(String, RequestId)>, DbError> {
+    /// late). Whether the library holds it and it changed.
+    pub async fn learn(&self, task: &AnyTask, now: u64) -> Result<bool, DbError> {
         let (kind, task_id, status) = (task.kind(), task.task_id(), task.status());
         let tagged = serde_json::to_string(task).ok();
         let ran = self
-            .write(vec![
-                Statement::new(
-                    "UPDATE library_tasks SET status = $3, task = $4, updated = $5 \
-                     WHERE kind = $1 AND task_id = $2 \
-                     AND (status NOT IN ('SUCCEEDED', 'FAILED') OR $3 IN ('SUCCEEDED', 'FAILED')) \
-                     RETURNING request",
-                )
-                .text(kind.as_str())
-                .text(task_id)
-                .text(status.as_str())
-                .maybe_text(tagged)
-                .int(now),
-                Statement::new(
-                    "SELECT r.person, r.id FROM library_tasks t \
-                     JOIN library_requests r ON r.id = t.request \
-                     WHERE t.kind = $1 AND t.task_id = $2",
-                )
-                .text(kind.as_str())
-                .text(task_id),
-            ])
+            .write(vec![Statement::new(
+                "UPDATE library_tasks SET status = $3, task = $4, updated = $5 \
+                 WHERE kind = $1 AND task_id = $2 \
+                 AND (status NOT IN ('SUCCEEDED', 'FAILED') OR $3 IN ('SUCCEEDED', 'FAILED')) \
+                 RETURNING request",
+            )
+            .text(kind.as_str())
+            .text(task_id)
+            .text(status.as_str())
+            .maybe_text(tagged)
+            .int(now)])
             .await?;
-        let changed = ran.first().is_some_and(|rows| !rows.is_empty());
-        Ok(ran
-            .get(1)
-            .and_then(|rows| rows.first())
-            .filter(|_| changed)
-            .and_then(|row| {
-                let id = row.get(1).and_then(Cell::text).and_then(RequestId::parse)?;
-                Some((row.first()?.string(), id))
-            }))
+        Ok(ran.first().is_some_and(|rows| !rows.is_empty()))
     }
 
     /// A page of `person`'s library, as `query` asks.
@@ -343,24 +338,27 @@ impl Library {
     }
 
     /// Name `person`'s request `id` (a name already checked); whether it
-    /// is theirs.
+    /// is theirs. What a search looks in is written again with the name.
     pub async fn rename(&self, person: &str, id: &RequestId, name: &str) -> Result<bool, DbError> {
-        let body: String = self
+        let found = self
             .db()
             .run(vec![Statement::new(
-                "SELECT body FROM library_requests WHERE person = $1 AND id = $2 AND removed IS NULL",
+                "SELECT kind, body FROM library_requests WHERE person = $1 AND id = $2 AND removed IS NULL",
             )
             .text(person)
             .text(id.as_str())])
             .await?
             .pop()
-            .and_then(|mut rows| rows.pop())
-            .and_then(|row| row.first().map(Cell::string))
-            .unwrap_or_default();
-        let request = serde_json::from_str::<serde_json::Value>(&body)
+            .and_then(|mut rows| rows.pop());
+        let Some([kind, body]) = found.as_deref() else {
+            return Ok(false);
+        };
+        let request = kind
+            .string()
+            .parse()
             .ok()
-            .zip(self.kind_of(person, id).await?)
-            .and_then(|(body, kind)| Request::from_json(kind, body).ok());
+            .zip(body.text().and_then(|body| serde_json::from_str(body).ok()))
+            .and_then(|(kind, body)| Request::from_json(kind, body).ok());
         let renamed = self
             .db()
             .run(vec![Statement::new(
@@ -373,20 +371,6 @@ impl Library {
             .text(searched_text(request.as_ref(), Some(name)))])
             .await?;
         Ok(renamed.first().is_some_and(|rows| !rows.is_empty()))
-    }
-
-    async fn kind_of(&self, person: &str, id: &RequestId) -> Result<Option<TaskKind>, DbError> {
-        Ok(self
-            .db()
-            .run(vec![Statement::new(
-                "SELECT kind FROM library_requests WHERE person = $1 AND id = $2",
-            )
-            .text(person)
-            .text(id.as_str())])
-            .await?
-            .pop()
-            .and_then(|mut rows| rows.pop())
-            .and_then(|row| row.first().and_then(|kind| kind.string().parse().ok())))
     }
 
     /// Remove `person`'s requests `ids` (at most [`MANY_MAX`]; others'
@@ -470,7 +454,7 @@ impl Library {
             };
             let body = serde_json::to_string(&known.request).unwrap_or_else(|_| "null".into());
             let task = known.task.as_ref().map(ToString::to_string);
-            let mut rows = request_rows(NewRequest {
+            statements.extend(request_rows(NewRequest {
                 id: &id,
                 person,
                 kind: known.kind,
@@ -479,17 +463,8 @@ impl Library {
                 request: request.as_ref(),
                 tasks: &[(known.task_id.clone(), known.status.clone(), task)],
                 now,
-            });
-            // Only when the task is new: the request first, guarded, then
-            // its task (whose conflict clause keeps the first one).
-            rows[0].sql = rows[0].sql.replace(
-                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                "SELECT $1, $2, $3, CAST($4 AS BIGINT), $5, $6, $7 WHERE NOT EXISTS \
-                 (SELECT 1 FROM library_tasks WHERE kind = $3 AND task_id = $8) RETURNING id",
-            );
-            let first = rows.remove(0).text(known.task_id.as_str());
-            statements.push(first);
-            statements.extend(rows);
+                unless_known: Some(&known.task_id),
+            }));
         }
         let ran = self.db().run(statements).await?;
         let added = ran
