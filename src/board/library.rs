@@ -1,10 +1,14 @@
 //! The signed-in person's library on the board, on a gateway that keeps
 //! one: its first page loaded as the app opens, then the next pages as the
-//! person asks; the board's filters searched over the whole library;
-//! every few seconds while the page is in view, the newest requests, so a
-//! task submitted on another device shows here within seconds. What was
-//! loaded is stored like any task, so the board works offline from it. The
-//! tasks this browser knew before are offered to the library once.
+//! person scrolls; the board's filters searched over the whole library.
+//! Where the gateway relays, its stream tells each new task of the
+//! person's and each change to one as it happens (from any device): a
+//! change is taken in at once, a task not on the board brings the newest
+//! requests; the newest are also read every minute, in case news was
+//! lost. Where it does not, they are read every few seconds while the
+//! page is in view. What was loaded is stored like any task, so the board
+//! works offline from it. The tasks this browser knew before are offered
+//! to the library once.
 
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
@@ -12,19 +16,25 @@ use leptos::task::spawn_local;
 use media_gen_api::library::{
     Cursor, LibraryQuery, IMPORT_MAX, PAGE_DEFAULT, QUERY_MAX_CHARS, QUERY_MAX_WORDS,
 };
-use media_gen_api::TaskStatus;
+use media_gen_api::relay::RelayInfo;
+use media_gen_api::{AnyTask, TaskStatus};
+use media_gen_client::relay_stream::RelayStream;
 use media_gen_ui::store::record::LibraryRequest;
 use media_gen_ui::store::settings as stored;
 use media_gen_ui::text::count;
 use wasm_bindgen::JsValue;
 
 use super::filters::{FilterQuery, StatusFilter};
+use super::near_end::NearEnd;
 use super::Board;
 use crate::settings::Settings;
 use crate::shell::access::Access;
 
-/// How often the newest requests are read while the page is in view.
+/// How often the newest requests are read while the page is in view and
+/// no stream tells the library's news.
 const REFRESH_MS: u32 = 4_000;
+/// How often they are read while a stream tells it: only news lost.
+const REFRESH_STREAMED_MS: f64 = 60_000.0;
 /// How many of the newest requests each of those reads.
 const REFRESH_PAGE: u32 = 20;
 
@@ -44,6 +54,12 @@ pub struct Library {
     pub offer: RwSignal<Option<usize>>,
     /// What the last addition did.
     pub said: RwSignal<Option<String>>,
+    /// The relay's stream of the library's news is open.
+    streamed: RwSignal<bool>,
+    /// When the newest requests were last read (ms since 1970).
+    last_read: StoredValue<f64>,
+    /// The newest requests are being read for news, and news came since.
+    catching_up: StoredValue<(bool, bool)>,
     board: Board,
     settings: Settings,
 }
@@ -72,6 +88,14 @@ pub fn query_of(filters: &FilterQuery) -> LibraryQuery {
         words,
         cursor: None,
         limit: PAGE_DEFAULT,
+    }
+}
+
+/// The newest requests, for news from another device.
+fn newest() -> LibraryQuery {
+    LibraryQuery {
+        limit: REFRESH_PAGE,
+        ..LibraryQuery::default()
     }
 }
 
@@ -110,11 +134,25 @@ impl Library {
     /// Load the listing `query` (its first page unless it holds a cursor)
     /// onto the board; `remember` keeps where it ends, for "Load more".
     fn load(self, query: LibraryQuery, remember: bool) {
+        spawn_local(self.read(query, remember));
+    }
+
+    /// [`Library::load`], done when the page is on the board.
+    async fn read(self, query: LibraryQuery, remember: bool) {
         let client = self.settings.client();
-        self.loading.set(true);
-        spawn_local(async move {
+        // Only a page of the listing is "loading": a read for news does
+        // not hold up "Load more".
+        if remember {
+            self.loading.set(true);
+        }
+        if query.cursor.is_none() {
+            self.last_read.set_value(js_sys::Date::now());
+        }
+        {
             let answer = client.library(&query).await;
-            self.loading.try_set(false);
+            if remember {
+                self.loading.try_set(false);
+            }
             match answer {
                 Ok(data) => {
                     let (items, next) = page_of(&data);
@@ -142,7 +180,7 @@ impl Library {
                     )));
                 }
             }
-        });
+        }
     }
 
     /// The listing the board's filters ask for, from its first page.
@@ -153,23 +191,82 @@ impl Library {
         self.load(query_of(filters), true);
     }
 
-    /// The next page of the listing asked last.
+    /// The next page of the listing asked last, unless one is on its way.
     pub fn load_more(self) {
+        if self.loading.get_untracked() {
+            return;
+        }
         if let Some(query) = self.more.get_untracked() {
             self.load(query, true);
         }
     }
 
-    /// The newest requests, taken in (tasks from another device appear).
+    /// The newest requests, taken in (tasks from another device appear),
+    /// each tick while no stream tells the news, else once a minute.
     fn refresh(self) {
         if self.loading.get_untracked() || media_gen_client::visibility::page_hidden() {
             return;
         }
-        let query = LibraryQuery {
-            limit: REFRESH_PAGE,
-            ..LibraryQuery::default()
-        };
-        self.load(query, false);
+        let since = js_sys::Date::now() - self.last_read.get_value();
+        if self.streamed.get_untracked() && since < REFRESH_STREAMED_MS {
+            return;
+        }
+        self.load(newest(), false);
+    }
+
+    /// Listen to the library's news where `relay` tells them.
+    fn listen(self, relay: &RelayInfo) -> Option<RelayStream> {
+        let client = self.settings.client();
+        let url = format!(
+            "{}{}",
+            client.base_url(),
+            relay.library_path(client.page_token().as_deref())
+        );
+        RelayStream::open(
+            &url,
+            move || {
+                self.streamed.try_set(true);
+            },
+            move |task| self.heard(&task),
+            move || {
+                self.streamed.try_set(false);
+            },
+        )
+    }
+
+    /// News of `task`: taken in when it is on the board, else the newest
+    /// requests are read (it was just submitted elsewhere).
+    fn heard(self, task: &AnyTask) {
+        let known = self
+            .board
+            .records
+            .with_untracked(|records| records.iter().any(|r| r.is(task.kind(), task.task_id())));
+        if known {
+            self.board.reread(task);
+        } else {
+            self.catch_up();
+        }
+    }
+
+    /// Read the newest requests, once more if news came meanwhile: news
+    /// of several tasks at once is one read or two, never one each.
+    fn catch_up(self) {
+        let (busy, _) = self.catching_up.get_value();
+        if busy {
+            self.catching_up.set_value((true, true));
+            return;
+        }
+        self.catching_up.set_value((true, false));
+        spawn_local(async move {
+            loop {
+                self.read(newest(), false).await;
+                let (_, again) = self.catching_up.get_value();
+                self.catching_up.set_value((again, false));
+                if !again {
+                    break;
+                }
+            }
+        });
     }
 
     /// Offer this browser's tasks the library does not name yet, once per
@@ -245,12 +342,15 @@ impl Library {
 }
 
 /// Provide the library's state; while someone is signed in on a site that
-/// keeps their library, load it and read its newest requests every few
-/// seconds.
+/// keeps their library, load it, listen to its news where the site
+/// relays, and read its newest requests as often as that leaves due.
 pub fn provide_library(board: Board, settings: Settings) -> Library {
-    let person = match use_context::<Access>() {
-        Some(access) => Memo::new(move |_| access.library_of()),
-        None => Memo::new(|_| None),
+    let (person, news) = match use_context::<Access>() {
+        Some(access) => (
+            Memo::new(move |_| access.library_of()),
+            Memo::new(move |_| access.library_news()),
+        ),
+        None => (Memo::new(|_| None), Memo::new(|_| None)),
     };
     let library = Library {
         person,
@@ -259,13 +359,19 @@ pub fn provide_library(board: Board, settings: Settings) -> Library {
         problem: RwSignal::new(None),
         offer: RwSignal::new(None),
         said: RwSignal::new(None),
+        streamed: RwSignal::new(false),
+        last_read: StoredValue::new(0.0),
+        catching_up: StoredValue::new((false, false)),
         board,
         settings,
     };
     provide_context(library);
-    // The timer lives as the effect's value: a sign-out drops it.
-    Effect::new(move |_: Option<Option<Interval>>| {
+    // The timer and the stream live as the effect's value: a sign-out
+    // drops them.
+    Effect::new(move |_: Option<Option<(Interval, Option<RelayStream>)>>| {
         person.get()?;
+        let stream = news.get().and_then(|relay| library.listen(&relay));
+        library.streamed.set(false);
         library.load(
             LibraryQuery {
                 limit: PAGE_DEFAULT,
@@ -273,7 +379,7 @@ pub fn provide_library(board: Board, settings: Settings) -> Library {
             },
             true,
         );
-        Some(Interval::new(REFRESH_MS, move || library.refresh()))
+        Some((Interval::new(REFRESH_MS, move || library.refresh()), stream))
     });
     library
 }
@@ -298,15 +404,25 @@ pub fn LibraryNotes() -> impl IntoView {
 }
 
 /// "Load more from your library", at the foot of the board, while the
-/// listing has more.
+/// listing has more: the next page loads as the person scrolls near it,
+/// and the button loads it for a keyboard or a browser that cannot watch.
 #[component]
 pub fn LoadMore() -> impl IntoView {
     let library = Library::expect();
     move || {
         library.has_more().then(|| {
+            let button = NodeRef::<leptos::html::Button>::new();
+            // Made again with the button after each page: one that stays
+            // near the visible part (a tall screen) loads the next too.
+            let near = StoredValue::new_local(None::<NearEnd>);
+            Effect::new(move |_| {
+                if let Some(button) = button.get() {
+                    near.set_value(NearEnd::watch(&button, move || library.load_more()));
+                }
+            });
             view! {
                 <p class="board__more">
-                    <button type="button" class="secondary" id="library-more"
+                    <button type="button" class="secondary" id="library-more" node_ref=button
                         disabled=move || library.loading.get()
                         on:click=move |_| library.load_more()>
                         "Load more from your library"

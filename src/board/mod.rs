@@ -8,6 +8,7 @@ pub mod compare;
 mod compare_page;
 pub mod filters;
 mod library;
+mod near_end;
 pub mod notice;
 mod page;
 mod request_row;

@@ -8,7 +8,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use media_gen_api::relay::{PersonInfo, UploadsInfo};
+use media_gen_api::relay::{PersonInfo, RelayInfo, UploadsInfo};
 use media_gen_ui::forms::file_target::UploadsOffered;
 
 use crate::settings::Settings;
@@ -34,14 +34,22 @@ pub enum SignedIn {
     },
 }
 
-/// The app's sign-in state, as context; and where its gateway takes
-/// uploads, if it does.
+/// The app's sign-in state, as context; where its gateway takes uploads,
+/// if it does; and where it relays, if it does.
 #[derive(Debug, Clone, Copy)]
-pub struct Access(RwSignal<SignedIn>, RwSignal<Option<UploadsInfo>>);
+pub struct Access(
+    RwSignal<SignedIn>,
+    RwSignal<Option<UploadsInfo>>,
+    RwSignal<Option<RelayInfo>>,
+);
 
 /// Provide the state and ask the gateway where the app stands.
 pub fn provide_access(settings: Settings) -> Access {
-    let access = Access(RwSignal::new(SignedIn::Anyone), RwSignal::new(None));
+    let access = Access(
+        RwSignal::new(SignedIn::Anyone),
+        RwSignal::new(None),
+        RwSignal::new(None),
+    );
     provide_context(access);
     provide_context(UploadsOffered(access.1.into()));
     access.refresh(settings);
@@ -81,6 +89,13 @@ impl Access {
         })
     }
 
+    /// Where the site's relay tells the signed-in person's library news,
+    /// when it keeps their library and relays (tracked).
+    pub fn library_news(self) -> Option<RelayInfo> {
+        self.library_of()?;
+        self.2.get()
+    }
+
     /// Whether the sign-in page is due (tracked).
     pub fn is_out(self) -> bool {
         self.0.with(|state| *state == SignedIn::Out)
@@ -95,6 +110,7 @@ impl Access {
                 return;
             };
             self.1.try_set(capabilities.uploads);
+            self.2.try_set(capabilities.relay);
             let state = match capabilities.access {
                 None => SignedIn::Anyone,
                 Some(info) => match info.person {

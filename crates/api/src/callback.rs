@@ -54,6 +54,46 @@ impl TaggedTask {
 }
 
 impl AnyTask {
+    /// Task `task_id` of `kind` as a submit's answer leaves it: `PENDING`,
+    /// nothing else known yet.
+    pub fn created(kind: TaskKind, task_id: &str) -> AnyTask {
+        let (task_id, status) = (task_id.to_owned(), TaskStatus::Pending);
+        match kind {
+            TaskKind::ImageToVideo => AnyTask::ImageToVideo(ImageToVideoTask {
+                task_id,
+                status,
+                video_url: String::new(),
+                thumbnail_url: String::new(),
+                error_message: String::new(),
+                duration: None,
+                width: None,
+                height: None,
+                kept: None,
+                not_kept: None,
+            }),
+            TaskKind::VideoTranslate => AnyTask::VideoTranslate(VideoTranslateTask {
+                task_id,
+                name: String::new(),
+                language: String::new(),
+                status,
+                video_url: String::new(),
+                caption_url: String::new(),
+                error_message: String::new(),
+                kept: None,
+                not_kept: None,
+            }),
+            TaskKind::ImageGenerate => AnyTask::ImageGenerate(ImageGenerateTask {
+                task_id,
+                status,
+                image_url: String::new(),
+                thumbnail_url: String::new(),
+                error_message: String::new(),
+                kept: None,
+                not_kept: None,
+            }),
+        }
+    }
+
     /// A task object of `kind` (`{"task_id": …, "status": …}`) read from
     /// JSON with the decoders of the service's answers.
     pub fn from_json(kind: TaskKind, json: &[u8]) -> serde_json::Result<AnyTask> {
@@ -119,6 +159,22 @@ impl AnyTask {
             AnyTask::ImageToVideo(task) => &task.error_message,
             AnyTask::VideoTranslate(task) => &task.error_message,
             AnyTask::ImageGenerate(task) => &task.error_message,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_created_task_is_pending_and_reads_back_as_its_kind() {
+        for &kind in TaskKind::ALL {
+            let task = AnyTask::created(kind, "t1");
+            assert_eq!((task.kind(), task.task_id()), (kind, "t1"));
+            assert_eq!(task.status(), &TaskStatus::Pending);
+            let json = task.to_json().unwrap_or_default();
+            assert_eq!(AnyTask::from_json(kind, json.as_bytes()).ok(), Some(task));
         }
     }
 }

@@ -189,14 +189,33 @@ impl RelayInfo {
         token: Option<&str>,
     ) -> String {
         let relays: Vec<&str> = capabilities.into_iter().collect();
-        let mut path = format!("{}?relays={}", self.events, relays.join(","));
-        if let Some(token) = token.filter(|token| is_page_token(token)) {
-            for part in ["&", STREAM_TOKEN_PARAM, "=", token] {
-                path.push_str(part);
-            }
-        }
-        path
+        with_page_token(
+            format!("{}?relays={}", self.events, relays.join(",")),
+            token,
+        )
     }
+
+    /// The stream's path for the signed-in person's library alone: each
+    /// new task of theirs and each change to one, from any of their
+    /// devices (on a gateway that keeps their library); with `token` as in
+    /// [`RelayInfo::stream_path`].
+    pub fn library_path(&self, token: Option<&str>) -> String {
+        with_page_token(format!("{}?{LIBRARY_PARAM}=1", self.events), token)
+    }
+}
+
+/// The query parameter that asks a stream for the person's library.
+pub const LIBRARY_PARAM: &str = "library";
+
+/// `path` (with a query already) with `token` when it is a page token;
+/// anything else stays out of the address.
+fn with_page_token(mut path: String, token: Option<&str>) -> String {
+    if let Some(token) = token.filter(|token| is_page_token(token)) {
+        for part in ["&", STREAM_TOKEN_PARAM, "=", token] {
+            path.push_str(part);
+        }
+    }
+    path
 }
 
 #[cfg(test)]
@@ -237,6 +256,11 @@ mod tests {
         // A key, or anything else, never goes into the address.
         let key = token.replace("mgt_", "mgk_");
         assert_eq!(relay.stream_path(["a1"], Some(&key)), "/events?relays=a1");
+        assert_eq!(relay.library_path(Some(&key)), "/events?library=1");
+        assert_eq!(
+            relay.library_path(Some(&token)),
+            format!("/events?library=1&token={token}")
+        );
         assert_eq!(
             relay.stream_path(["a1"], Some("mgt_x&y=z")),
             "/events?relays=a1"

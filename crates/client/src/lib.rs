@@ -14,7 +14,7 @@ mod library;
 pub mod media;
 mod options;
 mod poller;
-mod relay_stream;
+pub mod relay_stream;
 mod service;
 #[cfg(feature = "access")]
 mod session;

@@ -288,6 +288,9 @@ pub struct RelayOptions {
     /// Where each person's library is kept (`--library`): a PostgreSQL
     /// URL the gateways share; none by default.
     pub library: Option<String>,
+    /// Its `--data-dir`: with `keys`, the keys' file and the library's
+    /// SQLite file are there.
+    pub data_dir: Option<PathBuf>,
 }
 
 impl RelayOptions {
@@ -307,6 +310,7 @@ impl RelayOptions {
             allowed_origins: Vec::new(),
             uploads: None,
             library: None,
+            data_dir: None,
         }
     }
 }
@@ -392,6 +396,7 @@ impl RelayGateway {
         settings.base_path = options.base_path.parse().expect("a base path");
         settings.access = options.access;
         settings.allowed_origins = options.allowed_origins.clone();
+        settings.data_dir = options.data_dir.clone();
         if let Some(url) = &options.library {
             settings.library = media_gen_gateway::library::LibraryFlag::At(
                 media_gen_gateway::library::LibraryAt::Postgres(url.clone()),

@@ -247,9 +247,9 @@ pub struct Config {
     /// budget of reads on the service's token.
     #[arg(long, default_value = "20")]
     pub relay_confirm_reads: NonZeroU32,
-    /// Event streams one visitor may hold open (a page needs one; a few
-    /// tabs, a few more).
-    #[arg(long, default_value = "4")]
+    /// Event streams one visitor may hold open (a page needs one, two when
+    /// signed in to a library; a few tabs, a few more).
+    #[arg(long, default_value = "8")]
     pub relay_streams_per_visitor: usize,
     /// Event streams open at most (default: three quarters of
     /// `--max-connections`, so other requests always find room).

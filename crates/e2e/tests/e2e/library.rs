@@ -1,12 +1,17 @@
 //! A person's library as they meet it, through the gateway in `keys` mode
 //! against the sandbox: a task submitted in one browser appears, with its
 //! progress and its result, in a second browser profile (its own
-//! cookies and storage) signed in with the same key, without a reload; a fresh profile shows the whole board once signed in; what the
+//! cookies and storage) signed in with the same key, without a reload,
+//! told on the library's stream; a fresh profile shows the whole board
+//! once signed in; what the
 //! first browser knew before is offered to the library once; a row's link
 //! is named by what was asked; another person sees none of it; the board
 //! with the library passes axe-core and fits a 360 px phone.
 
-use media_gen_e2e::{dist_dir, start_site_configured, test_folder, Browser};
+use media_gen_e2e::{
+    dist_dir, start_sandbox, start_site_configured, test_folder, Browser, RelayGateway,
+    RelayOptions,
+};
 use media_gen_gateway::access::key_file::KeyFile;
 use media_gen_gateway::access::AccessMode;
 use serde_json::Value;
@@ -27,6 +32,11 @@ const KNOWN_BEFORE: &str = r#"localStorage.setItem('media-gen.task:image_generat
     kind: 'image_generate', task_id: 'known-before-1', submitted_at: 1700000000000,
     request: { prompt: 'An old harbour at night' }, status: 'SUCCEEDED', updated_at: 1700000000000, task: null,
 }))"#;
+
+/// Records the address of every event stream the page opens, in
+/// `window.streamsOpened`.
+const RECORD_STREAMS: &str = "window.streamsOpened = []; const Opened = window.EventSource; \
+window.EventSource = class extends Opened { constructor(url, init) { super(url, init); window.streamsOpened.push(String(url)); } };";
 
 /// The row of the task whose link's name holds `asked`, once it shows
 /// `status` (a script for `wait_until`).
@@ -72,9 +82,13 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
         keys.add("ada", None, 0).unwrap(),
         keys.add("grace", None, 0).unwrap(),
     );
-    let site = start_site_configured(dist_dir(), 2_500, |settings| {
-        settings.access = AccessMode::Keys;
-        settings.data_dir = Some(dir.path().to_owned());
+    // Relayed: the second browser hears of the first's task on the
+    // library's stream (it reads the library itself only once a minute).
+    let site = RelayGateway::start(RelayOptions {
+        static_dir: Some(dist_dir()),
+        access: AccessMode::Keys,
+        data_dir: Some(dir.path().to_owned()),
+        ..RelayOptions::new(&start_sandbox(2_500).await)
     })
     .await;
 
@@ -105,6 +119,7 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
     // A second browser profile (a browser context of its own: its own
     // cookies and storage), signed in with the same key.
     let second = Browser::start().await;
+    second.before_every_page(RECORD_STREAMS).await;
     sign_in(&second, &site.base_url, &key).await;
     second.watch_for_errors().await;
     second
@@ -122,7 +137,7 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
     );
 
     // Submitted in the first: in the second within seconds, running, then
-    // with its result, without a reload.
+    // with its result, without a reload, told on the library's stream.
     first
         .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
         .await;
@@ -154,6 +169,17 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
         second.eval("performance.timeOrigin").await,
         loaded_at,
         "no reload"
+    );
+    let streams = second.eval("window.streamsOpened").await;
+    assert_eq!(
+        streams
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|url| url.as_str().unwrap_or("").ends_with("/events?library=1"))
+            .count(),
+        1,
+        "one stream of the library's news, held open: {streams}"
     );
     // A screen reader tells the rows apart by what was asked.
     let names = second
@@ -290,9 +316,22 @@ async fn the_board_pages_through_a_library_of_300_and_searches_all_of_it() {
     browser
         .wait_until("the library's first page", &format!("{rows} === 50"))
         .await;
-    browser.click("#library-more").await;
+    // Scrolled towards the foot, the next page loads by itself, once.
+    browser
+        .eval("document.querySelector('#library-more').scrollIntoView({ block: 'end' }) || true")
+        .await;
     browser
         .wait_until("its second page", &format!("{rows} === 100"))
+        .await;
+    // The button loads the next for a keyboard.
+    browser
+        .find("#library-more")
+        .await
+        .send_keys("\u{E007}")
+        .await
+        .expect("press Enter on the button");
+    browser
+        .wait_until("its third page", &format!("{rows} === 150"))
         .await;
     assert_eq!(
         browser.eval(&row_shows("A heron", "SUCCEEDED")).await,
@@ -317,7 +356,7 @@ async fn the_board_pages_through_a_library_of_300_and_searches_all_of_it() {
 #[tokio::test]
 #[ignore = "needs the release build, ChromeDriver, nginx, Redis and PostgreSQL: run through `cargo xtask test`"]
 async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
-    use media_gen_e2e::{start_sandbox, Nginx, Redis, RelayGateway, RelayOptions};
+    use media_gen_e2e::{Nginx, Redis};
     use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
     use media_gen_gateway::library::LibraryAt;
 

@@ -3,7 +3,6 @@
 //! within a minute), imports, export and forgetting. A person only ever
 //! reaches their own rows: every statement names them.
 
-use base64::Engine;
 use media_gen_api::library::{
     given_name, output_per_task, searched_text, Cursor, Imported, KnownTask, LibraryItem,
     LibraryPage, LibraryQuery, LibraryTask, Removed, RequestId, IMPORT_MAX, MANY_MAX, PAGE_MAX,
@@ -34,11 +33,18 @@ pub struct Submitted<'a> {
     pub now: u64,
 }
 
-/// A new request id: 128 random bits.
-fn new_id() -> Option<RequestId> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).ok()?;
-    RequestId::parse(&base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+/// A new request id: the time in milliseconds (48 bits), then 80
+/// random bits, in lowercase hex. Ids made later sort after, so each
+/// insert lands at the end of the indexes that hold them instead of on
+/// a random page, and the random part keeps them unguessable.
+fn new_id(now_ms: u64) -> Option<RequestId> {
+    let mut random = [0u8; 10];
+    getrandom::fill(&mut random).ok()?;
+    let mut id = format!("{:012x}", now_ms & 0xffff_ffff_ffff);
+    for byte in random {
+        id.push_str(&format!("{byte:02x}"));
+    }
+    RequestId::parse(&id)
 }
 
 /// A `LIKE` pattern that finds `word` anywhere, its `%`, `_` and `\`
@@ -238,7 +244,7 @@ impl Library {
     /// Write down a submit the service took (its request, its tasks as
     /// pending, and what it spent); the request's id.
     pub async fn record_submit(&self, submitted: Submitted<'_>) -> Result<RequestId, DbError> {
-        let id = new_id().ok_or_else(|| DbError::Sqlite {
+        let id = new_id(submitted.now).ok_or_else(|| DbError::Sqlite {
             path: "-".to_owned(),
             error: "no randomness from the operating system".to_owned(),
         })?;
@@ -282,8 +288,9 @@ impl Library {
 
     /// What a read or a callback said of `task`: its status and result,
     /// unless the library already holds it ended (an old read arriving
-    /// late). Whether the library holds it and it changed.
-    pub async fn learn(&self, task: &AnyTask, now: u64) -> Result<bool, DbError> {
+    /// late) or holds it as it is. Whose task it is, when the library
+    /// holds it and it changed.
+    pub async fn learn(&self, task: &AnyTask, now: u64) -> Result<Option<String>, DbError> {
         let (kind, task_id, status) = (task.kind(), task.task_id(), task.status());
         let tagged = serde_json::to_string(task).ok();
         let ran = self
@@ -291,7 +298,8 @@ impl Library {
                 "UPDATE library_tasks SET status = $3, task = $4, updated = $5 \
                  WHERE kind = $1 AND task_id = $2 \
                  AND (status NOT IN ('SUCCEEDED', 'FAILED') OR $3 IN ('SUCCEEDED', 'FAILED')) \
-                 RETURNING request",
+                 AND (status <> $3 OR task IS NULL OR task <> $4) \
+                 RETURNING (SELECT person FROM library_requests WHERE id = library_tasks.request)",
             )
             .text(kind.as_str())
             .text(task_id)
@@ -299,7 +307,11 @@ impl Library {
             .maybe_text(tagged)
             .int(now)])
             .await?;
-        Ok(ran.first().is_some_and(|rows| !rows.is_empty()))
+        Ok(ran
+            .first()
+            .and_then(|rows| rows.first())
+            .and_then(|row| row.first())
+            .and_then(|cell| cell.text().map(str::to_owned)))
     }
 
     /// A page of `person`'s library, as `query` asks.
@@ -445,13 +457,13 @@ impl Library {
     ) -> Result<Imported, DbError> {
         let mut statements = Vec::new();
         for known in tasks.iter().take(IMPORT_MAX) {
-            let Some(id) = new_id() else { break };
             let request = Request::from_json(known.kind, known.request.clone()).ok();
             let created = if known.submitted_at.is_finite() && known.submitted_at > 0.0 {
                 known.submitted_at as u64
             } else {
                 now
             };
+            let Some(id) = new_id(created) else { break };
             let body = serde_json::to_string(&known.request).unwrap_or_else(|_| "null".into());
             let task = known.task.as_ref().map(ToString::to_string);
             statements.extend(request_rows(NewRequest {
@@ -524,6 +536,19 @@ pub enum ExportError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ids_made_later_sort_after_and_differ_within_one_millisecond() {
+        let first = new_id(1_780_000_000_000).unwrap();
+        let same_time = new_id(1_780_000_000_000).unwrap();
+        let later = new_id(1_780_000_000_001).unwrap();
+        assert_eq!(first.as_str().len(), 32);
+        assert!(first.as_str() < later.as_str() && same_time.as_str() < later.as_str());
+        assert_ne!(first, same_time);
+        assert!(first
+            .as_str()
+            .starts_with(&format!("{:012x}", 1_780_000_000_000u64)));
+    }
 
     #[test]
     fn a_searched_word_is_found_as_written() {

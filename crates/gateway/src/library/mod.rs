@@ -6,13 +6,16 @@
 //! (`--library postgres://…`). Redis is never the store of record.
 //!
 //! The SQL is written once ([`database`]); [`items`] is the library,
-//! [`record`] what forwarded calls write in it, [`spent`] the owner's `usage`, [`key_table`] the keys, [`use_table`] each person's use, [`routes`] the
+//! [`record`] what forwarded calls write in it, [`news`] what the
+//! person's open pages hear of it, [`spent`] the owner's `usage`,
+//! [`key_table`] the keys, [`use_table`] each person's use, [`routes`] the
 //! page's calls and [`cli`] the owner's commands.
 
 pub mod cli;
 pub mod database;
 pub mod items;
 pub mod key_table;
+pub mod news;
 pub mod postgres;
 pub mod record;
 pub mod routes;

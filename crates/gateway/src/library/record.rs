@@ -1,7 +1,8 @@
 //! What a forwarded call writes in the person's library: a submit the
 //! service took (before its answer reaches the page, so nothing is lost
 //! when the page closes at once), and what a status read learnt of a
-//! task. A failure to write is logged and counted, never the page's
+//! task; each told to the person's open pages ([`super::news`]). A
+//! failure to write is logged and counted, never the page's
 //! problem: the service's answer still reaches it.
 
 use media_gen_api::library::RequestId;
@@ -39,11 +40,15 @@ pub async fn write_down(
                 task_ids: &task_ids,
                 now: now_ms(),
             };
-            library
+            let id = library
                 .record_submit(submitted)
                 .await
                 .inspect_err(|error| failed(error, "a submit"))
-                .ok()
+                .ok()?;
+            for task_id in &task_ids {
+                super::news::tell(gateway, person, AnyTask::created(*kind, task_id)).await;
+            }
+            Some(id)
         }
         (Endpoint::Status(kind, _), _) => {
             learn(gateway, *kind, status, &answer.body).await;
@@ -69,8 +74,10 @@ pub async fn learn_task(gateway: &Gateway, task: &AnyTask) {
     let Some(library) = &gateway.library else {
         return;
     };
-    if let Err(error) = library.learn(task, now_ms()).await {
-        failed(&error, "a task's status");
+    match library.learn(task, now_ms()).await {
+        Ok(Some(person)) => super::news::tell(gateway, &person, task.clone()).await,
+        Ok(None) => {}
+        Err(error) => failed(&error, "a task's status"),
     }
 }
 

@@ -1,6 +1,8 @@
 //! `GET /events?relays=c1,c2`: one Server-Sent Events stream for every
 //! relayed submission a page follows, named by their capabilities (at most
-//! [`MAX_RELAYS`]). Each event is named by its task's kind
+//! [`MAX_RELAYS`]); with `library=1`, also every change in the signed-in
+//! person's library ([`crate::library::news`]; then no capability is
+//! needed). Each event is named by its task's kind
 //! (`image_generate`, ...), its id is the announcement's number and its data
 //! the task object as a status read answers it. A stream that reconnects
 //! with `Last-Event-ID` first gets what it missed, of the last
@@ -44,6 +46,9 @@ pub struct EventsQuery {
     /// The capabilities, comma-separated.
     #[serde(default)]
     relays: String,
+    /// Also the signed-in person's library news (any value: `library=1`),
+    /// on a gateway that keeps their library ([`crate::library::news`]).
+    library: Option<String>,
     /// Another site's page token ([`media_gen_api::relay::STREAM_TOKEN_PARAM`]):
     /// its `EventSource` can send no `Authorization`.
     token: Option<String>,
@@ -84,9 +89,17 @@ pub async fn stream(
         Ok(headers) => headers,
         Err(refusal) => return refusal.into_response(),
     };
-    let client = match gateway.admit(&headers, peer.ip()).await {
-        Ok((_, client)) => client,
+    let (who, client) = match gateway.admit(&headers, peer.ip()).await {
+        Ok(admitted) => admitted,
         Err(refusal) => return refusal.into_response(),
+    };
+    // The person's own channel, never one named in the address.
+    let news = match (query.library.is_some(), &who, &gateway.library) {
+        (false, _, _) => None,
+        (true, crate::access::Who::Person(person), Some(_)) => {
+            Some(crate::library::news::channel(person))
+        }
+        (true, _, _) => return Refusal::NotFound.into_response(),
     };
     // Held by the stream while it lives: a few per visitor, and room left
     // for every other request.
@@ -105,18 +118,23 @@ pub async fn stream(
             .into_response();
         }
     };
-    let relays: HashSet<String> = query
+    let mut relays: HashSet<String> = query
         .relays
         .split(',')
         .filter(|relay| !relay.is_empty())
         .map(str::to_owned)
         .collect();
-    if relays.is_empty() || relays.len() > MAX_RELAYS || !relays.iter().all(|r| is_capability(r)) {
+    let fewest = usize::from(news.is_none());
+    if relays.len() < fewest
+        || relays.len() > MAX_RELAYS
+        || !relays.iter().all(|r| is_capability(r))
+    {
         return Refusal::Invalid(format!(
-            "relays: 1 to {MAX_RELAYS} capabilities from the media-gen-relay header, comma-separated"
+            "relays: {fewest} to {MAX_RELAYS} capabilities from the media-gen-relay header, comma-separated"
         ))
         .into_response();
     }
+    relays.extend(news);
     // A stream that reconnects says where it was; one that does not is new.
     let after = match headers.get("last-event-id") {
         None => None,
@@ -131,6 +149,15 @@ pub async fn stream(
         },
     };
     let (missed, live) = match relay.store().subscribe(after, &relays).await {
+        // A new stream's page reads its library as it opens: older news of
+        // it would only take its tasks back to what they were.
+        Ok((missed, live)) if after.is_none() => (
+            missed
+                .into_iter()
+                .filter(|told| !crate::library::news::is_channel(&told.capability))
+                .collect(),
+            live,
+        ),
         Ok(subscription) => subscription,
         Err(error) => {
             tracing::warn!(%error, "the relay's store did not answer");

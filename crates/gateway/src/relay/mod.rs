@@ -55,7 +55,8 @@ pub struct RelaySettings {
     /// Confirming reads per second, all tasks together: the gateway's own
     /// budget of reads on the owner's token.
     pub confirm_reads_per_second: NonZeroU32,
-    /// Event streams one visitor may hold open (a page needs one).
+    /// Event streams one visitor may hold open (a page needs one, two
+    /// when signed in to a library).
     pub streams_per_visitor: usize,
     /// Event streams open at most, all visitors together: below the cap on
     /// connections, so other requests always find room.
@@ -75,7 +76,7 @@ impl RelaySettings {
             heartbeat: Duration::from_secs(15),
             confirm_interval: Duration::from_secs(10),
             confirm_reads_per_second: NonZeroU32::new(20).unwrap_or(NonZeroU32::MIN),
-            streams_per_visitor: 4,
+            streams_per_visitor: 8,
             max_streams: default_max_streams(max_connections),
             stream_lifetime: Duration::from_secs(10 * 60),
         }

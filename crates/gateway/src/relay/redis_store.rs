@@ -196,6 +196,26 @@ impl RedisStore {
         Ok(true)
     }
 
+    /// See [`super::store::Store::tell`]: added to the stream, nothing
+    /// else kept.
+    pub async fn tell(&self, channel: &str, task: AnyTask) -> Result<(), StoreError> {
+        redis::cmd("XADD")
+            .arg(EVENTS)
+            .arg("MAXLEN")
+            .arg("~")
+            .arg(KEPT)
+            .arg("*")
+            .arg("capability")
+            .arg(channel)
+            .arg("kind")
+            .arg(task.kind().as_str())
+            .arg("task")
+            .arg(task.to_json()?)
+            .query_async::<()>(&mut self.connection()?)
+            .await?;
+        Ok(())
+    }
+
     /// See [`super::store::Store::subscribe`]. A reconnection reads the
     /// stream after its last id; a new stream reads only its capabilities'
     /// own entries (a few each), never the whole stream.

@@ -121,6 +121,19 @@ impl Store {
         }
     }
 
+    /// Tell the streams listening on `channel` of `task` as it is now,
+    /// every time (no once-only check: a person's library tells each
+    /// change of a task).
+    pub async fn tell(&self, channel: &str, task: AnyTask) -> Result<(), StoreError> {
+        match self {
+            Store::Memory { log, .. } => {
+                locked(log).announce(channel, task);
+                Ok(())
+            }
+            Store::Redis(redis) => redis.tell(channel, task).await,
+        }
+    }
+
     /// What a stream of `relays` starts from: the kept announcements after
     /// `after` (a reconnection), or for a new stream those of its own
     /// capabilities, and the announcements that follow.

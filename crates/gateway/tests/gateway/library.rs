@@ -291,6 +291,153 @@ async fn a_submit_is_in_its_persons_library_and_in_no_one_elses() {
     assert_eq!(cross.status(), 403);
 }
 
+/// Read `stream` until its text so far satisfies `enough` (10 s at most);
+/// the text.
+async fn read_until(stream: &mut reqwest::Response, enough: impl Fn(&str) -> bool) -> String {
+    let mut text = String::new();
+    let read = async {
+        while !enough(&text) {
+            match stream.chunk().await.unwrap() {
+                Some(chunk) => text.push_str(&String::from_utf8_lossy(&chunk)),
+                None => break,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), read).await;
+    text
+}
+
+#[tokio::test]
+async fn a_persons_open_pages_hear_each_new_task_and_its_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = ["--data-dir", dir.path().to_str().unwrap()];
+    let (ada_key, grace_key) = (new_key(&at, "ada"), new_key(&at, "grace"));
+    let service = start_maker().await;
+    let base = keyed(&service, |s| {
+        s.data_dir = Some(dir.path().to_owned());
+        s.relay = Some(media_gen_gateway::relay::RelaySettings::new(
+            "http://127.0.0.1:9".to_owned(),
+            64,
+        ));
+    })
+    .await;
+    let (ada, grace) = (Person::new(&base, &ada_key), Person::new(&base, &grace_key));
+    let http = reqwest::Client::new();
+    let listen = |key: &str| {
+        http.get(format!("{base}/events?library=1"))
+            .bearer_auth(key)
+            .send()
+    };
+    let mut ada_hears = listen(&ada_key).await.unwrap();
+    assert_eq!(ada_hears.status(), 200);
+    let mut grace_hears = listen(&grace_key).await.unwrap();
+    assert_eq!(grace_hears.status(), 200);
+
+    // A submit from another of Ada's pages: her stream hears the task as
+    // pending, then each change a read brings, and only once.
+    let (made, _) = ada
+        .submit(
+            "image_generate",
+            json!({ "prompt": "a red fox", "image_quality": "1K", "image_ratio": "1:1" }),
+        )
+        .await;
+    let task_id = made["data"]["task_ids"][0].as_str().unwrap().to_owned();
+    let heard = read_until(&mut ada_hears, |text| text.contains("PENDING")).await;
+    assert!(heard.contains("event: image_generate"), "{heard}");
+    assert!(
+        heard.contains(&format!("\"task_id\":\"{task_id}\"")),
+        "{heard}"
+    );
+    let (status, _) = ada
+        .call(
+            reqwest::Method::GET,
+            &format!("/v1/image_generate/{task_id}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let heard = read_until(&mut ada_hears, |text| text.contains("SUCCEEDED")).await;
+    assert!(
+        heard.contains(&format!("{task_id}.png")),
+        "the result is told: {heard}"
+    );
+    // The same read again changes nothing, so tells nothing; Grace's own
+    // submit is the first thing her stream hears.
+    ada.call(
+        reqwest::Method::GET,
+        &format!("/v1/image_generate/{task_id}"),
+        None,
+    )
+    .await;
+    let (theirs, _) = grace
+        .submit(
+            "image_generate",
+            json!({ "prompt": "a blue jay", "image_quality": "1K", "image_ratio": "1:1" }),
+        )
+        .await;
+    let grace_task = theirs["data"]["task_ids"][0].as_str().unwrap().to_owned();
+    let heard = read_until(&mut grace_hears, |text| text.contains("PENDING")).await;
+    assert!(
+        heard.contains(&grace_task) && !heard.contains(&task_id),
+        "{heard}"
+    );
+    // And Ada's next submit is the next thing hers hears: nothing of Grace's.
+    let (next, _) = ada
+        .submit(
+            "image_generate",
+            json!({ "prompt": "a green frog", "image_quality": "1K", "image_ratio": "1:1" }),
+        )
+        .await;
+    let next = next["data"]["task_ids"][0].as_str().unwrap().to_owned();
+    let heard = read_until(&mut ada_hears, |text| text.contains(&next)).await;
+    assert!(heard.contains(&next), "{heard}");
+    assert!(
+        !heard.contains(&grace_task) && !heard.contains(&task_id),
+        "{heard}"
+    );
+
+    // Nobody signed in is refused; a stream names no person by address.
+    let anyone = http
+        .get(format!("{base}/events?library=1"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anyone.status(), 401);
+}
+
+#[tokio::test]
+async fn a_library_stream_needs_a_gateway_that_keeps_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = [
+        "--data-dir",
+        dir.path().to_str().unwrap(),
+        "--library",
+        "off",
+    ];
+    let key = new_key(&at, "ada");
+    let service = start_maker().await;
+    let base = keyed(&service, |s| {
+        s.data_dir = Some(dir.path().to_owned());
+        s.library = LibraryFlag::Off;
+        s.relay = Some(media_gen_gateway::relay::RelaySettings::new(
+            "http://127.0.0.1:9".to_owned(),
+            64,
+        ));
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let get = |path: &str| http.get(format!("{base}{path}")).bearer_auth(&key).send();
+    assert_eq!(get("/events?library=1").await.unwrap().status(), 404);
+    // Without it, a stream still needs a capability, and says so.
+    let answer = get("/events").await.unwrap();
+    assert_eq!(answer.status(), 400);
+    let said: Value = answer.json().await.unwrap();
+    assert!(
+        said["msg"].as_str().unwrap().contains("relays: 1 to"),
+        "{said}"
+    );
+}
+
 #[tokio::test]
 async fn renames_removals_undo_and_imports() {
     let dir = tempfile::tempdir().unwrap();
