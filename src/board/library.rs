@@ -45,6 +45,10 @@ pub struct Library {
     person: Memo<Option<String>>,
     /// The listing asked last, at its next page, while there is one.
     more: RwSignal<Option<LibraryQuery>>,
+    /// The listing asked last (its first page), and how many were asked
+    /// before it: a page of an older listing arriving late is taken in but
+    /// does not say where the current one goes on.
+    listing: StoredValue<(Option<LibraryQuery>, u32)>,
     /// A page is on its way.
     pub loading: RwSignal<bool>,
     /// Why the library could not be read just now.
@@ -134,17 +138,30 @@ impl Library {
     /// Load the listing `query` (its first page unless it holds a cursor)
     /// onto the board; `remember` keeps where it ends, for "Load more".
     fn load(self, query: LibraryQuery, remember: bool) {
-        spawn_local(self.read(query, remember));
+        // Marked before the read starts, so a second "Load more" at once
+        // waits for it.
+        let listing = remember.then(|| self.begin_listing(&query));
+        spawn_local(self.read(query, listing));
     }
 
-    /// [`Library::load`], done when the page is on the board.
-    async fn read(self, query: LibraryQuery, remember: bool) {
-        let client = self.settings.client();
-        // Only a page of the listing is "loading": a read for news does
-        // not hold up "Load more".
-        if remember {
-            self.loading.set(true);
+    /// A page of the listing is on its way (only those are "loading": a
+    /// read for news does not hold up "Load more"); a first page starts a
+    /// new listing. The listing's number.
+    fn begin_listing(self, query: &LibraryQuery) -> u32 {
+        self.loading.set(true);
+        let (_, mut number) = self.listing.get_value();
+        if query.cursor.is_none() {
+            number = number.wrapping_add(1);
+            self.listing.set_value((Some(query.clone()), number));
         }
+        number
+    }
+
+    /// [`Library::load`], done when the page is on the board; `listing`:
+    /// the number of the listing it is a page of, if it is one.
+    async fn read(self, query: LibraryQuery, listing: Option<u32>) {
+        let client = self.settings.client();
+        let remember = listing.is_some();
         if query.cursor.is_none() {
             self.last_read.set_value(js_sys::Date::now());
         }
@@ -160,7 +177,7 @@ impl Library {
                         query.kind.is_none() && query.status.is_none() && query.words.is_empty();
                     self.board.take_in_library(&items, whole);
                     self.problem.try_set(None);
-                    if remember {
+                    if listing.is_some_and(|number| self.listing.get_value().1 == number) {
                         let next =
                             next.as_deref()
                                 .and_then(Cursor::parse)
@@ -184,11 +201,17 @@ impl Library {
     }
 
     /// The listing the board's filters ask for, from its first page.
+    /// The one already asked (the first page as the app opens) is not
+    /// asked again.
     pub fn search(self, filters: &FilterQuery) {
         if !self.person.with_untracked(Option::is_some) {
             return;
         }
-        self.load(query_of(filters), true);
+        let query = query_of(filters);
+        if self.listing.get_value().0.as_ref() == Some(&query) {
+            return;
+        }
+        self.load(query, true);
     }
 
     /// The next page of the listing asked last, unless one is on its way.
@@ -259,7 +282,7 @@ impl Library {
         self.catching_up.set_value((true, false));
         spawn_local(async move {
             loop {
-                self.read(newest(), false).await;
+                self.read(newest(), None).await;
                 let (_, again) = self.catching_up.get_value();
                 self.catching_up.set_value((again, false));
                 if !again {
@@ -355,6 +378,7 @@ pub fn provide_library(board: Board, settings: Settings) -> Library {
     let library = Library {
         person,
         more: RwSignal::new(None),
+        listing: StoredValue::new((None, 0)),
         loading: RwSignal::new(false),
         problem: RwSignal::new(None),
         offer: RwSignal::new(None),

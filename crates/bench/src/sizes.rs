@@ -74,8 +74,10 @@ pub const WIDGETS_PAGE_BUDGET_KB: f64 = 200.0;
 /// searched, the newest read every few seconds, removals and undo carried
 /// to it, this browser's tasks offered, rows' links named by what was
 /// asked; 35.2 at first, with a JSON value reader for the pages and
-/// Unicode case tables for the search words).
-pub const APP_CEILING_KB: f64 = 462.0;
+/// Unicode case tables for the search words); 469 once the library's news
+/// is heard on the relay's stream and its next page loads as the board
+/// is scrolled (+6.4, 462.0 → 468.4).
+pub const APP_CEILING_KB: f64 = 469.0;
 /// The client entry's ceiling, as [`APP_CEILING_KB`]: 159.5 KB in a Vite
 /// build as a module of its own; 134.0 with the browser's URL parser and
 /// without a second, path-tracking JSON reader; 138.5 with the poller's

@@ -30,9 +30,23 @@ impl RelayStream {
         on_task: impl Fn(AnyTask) + 'static,
         on_closed: impl Fn() + 'static,
     ) -> Option<RelayStream> {
+        RelayStream::open_boxed(
+            url,
+            Box::new(on_open),
+            Rc::new(on_task),
+            Box::new(on_closed),
+        )
+    }
+
+    /// [`RelayStream::open`] made once for every caller's closures.
+    fn open_boxed(
+        url: &str,
+        on_open: Box<dyn Fn()>,
+        on_task: Rc<dyn Fn(AnyTask)>,
+        on_closed: Box<dyn Fn()>,
+    ) -> Option<RelayStream> {
         let source = EventSource::new(url).ok()?;
         // One listener per kind: an event is named by its task's kind.
-        let on_task = Rc::new(on_task);
         let mut listeners: Vec<EventListener> = TaskKind::ALL
             .iter()
             .map(|&kind| {
