@@ -45,41 +45,29 @@ pub async fn sign_in(
     State(gateway): State<Gateway>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
-) -> Response {
+) -> Result<Response, Refusal> {
     let (parts, body) = request.into_parts();
     let headers = parts.headers;
     if !from_this_site(&headers) {
-        return Refusal::CrossSite.into_response();
+        return Err(Refusal::CrossSite);
     }
     if gateway.access.mode() != super::AccessMode::Keys {
-        return Refusal::NotFound.into_response();
+        return Err(Refusal::NotFound);
     }
-    let client = match let_in(&gateway, peer.ip(), &headers).await {
-        Ok(client) => client,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let body = match axum::body::to_bytes(body, MAX_SIGN_IN_BYTES).await {
-        Ok(body) => body,
-        Err(error) => {
-            return crate::forward::body_refusal(&error, MAX_SIGN_IN_BYTES).into_response()
-        }
-    };
-    let Ok(SignIn { key }) = serde_json::from_slice::<SignIn>(&body) else {
-        return Refusal::Invalid("key: send { \"key\": \"mgk_…\" }".to_owned()).into_response();
-    };
-    match gateway.access.sign_in(key.trim(), &headers, client).await {
-        Ok((person, cookie)) => {
-            metrics::counter!(crate::observe::SIGN_INS, "result" => "ok").increment(1);
-            let mut response =
-                Json(Envelope::success(media_gen_api::envelope::MSG_OK, person)).into_response();
-            response.headers_mut().insert(header::SET_COOKIE, cookie);
-            response
-        }
-        Err(refusal) => {
-            metrics::counter!(crate::observe::SIGN_INS, "result" => "refused").increment(1);
-            refusal.into_response()
-        }
-    }
+    let client = let_in(&gateway, peer.ip(), &headers).await?;
+    let body = axum::body::to_bytes(body, MAX_SIGN_IN_BYTES)
+        .await
+        .map_err(|error| crate::forward::body_refusal(&error, MAX_SIGN_IN_BYTES))?;
+    let SignIn { key } = serde_json::from_slice::<SignIn>(&body)
+        .map_err(|_| Refusal::Invalid("key: send { \"key\": \"mgk_…\" }".to_owned()))?;
+    let signed_in = gateway.access.sign_in(key.trim(), &headers, client).await;
+    let result = if signed_in.is_ok() { "ok" } else { "refused" };
+    metrics::counter!(crate::observe::SIGN_INS, "result" => result).increment(1);
+    let (person, cookie) = signed_in?;
+    let mut response =
+        Json(Envelope::success(media_gen_api::envelope::MSG_OK, person)).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, cookie);
+    Ok(response)
 }
 
 /// `DELETE /session`.
@@ -87,18 +75,16 @@ pub async fn sign_out(
     State(gateway): State<Gateway>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-) -> Response {
+) -> Result<Response, Refusal> {
     if !from_this_site(&headers) {
-        return Refusal::CrossSite.into_response();
+        return Err(Refusal::CrossSite);
     }
-    if let Err(refusal) = let_in(&gateway, peer.ip(), &headers).await {
-        return refusal.into_response();
-    }
+    let_in(&gateway, peer.ip(), &headers).await?;
     let mut response = Json(Envelope::success(media_gen_api::envelope::MSG_OK, ())).into_response();
     for cookie in gateway.access.sessions().end(cookie_of(&headers)).await {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
-    response
+    Ok(response)
 }
 
 /// `POST /tokens` with `Authorization: Bearer <access key>`: a page token
@@ -108,18 +94,14 @@ pub async fn page_token(
     State(gateway): State<Gateway>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-) -> Response {
+) -> Result<Json<Envelope<impl serde::Serialize>>, Refusal> {
     if gateway.access.mode() != super::AccessMode::Keys {
-        return Refusal::NotFound.into_response();
+        return Err(Refusal::NotFound);
     }
-    let client = match let_in(&gateway, peer.ip(), &headers).await {
-        Ok(client) => client,
-        Err(refusal) => return refusal.into_response(),
-    };
-    match gateway.access.page_token(&headers, client).await {
-        Ok(given) => {
-            Json(Envelope::success(media_gen_api::envelope::MSG_OK, given)).into_response()
-        }
-        Err(refusal) => refusal.into_response(),
-    }
+    let client = let_in(&gateway, peer.ip(), &headers).await?;
+    let given = gateway.access.page_token(&headers, client).await?;
+    Ok(Json(Envelope::success(
+        media_gen_api::envelope::MSG_OK,
+        given,
+    )))
 }

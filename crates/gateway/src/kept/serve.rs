@@ -16,7 +16,7 @@ pub async fn file(
     State(gateway): State<Gateway>,
     Path(id): Path<String>,
     request: Request,
-) -> Response {
+) -> Result<Response, Refused> {
     serve(&gateway, &id, request).await
 }
 
@@ -26,54 +26,61 @@ pub async fn named(
     State(gateway): State<Gateway>,
     Path((id, _name)): Path<(String, String)>,
     request: Request,
-) -> Response {
+) -> Result<Response, Refused> {
     serve(&gateway, &id, request).await
 }
 
-fn refused(status: StatusCode, message: &str) -> Response {
-    (
-        status,
-        Json(ErrorEnvelope::new(
-            error_codes::NOT_FOUND,
-            message.to_owned(),
-        )),
-    )
-        .into_response()
+/// Why no copy is served: its status and what the envelope says.
+pub struct Refused(StatusCode, &'static str);
+
+/// No kept copy at the address asked (or not one to show).
+const UNKNOWN: Refused = Refused(StatusCode::NOT_FOUND, "No kept file at this address");
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        let Refused(status, message) = self;
+        (
+            status,
+            Json(ErrorEnvelope::new(
+                error_codes::NOT_FOUND,
+                message.to_owned(),
+            )),
+        )
+            .into_response()
+    }
 }
 
-async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
-    let unknown = || refused(StatusCode::NOT_FOUND, "No kept file at this address");
-    let Some(uploads) = gateway.uploads.as_deref() else {
-        return unknown();
-    };
+async fn serve(gateway: &Gateway, id: &str, request: Request) -> Result<Response, Refused> {
+    let uploads = gateway.uploads.as_deref().ok_or(UNKNOWN)?;
     if !media_gen_api::relay::is_capability(id) {
-        return unknown();
+        return Err(UNKNOWN);
     }
-    let record = match uploads.store.get(id).await {
-        Ok(Some(record)) => record,
-        Ok(None) => return unknown(),
-        Err(error) => {
+    let record = uploads
+        .store
+        .get(id)
+        .await
+        .map_err(|error| {
             tracing::warn!(error = %crate::observe::Scrubbed(&error), "a kept copy's record could not be read");
-            return refused(
+            Refused(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "The storage did not answer; try again in a moment",
-            );
-        }
-    };
-    let Some(kept) = record.kept.as_ref().filter(|kept| kept.not_kept.is_none()) else {
-        return unknown();
-    };
+            )
+        })?
+        .ok_or(UNKNOWN)?;
+    let kept = record
+        .kept
+        .as_ref()
+        .filter(|kept| kept.not_kept.is_none())
+        .ok_or(UNKNOWN)?;
     if record.expired_at(now_seconds()) {
-        return refused(
+        return Err(Refused(
             StatusCode::GONE,
             "This kept copy's time ended and it was deleted",
-        );
+        ));
     }
     if !record.complete {
-        return unknown();
+        return Err(UNKNOWN);
     }
-    let Ok(mime) = kept.mime.parse::<mime::Mime>() else {
-        return unknown();
-    };
-    crate::uploads::serve::stored_file(uploads, id, &record, &mime, request).await
+    let mime = kept.mime.parse::<mime::Mime>().map_err(|_| UNKNOWN)?;
+    Ok(crate::uploads::serve::stored_file(uploads, id, &record, &mime, request).await)
 }

@@ -81,43 +81,31 @@ pub async fn stream(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Query(query): Query<EventsQuery>,
-) -> Response {
-    let Some(relay) = gateway.relay.as_ref() else {
-        return Refusal::NotFound.into_response();
-    };
-    let headers = match with_page_token(headers, query.token.as_deref()) {
-        Ok(headers) => headers,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let (who, client) = match gateway.admit(&headers, peer.ip()).await {
-        Ok(admitted) => admitted,
-        Err(refusal) => return refusal.into_response(),
-    };
+) -> Result<Response, Refusal> {
+    let relay = gateway.relay.as_ref().ok_or(Refusal::NotFound)?;
+    let headers = with_page_token(headers, query.token.as_deref())?;
+    let (who, client) = gateway.admit(&headers, peer.ip()).await?;
     // The person's own channel, never one named in the address.
     let news = match (query.library.is_some(), &who, &gateway.library) {
         (false, _, _) => None,
         (true, crate::access::Who::Person(person), Some(_)) => {
             Some(crate::library::news::channel(person))
         }
-        (true, _, _) => return Refusal::NotFound.into_response(),
+        (true, _, _) => return Err(Refusal::NotFound),
     };
     // Held by the stream while it lives: a few per visitor, and room left
     // for every other request.
-    let slot = match relay.streams().take(visitor(client)) {
-        Ok(slot) => slot,
-        Err(full) => {
-            metrics::counter!(STREAMS_REFUSED, "full" => match full {
-                Full::Visitor => "visitor",
-                Full::Gateway => "gateway",
-            })
-            .increment(1);
-            return match full {
-                Full::Visitor => Refusal::TooManyStreams(STREAM_RETRY),
-                Full::Gateway => Refusal::StreamsFull(STREAM_RETRY),
-            }
-            .into_response();
+    let slot = relay.streams().take(visitor(client)).map_err(|full| {
+        metrics::counter!(STREAMS_REFUSED, "full" => match full {
+            Full::Visitor => "visitor",
+            Full::Gateway => "gateway",
+        })
+        .increment(1);
+        match full {
+            Full::Visitor => Refusal::TooManyStreams(STREAM_RETRY),
+            Full::Gateway => Refusal::StreamsFull(STREAM_RETRY),
         }
-    };
+    })?;
     let mut relays: HashSet<String> = query
         .relays
         .split(',')
@@ -129,24 +117,19 @@ pub async fn stream(
         || relays.len() > MAX_RELAYS
         || !relays.iter().all(|r| is_capability(r))
     {
-        return Refusal::Invalid(format!(
+        return Err(Refusal::Invalid(format!(
             "relays: {fewest} to {MAX_RELAYS} capabilities from the media-gen-relay header, comma-separated"
-        ))
-        .into_response();
+        )));
     }
     relays.extend(news);
     // A stream that reconnects says where it was; one that does not is new.
     let after = match headers.get("last-event-id") {
         None => None,
-        Some(id) => match id.to_str().ok().and_then(EventId::parse) {
-            Some(id) => Some(id),
-            None => {
-                return Refusal::Invalid(
-                    "Last-Event-ID: an event id of this relay's streams (`<ms>-<n>`)".to_owned(),
-                )
-                .into_response()
-            }
-        },
+        Some(id) => Some(id.to_str().ok().and_then(EventId::parse).ok_or_else(|| {
+            Refusal::Invalid(
+                "Last-Event-ID: an event id of this relay's streams (`<ms>-<n>`)".to_owned(),
+            )
+        })?),
     };
     let (missed, live) = match relay.store().subscribe(after, &relays).await {
         // A new stream's page reads its library as it opens: older news of
@@ -161,7 +144,7 @@ pub async fn stream(
         Ok(subscription) => subscription,
         Err(error) => {
             tracing::warn!(%error, "the relay's store did not answer");
-            return Refusal::Unavailable.into_response();
+            return Err(Refusal::Unavailable);
         }
     };
     let heartbeat = relay.settings().heartbeat;
@@ -170,9 +153,9 @@ pub async fn stream(
     // one a visitor can pile up.
     let ends = tokio::time::sleep(relay.settings().stream_lifetime);
     let events = events(relays, after.unwrap_or_default(), missed, live, slot).take_until(ends);
-    Sse::new(events)
+    Ok(Sse::new(events)
         .keep_alive(KeepAlive::new().interval(heartbeat))
-        .into_response()
+        .into_response())
 }
 
 /// The events of `relays` after `after`: the missed ones, then the live.

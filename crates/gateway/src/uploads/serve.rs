@@ -6,7 +6,7 @@
 
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderValue};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 
 use super::record::Upload;
 use super::refusal::UploadRefusal;
@@ -18,7 +18,7 @@ pub async fn file(
     State(gateway): State<Gateway>,
     Path(id): Path<String>,
     request: Request,
-) -> Response {
+) -> Result<Response, UploadRefusal> {
     serve(&gateway, &id, request).await
 }
 
@@ -28,25 +28,22 @@ pub async fn named(
     State(gateway): State<Gateway>,
     Path((id, _name)): Path<(String, String)>,
     request: Request,
-) -> Response {
+) -> Result<Response, UploadRefusal> {
     serve(&gateway, &id, request).await
 }
 
-async fn serve(gateway: &Gateway, id: &str, request: Request) -> Response {
-    let Some(uploads) = gateway.uploads.as_deref() else {
-        return UploadRefusal::Off.into_response();
-    };
-    let upload = match super::tus::live(uploads, id).await {
-        Ok(upload) => upload,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let Some(media) = upload.media.filter(|_| upload.complete) else {
-        return UploadRefusal::Incomplete.into_response();
-    };
-    let Ok(mime) = media.mime().parse::<mime::Mime>() else {
-        return UploadRefusal::Storage.into_response();
-    };
-    stored_file(uploads, id, &upload, &mime, request).await
+async fn serve(gateway: &Gateway, id: &str, request: Request) -> Result<Response, UploadRefusal> {
+    let uploads = gateway.uploads.as_deref().ok_or(UploadRefusal::Off)?;
+    let upload = super::tus::live(uploads, id).await?;
+    let media = upload
+        .media
+        .filter(|_| upload.complete)
+        .ok_or(UploadRefusal::Incomplete)?;
+    let mime = media
+        .mime()
+        .parse::<mime::Mime>()
+        .map_err(|_| UploadRefusal::Storage)?;
+    Ok(stored_file(uploads, id, &upload, &mime, request).await)
 }
 
 /// Answer `request` (`GET` or `HEAD`, perhaps with `Range`) with the stored

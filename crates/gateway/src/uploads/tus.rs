@@ -287,17 +287,14 @@ pub async fn head(
     State(gateway): State<Gateway>,
     Path(id): Path<String>,
     request: Request,
-) -> Response {
+) -> Result<Response, UploadRefusal> {
     if !request.headers().contains_key(TUS_RESUMABLE) {
         return super::serve::file(State(gateway), Path(id), request).await;
     }
-    let stands = async {
-        let uploads = on(&gateway)?;
-        let upload = live(uploads, &id).await?;
-        let offset = uploads.store.offset(&id, &upload).await.map_err(storage)?;
-        Ok::<_, UploadRefusal>(tus_answer(StatusCode::OK, Some((&upload, offset))))
-    };
-    stands.await.unwrap_or_else(IntoResponse::into_response)
+    let uploads = on(&gateway)?;
+    let upload = live(uploads, &id).await?;
+    let offset = uploads.store.offset(&id, &upload).await.map_err(storage)?;
+    Ok(tus_answer(StatusCode::OK, Some((&upload, offset))))
 }
 
 /// `PATCH /uploads/{id}`: bytes from `Upload-Offset` on.
