@@ -188,11 +188,12 @@ const SOURCE_RULES: &[SourceRule] = &[
     },
 ];
 
-/// The follow engine's folder: decisions only, no I/O.
-const ENGINE: &str = "crates/api/src/follow";
+/// The contract's machines' folders (the follow engine, a file's upload):
+/// decisions only, no I/O.
+const ENGINES: &[&str] = &["crates/api/src/follow", "crates/api/src/upload"];
 
-/// What the follow engine never calls: the drivers read the clock and
-/// chance, and do the reading, streaming and waiting.
+/// What the machines never call: the drivers read the clock and chance,
+/// and do the reading, sending, streaming and waiting.
 const ENGINE_RULE: SourceRule = SourceRule {
     allowed: None,
     calls: &[
@@ -208,7 +209,7 @@ const ENGINE_RULE: SourceRule = SourceRule {
         ".await",
         "rand::",
     ],
-    why: "the follow engine does no I/O: time and chance come in as values, reads and streams go out as commands",
+    why: "the contract's machines do no I/O: time and chance come in as values, reads, sends, streams and waits go out as steps",
 };
 
 /// The widgets' sources: they reach the service through the page's
@@ -318,11 +319,13 @@ fn check_sources(root: &Path) -> Result<Vec<String>> {
             }
         }
     }
-    for file in crate::project::files_under(&root.join(ENGINE))? {
-        let text =
-            std::fs::read_to_string(&file).with_context(|| format!("read {}", file.display()))?;
-        let relative = file.strip_prefix(root).unwrap_or(&file);
-        broken.extend(source_offences(relative, &text, &ENGINE_RULE));
+    for engine in ENGINES {
+        for file in crate::project::files_under(&root.join(engine))? {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("read {}", file.display()))?;
+            let relative = file.strip_prefix(root).unwrap_or(&file);
+            broken.extend(source_offences(relative, &text, &ENGINE_RULE));
+        }
     }
     for file in crate::project::files_under(&root.join(WIDGETS))? {
         let text =
@@ -346,7 +349,7 @@ pub fn check() -> Result<()> {
         for rule in SOURCE_RULES {
             println!("{}: {}", BROWSER_SOURCES.join(", "), rule.why);
         }
-        println!("{ENGINE}: {}", ENGINE_RULE.why);
+        println!("{}: {}", ENGINES.join(", "), ENGINE_RULE.why);
         println!("{WIDGETS}: {}", WIDGETS_RULE.why);
         println!("{DRIVER}: {DRIVER_WHY}");
     }
@@ -418,6 +421,18 @@ mod tests {
         // Network calls have no folder of their own in the browser crates.
         let fetch = "let r = window().fetch_with_str(url);";
         assert_eq!(source_offences(store, fetch, &SOURCE_RULES[1]).len(), 1);
+    }
+
+    #[test]
+    fn the_machines_folders_hold_their_sources() {
+        let root = crate::project::root();
+        for engine in ENGINES {
+            let files = crate::project::files_under(&root.join(engine)).unwrap_or_default();
+            assert!(
+                files.iter().any(|file| file.ends_with("mod.rs")),
+                "{engine}"
+            );
+        }
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub mod task_key;
 pub mod tus;
 #[cfg(feature = "typescript")]
 pub mod typescript;
+pub mod upload;
 pub mod url_parts;
 pub mod validate;
 pub mod values;

@@ -1,13 +1,15 @@
 //! What `client.upload` decides, for the package's JavaScript that sends
 //! the bytes: whether the service would take the file (its type from its
-//! first bytes, its size), and what each tus answer means
-//! ([`media_gen_api::tus`], the app's uploader's rules too).
+//! first bytes, its size), and each step of the upload (the contract's
+//! machine, [`media_gen_api::upload`], which the app's uploader drives too).
 
 use media_gen_api::media_type::{check_media, SNIFF_BYTES};
-use media_gen_api::tus::{self, AfterHead, AfterPatch};
+use media_gen_api::tus;
+use media_gen_api::upload::{Answer, Event, News, Step, Upload, UploadFailure};
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{error_with, options_error};
+use super::connection::set_property;
 
 /// A file of `size` bytes opening with `head`, judged for a site taking
 /// videos up to `maxVideoBytes`: `[mime, extension]`, or throws naming
@@ -28,48 +30,127 @@ pub fn sniff_bytes() -> u32 {
     SNIFF_BYTES as u32
 }
 
-/// Bytes per `PATCH`.
-#[wasm_bindgen(js_name = chunkBytes)]
-pub fn chunk_bytes() -> f64 {
-    tus::CHUNK_BYTES as f64
+/// One file's upload as the contract's machine ([`Upload`]) decides it,
+/// for the package's JavaScript that carries each step out. Every step is
+/// an object: `{ kind: "create" }`, `{ kind: "ask", url }`, `{ kind:
+/// "send", url, from, to }`, `{ kind: "wait", ms }`, `{ kind: "done", url,
+/// expires }` or `{ kind: "fail", why }` (`"refused"`, `"no-address"`,
+/// `"network"`).
+#[wasm_bindgen(js_name = UploadPlan)]
+pub struct UploadPlan {
+    upload: Upload,
+    first: Option<Step>,
 }
 
-/// Whether a creating `POST` answered with `status` made the upload.
-#[wasm_bindgen(js_name = uploadMade)]
-pub fn upload_made(status: u16) -> bool {
-    status == tus::CREATED
-}
-
-/// What a `PATCH` answered with `status` means: `"kept"`, `"ask"` (where
-/// the upload stands, now), `"wait"` (then ask) or `"refused"`.
-#[wasm_bindgen(js_name = afterPatch)]
-pub fn after_patch(status: u16) -> String {
-    match tus::after_patch(status) {
-        AfterPatch::Kept => "kept",
-        AfterPatch::AskNow => "ask",
-        AfterPatch::WaitThenAsk => "wait",
-        AfterPatch::Refused => "refused",
+#[wasm_bindgen(js_class = UploadPlan)]
+impl UploadPlan {
+    /// An upload of `size` bytes: a new one, or the one at `resume`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(size: f64, resume: Option<String>) -> UploadPlan {
+        // Whole bytes as integers: no float is formatted on the way.
+        let (upload, first) = Upload::start(size.max(0.0) as u64, resume);
+        UploadPlan {
+            upload,
+            first: Some(first),
+        }
     }
-    .to_owned()
-}
 
-/// What a `HEAD` answered with `status` means: `"stands"`, `"gone"`,
-/// `"passing"` or `"refused"`.
-#[wasm_bindgen(js_name = afterHead)]
-pub fn after_head(status: u16) -> String {
-    match tus::after_head(status) {
-        AfterHead::Stands => "stands",
-        AfterHead::Gone => "gone",
-        AfterHead::Passing => "passing",
-        AfterHead::Refused => "refused",
+    /// The first step.
+    pub fn first(&mut self) -> JsValue {
+        step_object(
+            self.first
+                .take()
+                .unwrap_or(Step::Fail(UploadFailure::Network)),
+        )
     }
-    .to_owned()
+
+    /// The last step's answer: `status`, its `Upload-Offset` as read, its
+    /// `Location` and its `Upload-Expires`. The next step.
+    pub fn answered(
+        &mut self,
+        status: u16,
+        offset: Option<f64>,
+        location: Option<String>,
+        expires: Option<String>,
+    ) -> JsValue {
+        let answer = Answer {
+            status,
+            offset: offset
+                .filter(|offset| *offset >= 0.0)
+                .map(|offset| offset as u64),
+            location,
+            expires,
+        };
+        step_object(self.upload.on(Event::Answered(answer)))
+    }
+
+    /// The last step got no answer (the network failed). The next step.
+    #[wasm_bindgen(js_name = noAnswer)]
+    pub fn no_answer(&mut self) -> JsValue {
+        step_object(self.upload.on(Event::NoAnswer))
+    }
+
+    /// The wait asked for is over. The next step.
+    pub fn waited(&mut self) -> JsValue {
+        step_object(self.upload.on(Event::Waited))
+    }
+
+    /// What the page hears since the last call: `[what, value]` pairs,
+    /// `"created"` with the address, `"progress"` with the bytes the
+    /// gateway has, `"waiting"` with whether it waits for the network.
+    pub fn news(&mut self) -> js_sys::Array {
+        self.upload
+            .take_news()
+            .into_iter()
+            .map(|news| {
+                let (what, value) = match news {
+                    News::Created(url) => ("created", JsValue::from_str(&url)),
+                    News::Progress(offset) => ("progress", JsValue::from_f64(offset as f64)),
+                    News::Waiting(waiting) => ("waiting", JsValue::from_bool(waiting)),
+                };
+                js_sys::Array::of2(&JsValue::from_str(what), &value)
+            })
+            .collect()
+    }
 }
 
-/// The wait (ms) before try `failures`, or `undefined`: give up.
-#[wasm_bindgen(js_name = uploadWait)]
-pub fn upload_wait(failures: u32) -> Option<u32> {
-    tus::wait_before(failures).map(|wait| wait.as_millis() as u32)
+/// `step` as the JavaScript reads it.
+fn step_object(step: Step) -> JsValue {
+    let object: JsValue = js_sys::Object::new().into();
+    let set = |name: &str, value: JsValue| set_property(&object, name, &value);
+    let kind = match step {
+        Step::Create => "create",
+        Step::Ask { url } => {
+            set("url", url.into());
+            "ask"
+        }
+        Step::Send { url, from, to } => {
+            set("url", url.into());
+            set("from", JsValue::from_f64(from as f64));
+            set("to", JsValue::from_f64(to as f64));
+            "send"
+        }
+        Step::Wait(wait) => {
+            set("ms", JsValue::from_f64(wait.as_millis() as f64));
+            "wait"
+        }
+        Step::Done { url, expires } => {
+            set("url", url.into());
+            set("expires", expires.map_or(JsValue::NULL, JsValue::from));
+            "done"
+        }
+        Step::Fail(why) => {
+            let why = match why {
+                UploadFailure::Refused => "refused",
+                UploadFailure::NoAddress => "no-address",
+                UploadFailure::Network => "network",
+            };
+            set("why", why.into());
+            "fail"
+        }
+    };
+    set("kind", kind.into());
+    object
 }
 
 /// `name` as the upload's metadata carries it, before base64.

@@ -11,7 +11,8 @@ mod xhr;
 
 use std::rc::Rc;
 
-use media_gen_api::tus::{self, AfterHead, AfterPatch};
+use media_gen_api::tus;
+use media_gen_api::upload::{Answer, Event, News, Step, Upload, UploadFailure};
 use media_gen_api::ErrorEnvelope;
 use web_sys::{AbortSignal, Blob};
 
@@ -75,12 +76,6 @@ pub struct UploadWatch {
     pub waiting: Rc<dyn Fn(bool)>,
 }
 
-/// Where an upload stands, as `HEAD` says.
-enum Stands {
-    At(u64),
-    Gone,
-}
-
 /// The refusal's message out of a gateway's error envelope.
 fn refusal(answer: &XhrAnswer) -> UploadError {
     // Read by the browser, as every answer is: no JSON reader in the wasm.
@@ -107,55 +102,6 @@ impl Client {
         headers
     }
 
-    /// A new upload of `size` bytes named `name` at `{base}{path}`: its address.
-    async fn create(
-        &self,
-        path: &str,
-        size: u64,
-        name: &str,
-        cancel: Option<&AbortSignal>,
-    ) -> Result<String, UploadError> {
-        let mut headers = self.tus_headers().await;
-        headers.push(("Upload-Length", size.to_string()));
-        if let Some(name) = metadata_name(name) {
-            headers.push(("Upload-Metadata", format!("filename {name}")));
-        }
-        let url = format!("{}{path}", self.base_url());
-        let made = Xhr {
-            method: "POST",
-            url: &url,
-            headers,
-            body: None,
-        }
-        .send(Rc::new(|_| {}), cancel)
-        .await
-        .map_err(failed)?;
-        if made.status() != tus::CREATED {
-            return Err(refusal(&made));
-        }
-        made.header("Location")
-            .ok_or_else(|| UploadError::Refused("the gateway named no upload address".to_owned()))
-    }
-
-    /// Where the upload at `url` stands.
-    async fn stands(&self, url: &str, cancel: Option<&AbortSignal>) -> Result<Stands, UploadError> {
-        let answer = Xhr {
-            method: "HEAD",
-            url,
-            headers: self.tus_headers().await,
-            body: None,
-        }
-        .send(Rc::new(|_| {}), cancel)
-        .await
-        .map_err(failed)?;
-        match tus::after_head(answer.status()) {
-            AfterHead::Stands => Ok(Stands::At(offset_of(&answer).unwrap_or(0))),
-            AfterHead::Gone => Ok(Stands::Gone),
-            AfterHead::Passing => Err(UploadError::Network),
-            AfterHead::Refused => Err(refusal(&answer)),
-        }
-    }
-
     /// Whether the upload at `url` is gone from its gateway (expired, or
     /// never there): a re-run naming it would fail at the service. `false`
     /// when the gateway cannot be asked (the service will say).
@@ -168,12 +114,13 @@ impl Client {
         }
         .send(Rc::new(|_| {}), None)
         .await;
-        asked.is_ok_and(|answer| matches!(answer.status(), 404 | 410))
+        asked.is_ok_and(|answer| tus::after_head(answer.status()) == tus::AfterHead::Gone)
     }
 
     /// Upload `file` as `name` to the gateway's tus `path` (`/uploads/`),
     /// or go on with the upload at `resume` (one made before a reload): the
-    /// finished upload.
+    /// finished upload. The contract's [`Upload`] machine decides each
+    /// step; this carries them out.
     pub async fn upload(
         &self,
         path: &str,
@@ -184,91 +131,121 @@ impl Client {
         cancel: Option<&AbortSignal>,
     ) -> Result<Uploaded, UploadError> {
         // Sizes are whole bytes: no float is formatted or parsed here.
-        let size = file.size() as u64;
-        let (mut url, mut offset) = match resume {
-            Some(url) => match self.stands(&url, cancel).await? {
-                Stands::At(offset) => (url, offset),
-                Stands::Gone => (self.create(path, size, name, cancel).await?, 0),
-            },
-            None => (self.create(path, size, name, cancel).await?, 0),
-        };
-        (watch.created)(&url);
-        (watch.progress)(offset);
-        let mut failures = 0;
-        let mut expires = None;
-        while offset < size {
-            let end = (offset + CHUNK_BYTES).min(size);
-            let piece = file
-                .slice_with_f64_and_f64(offset as f64, end as f64)
-                .map_err(|_| UploadError::Refused("the file could not be read".to_owned()))?;
-            let mut headers = self.tus_headers().await;
-            headers.push(("Upload-Offset", offset.to_string()));
-            headers.push(("Content-Type", "application/offset+octet-stream".to_owned()));
-            let from = offset;
-            let progress = Rc::clone(&watch.progress);
-            let sent = Xhr {
-                method: "PATCH",
-                url: &url,
-                headers,
-                body: Some(piece),
-            }
-            .send(Rc::new(move |bytes| progress(from + bytes)), cancel)
-            .await;
-            let after = match &sent {
-                Ok(answer) => tus::after_patch(answer.status()),
-                Err(XhrFailed::Aborted) => return Err(UploadError::Aborted),
-                Err(XhrFailed::Network) => AfterPatch::WaitThenAsk,
-            };
-            match (after, sent) {
-                (AfterPatch::Kept, Ok(answer)) => {
-                    offset = offset_of(&answer).unwrap_or(end);
-                    expires = answer.header("Upload-Expires");
-                    if failures > 0 {
-                        (watch.waiting)(false);
-                    }
-                    failures = 0;
-                    continue;
+        let (mut upload, mut step) = Upload::start(file.size() as u64, resume);
+        // The last answer: a refusal's message is read from it.
+        let mut last = None;
+        loop {
+            let event = match step {
+                Step::Done { url, expires } => {
+                    tell(watch, upload.take_news());
+                    return Ok(Uploaded { url, expires });
                 }
-                (AfterPatch::Refused, Ok(answer)) => return Err(refusal(&answer)),
-                (AfterPatch::WaitThenAsk, _) => {
-                    failures += 1;
-                    let wait = tus::wait_before(failures).ok_or(UploadError::Network)?;
-                    (watch.waiting)(true);
+                Step::Fail(failure) => {
+                    return Err(match (failure, &last) {
+                        (UploadFailure::Refused, Some(answer)) => refusal(answer),
+                        (UploadFailure::Refused, None) => {
+                            UploadError::Refused("the gateway refused the upload".to_owned())
+                        }
+                        (UploadFailure::NoAddress, _) => {
+                            UploadError::Refused("the gateway named no upload address".to_owned())
+                        }
+                        (UploadFailure::Network, _) => UploadError::Network,
+                    })
+                }
+                Step::Wait(wait) => {
+                    tell(watch, upload.take_news());
                     sleep(wait, cancel)
                         .await
                         .map_err(|()| UploadError::Aborted)?;
+                    Event::Waited
                 }
-                // Another offset, or gone from under it: what the gateway
-                // says now decides, at once.
-                _ => {}
-            }
-            // Where the gateway stands decides where to go on from.
-            match self.stands(&url, cancel).await {
-                Ok(Stands::At(at)) => offset = at,
-                Ok(Stands::Gone) => {
-                    url = self.create(path, size, name, cancel).await?;
-                    (watch.created)(&url);
-                    offset = 0;
+                Step::Create => {
+                    let mut headers = self.tus_headers().await;
+                    headers.push(("Upload-Length", upload.size().to_string()));
+                    if let Some(name) = metadata_name(name) {
+                        headers.push(("Upload-Metadata", format!("filename {name}")));
+                    }
+                    let url = format!("{}{path}", self.base_url());
+                    let create = Xhr {
+                        method: "POST",
+                        url: &url,
+                        headers,
+                        body: None,
+                    };
+                    heard(create.send(Rc::new(|_| {}), cancel).await, &mut last)?
                 }
-                Err(UploadError::Network) => {}
-                Err(other) => return Err(other),
-            }
-            (watch.progress)(offset);
+                Step::Ask { url } => {
+                    let ask = Xhr {
+                        method: "HEAD",
+                        url: &url,
+                        headers: self.tus_headers().await,
+                        body: None,
+                    };
+                    heard(ask.send(Rc::new(|_| {}), cancel).await, &mut last)?
+                }
+                Step::Send { url, from, to } => {
+                    let piece = file
+                        .slice_with_f64_and_f64(from as f64, to as f64)
+                        .map_err(|_| {
+                            UploadError::Refused("the file could not be read".to_owned())
+                        })?;
+                    let mut headers = self.tus_headers().await;
+                    headers.push(("Upload-Offset", from.to_string()));
+                    headers.push(("Content-Type", "application/offset+octet-stream".to_owned()));
+                    let progress = Rc::clone(&watch.progress);
+                    let piece = Xhr {
+                        method: "PATCH",
+                        url: &url,
+                        headers,
+                        body: Some(piece),
+                    };
+                    let sent = piece
+                        .send(Rc::new(move |bytes| progress(from + bytes)), cancel)
+                        .await;
+                    heard(sent, &mut last)?
+                }
+            };
+            step = upload.on(event);
+            tell(watch, upload.take_news());
         }
-        (watch.waiting)(false);
-        Ok(Uploaded { url, expires })
+    }
+}
+
+/// What a request of an upload got, as the machine hears of it (`last`
+/// keeps the answer, whose message a refusal reads); only a cancel ends the
+/// upload here.
+fn heard(
+    sent: Result<XhrAnswer, XhrFailed>,
+    last: &mut Option<XhrAnswer>,
+) -> Result<Event, UploadError> {
+    match sent {
+        Ok(answer) => {
+            let event = Event::Answered(Answer {
+                status: answer.status(),
+                offset: offset_of(&answer),
+                location: answer.header("Location"),
+                expires: answer.header("Upload-Expires"),
+            });
+            *last = Some(answer);
+            Ok(event)
+        }
+        Err(XhrFailed::Aborted) => Err(UploadError::Aborted),
+        Err(XhrFailed::Network) => Ok(Event::NoAnswer),
+    }
+}
+
+/// Tell the page the machine's `news`.
+fn tell(watch: &UploadWatch, news: Vec<News>) {
+    for news in news {
+        match news {
+            News::Created(url) => (watch.created)(&url),
+            News::Progress(offset) => (watch.progress)(offset),
+            News::Waiting(waiting) => (watch.waiting)(waiting),
+        }
     }
 }
 
 /// `Upload-Offset`, read.
 fn offset_of(answer: &XhrAnswer) -> Option<u64> {
     answer.header("Upload-Offset")?.trim().parse().ok()
-}
-
-/// An XHR that got no answer, as an upload's error.
-fn failed(why: XhrFailed) -> UploadError {
-    match why {
-        XhrFailed::Aborted => UploadError::Aborted,
-        XhrFailed::Network => UploadError::Network,
-    }
 }

@@ -1,19 +1,11 @@
 // `client.upload`: a file to the site's gateway (tus 1.0, resumable, in
 // pieces), each `XMLHttpRequest` here (the one browser call that reports
-// an upload's bytes as they leave). Whether the service would take the file,
-// what each answer means and how long to wait are the client module's
-// (the contract's `tus` and `media_type`, the app's uploader's rules too).
-import {
-  afterHead,
-  afterPatch,
-  chunkBytes,
-  judgeFile,
-  sniffBytes,
-  uploadError,
-  uploadMade,
-  uploadName,
-  uploadWait,
-} from "../media_gen_client.js";
+// an upload's bytes as they leave). Whether the service would take the file
+// and every step of the upload (what to send, what each answer means, how
+// long to wait, when to give up) are the client module's: the contract's
+// `media_type` and its upload machine, which the app's uploader drives too.
+// This file only carries the steps out.
+import { judgeFile, sniffBytes, UploadPlan, uploadError, uploadName } from "../media_gen_client.js";
 import { sleep } from "./call.js";
 import { offersOf } from "./offers.js";
 
@@ -108,98 +100,72 @@ async function tusHeaders(connection) {
 /** The bytes of `file`, from where the gateway stands to the end: `{ url, expiresAt }`. */
 async function sendFile(connection, path, file, name, resume, signal, tell) {
   const size = file.size;
-  const report = (sent) => tell.progress?.(sent, size);
-  const create = async () => {
-    const headers = await tusHeaders(connection);
-    headers["Upload-Length"] = String(size);
-    headers["Upload-Metadata"] = `filename ${btoa(uploadName(name))}`;
-    const made = await request("POST", connection.baseUrl + path, headers, null, signal);
-    const location = made.getResponseHeader("Location");
-    if (!uploadMade(made.status)) throw refused(made);
-    if (!location) throw new Ended(uploadError("http", made.status, "the gateway named no upload address"));
-    return location;
-  };
-  // Where the upload stands: its offset, `null` when gone, `undefined` when the gateway cannot say now.
-  const stands = async (url) => {
-    const asked = await request("HEAD", url, await tusHeaders(connection), null, signal);
-    switch (afterHead(asked.status)) {
-      case "stands":
-        return offsetOf(asked) ?? 0;
-      case "gone":
-        return null;
-      case "passing":
-        return undefined;
-      default:
-        throw refused(asked);
+  const plan = new UploadPlan(size, resume ?? undefined);
+  // The last answer: a refusal's message is read from it.
+  let last = null;
+  const hear = () => {
+    for (const [what, value] of plan.news()) {
+      if (what === "created") tell.created?.(value);
+      else if (what === "progress") tell.progress?.(value, size);
+      else tell.waiting?.(value);
     }
   };
-  let url = resume;
-  let offset = 0;
-  if (url !== null) {
-    const at = await stands(url).catch((failure) => {
-      if (isNetwork(failure)) return undefined;
-      throw failure;
-    });
-    if (at === undefined) throw new Ended(uploadError("network"));
-    if (at === null) url = null;
-    else offset = at;
-  }
-  if (url === null) url = await create();
-  tell.created?.(url);
-  report(offset);
-  let failures = 0;
-  let expires = null;
-  const chunk = chunkBytes();
-  while (offset < size) {
-    const end = Math.min(offset + chunk, size);
-    const headers = await tusHeaders(connection);
-    headers["Upload-Offset"] = String(offset);
-    headers["Content-Type"] = "application/offset+octet-stream";
-    const from = offset;
-    let after;
-    let answer = null;
+  // One request of the plan's; the plan's next step from what it got.
+  const send = async (method, url, headers, body, onProgress) => {
     try {
-      answer = await request("PATCH", url, headers, file.slice(offset, end), signal, (sent) => report(from + sent));
-      after = afterPatch(answer.status);
+      last = await request(method, url, headers, body, signal, onProgress);
     } catch (failure) {
       if (!isNetwork(failure)) throw failure;
-      after = "wait";
+      return plan.noAnswer();
     }
-    if (after === "kept") {
-      offset = offsetOf(answer) ?? end;
-      expires = answer.getResponseHeader("Upload-Expires");
-      if (failures > 0) tell.waiting?.(false);
-      failures = 0;
-      continue;
-    }
-    if (after === "refused") throw refused(answer);
-    if (after === "wait") {
-      failures += 1;
-      const wait = uploadWait(failures);
-      if (wait === undefined) throw new Ended(uploadError("network"));
-      tell.waiting?.(true);
-      try {
-        await sleep(wait, signal);
-      } catch {
-        throw new Ended(uploadError("aborted"));
+    return plan.answered(
+      last.status,
+      offsetOf(last),
+      last.getResponseHeader("Location") ?? undefined,
+      last.getResponseHeader("Upload-Expires") ?? undefined,
+    );
+  };
+  try {
+    let step = plan.first();
+    for (;;) {
+      hear();
+      switch (step.kind) {
+        case "done":
+          return { url: step.url, expiresAt: step.expires ? new Date(step.expires) : null };
+        case "fail":
+          if (step.why === "network") throw new Ended(uploadError("network"));
+          if (step.why === "no-address") {
+            throw new Ended(uploadError("http", last?.status, "the gateway named no upload address"));
+          }
+          throw last === null ? new Ended(uploadError("http")) : refused(last);
+        case "wait":
+          try {
+            await sleep(step.ms, signal);
+          } catch {
+            throw new Ended(uploadError("aborted"));
+          }
+          step = plan.waited();
+          break;
+        case "create": {
+          const headers = await tusHeaders(connection);
+          headers["Upload-Length"] = String(size);
+          headers["Upload-Metadata"] = `filename ${btoa(uploadName(name))}`;
+          step = await send("POST", connection.baseUrl + path, headers, null);
+          break;
+        }
+        case "ask":
+          step = await send("HEAD", step.url, await tusHeaders(connection), null);
+          break;
+        default: {
+          const { url, from, to } = step;
+          const headers = await tusHeaders(connection);
+          headers["Upload-Offset"] = String(from);
+          headers["Content-Type"] = "application/offset+octet-stream";
+          step = await send("PATCH", url, headers, file.slice(from, to), (sent) => tell.progress?.(from + sent, size));
+        }
       }
     }
-    // Where the gateway stands decides where to go on from.
-    let at;
-    try {
-      at = await stands(url);
-    } catch (failure) {
-      if (!isNetwork(failure)) throw failure;
-    }
-    if (at === null) {
-      url = await create();
-      tell.created?.(url);
-      offset = 0;
-    } else if (at !== undefined) {
-      offset = at;
-    }
-    report(offset);
+  } finally {
+    plan.free();
   }
-  tell.waiting?.(false);
-  return { url, expiresAt: expires ? new Date(expires) : null };
 }
