@@ -234,12 +234,35 @@ const DRIVER_WHY: &str = "the client entry's JavaScript carries out the client m
 /// a number ([`compares_status_with_a_number`]).
 const DRIVER_CALLS: &[&str] = &["Date.parse", "Math.random() *", "* Math.random()"];
 
+/// The Rust drivers of the contract's machines and plans: they carry out
+/// what the contract decides about an answer, a retry, an upload's step.
+const RUST_DRIVERS: &[&str] = &[
+    "crates/client/src/upload",
+    "crates/client/src/service.rs",
+    "crates/js/src/call.rs",
+    "crates/js/src/upload_rules.rs",
+];
+
+/// Why a line of [`RUST_DRIVERS`] is refused.
+const RUST_DRIVER_WHY: &str = "a driver carries out the contract's decisions (retry::RetryPlan::missed, upload::Upload): no status compared with a number, no wait or jitter computed";
+
+/// What [`RUST_DRIVERS`] never write besides comparing a status with a
+/// number.
+const RUST_DRIVER_CALLS: &[&str] = &[
+    "..300).contains",
+    "Math::random() *",
+    "* js_sys::Math::random()",
+    "wait_before(",
+];
+
 /// Whether `line` compares something named `status` with a number
 /// (`answer.status === 201`, `status >= 500`).
 fn compares_status_with_a_number(line: &str) -> bool {
     const OPERATORS: &[&str] = &["===", "!==", "==", "!=", ">=", "<=", ">", "<"];
     line.match_indices("status").any(|(at, word)| {
         let rest = line[at + word.len()..].trim_start();
+        // A method as a field: `answer.status() == 404`.
+        let rest = rest.strip_prefix("()").unwrap_or(rest).trim_start();
         OPERATORS.iter().any(|operator| {
             rest.strip_prefix(operator)
                 .is_some_and(|value| value.trim_start().starts_with(|c: char| c.is_ascii_digit()))
@@ -250,13 +273,19 @@ fn compares_status_with_a_number(line: &str) -> bool {
 /// `file:line: what (why)` for each line of the driver's JavaScript `text`
 /// that decides what the client module decides.
 fn driver_offences(relative: &Path, text: &str) -> Vec<String> {
+    decisions_in(relative, text, DRIVER_CALLS, DRIVER_WHY)
+}
+
+/// `file:line: what (why)` for each line of a driver's `text` that makes
+/// one of `calls` or compares a status with a number.
+fn decisions_in(relative: &Path, text: &str, calls: &[&str], why: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let code = line.trim_start();
         if code.starts_with("//") || code.starts_with('*') || code.starts_with("/*") {
             continue;
         }
-        let mut what: Vec<&str> = DRIVER_CALLS
+        let mut what: Vec<&str> = calls
             .iter()
             .copied()
             .filter(|call| line.contains(call))
@@ -266,7 +295,7 @@ fn driver_offences(relative: &Path, text: &str) -> Vec<String> {
         }
         for what in what {
             found.push(format!(
-                "{}:{}: {what} ({DRIVER_WHY})",
+                "{}:{}: {what} ({why})",
                 relative.display(),
                 number + 1
             ));
@@ -333,6 +362,25 @@ fn check_sources(root: &Path) -> Result<Vec<String>> {
         let relative = file.strip_prefix(root).unwrap_or(&file);
         broken.extend(source_offences(relative, &text, &WIDGETS_RULE));
     }
+    for driver in RUST_DRIVERS {
+        let path = root.join(driver);
+        let files = if path.is_file() {
+            vec![path]
+        } else {
+            crate::project::files_under(&path)?
+        };
+        for file in files {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("read {}", file.display()))?;
+            let relative = file.strip_prefix(root).unwrap_or(&file);
+            broken.extend(decisions_in(
+                relative,
+                &text,
+                RUST_DRIVER_CALLS,
+                RUST_DRIVER_WHY,
+            ));
+        }
+    }
     for file in crate::project::files_under(&root.join(DRIVER))? {
         let text =
             std::fs::read_to_string(&file).with_context(|| format!("read {}", file.display()))?;
@@ -352,6 +400,7 @@ pub fn check() -> Result<()> {
         println!("{}: {}", ENGINES.join(", "), ENGINE_RULE.why);
         println!("{WIDGETS}: {}", WIDGETS_RULE.why);
         println!("{DRIVER}: {DRIVER_WHY}");
+        println!("{}: {RUST_DRIVER_WHY}", RUST_DRIVERS.join(", "));
     }
     for rule in RULES {
         let mut tree = command("cargo");
@@ -444,6 +493,24 @@ mod tests {
         assert_eq!(source_offences(engine, waits, &ENGINE_RULE).len(), 2);
         let plain = "pub fn poll(&mut self, now: Millis) -> Vec<Command> {";
         assert!(source_offences(engine, plain, &ENGINE_RULE).is_empty());
+    }
+
+    #[test]
+    fn a_decision_in_a_rust_driver_is_named() {
+        let path = Path::new("crates/client/src/service.rs");
+        let decides = "let bad = (200..300).contains(&answer.status);\n\
+                       if answer.status() == 404 { return gone; }\n\
+                       let wait = tus::wait_before(failures);\n";
+        assert_eq!(
+            decisions_in(path, decides, RUST_DRIVER_CALLS, RUST_DRIVER_WHY).len(),
+            3
+        );
+        let carries = "let retry = plan.missed(missed, now, random, parse_http_date);";
+        assert!(decisions_in(path, carries, RUST_DRIVER_CALLS, RUST_DRIVER_WHY).is_empty());
+        let root = crate::project::root();
+        for driver in RUST_DRIVERS {
+            assert!(root.join(driver).exists(), "{driver}");
+        }
     }
 
     #[test]

@@ -127,7 +127,7 @@ pub fn parse_retry_after_with(
 }
 
 /// Unix seconds of an HTTP-date (see [`parse_retry_after`]).
-fn parse_http_date(value: &str) -> Option<i64> {
+pub fn parse_http_date(value: &str) -> Option<i64> {
     let at = httpdate::parse_http_date(value).ok()?;
     let since_epoch = at.duration_since(std::time::UNIX_EPOCH).ok()?;
     i64::try_from(since_epoch.as_secs()).ok()
@@ -155,6 +155,25 @@ pub enum Retry {
     GiveUp,
 }
 
+/// How an attempt that did not give the call its answer ended, as the
+/// driver saw it: the one thing a driver tells [`RetryPlan::missed`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Missed {
+    /// An answer that did not hold what the call asked for (a refusal, or
+    /// a success whose body was not the documented shape): its status and
+    /// its `Retry-After` as sent.
+    Answer {
+        /// The HTTP status.
+        status: u16,
+        /// The `Retry-After` header, as sent.
+        retry_after: Option<String>,
+    },
+    /// No answer within the per-attempt timeout.
+    TimedOut,
+    /// No answer at all (connection refused or dropped, DNS, CORS).
+    NoAnswer,
+}
+
 impl RetryPlan {
     /// The plan of a `kind` call started at `now_ms` that may take `deadline` in all.
     pub fn new(
@@ -171,6 +190,39 @@ impl RetryPlan {
             retries: 0,
             deadline_ms,
         }
+    }
+
+    /// An attempt `missed` at `now_ms` (`unit` a uniform random number in
+    /// `[0, 1)` for the jitter; `read_date` reads an HTTP-date to Unix
+    /// seconds, the driver's own reader): what to do. What the answer's
+    /// status means and when its `Retry-After` says to come back are
+    /// decided here, for every driver.
+    pub fn missed(
+        &mut self,
+        missed: Missed,
+        now_ms: u64,
+        unit: f64,
+        read_date: fn(&str) -> Option<i64>,
+    ) -> Retry {
+        let (failure, retry_after) = match missed {
+            Missed::Answer {
+                status,
+                retry_after,
+            } => {
+                let failure = if (200..300).contains(&status) {
+                    AttemptFailure::BadAnswer
+                } else {
+                    AttemptFailure::Status(status)
+                };
+                let now_unix = i64::try_from(now_ms / 1000).unwrap_or(i64::MAX);
+                let wait = retry_after
+                    .and_then(|value| parse_retry_after_with(&value, now_unix, read_date));
+                (failure, wait)
+            }
+            Missed::TimedOut => (AttemptFailure::Timeout, None),
+            Missed::NoAnswer => (AttemptFailure::Network, None),
+        };
+        self.failed(failure, retry_after, now_ms, unit)
     }
 
     /// An attempt failed with `failure` at `now_ms` (the answer's
@@ -201,6 +253,63 @@ impl RetryPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missed_attempt_is_judged_by_its_status_and_retry_after() {
+        let plan = || {
+            RetryPlan::new(
+                RequestKind::Submit,
+                RetryPolicy::default(),
+                0,
+                Duration::from_secs(120),
+            )
+        };
+        let no_date = |_: &str| None;
+        // A submit refused with 503 and a Retry-After of 2 s comes back then.
+        let busy = Missed::Answer {
+            status: 503,
+            retry_after: Some("2".to_owned()),
+        };
+        assert_eq!(
+            plan().missed(busy, 0, 0.5, no_date),
+            Retry::After(Duration::from_secs(2))
+        );
+        // An HTTP-date is read by the driver's reader, against the clock given.
+        let dated = Missed::Answer {
+            status: 429,
+            retry_after: Some("then".to_owned()),
+        };
+        assert_eq!(
+            plan().missed(dated, 10_000, 0.5, |_| Some(15)),
+            Retry::After(Duration::from_secs(5))
+        );
+        // A success that was not the documented shape is no retry; nor is a
+        // submit that got no answer (it may have been taken).
+        let odd = Missed::Answer {
+            status: 200,
+            retry_after: None,
+        };
+        assert_eq!(plan().missed(odd, 0, 0.5, no_date), Retry::GiveUp);
+        assert_eq!(
+            plan().missed(Missed::NoAnswer, 0, 0.5, no_date),
+            Retry::GiveUp
+        );
+        // A read that timed out or got none is tried again.
+        let mut read = RetryPlan::new(
+            RequestKind::Read,
+            RetryPolicy::default(),
+            0,
+            Duration::from_secs(120),
+        );
+        assert!(matches!(
+            read.missed(Missed::TimedOut, 0, 0.5, no_date),
+            Retry::After(_)
+        ));
+        assert!(matches!(
+            read.missed(Missed::NoAnswer, 0, 0.5, no_date),
+            Retry::After(_)
+        ));
+    }
 
     #[test]
     fn reads_retry_on_network_timeout_408_429_and_5xx() {

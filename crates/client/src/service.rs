@@ -8,7 +8,7 @@ use std::rc::Rc;
 use gloo_net::http::Method;
 use media_gen_api::decode::decode_data_in;
 use media_gen_api::relay::{offers_nothing, Capabilities, CAPABILITIES_PATH};
-use media_gen_api::retry::{parse_retry_after, AttemptFailure, RequestKind, Retry, RetryPlan};
+use media_gen_api::retry::{parse_http_date, Missed, RequestKind, Retry, RetryPlan};
 use media_gen_api::{
     AnyTask, ImageGenerateRequest, ImageGenerateTask, ImageToVideoRequest, ImageToVideoTask,
     Request, ResponseError, TaskIds, TaskKind, TranslationTaskRef, VideoTranslateRequest,
@@ -181,43 +181,31 @@ impl Client {
                     token: token.as_deref(),
                     timeout: options.attempt_timeout,
                 };
-                let (error, failure, retry_after) = match attempt.send(cancel).await {
+                let (error, missed) = match attempt.send(cancel).await {
                     Ok(answer) => match decode(answer.status, &answer.body) {
                         Ok(()) => return Ok(answer.relay),
-                        Err(error) => {
-                            let failure = if (200..300).contains(&answer.status) {
-                                AttemptFailure::BadAnswer
-                            } else {
-                                AttemptFailure::Status(answer.status)
-                            };
-                            let now_unix = (now_ms() / 1000.0) as i64;
-                            let retry_after = answer
-                                .retry_after
-                                .as_deref()
-                                .and_then(|v| parse_retry_after(v, now_unix));
-                            (ClientError::from(error), failure, retry_after)
-                        }
+                        Err(error) => (
+                            ClientError::from(error),
+                            Missed::Answer {
+                                status: answer.status,
+                                retry_after: answer.retry_after,
+                            },
+                        ),
                     },
                     Err(NoAnswer::Aborted) => return Err(ClientError::Aborted),
                     Err(NoAnswer::Timeout) => {
                         let seconds = options.attempt_timeout.as_secs();
-                        (
-                            ClientError::Timeout { seconds },
-                            AttemptFailure::Timeout,
-                            None,
-                        )
+                        (ClientError::Timeout { seconds }, Missed::TimedOut)
                     }
-                    Err(NoAnswer::Network) => (
-                        ClientError::Network { url: url.clone() },
-                        AttemptFailure::Network,
-                        None,
-                    ),
+                    Err(NoAnswer::Network) => {
+                        (ClientError::Network { url: url.clone() }, Missed::NoAnswer)
+                    }
                 };
-                let retry = plan.failed(
-                    failure,
-                    retry_after,
+                let retry = plan.missed(
+                    missed,
                     now_ms() as u64,
                     js_sys::Math::random(),
+                    parse_http_date,
                 );
                 let Retry::After(wait) = retry else {
                     return Err(error);

@@ -6,7 +6,7 @@
 
 use media_gen_api::decode::{decode_data_in, decode_status};
 use media_gen_api::relay::{offers_nothing, UploadsInfo, UploadsOffer};
-use media_gen_api::retry::{parse_retry_after_with, AttemptFailure, RequestKind, Retry, RetryPlan};
+use media_gen_api::retry::{Missed, RequestKind, Retry, RetryPlan};
 use media_gen_api::{TaskIds, TaskKind, TranslationTaskRef};
 use media_gen_client::value_reader::Parsed;
 use media_gen_client::{ClientError, ClientOptions};
@@ -139,16 +139,11 @@ impl Call {
             }
             Err(error) => error,
         };
-        let failure = if (200..300).contains(&status) {
-            AttemptFailure::BadAnswer
-        } else {
-            AttemptFailure::Status(status)
+        let missed = Missed::Answer {
+            status,
+            retry_after,
         };
-        let now_unix = (now / 1000.0) as i64;
-        let retry_after = retry_after
-            .as_deref()
-            .and_then(|value| parse_retry_after_with(value, now_unix, browser_date));
-        self.next(ClientError::from(error), failure, retry_after, now, random)
+        self.next(ClientError::from(error), missed, now, random)
             .map(Some)
     }
 
@@ -156,14 +151,14 @@ impl Call {
     /// fired (`timeout`) or `fetch` failed. The wait before the next
     /// attempt (ms), or throws the error the call ends with.
     pub fn failed(&mut self, timeout: bool, now: f64, random: f64) -> Result<u32, JsValue> {
-        let (error, failure) = if timeout {
+        let (error, missed) = if timeout {
             let seconds = self.timeout_seconds;
-            (ClientError::Timeout { seconds }, AttemptFailure::Timeout)
+            (ClientError::Timeout { seconds }, Missed::TimedOut)
         } else {
             let url = self.url.clone();
-            (ClientError::Network { url }, AttemptFailure::Network)
+            (ClientError::Network { url }, Missed::NoAnswer)
         };
-        self.next(error, failure, None, now, random)
+        self.next(error, missed, now, random)
     }
 
     /// The new tasks' ids, once a submit's answer held them.
@@ -198,18 +193,18 @@ impl Call {
 }
 
 impl Call {
-    /// The plan's word on a failed attempt: the wait, or the error to end with.
+    /// The contract's word on a missed attempt: the wait, or the error to
+    /// end with.
     fn next(
         &mut self,
         error: ClientError,
-        failure: AttemptFailure,
-        retry_after: Option<std::time::Duration>,
+        missed: Missed,
         now: f64,
         random: f64,
     ) -> Result<u32, JsValue> {
-        match self.plan.failed(failure, retry_after, millis(now), random) {
+        match self.plan.missed(missed, millis(now), random, browser_date) {
             Retry::After(wait) => Ok(timer_ms(wait)),
-            _ => Err(client_error(&error)),
+            Retry::GiveUp => Err(client_error(&error)),
         }
     }
 }

@@ -35,7 +35,10 @@ pub fn sniff_bytes() -> u32 {
 /// an object: `{ kind: "create" }`, `{ kind: "ask", url }`, `{ kind:
 /// "send", url, from, to }`, `{ kind: "wait", ms }`, `{ kind: "done", url,
 /// expires }` or `{ kind: "fail", why }` (`"refused"`, `"no-address"`,
-/// `"network"`).
+/// `"network"`), with `news`: what the page hears since the last step,
+/// `[what, value]` pairs (`"created"` with the address, `"progress"` with
+/// the bytes the gateway has, `"waiting"` with whether it waits for the
+/// network).
 #[wasm_bindgen(js_name = UploadPlan)]
 pub struct UploadPlan {
     upload: Upload,
@@ -55,63 +58,55 @@ impl UploadPlan {
         }
     }
 
-    /// The first step.
-    pub fn first(&mut self) -> JsValue {
-        step_object(
-            self.first
-                .take()
-                .unwrap_or(Step::Fail(UploadFailure::Network)),
-        )
-    }
-
-    /// The last step's answer: `status`, its `Upload-Offset` as read, its
-    /// `Location` and its `Upload-Expires`. The next step.
-    pub fn answered(
-        &mut self,
-        status: u16,
-        offset: Option<f64>,
-        location: Option<String>,
-        expires: Option<String>,
-    ) -> JsValue {
-        let answer = Answer {
-            status,
-            offset: offset
-                .filter(|offset| *offset >= 0.0)
-                .map(|offset| offset as u64),
-            location,
-            expires,
+    /// The next step after `happened`: `undefined` for the first; `null`
+    /// when the last step got no answer (the network failed); `"waited"`
+    /// once the wait asked for is over; else the answer, `{ status,
+    /// offset, location, expires }` (its `Upload-Offset` as read, its
+    /// `Location`, its `Upload-Expires`).
+    pub fn next(&mut self, happened: JsValue) -> JsValue {
+        let step = match self.first.take() {
+            Some(first) => first,
+            None => self.upload.on(event_of(&happened)),
         };
-        step_object(self.upload.on(Event::Answered(answer)))
-    }
-
-    /// The last step got no answer (the network failed). The next step.
-    #[wasm_bindgen(js_name = noAnswer)]
-    pub fn no_answer(&mut self) -> JsValue {
-        step_object(self.upload.on(Event::NoAnswer))
-    }
-
-    /// The wait asked for is over. The next step.
-    pub fn waited(&mut self) -> JsValue {
-        step_object(self.upload.on(Event::Waited))
-    }
-
-    /// What the page hears since the last call: `[what, value]` pairs,
-    /// `"created"` with the address, `"progress"` with the bytes the
-    /// gateway has, `"waiting"` with whether it waits for the network.
-    pub fn news(&mut self) -> js_sys::Array {
-        self.upload
+        let news: js_sys::Array = self
+            .upload
             .take_news()
             .into_iter()
             .map(|news| {
                 let (what, value) = match news {
-                    News::Created(url) => ("created", JsValue::from_str(&url)),
+                    News::Created(url) => ("created", JsValue::from(url)),
                     News::Progress(offset) => ("progress", JsValue::from_f64(offset as f64)),
                     News::Waiting(waiting) => ("waiting", JsValue::from_bool(waiting)),
                 };
                 js_sys::Array::of2(&JsValue::from_str(what), &value)
             })
-            .collect()
+            .collect();
+        let step = step_object(step);
+        set_property(&step, "news", &news);
+        step
     }
+}
+
+/// What the JavaScript says happened, as the machine's event.
+fn event_of(happened: &JsValue) -> Event {
+    if happened.is_null() || happened.is_undefined() {
+        return Event::NoAnswer;
+    }
+    if happened.is_string() {
+        return Event::Waited;
+    }
+    let get = |name: &str| js_sys::Reflect::get(happened, &JsValue::from_str(name)).ok();
+    Event::Answered(Answer {
+        status: get("status")
+            .and_then(|status| status.as_f64())
+            .map_or(0, |status| status as u16),
+        offset: get("offset")
+            .and_then(|offset| offset.as_f64())
+            .filter(|offset| *offset >= 0.0)
+            .map(|offset| offset as u64),
+        location: get("location").and_then(|location| location.as_string()),
+        expires: get("expires").and_then(|expires| expires.as_string()),
+    })
 }
 
 /// `step` as the JavaScript reads it.

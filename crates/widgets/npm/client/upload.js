@@ -103,8 +103,8 @@ async function sendFile(connection, path, file, name, resume, signal, tell) {
   const plan = new UploadPlan(size, resume ?? undefined);
   // The last answer: a refusal's message is read from it.
   let last = null;
-  const hear = () => {
-    for (const [what, value] of plan.news()) {
+  const hear = (step) => {
+    for (const [what, value] of step.news) {
       if (what === "created") tell.created?.(value);
       else if (what === "progress") tell.progress?.(value, size);
       else tell.waiting?.(value);
@@ -116,19 +116,19 @@ async function sendFile(connection, path, file, name, resume, signal, tell) {
       last = await request(method, url, headers, body, signal, onProgress);
     } catch (failure) {
       if (!isNetwork(failure)) throw failure;
-      return plan.noAnswer();
+      return plan.next(null);
     }
-    return plan.answered(
-      last.status,
-      offsetOf(last),
-      last.getResponseHeader("Location") ?? undefined,
-      last.getResponseHeader("Upload-Expires") ?? undefined,
-    );
+    return plan.next({
+      status: last.status,
+      offset: offsetOf(last),
+      location: last.getResponseHeader("Location") ?? undefined,
+      expires: last.getResponseHeader("Upload-Expires") ?? undefined,
+    });
   };
   try {
-    let step = plan.first();
+    let step = plan.next(undefined);
     for (;;) {
-      hear();
+      hear(step);
       switch (step.kind) {
         case "done":
           return { url: step.url, expiresAt: step.expires ? new Date(step.expires) : null };
@@ -144,7 +144,7 @@ async function sendFile(connection, path, file, name, resume, signal, tell) {
           } catch {
             throw new Ended(uploadError("aborted"));
           }
-          step = plan.waited();
+          step = plan.next("waited");
           break;
         case "create": {
           const headers = await tusHeaders(connection);
