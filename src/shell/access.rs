@@ -8,7 +8,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use media_gen_api::relay::{PersonInfo, RelayInfo, UploadsInfo};
+use media_gen_api::relay::{AccessMode, PersonInfo, RelayInfo, UploadsInfo};
 use media_gen_ui::forms::file_target::UploadsOffered;
 
 use crate::settings::Settings;
@@ -116,10 +116,10 @@ impl Access {
                 Some(info) => match info.person {
                     Some(person) => SignedIn::As {
                         person,
-                        keys: info.mode == "keys",
+                        keys: info.mode == AccessMode::Keys,
                         library: info.library,
                     },
-                    None if info.mode == "open" => SignedIn::Anyone,
+                    None if info.mode == AccessMode::Open => SignedIn::Anyone,
                     None => SignedIn::Out,
                 },
             };

@@ -121,12 +121,52 @@ pub struct UploadsInfo {
     pub keeps_results: bool,
 }
 
+/// Who may use a gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum AccessMode {
+    /// Anyone; budgets per address (for loopback, demos, or behind
+    /// another gate).
+    #[default]
+    Open,
+    /// Holders of an access key.
+    Keys,
+    /// The people an auth proxy in front names.
+    Proxy,
+}
+
+impl AccessMode {
+    /// Every mode, as `--access` lists them.
+    pub const ALL: [AccessMode; 3] = [AccessMode::Open, AccessMode::Keys, AccessMode::Proxy];
+
+    /// How `--access` and `/capabilities` name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccessMode::Open => "open",
+            AccessMode::Keys => "keys",
+            AccessMode::Proxy => "proxy",
+        }
+    }
+}
+
+impl std::str::FromStr for AccessMode {
+    type Err = String;
+    fn from_str(text: &str) -> Result<AccessMode, String> {
+        AccessMode::ALL
+            .into_iter()
+            .find(|mode| mode.as_str() == text)
+            .ok_or_else(|| format!("{text:?}: one of open, keys, proxy"))
+    }
+}
+
 /// A gateway's access rule as a page sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct AccessInfo {
-    /// `open` (anyone) or `keys` (a person's access key).
-    pub mode: String,
+    /// `open` (anyone), `keys` (a person's access key) or `proxy` (the
+    /// person an auth proxy in front names).
+    pub mode: AccessMode,
     /// The person the asking call names, when it names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub person: Option<PersonInfo>,
@@ -220,6 +260,19 @@ fn with_page_token(mut path: String, token: Option<&str>) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_access_mode_reads_back_as_written() {
+        for mode in super::AccessMode::ALL {
+            assert_eq!(mode.as_str().parse(), Ok(mode));
+            assert_eq!(
+                serde_json::to_string(&mode).unwrap_or_default(),
+                format!("\"{}\"", mode.as_str())
+            );
+        }
+        let wrong = "everyone".parse::<super::AccessMode>().unwrap_err();
+        assert!(wrong.contains("one of open, keys, proxy"), "{wrong}");
+    }
+
     #[test]
     fn only_a_missing_path_means_nothing_offered() {
         assert!(super::offers_nothing(404));

@@ -5,7 +5,9 @@
 
 use ts_rs::{Config, TS};
 
-use crate::relay::{AccessInfo, Capabilities, PersonInfo, RelayInfo, SandboxInfo, UploadsInfo};
+use crate::relay::{
+    AccessInfo, AccessMode, Capabilities, PersonInfo, RelayInfo, SandboxInfo, UploadsInfo,
+};
 use crate::{
     AspectRatio, ImageGenerateRequest, ImageGenerateTask, ImageQuality, ImageRatio,
     ImageToVideoRequest, ImageToVideoTask, Model, Module, Problem, Resolution, Rule, Severity,
@@ -20,7 +22,7 @@ pub fn declarations() -> String {
         "// The wire types, generated from media-gen-api's Rust types by ts-rs.\n\
          // Do not edit: `MEDIA_GEN_WRITE_TYPES=1 cargo test -p media-gen-js` writes it.\n",
     );
-    let declare: [fn(&Config) -> String; 26] = [
+    let declare: [fn(&Config) -> String; 27] = [
         declaration::<TaskKind>,
         declaration::<TaskStatus>,
         declaration::<Model>,
@@ -45,6 +47,7 @@ pub fn declarations() -> String {
         declaration::<RelayInfo>,
         declaration::<SandboxInfo>,
         declaration::<AccessInfo>,
+        declaration::<AccessMode>,
         declaration::<PersonInfo>,
         declaration::<UploadsInfo>,
     ];

@@ -40,7 +40,7 @@ pub struct Config {
     /// Who may use the gateway: `open` (anyone; budgets per address),
     /// `keys` (holders of an access key from `keys add`; budgets per
     /// person) or `proxy` (the person an auth proxy names in --user-header).
-    #[arg(long, env = "MEDIA_GEN_ACCESS", value_enum, default_value = "open")]
+    #[arg(long, env = "MEDIA_GEN_ACCESS", default_value = "open", value_parser = access_modes())]
     pub access: crate::access::AccessMode,
     /// Where the access keys and the people's use are kept (`keys.json`,
     /// `usage.json`) without --redis; `--access keys` and the `keys`
@@ -563,6 +563,15 @@ pub(crate) fn without_userinfo(url: &str) -> String {
         Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
         None => url.to_owned(),
     }
+}
+
+/// `--access`: the contract's modes, listed in `--help` and errors.
+fn access_modes() -> impl clap::builder::TypedValueParser<Value = crate::access::AccessMode> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(
+        crate::access::AccessMode::ALL.map(crate::access::AccessMode::as_str),
+    )
+    .try_map(|mode: String| mode.parse::<crate::access::AccessMode>())
 }
 
 #[cfg(test)]

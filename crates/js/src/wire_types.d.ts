@@ -401,9 +401,10 @@ export type SandboxInfo = {
  */
 export type AccessInfo = {
   /**
-   * `open` (anyone) or `keys` (a person's access key).
+   * `open` (anyone), `keys` (a person's access key) or `proxy` (the
+   * person an auth proxy in front names).
    */
-  mode: string,
+  mode: AccessMode,
   /**
    * The person the asking call names, when it names one.
    */
@@ -413,6 +414,11 @@ export type AccessInfo = {
    */
   library?: boolean,
 };
+
+/**
+ * Who may use a gateway.
+ */
+export type AccessMode = "open" | "keys" | "proxy";
 
 /**
  * The person a call names, and what is left of their day.

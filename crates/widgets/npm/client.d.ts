@@ -10,6 +10,7 @@ export type {
   AnyRequest,
   AnyTask,
   AccessInfo,
+  AccessMode,
   AspectRatio,
   ByMediaField,
   Capabilities,

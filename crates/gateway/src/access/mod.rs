@@ -43,29 +43,7 @@ use key_store::KeyStore;
 use keys::{key_hash, looks_like_key, KeyError, KeyRecord};
 use usage::Usage;
 
-/// Who may use the gateway.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum AccessMode {
-    /// Anyone; budgets per address (for loopback, demos, or behind another gate).
-    #[default]
-    Open,
-    /// Holders of an access key.
-    Keys,
-    /// The people an auth proxy in front names (`--user-header`, believed
-    /// from `--trusted-proxy` addresses only).
-    Proxy,
-}
-
-impl AccessMode {
-    /// How `/capabilities` names it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AccessMode::Open => "open",
-            AccessMode::Keys => "keys",
-            AccessMode::Proxy => "proxy",
-        }
-    }
-}
+pub use media_gen_api::relay::AccessMode;
 
 /// Whose budget a call counts against.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -484,7 +462,7 @@ impl Access {
             _ => None,
         };
         media_gen_api::relay::AccessInfo {
-            mode: self.mode.as_str().to_owned(),
+            mode: self.mode,
             person,
             library: self.keeps_library,
         }
