@@ -14,8 +14,9 @@ use std::time::Instant;
 use axum::body::{to_bytes, Body};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, Method};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use http_body_util::LengthLimitError;
+use media_gen_api::library::RequestId;
 use media_gen_api::Endpoint;
 
 use crate::access;
@@ -43,71 +44,130 @@ pub fn body_refusal(error: &axum::Error, limit: usize) -> Refusal {
     Refusal::BodyTimeout
 }
 
-/// Any request under `/v1`.
+/// Any request under `/v1`: let in ([`endpoint_of`], then the budgets of
+/// [`Gateway::admit`] and, for a submit, [`counted`]), forwarded
+/// ([`forwarded`]), then what its answer leads to ([`after_submit`],
+/// [`after_read`]). The submit's body is read once, and so is the
+/// service's answer.
 pub async fn handle(
     State(gateway): State<Gateway>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
-) -> Response {
+) -> Result<Response, Refusal> {
     let (parts, body) = request.into_parts();
+    let endpoint = endpoint_of(&gateway, &parts)?;
+    let (who, _) = gateway.admit(&parts.headers, peer.ip()).await?;
+    let upstream = gateway.upstream.as_ref().ok_or(Refusal::NoUpstream)?;
+    let asked = to_bytes(body, MAX_BODY_BYTES)
+        .await
+        .map_err(|error| body_refusal(&error, MAX_BODY_BYTES))?;
+    let submitted = counted(&gateway, &who, &endpoint, &asked).await?;
+    // A submit the relay takes goes out with the relay's callback address.
+    let relayed = match (&endpoint, &gateway.relay) {
+        (Endpoint::Submit(kind), Some(relay)) => relay.take_submit(*kind, &asked).await,
+        _ => None,
+    };
+    let sent = relayed
+        .as_ref()
+        .map_or_else(|| asked.clone(), |(_, relayed_body)| relayed_body.clone());
+    let content_type = parts.headers.get(header::CONTENT_TYPE).cloned();
+    let answer = forwarded(&gateway, upstream, &endpoint, sent, content_type).await;
+    let capability = relayed.map(|(capability, _)| capability);
+    let answered = match answer {
+        Ok(answer) => answer,
+        Err(error) => {
+            // No answer: the relay closes what it opened for the submit.
+            if let (Some(capability), Some(relay)) = (&capability, &gateway.relay) {
+                relay.submit_answered(capability, Vec::new()).await;
+            }
+            return Err(unusable(
+                &endpoint,
+                match error {
+                    CallError::Timeout => Refusal::GatewayTimeout,
+                    CallError::Failed => Refusal::BadGateway,
+                },
+            ));
+        }
+    };
+    let (answered, written) = match (&endpoint, submitted) {
+        (Endpoint::Submit(kind), Some(request)) => {
+            let done = SubmitAnswered {
+                kind: *kind,
+                asked: &asked,
+                request: &request,
+                capability: capability.as_deref(),
+            };
+            after_submit(&gateway, &who, done, answered).await
+        }
+        (Endpoint::Status(kind, task_id), _) => (
+            after_read(&gateway, &who, *kind, task_id, answered).await,
+            None,
+        ),
+        _ => (answered, None),
+    };
+    let mut response = passed_on(answered).map_err(|refusal| unusable(&endpoint, refusal))?;
+    let headers = response.headers_mut();
+    if let Some(id) = written.and_then(|id| HeaderValue::from_str(id.as_str()).ok()) {
+        headers.insert(media_gen_api::library::LIBRARY_HEADER, id);
+    }
+    if let Some(value) = capability.and_then(|capability| HeaderValue::from_str(&capability).ok()) {
+        headers.insert(RELAY_HEADER, value);
+    }
+    Ok(response)
+}
+
+/// The documented call `parts` asks for, or the refusal: an absolute-form
+/// target, an undocumented path (404), a submit from another site's page
+/// (403).
+fn endpoint_of(gateway: &Gateway, parts: &axum::http::request::Parts) -> Result<Endpoint, Refusal> {
     // An absolute-form target (`GET http://host/v1/… HTTP/1.1`) is not how
     // browsers ask; its path is not trusted to be the one meant.
     if parts.uri.scheme().is_some() || parts.uri.authority().is_some() {
-        return Refusal::NotFound.into_response();
+        return Err(Refusal::NotFound);
     }
-    let Ok(endpoint) = Endpoint::parse(parts.method.as_str(), parts.uri.path()) else {
-        return Refusal::NotFound.into_response();
-    };
+    let endpoint =
+        Endpoint::parse(parts.method.as_str(), parts.uri.path()).map_err(|_| Refusal::NotFound)?;
     if matches!(endpoint, Endpoint::Submit(_)) && !gateway.access.may_change(&parts.headers) {
-        return Refusal::CrossSite.into_response();
+        return Err(Refusal::CrossSite);
     }
-    let who = match gateway.admit(&parts.headers, peer.ip()).await {
-        Ok((who, _)) => who,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let Some(upstream) = &gateway.upstream else {
-        return Refusal::NoUpstream.into_response();
-    };
-    let body = match to_bytes(body, MAX_BODY_BYTES).await {
-        Ok(body) => body,
-        Err(error) => return body_refusal(&error, MAX_BODY_BYTES).into_response(),
-    };
-    let mut submitted = None;
-    if let Endpoint::Submit(kind) = endpoint {
-        // A body the contract cannot read is refused here: the gateway
-        // could not count its tasks, and a service that took it anyway
-        // could make more than were counted.
-        let request = match media_gen_api::Request::read_submit(kind, &body) {
-            Ok(request) => request,
-            Err(problem) => return Refusal::Body(problem).into_response(),
-        };
-        let tasks = request.tasks_created();
-        submitted = Some(request);
-        if let access::Who::Person(name) = &who {
-            // The person, never the key.
-            tracing::info!(person = %name, kind = kind.as_str(), tasks, "submit");
-        }
-        if let Err(refusal) = gateway.count_submit(&who, tasks).await {
-            return refusal.into_response();
-        }
-    }
-    // A submit the relay takes goes out with the relay's callback address.
-    let relayed = match (&endpoint, &gateway.relay) {
-        (Endpoint::Submit(kind), Some(relay)) => relay.take_submit(*kind, &body).await,
-        _ => None,
-    };
-    let asked = body.clone();
-    let body = match &relayed {
-        Some((_, relayed_body)) => relayed_body.clone(),
-        None => body,
-    };
+    Ok(endpoint)
+}
 
+/// A submit's body, read once, with its tasks counted against `who`'s
+/// budgets (`None` for any other call). A body the contract cannot read
+/// is refused here: the gateway could not count its tasks, and a service
+/// that took it anyway could make more than were counted.
+async fn counted(
+    gateway: &Gateway,
+    who: &access::Who,
+    endpoint: &Endpoint,
+    asked: &[u8],
+) -> Result<Option<media_gen_api::Request>, Refusal> {
+    let Endpoint::Submit(kind) = endpoint else {
+        return Ok(None);
+    };
+    let request = media_gen_api::Request::read_submit(*kind, asked).map_err(Refusal::Body)?;
+    let tasks = request.tasks_created();
+    if let access::Who::Person(name) = who {
+        // The person, never the key.
+        tracing::info!(person = %name, kind = kind.as_str(), tasks, "submit");
+    }
+    gateway.count_submit(who, tasks).await?;
+    Ok(Some(request))
+}
+
+/// The call sent to the service: only the documented method, path, body
+/// and `Content-Type`, with the gateway's token; timed by route.
+async fn forwarded(
+    gateway: &Gateway,
+    upstream: &crate::config::Upstream,
+    endpoint: &Endpoint,
+    sent: axum::body::Bytes,
+    content_type: Option<HeaderValue>,
+) -> Result<Answer, CallError> {
     let url = format!("{}{}", upstream.base, endpoint.path());
     let (method, body) = match endpoint {
-        Endpoint::Submit(_) => {
-            let content_type = parts.headers.get(header::CONTENT_TYPE).cloned();
-            (Method::POST, Some((body, content_type)))
-        }
+        Endpoint::Submit(_) => (Method::POST, Some((sent, content_type))),
         _ => (Method::GET, None),
     };
     let started = Instant::now();
@@ -124,99 +184,89 @@ pub async fn handle(
         .await;
     metrics::histogram!(UPSTREAM_SECONDS, "route" => endpoint.route())
         .record(started.elapsed().as_secs_f64());
-    if let (Some((capability, _)), Some(relay), Endpoint::Submit(kind)) =
-        (&relayed, &gateway.relay, &endpoint)
-    {
-        let (status, body) = match &answer {
-            Ok(answer) => (answer.status.as_u16(), &answer.body[..]),
-            Err(_) => (502, &b""[..]),
-        };
-        relay.submit_answered(capability, *kind, status, body).await;
+    answer
+}
+
+/// A submit the service answered: what was asked, as sent and as read,
+/// and the relay's capability for it, if it relays.
+struct SubmitAnswered<'a> {
+    kind: media_gen_api::TaskKind,
+    asked: &'a [u8],
+    request: &'a media_gen_api::Request,
+    capability: Option<&'a str>,
+}
+
+/// What a submit's answer leads to, its task ids read once: the relay
+/// follows them, the uploads it names are held by them, and the person's
+/// library writes the request down before the answer goes back (its id).
+async fn after_submit(
+    gateway: &Gateway,
+    who: &access::Who,
+    submit: SubmitAnswered<'_>,
+    answer: Answer,
+) -> (Answer, Option<RequestId>) {
+    let created =
+        crate::relay::submit::created_ids(submit.kind, answer.status.as_u16(), &answer.body);
+    if let (Some(capability), Some(relay)) = (submit.capability, &gateway.relay) {
+        relay.submit_answered(capability, created.clone()).await;
     }
-    let read_status = match (&answer, &gateway.uploads) {
-        (Ok(answer), Some(uploads)) => keep_uploads(uploads, &endpoint, &asked, answer).await,
-        _ => None,
-    };
-    // A read that finds the task succeeded keeps its results, and says
-    // where they are kept (the status read once, for both).
-    let succeeded = read_status == Some(media_gen_api::TaskStatus::Succeeded);
-    let answer = match (answer, &endpoint) {
-        (Ok(mut answer), Endpoint::Status(kind, _)) if succeeded => {
-            let status = answer.status.as_u16();
-            let body = std::mem::take(&mut answer.body);
-            answer.body = crate::kept::add_to_read(&gateway, *kind, status, body, &who).await;
-            Ok(answer)
-        }
-        (answer, _) => answer,
-    };
-    let written = match (&answer, &who) {
-        (Ok(answer), access::Who::Person(person)) => {
-            crate::library::record::write_down(
-                &gateway,
+    if let Some(uploads) = &gateway.uploads {
+        uploads.hold(submit.kind, submit.asked, &created).await;
+    }
+    let written = match who {
+        access::Who::Person(person) => {
+            crate::library::record::write_submit(
+                gateway,
                 person,
-                &endpoint,
-                &asked,
-                submitted.as_ref(),
-                answer,
+                submit.kind,
+                submit.asked,
+                submit.request,
+                &created,
             )
             .await
         }
-        _ => None,
+        access::Who::Address(_) => None,
     };
-    let answer = match answer {
-        Ok(answer) => passed_on(answer).map(|mut response| {
-            if let Some(id) = written.and_then(|id| HeaderValue::from_str(id.as_str()).ok()) {
-                response
-                    .headers_mut()
-                    .insert(media_gen_api::library::LIBRARY_HEADER, id);
-            }
-            if let Some((capability, _)) = &relayed {
-                if let Ok(value) = HeaderValue::from_str(capability) {
-                    response.headers_mut().insert(RELAY_HEADER, value);
-                }
-            }
-            response
-        }),
-        Err(CallError::Timeout) => Err(Refusal::GatewayTimeout),
-        Err(CallError::Failed) => Err(Refusal::BadGateway),
-    };
-    match answer {
-        Ok(response) => response,
-        Err(refusal) => {
-            tracing::warn!(
-                route = endpoint.route(),
-                ?refusal,
-                "the service's answer was not usable"
-            );
-            refusal.into_response()
-        }
-    }
+    (answer, written)
 }
 
-/// Uploads a submit names are held by the tasks it made; a status read
-/// that shows a task ended lets its uploads go. A status read's status, as
-/// it was read.
-async fn keep_uploads(
-    uploads: &crate::uploads::Uploads,
-    endpoint: &Endpoint,
-    asked: &[u8],
-    answer: &Answer,
-) -> Option<media_gen_api::TaskStatus> {
+/// What a status read's answer leads to: the uploads of a task that ended
+/// are let go; a task that succeeded keeps its results and the read says
+/// where (the status read once, for both); the person's library learns it.
+async fn after_read(
+    gateway: &Gateway,
+    who: &access::Who,
+    kind: media_gen_api::TaskKind,
+    task_id: &str,
+    mut answer: Answer,
+) -> Answer {
     let status = answer.status.as_u16();
-    match endpoint {
-        Endpoint::Submit(kind) => {
-            let created = crate::relay::submit::created_ids(*kind, status, &answer.body);
-            uploads.hold(*kind, asked, &created).await;
-            None
+    if let Some(uploads) = &gateway.uploads {
+        // The status alone: most reads find the task running.
+        let read = media_gen_api::decode::decode_status(status, &answer.body[..]).ok();
+        if let Some(read) = &read {
+            uploads.seen(kind, task_id, read).await;
         }
-        Endpoint::Status(kind, task_id) => {
-            // The status alone: most reads find the task running.
-            let status = media_gen_api::decode::decode_status(status, &answer.body[..]).ok()?;
-            uploads.seen(*kind, task_id, &status).await;
-            Some(status)
+        if read == Some(media_gen_api::TaskStatus::Succeeded) {
+            let body = std::mem::take(&mut answer.body);
+            answer.body = crate::kept::add_to_read(gateway, kind, status, body, who).await;
         }
-        Endpoint::TargetLanguages => None,
     }
+    if let access::Who::Person(_) = who {
+        crate::library::record::learn(gateway, kind, status, &answer.body).await;
+    }
+    answer
+}
+
+/// `refusal` for an answer of the service's that could not be passed on,
+/// said in the log.
+fn unusable(endpoint: &Endpoint, refusal: Refusal) -> Refusal {
+    tracing::warn!(
+        route = endpoint.route(),
+        ?refusal,
+        "the service's answer was not usable"
+    );
+    refusal
 }
 
 /// The service's answer as the browser gets it, or why it cannot be passed on.

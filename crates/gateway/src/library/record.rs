@@ -6,56 +6,44 @@
 //! problem: the service's answer still reaches it.
 
 use media_gen_api::library::RequestId;
-use media_gen_api::{AnyTask, Endpoint, Request, TaskKind};
+use media_gen_api::{AnyTask, Request, TaskKind};
 
 use super::items::Submitted;
 use super::now_ms;
-use crate::upstream::Answer;
 use crate::Gateway;
 
-/// Write down what `answer` to `person`'s call to `endpoint` tells: the
-/// request made, for a submit (`asked` as sent, `request` as read); a
-/// task's news, for a status read. The id of a request written.
-pub async fn write_down(
+/// Write down a submit of `person`'s the service took: `asked` as sent,
+/// `request` as read, the tasks `task_ids` it made (none: nothing is
+/// written). The id of the request written.
+pub async fn write_submit(
     gateway: &Gateway,
     person: &str,
-    endpoint: &Endpoint,
+    kind: TaskKind,
     asked: &[u8],
-    request: Option<&Request>,
-    answer: &Answer,
+    request: &Request,
+    task_ids: &[String],
 ) -> Option<RequestId> {
     let library = gateway.library.as_ref()?;
-    let status = answer.status.as_u16();
-    match (endpoint, request) {
-        (Endpoint::Submit(kind), Some(request)) => {
-            let task_ids = crate::relay::submit::created_ids(*kind, status, &answer.body);
-            if task_ids.is_empty() {
-                return None;
-            }
-            let submitted = Submitted {
-                person,
-                kind: *kind,
-                body: asked,
-                request,
-                task_ids: &task_ids,
-                now: now_ms(),
-            };
-            let id = library
-                .record_submit(submitted)
-                .await
-                .inspect_err(|error| failed(error, "a submit"))
-                .ok()?;
-            for task_id in &task_ids {
-                super::news::tell(gateway, person, AnyTask::created(*kind, task_id)).await;
-            }
-            Some(id)
-        }
-        (Endpoint::Status(kind, _), _) => {
-            learn(gateway, *kind, status, &answer.body).await;
-            None
-        }
-        _ => None,
+    if task_ids.is_empty() {
+        return None;
     }
+    let submitted = Submitted {
+        person,
+        kind,
+        body: asked,
+        request,
+        task_ids,
+        now: now_ms(),
+    };
+    let id = library
+        .record_submit(submitted)
+        .await
+        .inspect_err(|error| failed(error, "a submit"))
+        .ok()?;
+    for task_id in task_ids {
+        super::news::tell(gateway, person, AnyTask::created(kind, task_id)).await;
+    }
+    Some(id)
 }
 
 /// What a status read's answer (or a confirmed callback's read) says of a

@@ -160,17 +160,10 @@ impl Relay {
         Some((capability, body))
     }
 
-    /// The service answered the submit under `capability` with `status` and
-    /// `body`: its task ids are followed, or, when it created none, the
-    /// capability is closed.
-    pub async fn submit_answered(
-        &self,
-        capability: &str,
-        kind: TaskKind,
-        status: u16,
-        body: &[u8],
-    ) {
-        let ids = submit::created_ids(kind, status, body);
+    /// The service answered the submit under `capability`, creating the
+    /// tasks `ids` ([`submit::created_ids`]): they are followed, or, when
+    /// it created none, the capability is closed.
+    pub async fn submit_answered(&self, capability: &str, ids: Vec<String>) {
         if let Err(error) = self.store.created(capability, ids).await {
             tracing::warn!(%error, "the relay could not note a submit's tasks");
         }
