@@ -348,7 +348,7 @@ impl Gateway {
 /// The shared budgets' verdict when there is one, else (none, or Redis not
 /// answering) this gateway's own.
 fn shared_or_local(
-    shared: Option<Result<Result<(), Duration>, relay::store::StoreError>>,
+    shared: Option<Result<Result<(), Duration>, redis_link::StoreError>>,
     local: impl FnOnce() -> Result<(), Duration>,
 ) -> Result<(), Duration> {
     match shared {

@@ -12,7 +12,21 @@ use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
-use crate::relay::store::StoreError;
+/// Why a store in Redis (the relay's, the budgets', the keys', the
+/// uploads') or kept beside it could not answer (Redis unreachable, say).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Redis did not answer, or refused.
+    #[error("redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    /// A task that does not write as JSON.
+    #[error("a task's JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Redis has not answered since the gateway started, or stopped
+    /// answering (the link's watch says so).
+    #[error("redis: not answering")]
+    Unreachable,
+}
 
 /// How long a Redis call may take, and a connection attempt.
 pub const REDIS_TIMEOUT: Duration = Duration::from_secs(1);

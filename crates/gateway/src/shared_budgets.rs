@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::access::Who;
 use crate::redis_link::RedisLink;
 
-use crate::relay::store::StoreError;
+use crate::redis_link::StoreError;
 
 /// GCRA: `KEYS[1]` holds the visitor's theoretical arrival time (ms);
 /// `ARGV`: now (ms), the interval one unit costs (ms), the period (ms),

@@ -277,7 +277,7 @@ mod tests {
             .get_multiplexed_async_connection()
             .await
             .unwrap_err();
-        let said = crate::relay::store::StoreError::from(refused).to_string();
+        let said = crate::redis_link::StoreError::from(refused).to_string();
         assert!(
             !said.contains("hunter2") && !said.contains("user"),
             "{said}"

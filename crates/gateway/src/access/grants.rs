@@ -19,7 +19,7 @@ use super::keys::{key_hash, random_secret};
 use super::now_seconds;
 use super::shared::grants::{self as shared, Stored};
 use crate::redis_link::RedisLink;
-use crate::relay::store::StoreError;
+use crate::redis_link::StoreError;
 
 /// Far enough to stand for "never" when a lifetime is past what an
 /// [`Instant`] can hold.

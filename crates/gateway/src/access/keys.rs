@@ -91,7 +91,7 @@ pub enum KeyError {
     Random,
     /// The Redis the keys are kept in (`--redis`) failed a call.
     #[error("{0}")]
-    Redis(#[from] crate::relay::store::StoreError),
+    Redis(#[from] crate::redis_link::StoreError),
     /// The library's database (where the keys are kept with a library)
     /// failed a call.
     #[error("{0}")]

@@ -471,7 +471,7 @@ impl Access {
 
 /// A session or page token that cannot be looked up now (Redis silent):
 /// 503, not a reason to sign in again.
-fn unavailable(error: crate::relay::store::StoreError) -> Refusal {
+fn unavailable(error: crate::redis_link::StoreError) -> Refusal {
     tracing::warn!(%error, "a session or page token could not be looked up");
     Refusal::Unavailable
 }

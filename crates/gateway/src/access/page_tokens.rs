@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use super::grants::Grants;
 use crate::redis_link::RedisLink;
-use crate::relay::store::StoreError;
+use crate::redis_link::StoreError;
 
 /// What every page token starts with.
 pub const TOKEN_PREFIX: &str = media_gen_api::relay::PAGE_TOKEN_PREFIX;

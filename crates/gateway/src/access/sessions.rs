@@ -16,7 +16,7 @@ use axum::http::{header, HeaderMap, HeaderValue};
 use super::grants::Grants;
 use super::same_site::over_https;
 use crate::redis_link::RedisLink;
-use crate::relay::store::StoreError;
+use crate::redis_link::StoreError;
 
 /// A session ends after this long without a call.
 pub const IDLE: Duration = Duration::from_secs(12 * 3_600);

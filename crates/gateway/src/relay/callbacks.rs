@@ -26,8 +26,8 @@ use media_gen_api::relay::is_capability;
 use media_gen_api::{Callback, ErrorEnvelope, SUCCESS_CODE};
 
 use super::capability::listening;
-use super::store::StoreError;
 use super::submissions::Arrival;
+use crate::redis_link::StoreError;
 use crate::refusal::Refusal;
 use crate::Gateway;
 

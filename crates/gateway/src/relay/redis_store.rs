@@ -23,8 +23,9 @@ use redis::AsyncConnectionConfig;
 use tokio::sync::broadcast;
 
 use super::log::{Announcement, EventId, KEPT};
-use super::store::{StoreError, Subscription};
+use super::store::Subscription;
 use super::submissions::{Arrival, LIFETIME};
+use crate::redis_link::StoreError;
 use crate::redis_link::{RedisLink, MAX_RECONNECT_WAIT, REDIS_TIMEOUT};
 
 /// The keys' common prefix.

@@ -12,21 +12,7 @@ use tokio::sync::broadcast;
 use super::log::{Announcement, EventId, Log};
 use super::redis_store::RedisStore;
 use super::submissions::{Arrival, Submissions};
-
-/// Why the store could not answer (Redis unreachable, say).
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// Redis did not answer, or refused.
-    #[error("redis: {0}")]
-    Redis(#[from] redis::RedisError),
-    /// A task that does not write as JSON.
-    #[error("a task's JSON: {0}")]
-    Json(#[from] serde_json::Error),
-    /// Redis has not answered since the gateway started, or stopped
-    /// answering (the link's watch says so).
-    #[error("redis: not answering")]
-    Unreachable,
-}
+use crate::redis_link::StoreError;
 
 /// What a stream starts from: the kept announcements after its last event
 /// id, and a receiver of those that follow.

@@ -11,7 +11,7 @@ use std::time::Duration;
 use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 
-use crate::relay::store::StoreError;
+use crate::redis_link::StoreError;
 
 /// A grant as Redis keeps it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

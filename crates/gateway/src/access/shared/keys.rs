@@ -7,7 +7,7 @@ use redis::aio::ConnectionManager;
 use redis::AsyncCommands;
 
 use crate::access::keys::{KeyError, KeyRecord};
-use crate::relay::store::StoreError;
+use crate::redis_link::StoreError;
 
 /// The hash the keys are kept in.
 const KEYS: &str = "media-gen:keys";

@@ -12,7 +12,7 @@ use redis::aio::ConnectionManager;
 use redis::AsyncCommands;
 
 use crate::access::usage::{PersonUsage, DAY};
-use crate::relay::store::StoreError;
+use crate::redis_link::StoreError;
 
 /// The hash of each person's last call.
 const LAST_USED: &str = "media-gen:last-used";
