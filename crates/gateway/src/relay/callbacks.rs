@@ -22,10 +22,9 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use media_gen_api::envelope::MSG_OK;
-use media_gen_api::relay::is_capability;
 use media_gen_api::{Callback, ErrorEnvelope, SUCCESS_CODE};
 
-use super::capability::listening;
+use super::capability::CallbackSecret;
 use super::submissions::Arrival;
 use crate::redis_link::StoreError;
 use crate::refusal::Refusal;
@@ -70,13 +69,11 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
         tracing::warn!(%error, "the relay's store did not answer");
         Refusal::Unavailable
     };
-    if !is_capability(secret) {
-        return Err(Refusal::NotFound);
-    }
+    let secret = CallbackSecret::parse(secret).ok_or(Refusal::NotFound)?;
     // The submission is kept under the listening capability the page was
     // given; the address only the service knows names it through the
     // secret. A page's capability here names no submission.
-    let capability = &listening(secret);
+    let capability = &secret.listening();
     if store.kind(capability).await.map_err(unavailable)?.is_none() {
         return Err(Refusal::NotFound);
     }

@@ -13,6 +13,7 @@
 //!
 //! Neither is the user's token, a task id, or a count.
 
+use media_gen_api::relay::is_capability;
 use sha2::{Digest, Sha256};
 
 /// 128 random bits from the operating system, as 32 hex digits (the
@@ -23,18 +24,43 @@ pub(crate) fn random_id() -> Option<String> {
     Some(hex(&bytes))
 }
 
-/// A new callback secret.
-pub fn new_callback_secret() -> Option<String> {
-    random_id()
+/// A relayed submission's callback secret: in the callback address the
+/// service is given and nowhere else (never in a log: its `Debug` prints
+/// a placeholder).
+#[derive(Clone, PartialEq, Eq)]
+pub struct CallbackSecret(String);
+
+impl CallbackSecret {
+    /// A new one, from the operating system's randomness.
+    pub fn new() -> Option<CallbackSecret> {
+        random_id().map(CallbackSecret)
+    }
+
+    /// The secret a callback address names, when it has a secret's shape.
+    pub fn parse(text: &str) -> Option<CallbackSecret> {
+        is_capability(text).then(|| CallbackSecret(text.to_owned()))
+    }
+
+    /// The secret as the callback address writes it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The listening capability derived from it, one way: what a page
+    /// names to hear of the submission's tasks.
+    pub fn listening(&self) -> String {
+        let digest = Sha256::new()
+            .chain_update(b"media-gen relay: listening capability of ")
+            .chain_update(self.0.as_bytes())
+            .finalize();
+        hex(&digest[..16])
+    }
 }
 
-/// The listening capability of a callback secret.
-pub fn listening(callback_secret: &str) -> String {
-    let digest = Sha256::new()
-        .chain_update(b"media-gen relay: listening capability of ")
-        .chain_update(callback_secret.as_bytes())
-        .finalize();
-    hex(&digest[..16])
+impl std::fmt::Debug for CallbackSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CallbackSecret(…)")
+    }
 }
 
 /// `bytes` in lowercase hex.
@@ -45,26 +71,28 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use media_gen_api::relay::is_capability;
 
     #[test]
     fn secrets_are_random_and_shaped() {
-        let one = new_callback_secret().expect("randomness");
-        let two = new_callback_secret().expect("randomness");
-        assert!(is_capability(&one) && is_capability(&two));
+        let one = CallbackSecret::new().expect("randomness");
+        let two = CallbackSecret::new().expect("randomness");
+        assert!(is_capability(one.as_str()) && is_capability(two.as_str()));
         assert_ne!(one, two);
-        assert!(!is_capability(&one.to_uppercase()));
+        assert_eq!(CallbackSecret::parse(one.as_str()), Some(one.clone()));
+        assert_eq!(CallbackSecret::parse(&one.as_str().to_uppercase()), None);
+        assert_eq!(format!("{one:?}"), "CallbackSecret(…)");
     }
 
     #[test]
     fn the_listening_capability_is_shaped_fixed_and_not_the_secret() {
-        let secret = new_callback_secret().expect("randomness");
-        let listening = listening(&secret);
+        let secret = CallbackSecret::new().expect("randomness");
+        let listening = secret.listening();
         assert!(is_capability(&listening));
-        assert_eq!(listening, super::listening(&secret));
-        assert_ne!(listening, secret);
+        assert_eq!(listening, secret.listening());
+        assert_ne!(listening, secret.as_str());
         // Calling back with the listening capability names another
         // submission: the page's capability is no callback address.
-        assert_ne!(super::listening(&listening), listening);
+        let named = CallbackSecret::parse(&listening).expect("shaped");
+        assert_ne!(named.listening(), listening);
     }
 }

@@ -147,12 +147,12 @@ impl Relay {
     /// (The submit goes out unrelayed, and is read as before, when the
     /// store cannot take it.)
     pub async fn take_submit(&self, kind: TaskKind, body: &Bytes) -> Option<(String, Bytes)> {
-        let secret = capability::new_callback_secret()?;
-        let url = format!("{}/callbacks/{secret}", self.settings.public_url);
+        let secret = capability::CallbackSecret::new()?;
+        let url = format!("{}/callbacks/{}", self.settings.public_url, secret.as_str());
         let body = submit::with_callback_url(body, &url)?;
         // Kept and announced under the listening capability: the one the
         // page is given. The callback secret is only in the service's body.
-        let capability = capability::listening(&secret);
+        let capability = secret.listening();
         if let Err(error) = self.store.open(&capability, kind).await {
             tracing::warn!(%error, "the relay could not take a submit");
             return None;
