@@ -8,12 +8,12 @@ use std::rc::{Rc, Weak};
 use futures::channel::mpsc;
 use futures::future::{select, Either};
 use futures::StreamExt;
-use media_gen_api::follow::{Command, ReadOutcome, Verdict};
-use media_gen_api::{AnyTask, TaskKey};
+use media_gen_api::follow::{Command, ReadOutcome};
+use media_gen_api::TaskKey;
 use wasm_bindgen_futures::spawn_local;
 
 use super::stream::open_stream;
-use super::{now, wake, Shared, State, TaskUpdate};
+use super::{now, report, wake, State};
 use crate::ClientError;
 
 /// The driver: carry out what the engine asks, then sleep until it wants
@@ -65,26 +65,6 @@ pub(super) async fn drive(
             }
         }
     }
-}
-
-/// Tell the caller what `verdict` meant for `key`.
-pub(super) fn report(
-    state: &Shared,
-    key: TaskKey,
-    task: Option<AnyTask>,
-    error: Option<ClientError>,
-    verdict: Verdict,
-) {
-    let on_update = Rc::clone(&state.borrow().on_update);
-    on_update(&TaskUpdate {
-        kind: key.kind,
-        task_id: key.id,
-        task,
-        error,
-        changed: verdict.changed,
-        elapsed: verdict.elapsed,
-        done: verdict.done,
-    });
 }
 
 /// Read one task and tell the engine, then the caller.

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use futures::channel::mpsc;
 use gloo_events::EventListener;
-use media_gen_api::follow::{Follow, FollowOptions, Millis};
+use media_gen_api::follow::{Follow, FollowOptions, Millis, Verdict};
 use media_gen_api::relay::RelayInfo;
 use media_gen_api::{AnyTask, TaskKey, TaskKind};
 use wasm_bindgen_futures::spawn_local;
@@ -266,4 +266,24 @@ impl Drop for Poller {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// Tell the caller what `verdict` meant for `key`.
+fn report(
+    state: &Shared,
+    key: TaskKey,
+    task: Option<AnyTask>,
+    error: Option<ClientError>,
+    verdict: Verdict,
+) {
+    let on_update = Rc::clone(&state.borrow().on_update);
+    on_update(&TaskUpdate {
+        kind: key.kind,
+        task_id: key.id,
+        task,
+        error,
+        changed: verdict.changed,
+        elapsed: verdict.elapsed,
+        done: verdict.done,
+    });
 }

@@ -7,8 +7,7 @@ use std::rc::Rc;
 use media_gen_api::relay::RelayInfo;
 use media_gen_api::TaskKey;
 
-use super::drive::report;
-use super::{now, tell, wake, Shared};
+use super::{now, report, tell, wake, Shared};
 use crate::relay_stream::RelayStream;
 
 /// Open the relay's stream on `capabilities`, telling the engine when the

@@ -14,8 +14,9 @@ use super::key_file::KeyFile;
 use super::key_store::KeyStore;
 use super::keys::KeyError;
 use super::now_seconds;
+use super::person_usage::PersonUsage;
 use super::shared::usage as shared_usage;
-use super::usage::{self, PersonUsage, Usage};
+use super::usage::{self, Usage};
 use crate::redis_link::RedisLink;
 
 /// What to do with the keys.

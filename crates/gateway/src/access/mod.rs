@@ -18,6 +18,7 @@ pub mod key_file;
 pub mod key_store;
 pub mod keys;
 pub mod page_tokens;
+pub mod person_usage;
 pub mod same_site;
 pub mod sessions;
 pub mod shared;

@@ -14,35 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
+use super::person_usage::{PersonUsage, DAY};
 use super::shared::usage as shared;
 use crate::redis_link::RedisLink;
-
-/// Seconds in a day.
-pub const DAY: u64 = 86_400;
-
-/// One person's use.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PersonUsage {
-    /// Their last call (seconds since 1970, UTC).
-    pub last_used: u64,
-    /// The day `tasks_today` counts (days since 1970, UTC).
-    pub day: u64,
-    /// Tasks created on that day.
-    pub tasks_today: u32,
-}
-
-impl PersonUsage {
-    /// Tasks created today, as of `now`.
-    pub fn tasks_on(&self, now: u64) -> u32 {
-        if self.day == now / DAY {
-            self.tasks_today
-        } else {
-            0
-        }
-    }
-}
 
 /// Everyone's use.
 #[derive(Default)]

@@ -9,7 +9,7 @@ use media_gen_api::kept::NotKept;
 use media_gen_api::size_text::size_text;
 
 use super::KeepSettings;
-use crate::access::usage::DAY;
+use crate::access::person_usage::DAY;
 use crate::uploads::record::Upload;
 
 /// Whether `incoming` more bytes of `owner`'s (a person's) fit their

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::access::usage::PersonUsage;
+use crate::access::person_usage::PersonUsage;
 
 use super::database::{DbError, Statement};
 use super::Library;

@@ -10,7 +10,7 @@ use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::refusal::UploadRefusal;
-use crate::access::usage::DAY;
+use crate::access::person_usage::DAY;
 use crate::redis_link::RedisLink;
 
 /// `KEYS[1]`: the day's bytes per owner. `ARGV`: the owner, the bytes

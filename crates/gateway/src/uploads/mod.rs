@@ -131,7 +131,33 @@ pub struct Uploads {
     watch: hold_watch::HoldWatch,
 }
 
+/// The header every tus message carries.
+pub const TUS_RESUMABLE: &str = "tus-resumable";
+
 impl Uploads {
+    /// What is known of upload `id`, while it lives: the tus calls and the
+    /// finished file's address answer alike for one that is not.
+    pub(crate) async fn live(&self, id: &str) -> Result<record::Upload, refusal::UploadRefusal> {
+        use refusal::UploadRefusal;
+        if !media_gen_api::relay::is_capability(id) {
+            return Err(UploadRefusal::Unknown);
+        }
+        let upload = self
+            .store
+            .get(id)
+            .await
+            .map_err(UploadRefusal::storage)?
+            .ok_or(UploadRefusal::Unknown)?;
+        // A kept result shares the store, not the uploads' address.
+        if upload.kept.is_some() {
+            return Err(UploadRefusal::Unknown);
+        }
+        if upload.expired_at(now_seconds()) {
+            return Err(UploadRefusal::Expired);
+        }
+        Ok(upload)
+    }
+
     /// Uploads kept as `settings` say: records in `redis` when given,
     /// else in the folder (read now); bytes in the object storage when
     /// given (asked now whether it answers), else in the folder.

@@ -10,7 +10,7 @@ use axum::Json;
 use media_gen_api::media_type::MediaRefusal;
 use media_gen_api::{error_codes, ErrorEnvelope};
 
-use super::tus::TUS_RESUMABLE;
+use super::TUS_RESUMABLE;
 use crate::refusal::retry_after_seconds;
 
 /// An upload call refused.
@@ -90,6 +90,12 @@ pub enum UploadRefusal {
 }
 
 impl UploadRefusal {
+    /// A storage failure, said in the log; the caller is told to try again.
+    pub fn storage(error: std::io::Error) -> UploadRefusal {
+        tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload's storage failed");
+        UploadRefusal::Storage
+    }
+
     fn status(&self) -> (StatusCode, i64) {
         match self {
             UploadRefusal::Off | UploadRefusal::Unknown | UploadRefusal::Incomplete => {

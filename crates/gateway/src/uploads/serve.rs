@@ -34,7 +34,7 @@ pub async fn named(
 
 async fn serve(gateway: &Gateway, id: &str, request: Request) -> Result<Response, UploadRefusal> {
     let uploads = gateway.uploads.as_deref().ok_or(UploadRefusal::Off)?;
-    let upload = super::tus::live(uploads, id).await?;
+    let upload = uploads.live(id).await?;
     let media = upload
         .media
         .filter(|_| upload.complete)

@@ -21,12 +21,10 @@ use super::metadata::{safe_name, value};
 use super::record::{Upload, RESERVATION};
 use super::records::Writing;
 use super::refusal::UploadRefusal;
-use super::Uploads;
+use super::{Uploads, TUS_RESUMABLE};
 use crate::access::{now_seconds, Who};
 use crate::Gateway;
 
-/// The header every tus message carries.
-pub const TUS_RESUMABLE: &str = "tus-resumable";
 /// The extensions this server speaks.
 const EXTENSIONS: &str = "creation,creation-with-upload,expiration,termination";
 /// The body type of bytes sent to an upload.
@@ -71,33 +69,6 @@ async fn caller(gateway: &Gateway, headers: &HeaderMap, peer: SocketAddr) -> Res
         .await
         .map(|(who, _)| who)
         .map_err(IntoResponse::into_response)
-}
-
-/// A storage failure, said in the log; the caller is told to try again.
-fn storage(error: std::io::Error) -> UploadRefusal {
-    tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload's storage failed");
-    UploadRefusal::Storage
-}
-
-/// What is known of upload `id`, while it lives.
-pub(super) async fn live(uploads: &Uploads, id: &str) -> Result<Upload, UploadRefusal> {
-    if !media_gen_api::relay::is_capability(id) {
-        return Err(UploadRefusal::Unknown);
-    }
-    let upload = uploads
-        .store
-        .get(id)
-        .await
-        .map_err(storage)?
-        .ok_or(UploadRefusal::Unknown)?;
-    // A kept result shares the store, not the uploads' address.
-    if upload.kept.is_some() {
-        return Err(UploadRefusal::Unknown);
-    }
-    if upload.expired_at(now_seconds()) {
-        return Err(UploadRefusal::Expired);
-    }
-    Ok(upload)
 }
 
 /// Whether `who` may change `upload`: its person, or anyone holding its
@@ -228,7 +199,7 @@ async fn start(
     // One admission at a time, on this gateway and on every gateway
     // sharing its records: the quota and the uploads under way are read
     // and the new one kept in one step.
-    let _one_at_a_time = uploads.admit().await.map_err(storage)?;
+    let _one_at_a_time = uploads.admit().await.map_err(UploadRefusal::storage)?;
     let now = now_seconds();
     let idle = uploads.idle_seconds();
     room_for(uploads, now, length.min(RESERVATION), length).await?;
@@ -237,7 +208,7 @@ async fn start(
         .store
         .in_flight(&owner, now, idle)
         .await
-        .map_err(storage)?;
+        .map_err(UploadRefusal::storage)?;
     uploads.budgets.take(&owner, length, under_way, now).await?;
     let given = headers
         .get("upload-metadata")
@@ -251,7 +222,11 @@ async fn start(
         now,
         uploads.settings.ends_from_now(),
     );
-    let upload = uploads.store.create(&id, upload).await.map_err(storage)?;
+    let upload = uploads
+        .store
+        .create(&id, upload)
+        .await
+        .map_err(UploadRefusal::storage)?;
     Ok((id, upload))
 }
 
@@ -269,7 +244,7 @@ async fn room_for(
         .store
         .counted(now, uploads.idle_seconds())
         .await
-        .map_err(storage)?;
+        .map_err(UploadRefusal::storage)?;
     if remaining <= quota && used.saturating_add(adding) <= quota {
         return Ok(());
     }
@@ -292,8 +267,12 @@ pub async fn head(
         return super::serve::file(State(gateway), Path(id), request).await;
     }
     let uploads = on(&gateway)?;
-    let upload = live(uploads, &id).await?;
-    let offset = uploads.store.offset(&id, &upload).await.map_err(storage)?;
+    let upload = uploads.live(&id).await?;
+    let offset = uploads
+        .store
+        .offset(&id, &upload)
+        .await
+        .map_err(UploadRefusal::storage)?;
     Ok(tus_answer(StatusCode::OK, Some((&upload, offset))))
 }
 
@@ -315,7 +294,7 @@ pub async fn patch(
         };
         let written = async {
             let uploads = on(&gateway)?;
-            may_change(&who, &live(uploads, &id).await?)?;
+            may_change(&who, &uploads.live(&id).await?)?;
             if !is_offset_stream(&parts.headers) {
                 return Err(UploadRefusal::ContentType);
             }
@@ -329,10 +308,10 @@ pub async fn patch(
                 .store
                 .start_writing(&id)
                 .await
-                .map_err(storage)?
+                .map_err(UploadRefusal::storage)?
                 .ok_or(UploadRefusal::Locked)?;
             // Read again under the lock: another gateway may have written.
-            let upload = live(uploads, &id).await?;
+            let upload = uploads.live(&id).await?;
             // Complete already: nothing to write, nothing changed.
             if upload.complete {
                 if from != upload.length {
@@ -341,7 +320,11 @@ pub async fn patch(
                 let length = upload.length;
                 return Ok((upload, length));
             }
-            let at = uploads.store.offset(&id, &upload).await.map_err(storage)?;
+            let at = uploads
+                .store
+                .offset(&id, &upload)
+                .await
+                .map_err(UploadRefusal::storage)?;
             if from != at {
                 return Err(UploadRefusal::WrongOffset(at));
             }
@@ -381,7 +364,7 @@ async fn receive(
             .bytes
             .head(id, &upload, SNIFF_BYTES)
             .await
-            .map_err(storage)?
+            .map_err(UploadRefusal::storage)?
     } else {
         Vec::new()
     };
@@ -436,7 +419,11 @@ async fn receive(
             // A part is in: a resume (here or on another gateway) starts after it.
             upload.touched = now_seconds();
             upload.received = offset;
-            uploads.store.save(id, &upload).await.map_err(storage)?;
+            uploads
+                .store
+                .save(id, &upload)
+                .await
+                .map_err(UploadRefusal::storage)?;
         }
         if counted_again && offset < upload.length {
             if let Err(full) = room_for(uploads, now_seconds(), 0, upload.length - offset).await {
@@ -458,7 +445,11 @@ async fn receive(
         upload.complete = true;
         upload.expires = uploads.settings.ends_from_now();
     }
-    uploads.store.save(id, &upload).await.map_err(storage)?;
+    uploads
+        .store
+        .save(id, &upload)
+        .await
+        .map_err(UploadRefusal::storage)?;
     outcome.map(|()| (upload, offset))
 }
 
@@ -472,13 +463,17 @@ async fn whole_or(
     error: std::io::Error,
 ) -> Result<(Upload, u64), UploadRefusal> {
     if !uploads.store.bytes.is_whole(id, &upload).await {
-        return Err(storage(error));
+        return Err(UploadRefusal::storage(error));
     }
     upload.complete = true;
     upload.touched = now_seconds();
     upload.received = upload.length;
     upload.expires = uploads.settings.ends_from_now();
-    uploads.store.save(id, &upload).await.map_err(storage)?;
+    uploads
+        .store
+        .save(id, &upload)
+        .await
+        .map_err(UploadRefusal::storage)?;
     let length = upload.length;
     Ok((upload, length))
 }
@@ -499,14 +494,14 @@ pub async fn delete(
     };
     let ended = async {
         let uploads = on(&gateway)?;
-        may_change(&who, &live(uploads, &id).await?)?;
+        may_change(&who, &uploads.live(&id).await?)?;
         let _writing = uploads
             .store
             .start_writing(&id)
             .await
-            .map_err(storage)?
+            .map_err(UploadRefusal::storage)?
             .ok_or(UploadRefusal::Locked)?;
-        let upload = live(uploads, &id).await?;
+        let upload = uploads.live(&id).await?;
         uploads.store.remove(&id, &upload).await;
         Ok::<_, UploadRefusal>(tus_answer(StatusCode::NO_CONTENT, None))
     };

@@ -11,7 +11,7 @@ use std::time::Duration;
 use redis::aio::ConnectionManager;
 use redis::AsyncCommands;
 
-use crate::access::usage::{PersonUsage, DAY};
+use crate::access::person_usage::{PersonUsage, DAY};
 use crate::redis_link::StoreError;
 
 /// The hash of each person's last call.
