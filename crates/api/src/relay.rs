@@ -55,6 +55,10 @@ pub fn is_page_token(text: &str) -> bool {
 /// [`Capabilities`] names), relative to the base URL the submits went to.
 pub const EVENTS_PATH: &str = "/events";
 
+/// Where a gateway that takes uploads takes them (tus 1.0) and serves
+/// each finished one, under `{path}{id}` (what [`UploadsInfo`] names).
+pub const UPLOADS_PATH: &str = "/uploads/";
+
 /// What a page token starts with: the short-lived token a host site's
 /// server gets for its page from a gateway that asks for keys.
 pub const PAGE_TOKEN_PREFIX: &str = "mgt_";

@@ -137,9 +137,39 @@ fn host_written_in_ascii(text: &str) -> bool {
     percent_decode_str(host).all(|byte| byte.is_ascii())
 }
 
+/// `url` without the `user:password@` part of its authority, if any:
+/// how a server shows an address it was given (a database's, Redis's, the
+/// service's) without its password.
+pub fn without_userinfo(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
+        None => url.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shown_upstream_has_no_user_or_password() {
+        assert_eq!(
+            without_userinfo("https://user:secret@api.example.com/base"),
+            "https://api.example.com/base"
+        );
+        assert_eq!(
+            without_userinfo("http://127.0.0.1:9000"),
+            "http://127.0.0.1:9000"
+        );
+        assert_eq!(
+            without_userinfo("https://api.example.com/a@b"),
+            "https://api.example.com/a@b"
+        );
+    }
 
     #[test]
     fn hosts_in_other_letters_are_no_urls_typed_or_encoded() {

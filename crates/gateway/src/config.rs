@@ -432,7 +432,7 @@ impl Upstream {
     /// Its base URL as a log or a banner may show it: without a user name
     /// or password written into it (`https://user:secret@host` → `https://host`).
     pub fn shown(&self) -> String {
-        without_userinfo(&self.base)
+        media_gen_api::url_parts::without_userinfo(&self.base)
     }
 
     /// The upstream at `url` (an http(s) base URL), with `token`.
@@ -553,18 +553,6 @@ impl Config {
     }
 }
 
-/// `url` without the `user:password@` part of its authority, if any.
-pub(crate) fn without_userinfo(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
-    };
-    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    match rest[..authority_end].rfind('@') {
-        Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
-        None => url.to_owned(),
-    }
-}
-
 /// `--access`: the contract's modes, listed in `--help` and errors.
 fn access_modes() -> impl clap::builder::TypedValueParser<Value = crate::access::AccessMode> {
     use clap::builder::TypedValueParser;
@@ -578,22 +566,6 @@ fn access_modes() -> impl clap::builder::TypedValueParser<Value = crate::access:
 mod tests {
     use super::*;
     use crate::uploads::UploadSettings;
-
-    #[test]
-    fn the_shown_upstream_has_no_user_or_password() {
-        assert_eq!(
-            without_userinfo("https://user:secret@api.example.com/base"),
-            "https://api.example.com/base"
-        );
-        assert_eq!(
-            without_userinfo("http://127.0.0.1:9000"),
-            "http://127.0.0.1:9000"
-        );
-        assert_eq!(
-            without_userinfo("https://api.example.com/a@b"),
-            "https://api.example.com/a@b"
-        );
-    }
 
     fn config(args: &[&str]) -> Config {
         Config::parse_from(std::iter::once("media-gen-gateway").chain(args.iter().copied()))

@@ -133,7 +133,7 @@ pub fn logged_path(path: &str) -> std::borrow::Cow<'_, str> {
     if path.starts_with("/callbacks/") {
         return std::borrow::Cow::Borrowed("/callbacks/{secret}");
     }
-    match path.strip_prefix(crate::uploads::UPLOADS_PATH) {
+    match path.strip_prefix(media_gen_api::relay::UPLOADS_PATH) {
         Some(rest) if !rest.is_empty() => {
             let (id, name) = rest
                 .split_once('/')
@@ -141,7 +141,7 @@ pub fn logged_path(path: &str) -> std::borrow::Cow<'_, str> {
             let name = name.map(|_| "/{name}").unwrap_or_default();
             std::borrow::Cow::Owned(format!(
                 "{}{}{name}",
-                crate::uploads::UPLOADS_PATH,
+                media_gen_api::relay::UPLOADS_PATH,
                 logged_id(id)
             ))
         }

@@ -168,7 +168,9 @@ async fn reach(url: &str) -> Result<Arc<RedisLink>, KeyError> {
     if link.answers() {
         Ok(link)
     } else {
-        Err(KeyError::RedisSilent(crate::config::without_userinfo(url)))
+        Err(KeyError::RedisSilent(
+            media_gen_api::url_parts::without_userinfo(url),
+        ))
     }
 }
 

@@ -57,7 +57,7 @@ impl LibraryAt {
         } else {
             Err(format!(
                 "--library {:?}: give postgres://user@host/database or sqlite:PATH",
-                crate::config::without_userinfo(text)
+                media_gen_api::url_parts::without_userinfo(text)
             ))
         }
     }

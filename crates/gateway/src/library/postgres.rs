@@ -34,7 +34,7 @@ impl Postgres {
     /// A pool for the server at `url` (`postgres://user:password@host/db`);
     /// nothing is connected until the first call.
     pub fn open(url: &str) -> Result<Postgres, DbError> {
-        let at = crate::config::without_userinfo(url);
+        let at = media_gen_api::url_parts::without_userinfo(url);
         let failed = |error: String| DbError::Postgres {
             at: at.clone(),
             error,

@@ -11,6 +11,13 @@ use tokio::sync::broadcast;
 /// How many announcements are kept for replay.
 pub const KEPT: usize = 10_000;
 
+/// What a stream starts from: the kept announcements after its last event
+/// id, and a receiver of those that follow.
+pub type Subscription = (
+    Vec<Arc<Announcement>>,
+    broadcast::Receiver<Arc<Announcement>>,
+);
+
 /// An announcement's place in the order of all announcements: the event
 /// id a stream gives it and a browser reconnects with. Written `major-minor`
 /// as a Redis stream's entry id is, in memory too: the milliseconds since
@@ -114,7 +121,7 @@ impl Log {
 
     /// The kept announcements after `id`, oldest first, and a receiver of
     /// those that follow: taken together, so none falls between them.
-    pub fn subscribe(&self, after: EventId) -> super::store::Subscription {
+    pub fn subscribe(&self, after: EventId) -> Subscription {
         let missed = self
             .kept
             .iter()

@@ -22,8 +22,7 @@ use redis::AsyncCommands;
 use redis::AsyncConnectionConfig;
 use tokio::sync::broadcast;
 
-use super::log::{Announcement, EventId, KEPT};
-use super::store::Subscription;
+use super::log::{Announcement, EventId, Subscription, KEPT};
 use super::submissions::{Arrival, LIFETIME};
 use crate::redis_link::StoreError;
 use crate::redis_link::{RedisLink, MAX_RECONNECT_WAIT, REDIS_TIMEOUT};

@@ -3,23 +3,15 @@
 //! callback any of them takes reaches a stream open on any other.
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use media_gen_api::{AnyTask, TaskKind};
-use tokio::sync::broadcast;
 
-use super::log::{Announcement, EventId, Log};
+use super::log::{EventId, Log, Subscription};
 use super::redis_store::RedisStore;
 use super::submissions::{Arrival, Submissions};
 use crate::redis_link::StoreError;
-
-/// What a stream starts from: the kept announcements after its last event
-/// id, and a receiver of those that follow.
-pub type Subscription = (
-    Vec<Arc<Announcement>>,
-    broadcast::Receiver<Arc<Announcement>>,
-);
 
 /// The relay's store.
 pub enum Store {

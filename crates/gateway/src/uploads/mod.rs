@@ -32,8 +32,7 @@ use bytes::Bytes;
 use records::Records;
 use store::Store;
 
-/// The path uploads are made under (and served from).
-pub const UPLOADS_PATH: &str = "/uploads/";
+pub use media_gen_api::relay::UPLOADS_PATH;
 
 /// How uploads are taken (the flags).
 #[derive(Debug, Clone)]
