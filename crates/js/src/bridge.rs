@@ -9,7 +9,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use media_gen_client::value_reader::read;
 
-use super::connection::{property, set_property as set};
+use super::object::{property, set_property as set};
 
 use media_gen_client::ClientError;
 

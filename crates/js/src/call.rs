@@ -13,7 +13,7 @@ use media_gen_client::{ClientError, ClientOptions};
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{client_error, options_error};
-use super::connection::set_property;
+use super::object::set_property;
 
 /// What an answer must hold to be the call's.
 enum Expect {

@@ -5,24 +5,7 @@ use media_gen_api::validate::is_http_url;
 use wasm_bindgen::JsValue;
 
 use super::bridge::options_error;
-
-/// Read property `name` of a JavaScript object.
-pub fn property(object: &JsValue, name: &str) -> JsValue {
-    if !object.is_object() {
-        return JsValue::UNDEFINED;
-    }
-    js_sys::Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// Set property `name` of a JavaScript object to `value`.
-pub fn set_property(object: &JsValue, name: &str, value: &JsValue) {
-    let _ = js_sys::Reflect::set(object, &JsValue::from_str(name), value);
-}
-
-/// Whether the options object sets `name` (to anything but `undefined`).
-pub fn has(object: &JsValue, name: &str) -> bool {
-    !property(object, name).is_undefined()
-}
+use super::object::property;
 
 /// An optional string property; anything else set there is an error naming it.
 pub fn optional_string(object: &JsValue, name: &str) -> Result<Option<String>, JsValue> {

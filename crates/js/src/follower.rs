@@ -11,7 +11,7 @@ use media_gen_api::relay::RelayInfo;
 use media_gen_api::{TaskKey, TaskKind, TaskStatus};
 use wasm_bindgen::prelude::*;
 
-use super::connection::property;
+use super::object::property;
 use super::read::parse_kind;
 
 /// The clock as the engine reads it: whole milliseconds since 1970.

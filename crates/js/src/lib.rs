@@ -17,6 +17,7 @@ mod call;
 pub mod connection;
 #[cfg(feature = "exports")]
 mod follower;
+pub mod object;
 pub mod read;
 #[cfg(feature = "exports")]
 mod results;

@@ -4,7 +4,7 @@ use media_gen_api::{Request, TaskKind};
 use wasm_bindgen::JsValue;
 
 use super::bridge::{from_js, options_error};
-use super::connection::property;
+use super::object::property;
 
 /// A kind's wire name read from JavaScript; the error names the allowed
 /// values, as the contract's own parse error does.

@@ -7,7 +7,7 @@ use media_gen_api::kept::{shown_url, ByMediaField, MediaField, KEPT_FIELD};
 use wasm_bindgen::prelude::*;
 
 use super::bridge::options_error;
-use super::connection::property;
+use super::object::property;
 
 /// The address to show for `field` (`video_url`, `thumbnail_url`,
 /// `caption_url`, `image_url`) of `task`, a task object as a read, an

@@ -9,7 +9,7 @@ use media_gen_api::upload::{Answer, Event, News, Step, Upload, UploadFailure};
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{error_with, options_error};
-use super::connection::set_property;
+use super::object::set_property;
 
 /// A file of `size` bytes opening with `head`, judged for a site taking
 /// videos up to `maxVideoBytes`: `[mime, extension]`, or throws naming

@@ -9,7 +9,8 @@ use media_gen_api::{Request, TaskKind};
 use wasm_bindgen::prelude::*;
 
 use super::bridge::options_error;
-use super::connection::{optional_string, property, Connection};
+use super::connection::{optional_string, Connection};
+use super::object::property;
 use super::read::{parse_kind, request_from_js, task_ids};
 
 /// A submit widget's options (`C`: the connection as read; a check that

@@ -14,7 +14,7 @@ use web_sys::Element;
 use super::mounted::Mounted;
 use super::page_client::PageClient;
 use super::{status, submit};
-use media_gen_js::connection::has;
+use media_gen_js::object::has;
 use media_gen_js::widget_options::submit_options;
 
 /// Which widget a handle drives.

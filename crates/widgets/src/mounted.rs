@@ -126,7 +126,7 @@ impl Mounted {
     /// Take it all down: requests and timers stop, nodes go.
     pub fn unmount(mut self) {
         for watch in self.watches.drain(..) {
-            let stop = media_gen_js::connection::property(&watch, "stop");
+            let stop = media_gen_js::object::property(&watch, "stop");
             if let Ok(stop) = stop.dyn_into::<js_sys::Function>() {
                 let _ = stop.call0(&watch);
             }

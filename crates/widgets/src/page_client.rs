@@ -12,8 +12,8 @@ use media_gen_client::upload::{UploadError, UploadWatch, Uploaded};
 use media_gen_client::value_reader::read;
 use media_gen_js::bridge::message_of;
 #[cfg(feature = "uploads")]
-use media_gen_js::connection::property;
-use media_gen_js::connection::set_property as set;
+use media_gen_js::object::property;
+use media_gen_js::object::set_property as set;
 use media_gen_ui::forms::FormClient;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;

@@ -15,7 +15,7 @@ use super::events::{dispatch, COMPLETE, ERROR, STATUS};
 use super::mounted::Mounted;
 use super::page_client::PageClient;
 use media_gen_js::bridge::message_of;
-use media_gen_js::connection::{property, set_property};
+use media_gen_js::object::{property, set_property};
 use media_gen_js::widget_options::{status_options, StatusOptions};
 use media_gen_ui::components::{TaskProgress, TaskResult};
 use media_gen_ui::hooks::use_now;

@@ -14,7 +14,8 @@ use super::mounted::Mounted;
 use super::page_client::PageClient;
 use media_gen_js::bridge::to_js;
 use media_gen_js::bridge::{error_detail, message_of};
-use media_gen_js::connection::{set_property, Connection};
+use media_gen_js::connection::Connection;
+use media_gen_js::object::set_property;
 use media_gen_js::widget_options::{submit_options, SubmitOptions};
 #[cfg(feature = "uploads")]
 use media_gen_ui::forms::file_target::UploadsOffered;
