@@ -20,144 +20,22 @@ pub const CLIENT_BUDGET_KB: f64 = 60.0;
 /// uploads.
 pub const WIDGETS_PAGE_BUDGET_KB: f64 = 200.0;
 
-/// What the app may weigh today (gzipped KB): its size now with a little
-/// room, so a heavy dependency or a copy-pasted view cannot slip in
-/// unnoticed. Checked by `cargo xtask test`; lowered as the app shrinks
-/// towards [`APP_BUDGET_KB`]. 350 since the rules read URLs with the
-/// browser's own parser instead of the `url` crate (367.7 → 348.3 KB); 356
-/// since tasks submitted through a relaying gateway are heard of on an
-/// event stream instead of read (+6.2 KB: the stream, the poller's relay
-/// states, the submit's capability; 355.3 once a given-up stream is
-/// opened again); 385 since a first visit's rough edges were mended
-/// (+29.0 KB, 354.6 → 383.6: a re-run's notice, Undo and the list kept
-/// still +10.5, guidance in the forms and settings +4.1, the phone's header
-/// +1.4, a task's page saying what was asked +6.8, a request's tasks as one
-/// row +5.7); 387 since the app runs under a path of its site (+1.3 KB,
-/// 383.8 → 385.1: its base read from the page, every link and navigation
-/// under it, a skip link that stays on its page); 396 since a gateway may
-/// ask for a person (+8.8 KB, 385.6 → 394.4: the access rule read from
-/// `/capabilities` +2.1, the sign-in page, the signed-in header and signing
-/// in and out, the site drawn only once signed in; 395.3 with the client
-/// remembering a page token for the relay's stream); 421 since a media
-/// field takes a file (+25.4 KB, 395.3 → 420.7: the tus uploader with its
-/// progress and resume +8.5 once its sizes were whole numbers (with
-/// floats formatted and parsed it cost 33), the file controls, their
-/// checks and progress line +12, the form waiting for its uploads and the
-/// gateway's offer read +3.4); 428 with "Shrink to fit" and uploads kept in
-/// IndexedDB across a reload (+6.6 KB, 420.7 → 427.3); 433 with one task
-/// per image when several are dropped on the start frame (+5.2 KB: the
-/// offer, the extra frames with Remove, the form sending a request each);
-/// 435 with Re-run asking whether an uploaded file is still kept (+2.0);
-/// 433 once the poller drives the contract's follow engine (−2.2: one
-/// state machine in place of the poller's closures over shared state);
-/// 434 once a task the stream had no room for is heard of when room comes
-/// (+0.3: its own way of being followed); 429 once the follow engine
-/// keeps its tasks in a list instead of a hash map and the translation
-/// rules find repeated languages without a set (−4.3: no hashing, no
-/// tree, no sort in the wasm); 419 once every answer, relayed event and
-/// stored record is read from what the browser's `JSON.parse` made of it
-/// (−9.7, 428.7 → 419.0: no JSON text reader, and no float printer, in the
-/// wasm); 420 once the forms ask through a `FormClient` (+0.9: the trait
-/// object the widgets answer with the page's client); see
-/// `docs/performance.md`; 424 once a finished result starts the next job
-/// (+3.5, 419.7 → 423.2: "Make a video of it", "Use as reference" and
-/// "Translate it" on the task page, and the forms started from a result's
-/// address with their link back); 435 once results are kept (+11.4, 423.2
-/// → 434.6: `kept` and `not_kept` read and stored with every task, the
-/// kept copy shown first and why a file was not, the next jobs on the
-/// board's rows, the link back to the task a result came from, and
-/// "Download all" as one `.zip` with `request.json`, 6.4 of it); 436 once
-/// the full view offers its image to the next job (+0.5, 435.1); 437 once
-/// a task's page reads a finished task again when its copies were still
-/// being made (+1.6, 436.7); 462 once the board is the person's library
-/// on a site that keeps one (+25.3, 436.7 → 462.0: its pages read and
-/// searched, the newest read every few seconds, removals and undo carried
-/// to it, this browser's tasks offered, rows' links named by what was
-/// asked; 35.2 at first, with a JSON value reader for the pages and
-/// Unicode case tables for the search words); 469 once the library's news
-/// is heard on the relay's stream and its next page loads as the board
-/// is scrolled (+6.4, 462.0 → 468.4).
+/// The app's ceiling (gzipped KB): its size now with a little room, checked
+/// by `cargo xtask test` and lowered as it shrinks towards [`APP_BUDGET_KB`].
+/// Its history is in `docs/performance.md`, "How the ceilings grew".
 pub const APP_CEILING_KB: f64 = 469.0;
-/// The client entry's ceiling, as [`APP_CEILING_KB`]: 159.5 KB in a Vite
-/// build as a module of its own; 134.0 with the browser's URL parser and
-/// without a second, path-tracking JSON reader; 138.5 with the poller's
-/// relay (shared with the app); 139.2 once the poller opens a given-up
-/// stream again; 140.3 once `watch` listens for the tasks the client
-/// submitted (or given their `relay`); 140.5 with the capability's shape
-/// checked; 141.5 with the start frame's shape against the video's (a
-/// rule its validators carry) and a sandbox's capabilities; 142.3 once a
-/// relay's stream names another site's page token (fetched before the
-/// stream opens); 157.8 with `client.upload` (+15.5 KB: the tus uploader
-/// and its XHR +4, the gateway's upload offer read from `/capabilities`
-/// (one more struct through serde_json's reader, +3), the file judged by
-/// its first bytes and the call's own state machine +3; 2.2 of it won
-/// back by reading a refusal's JSON from bytes, as every answer is);
-/// 121 once the entry's calls, `watch` and `upload` are the package's
-/// JavaScript (`fetch`, timers, `EventSource`, `XMLHttpRequest`) driving
-/// the contract's plans in the client module (−37.3 KB, 158.0 → 120.7:
-/// the async state machines, `gloo` and the answers' typed readers gone);
-/// 80 once requests and answers are read from the JavaScript values
-/// themselves (`JSON.parse`'s, the page's) instead of JSON text, whose
-/// messages never print a float (−41.4, 120.7 → 79.3: `serde_json`'s
-/// reader and the float printer gone, the envelope's `data` read as its
-/// property, HTTP dates read by the browser, widget options checked
-/// without the token provider's futures, no hash map or sort); 70 once
-/// the module is built with LTO (−11.0, 79.7 → 68.7: the crate was
-/// declared cdylib and rlib, which cargo builds without LTO; it is now made
-/// a cdylib by `cargo rustc`, see `xtask/src/npm.rs`).
-pub const CLIENT_CEILING_KB: f64 = 70.0;
-/// A page with widgets, as [`APP_CEILING_KB`]: a production Vite build of
-/// a page that mounts both (`vite-widgets/`): 441.8 KB when it was first
-/// measured so (the widgets' module carries the client's code again: two
-/// modules cannot share it); 449.6 with the poller's relay in both modules;
-/// 451.6 once the status widget listens through it (`relay`); 452.8 with
-/// the `relay` attribute and a given-up stream opened again; 452.2 once a
-/// widget given a `relay` no longer asks the site for its relay first;
-/// 461.1 with the forms' guidance (the callback under "Advanced" with a
-/// sandbox's inbox, the start frame's shape, std and pro) and images shown
-/// large with a full view that steps through them; 462.3 once the page
-/// drives a Save button by the form's state, submits with the client too
-/// and brings a custom element of its own (more page code), and every
-/// submit answers in one shape with the service's answer; 464.4 once the
-/// relay's stream names another site's page token (in both modules);
-/// 465.2 once the forms' media fields and frame have their place for file
-/// controls (the widgets build them without: a URL field, nothing waited
-/// for); 466.2 with the start frame's place for more frames (one task per
-/// image: sending them compiles away without uploads, the state does not);
-/// 482.7 with `client.upload` in the client module the page loads
-/// (+15.5, as [`CLIENT_CEILING_KB`]; the widgets' module is unchanged);
-/// 526.6 once the submit widget's media fields take files when the site
-/// takes uploads (+43.9: the app's file controls, their checks, progress,
-/// "Shrink to fit", uploads kept across a reload and one task per image,
-/// built into the widgets' module as they are into the app); 527.4 once
-/// the poller drives the contract's follow engine (+0.8 here while the
-/// app lost 2.2: the two modules each carry the engine); 528.0 with the
-/// engine's way for a task waiting for room on the stream (+0.6, in both
-/// modules); 491 with the client entry's I/O in JavaScript (−37.3, as
-/// [`CLIENT_CEILING_KB`]); 446 with requests read from JavaScript values
-/// and the smaller engine (in both modules); 424 once the widgets' module
-/// reads answers, relayed events and stored records from `JSON.parse`'s
-/// values too (−22.0, 445.9 → 423.9); 383 once the widgets talk to the
-/// service through the client entry's client (one client on the page: the
-/// widgets' module without the Rust client's calls, follow engine, stream
-/// and uploader, 423.9 → 382.5); 344 once the file controls are a build of
-/// their own that only a site taking uploads fetches (this page's site
-/// takes none, 343.9: [`WIDGETS_UPLOADS_PAGE_CEILING_KB`] for one that
-/// does); 296 once both modules are built with LTO (−49.0, 343.8 → 294.8,
-/// as [`CLIENT_CEILING_KB`]); 303 once results are kept (+7.2, 294.8 →
-/// 302.0: `kept` and `not_kept` read with every task, the kept copy shown
-/// first and why a file was not, and the status widget's next-job buttons
-/// sending `media-gen-use`; 302.7 once the gallery's full view takes the
-/// app's actions).
-pub const WIDGETS_PAGE_CEILING_KB: f64 = 303.0;
-/// A page with widgets whose site takes uploads, as [`APP_CEILING_KB`]:
-/// the same page, with the widgets' build that has the file controls
-/// (`media_gen_widgets_uploads`): 382.5 KB when the builds were split;
-/// 330 once the modules are built with LTO (−54.0, 382.6 → 328.6, as
-/// [`CLIENT_CEILING_KB`]); 336 once results are kept (+7.1, 328.6 →
-/// 335.7, as [`WIDGETS_PAGE_CEILING_KB`]); 337 once the gallery's full view
-/// takes the app's actions (+0.7, 336.4).
-pub const WIDGETS_UPLOADS_PAGE_CEILING_KB: f64 = 337.0;
+/// The client entry's ceiling in a Vite build of a page that uses all of it,
+/// as [`APP_CEILING_KB`]; its history is in `docs/performance.md`, "How the
+/// ceilings grew".
+pub const CLIENT_CEILING_KB: f64 = 71.5;
+/// A page that mounts both widgets on a site taking no uploads
+/// (`vite-widgets/`), as [`APP_CEILING_KB`]; its history is in
+/// `docs/performance.md`, "How the ceilings grew".
+pub const WIDGETS_PAGE_CEILING_KB: f64 = 305.0;
+/// The same page on a site that takes uploads (`media_gen_widgets_uploads`),
+/// as [`APP_CEILING_KB`]; its history is in `docs/performance.md`, "How the
+/// ceilings grew".
+pub const WIDGETS_UPLOADS_PAGE_CEILING_KB: f64 = 339.0;
 
 fn gzip(bytes: &[u8]) -> usize {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
