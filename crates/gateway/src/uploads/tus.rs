@@ -23,6 +23,7 @@ use super::records::Writing;
 use super::refusal::UploadRefusal;
 use super::{Uploads, TUS_RESUMABLE};
 use crate::access::{now_seconds, Who};
+use crate::refusal::Refusal;
 use crate::Gateway;
 
 /// The extensions this server speaks.
@@ -63,12 +64,39 @@ fn is_offset_stream(headers: &HeaderMap) -> bool {
 }
 
 /// Who calls ([`Gateway::admit`]), or the answer that refuses them.
-async fn caller(gateway: &Gateway, headers: &HeaderMap, peer: SocketAddr) -> Result<Who, Response> {
-    gateway
-        .admit(headers, peer.ip())
-        .await
-        .map(|(who, _)| who)
-        .map_err(IntoResponse::into_response)
+async fn caller(gateway: &Gateway, headers: &HeaderMap, peer: SocketAddr) -> Result<Who, Refusal> {
+    gateway.admit(headers, peer.ip()).await.map(|(who, _)| who)
+}
+
+/// Why a tus call was refused: by the uploads' rules, or by the gateway
+/// letting the call in (a key, a budget).
+#[derive(Debug)]
+pub enum TusRefused {
+    /// The uploads' own refusal, with tus's headers.
+    Upload(UploadRefusal),
+    /// The gateway's, as every call gets it.
+    Gateway(Refusal),
+}
+
+impl From<UploadRefusal> for TusRefused {
+    fn from(refusal: UploadRefusal) -> TusRefused {
+        TusRefused::Upload(refusal)
+    }
+}
+
+impl From<Refusal> for TusRefused {
+    fn from(refusal: Refusal) -> TusRefused {
+        TusRefused::Gateway(refusal)
+    }
+}
+
+impl IntoResponse for TusRefused {
+    fn into_response(self) -> Response {
+        match self {
+            TusRefused::Upload(refusal) => refusal.into_response(),
+            TusRefused::Gateway(refusal) => refusal.into_response(),
+        }
+    }
 }
 
 /// Whether `who` may change `upload`: its person, or anyone holding its
@@ -99,16 +127,14 @@ fn tus_answer(status: StatusCode, upload: Option<(&Upload, u64)>) -> Response {
 }
 
 /// `OPTIONS /uploads/`: what this server speaks.
-pub async fn options(State(gateway): State<Gateway>) -> Response {
-    let Some(uploads) = gateway.uploads.as_deref() else {
-        return UploadRefusal::Off.into_response();
-    };
+pub async fn options(State(gateway): State<Gateway>) -> Result<Response, UploadRefusal> {
+    let uploads = gateway.uploads.as_deref().ok_or(UploadRefusal::Off)?;
     let mut response = tus_answer(StatusCode::NO_CONTENT, None);
     let headers = response.headers_mut();
     headers.insert("tus-version", HeaderValue::from_static("1.0.0"));
     headers.insert("tus-extension", HeaderValue::from_static(EXTENSIONS));
     headers.insert("tus-max-size", HeaderValue::from(uploads.largest()));
-    response
+    Ok(response)
 }
 
 /// `POST /uploads/`: a new upload of `Upload-Length` bytes (and its first
@@ -117,47 +143,31 @@ pub async fn create(
     State(gateway): State<Gateway>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
-) -> Response {
+) -> Result<Response, TusRefused> {
     to_the_end(async move {
-        let uploads = match on(&gateway) {
-            Ok(uploads) => uploads,
-            Err(refusal) => return refusal.into_response(),
-        };
+        let uploads = on(&gateway)?;
         let (parts, body) = request.into_parts();
-        if let Err(refusal) = check_version(&parts.headers) {
-            return refusal.into_response();
-        }
-        let who = match caller(&gateway, &parts.headers, peer).await {
-            Ok(who) => who,
-            Err(response) => return response,
-        };
-        let (id, upload) = match start(uploads, &who, &parts.headers).await {
-            Ok(started) => started,
-            Err(refusal) => return refusal.into_response(),
-        };
-        let written = if is_offset_stream(&parts.headers) {
+        check_version(&parts.headers)?;
+        let who = caller(&gateway, &parts.headers, peer).await?;
+        let (id, upload) = start(uploads, &who, &parts.headers).await?;
+        let (upload, offset) = if is_offset_stream(&parts.headers) {
             // Held as a PATCH holds it: the sweeper leaves it alone meanwhile.
             let writing = uploads.store.start_writing(&id).await.ok().flatten();
-            receive(uploads, &id, upload, 0, body, writing.as_ref()).await
+            receive(uploads, &id, upload, 0, body, writing.as_ref()).await?
         } else {
-            Ok((upload, 0))
+            (upload, 0)
         };
-        match written {
-            Ok((upload, offset)) => {
-                let mut response = tus_answer(StatusCode::CREATED, Some((&upload, offset)));
-                if let Ok(location) = HeaderValue::from_str(&uploads.address(&id)) {
-                    response.headers_mut().insert(header::LOCATION, location);
-                }
-                tracing::info!(
-                    who = %who,
-                    upload = %crate::observe::logged_id(&id),
-                    length = upload.length,
-                    "upload started"
-                );
-                response
-            }
-            Err(refusal) => refusal.into_response(),
+        let mut response = tus_answer(StatusCode::CREATED, Some((&upload, offset)));
+        if let Ok(location) = HeaderValue::from_str(&uploads.address(&id)) {
+            response.headers_mut().insert(header::LOCATION, location);
         }
+        tracing::info!(
+            who = %who,
+            upload = %crate::observe::logged_id(&id),
+            length = upload.length,
+            "upload started"
+        );
+        Ok(response)
     })
     .await
 }
@@ -167,11 +177,11 @@ pub async fn create(
 /// arrived and releases the upload's lock when done, wherever the drop
 /// found the call.
 async fn to_the_end(
-    work: impl std::future::Future<Output = Response> + Send + 'static,
-) -> Response {
+    work: impl std::future::Future<Output = Result<Response, TusRefused>> + Send + 'static,
+) -> Result<Response, TusRefused> {
     tokio::spawn(work)
         .await
-        .unwrap_or_else(|_| UploadRefusal::Storage.into_response())
+        .unwrap_or(Err(TusRefused::Upload(UploadRefusal::Storage)))
 }
 
 /// Check a new upload against the bounds, the quota and `who`'s budgets,
@@ -282,16 +292,11 @@ pub async fn patch(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     request: Request,
-) -> Response {
+) -> Result<Response, TusRefused> {
     to_the_end(async move {
         let (parts, body) = request.into_parts();
-        if let Err(refusal) = check_version(&parts.headers) {
-            return refusal.into_response();
-        }
-        let who = match caller(&gateway, &parts.headers, peer).await {
-            Ok(who) => who,
-            Err(response) => return response,
-        };
+        check_version(&parts.headers)?;
+        let who = caller(&gateway, &parts.headers, peer).await?;
         let written = async {
             let uploads = on(&gateway)?;
             may_change(&who, &uploads.live(&id).await?)?;
@@ -330,10 +335,8 @@ pub async fn patch(
             }
             receive(uploads, &id, upload, at, body, Some(&writing)).await
         };
-        match written.await {
-            Ok((upload, offset)) => tus_answer(StatusCode::NO_CONTENT, Some((&upload, offset))),
-            Err(refusal) => refusal.into_response(),
-        }
+        let (upload, offset) = written.await?;
+        Ok(tus_answer(StatusCode::NO_CONTENT, Some((&upload, offset))))
     })
     .await
 }
@@ -484,14 +487,9 @@ pub async fn delete(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Response {
-    if let Err(refusal) = check_version(&headers) {
-        return refusal.into_response();
-    }
-    let who = match caller(&gateway, &headers, peer).await {
-        Ok(who) => who,
-        Err(response) => return response,
-    };
+) -> Result<Response, TusRefused> {
+    check_version(&headers)?;
+    let who = caller(&gateway, &headers, peer).await?;
     let ended = async {
         let uploads = on(&gateway)?;
         may_change(&who, &uploads.live(&id).await?)?;
@@ -505,5 +503,5 @@ pub async fn delete(
         uploads.store.remove(&id, &upload).await;
         Ok::<_, UploadRefusal>(tus_answer(StatusCode::NO_CONTENT, None))
     };
-    ended.await.unwrap_or_else(IntoResponse::into_response)
+    Ok(ended.await?)
 }
