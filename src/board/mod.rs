@@ -15,6 +15,7 @@ mod request_row;
 pub mod requests;
 mod state;
 mod steady;
+mod task_row;
 mod undo;
 
 pub use compare_page::ComparePage;

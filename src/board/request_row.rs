@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use media_gen_api::{Request, TaskKey, TaskKind, TaskStatus};
 
-use super::page::{row_summary, thumbnail, TaskRow, SUMMARY_CHARS};
+use super::task_row::{row_summary, thumbnail, TaskRow, SUMMARY_CHARS};
 use super::Board;
 use crate::kind_text;
 use crate::routes::detail_path;
@@ -96,7 +96,7 @@ pub fn RequestRow(
         .map(|url| view! { <img class="task-row__thumb" src=url alt="" loading="lazy"/> })
         .collect_view();
     let asked = request_summary(&records);
-    let name = super::page::link_name(first.kind, asked.as_deref(), &first.task_id);
+    let name = super::task_row::link_name(first.kind, asked.as_deref(), &first.task_id);
     let summary = asked.map(|full| {
         let short = shorten(&full, SUMMARY_CHARS);
         let title = (short != full).then_some(full);
