@@ -99,6 +99,20 @@ impl IntoResponse for TusRefused {
     }
 }
 
+/// Upload `id`'s lock (one writer at a time, on any gateway), and what is
+/// known of it read again under the lock: another gateway may have
+/// written meanwhile.
+async fn locked(uploads: &Uploads, id: &str) -> Result<(Writing, Upload), UploadRefusal> {
+    let writing = uploads
+        .store
+        .start_writing(id)
+        .await
+        .map_err(UploadRefusal::storage)?
+        .ok_or(UploadRefusal::Locked)?;
+    let upload = uploads.live(id).await?;
+    Ok((writing, upload))
+}
+
 /// Whether `who` may change `upload`: its person, or anyone holding its
 /// address in `open` mode (an address changes on a phone).
 fn may_change(who: &Who, upload: &Upload) -> Result<(), UploadRefusal> {
@@ -309,14 +323,7 @@ pub async fn patch(
                 "the offset the bytes start at (HEAD says where the upload stands)",
             )?;
             // Held until the bytes are written: one writer per upload.
-            let writing = uploads
-                .store
-                .start_writing(&id)
-                .await
-                .map_err(UploadRefusal::storage)?
-                .ok_or(UploadRefusal::Locked)?;
-            // Read again under the lock: another gateway may have written.
-            let upload = uploads.live(&id).await?;
+            let (writing, upload) = locked(uploads, &id).await?;
             // Complete already: nothing to write, nothing changed.
             if upload.complete {
                 if from != upload.length {
@@ -493,13 +500,7 @@ pub async fn delete(
     let ended = async {
         let uploads = on(&gateway)?;
         may_change(&who, &uploads.live(&id).await?)?;
-        let _writing = uploads
-            .store
-            .start_writing(&id)
-            .await
-            .map_err(UploadRefusal::storage)?
-            .ok_or(UploadRefusal::Locked)?;
-        let upload = uploads.live(&id).await?;
+        let (_writing, upload) = locked(uploads, &id).await?;
         uploads.store.remove(&id, &upload).await;
         Ok::<_, UploadRefusal>(tus_answer(StatusCode::NO_CONTENT, None))
     };
