@@ -10,25 +10,25 @@
 //! file and address are kept in the browser (`store::uploads`) and the field
 //! resumes it where the gateway stands. Without a gateway that takes uploads the
 //! field is a URL field as before.
+//!
+//! The field's state and every change to it are [`state::FileField`]'s;
+//! this component and [`rows`] only draw it and call its methods.
 
 mod picked;
 pub mod progress_text;
+mod rows;
 mod shrink;
-
-use std::rc::Rc;
+mod state;
 
 use crate::forms::MakeFormClient;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use media_gen_api::media_inputs::InputKind;
 use media_gen_api::relay::UploadsInfo;
-use media_gen_client::upload::{UploadError, UploadWatch};
-use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
-use web_sys::{AbortController, File, FileList};
+use web_sys::{File, FileList};
 
-use crate::store::uploads as uploads_kept;
-use progress_text::progress_text;
+use rows::{refusal_line, sending_row};
+use state::FileField;
 
 /// Where a page's gateway takes uploads, once its `/capabilities` said so
 /// (the app provides it; without it no file controls show).
@@ -61,35 +61,6 @@ impl FormUploads {
         provide_context(uploads);
         uploads
     }
-}
-
-/// One file on its way.
-#[derive(Clone)]
-struct Sending {
-    key: u64,
-    name: String,
-    size: u64,
-    /// A local address of the file, for the preview (images).
-    preview: Option<String>,
-    sent: RwSignal<u64>,
-    started_ms: f64,
-    waiting: RwSignal<bool>,
-    failed: RwSignal<Option<String>>,
-    /// Cancels it (a browser object: kept on the page's thread).
-    cancel: SendWrapper<AbortController>,
-}
-
-fn now_ms() -> f64 {
-    js_sys::Date::now()
-}
-
-/// Where a field's uploads are kept for a reload: under the page's path
-/// and the field's name.
-fn kept_prefix(field: &str) -> String {
-    let page = web_sys::window()
-        .and_then(|window| window.location().pathname().ok())
-        .unwrap_or_default();
-    format!("{page}|{field}|")
 }
 
 /// The files of a `FileList`.
@@ -126,198 +97,20 @@ pub fn FileTarget(
     let Some(uploads) = use_context::<FormUploads>() else {
         return children().into_any();
     };
-    // Several files offered to a field that takes one: kept here until the
-    // person says what to do with them.
-    let offer = RwSignal::new(None::<Vec<SendWrapper<File>>>);
-    // In a batch of one task per file, the first address still goes to
-    // the field; the others to `more`.
-    let first_of_batch = StoredValue::new(true);
-    let sending = RwSignal::new(Vec::<Sending>::new());
+    let target = FileField::new(value, kind, field, many, more, uploads);
+    let FileField {
+        offer,
+        sending,
+        refused,
+        ..
+    } = target;
     // Leaving the page (Back, a link) stops its uploads; each stays kept in
     // the browser and goes on when the form is opened again.
-    on_cleanup(move || {
-        sending.try_with_untracked(|all| {
-            for item in all {
-                item.cancel.abort();
-            }
-        });
-    });
-    let refused = RwSignal::new(Vec::<Refusal>::new());
-    let next_key = StoredValue::new(0u64);
-    let offered = move || uploads.offered.get().is_some();
-
-    let finish = move |key: u64| {
-        sending.try_update(|all| {
-            if let Some(done) = all.iter().position(|sending| sending.key == key) {
-                let done = all.remove(done);
-                if let Some(preview) = &done.preview {
-                    let _ = web_sys::Url::revoke_object_url(preview);
-                }
-            }
-        });
-    };
-    let put = move |url: String| {
-        if let Some(more) = more.filter(|_| !first_of_batch.try_get_value().unwrap_or(true)) {
-            more.try_update(|all| all.push(url));
-        } else if let Some(_batch) = more {
-            first_of_batch.try_set_value(false);
-            value.try_set(url);
-        } else if many {
-            value.try_update(|text| {
-                if !text.trim().is_empty() && !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                text.push_str(&url);
-            });
-        } else {
-            value.try_set(url);
-        }
-    };
-    let start = move |file: File, resume: Option<uploads_kept::Kept>| {
-        let Some(info) = uploads.offered.get_untracked() else {
-            return;
-        };
-        spawn_local(async move {
-            if resume.is_none() {
-                if let Err(why) = picked::judge(&file, field, kind, info.max_video_bytes).await {
-                    let shrinkable = why.shrinkable.then(|| SendWrapper::new(file.clone()));
-                    refused.try_update(|all| {
-                        all.push(Refusal {
-                            message: why.message,
-                            shrinkable,
-                        })
-                    });
-                    return;
-                }
-            }
-            let Ok(cancel) = AbortController::new() else {
-                return;
-            };
-            let key = next_key.get_value();
-            next_key.set_value(key + 1);
-            let (kept_key, resume_url) = match resume {
-                Some(kept) => (kept.key, Some(kept.url)),
-                None => (
-                    format!("{}{}-{key}", kept_prefix(field), now_ms() as u64),
-                    None,
-                ),
-            };
-            let preview = (kind == InputKind::Image)
-                .then(|| web_sys::Url::create_object_url_with_blob(&file).ok())
-                .flatten();
-            let item = Sending {
-                key,
-                name: file.name(),
-                size: file.size() as u64,
-                preview,
-                sent: RwSignal::new(0),
-                started_ms: now_ms(),
-                waiting: RwSignal::new(false),
-                failed: RwSignal::new(None),
-                cancel: SendWrapper::new(cancel.clone()),
-            };
-            let (sent, waiting, failed) = (item.sent, item.waiting, item.failed);
-            sending.try_update(|all| all.push(item));
-            uploads.under_way.try_update(|n| *n += 1);
-            let client = uploads.client.with_value(|client| client());
-            let watch = UploadWatch {
-                created: Rc::new({
-                    let (kept_key, file) = (kept_key.clone(), file.clone());
-                    move |url: &str| {
-                        let (kept_key, url, file) =
-                            (kept_key.clone(), url.to_owned(), file.clone());
-                        spawn_local(
-                            async move { uploads_kept::keep(&kept_key, &url, &file).await },
-                        );
-                    }
-                }),
-                progress: Rc::new(move |bytes| {
-                    sent.try_set(bytes);
-                }),
-                waiting: Rc::new(move |now| {
-                    waiting.try_set(now);
-                }),
-            };
-            let signal = cancel.signal();
-            let outcome = client
-                .upload(
-                    info.path.clone(),
-                    file.clone(),
-                    file.name(),
-                    resume_url,
-                    watch,
-                    signal,
-                )
-                .await;
-            // The page may be gone by now (Back, a link): then nothing of
-            // it is touched, and an upload cut short by leaving stays kept,
-            // to go on when the form is opened again.
-            let here = uploads
-                .under_way
-                .try_update(|n| *n = n.saturating_sub(1))
-                .is_some();
-            let may_come_back = outcome == Err(UploadError::Network)
-                || (!here && outcome == Err(UploadError::Aborted));
-            if !may_come_back {
-                uploads_kept::forget(&kept_key).await;
-            }
-            if !here {
-                return;
-            }
-            match outcome {
-                Ok(uploaded) => {
-                    put(uploaded.url);
-                    finish(key);
-                }
-                Err(UploadError::Aborted) => finish(key),
-                Err(error) => {
-                    failed.try_set(Some(format!("{field}: {}: {error}", file.name())));
-                }
-            }
-        });
-    };
-    let take = move |files: Vec<File>| {
-        refused.set(Vec::new());
-        if more.is_some() && files.len() > 1 {
-            offer.set(Some(files.into_iter().map(SendWrapper::new).collect()));
-            return;
-        }
-        let files = if many {
-            files
-        } else {
-            files.into_iter().take(1).collect()
-        };
-        first_of_batch.set_value(true);
-        for file in files {
-            start(file.clone(), None);
-        }
-    };
-    // The person's answer to several files: one task each, or the first.
-    let answer = move |each: bool| {
-        let Some(files) = offer.get_untracked() else {
-            return;
-        };
-        offer.set(None);
-        first_of_batch.set_value(true);
-        let count = if each { files.len() } else { 1 };
-        for file in files.into_iter().take(count) {
-            start(file.take(), None);
-        }
-    };
-    // Uploads this field had under way before a reload go on, once the
-    // gateway has said it takes uploads.
-    let resumed = StoredValue::new(false);
-    Effect::new(move |_| {
-        if uploads.offered.get().is_none() || resumed.get_value() {
-            return;
-        }
-        resumed.set_value(true);
-        spawn_local(async move {
-            for kept in uploads_kept::kept(&kept_prefix(field)).await {
-                start(kept.file.clone(), Some(kept));
-            }
-        });
-    });
+    on_cleanup(move || target.stop_all());
+    let offered = move || target.offered();
+    let take = move |files: Vec<File>| target.take(files);
+    let answer = move |each: bool| target.answer(each);
+    Effect::new(move |_| target.resume_kept());
 
     let input_ref = NodeRef::<leptos::html::Input>::new();
     let accept = match kind {
@@ -351,7 +144,7 @@ pub fn FileTarget(
         sending
             .get()
             .into_iter()
-            .map(|item| sending_row(item, finish))
+            .map(|item| sending_row(item, target))
             .collect_view()
     };
     view! {
@@ -416,7 +209,7 @@ pub fn FileTarget(
                             .get()
                             .into_iter()
                             .enumerate()
-                            .map(|(index, refusal)| refusal_line(refusal, index, refused, field, start))
+                            .map(|(index, refusal)| refusal_line(refusal, index, target))
                             .collect_view()
                     }}
                 </div>
@@ -424,130 +217,4 @@ pub fn FileTarget(
         </div>
     }
     .into_any()
-}
-
-/// A file not sent, and why; for an image only too large, "Shrink to fit",
-/// which sends a fitted copy in its place.
-#[derive(Clone)]
-struct Refusal {
-    message: String,
-    shrinkable: Option<SendWrapper<File>>,
-}
-
-fn refusal_line(
-    refusal: Refusal,
-    index: usize,
-    refused: RwSignal<Vec<Refusal>>,
-    field: &'static str,
-    start: impl Fn(File, Option<uploads_kept::Kept>) + Copy + Send + Sync + 'static,
-) -> impl IntoView {
-    let Refusal {
-        message,
-        shrinkable,
-    } = refusal;
-    let shrinking = RwSignal::new(false);
-    let fit = shrinkable.map(|file| {
-        let on_click = move |_| {
-            let file = (*file).clone();
-            shrinking.set(true);
-            spawn_local(async move {
-                match shrink::shrink(&file).await {
-                    Ok(fitted) => {
-                        refused.try_update(|all| {
-                            if index < all.len() {
-                                all.remove(index);
-                            }
-                        });
-                        start(fitted, None);
-                    }
-                    Err(why) => {
-                        shrinking.try_set(false);
-                        refused.try_update(|all| {
-                            all.push(Refusal {
-                                message: format!(
-                                    "{field}: {}: could not be shrunk: {why}",
-                                    file.name()
-                                ),
-                                shrinkable: None,
-                            });
-                        });
-                    }
-                }
-            });
-        };
-        view! {
-            <button
-                type="button"
-                class="secondary"
-                id=format!("{field}-shrink")
-                disabled=move || shrinking.get()
-                on:click=on_click
-            >
-                {move || if shrinking.get() { "Shrinking…" } else { "Shrink to fit" }}
-            </button>
-        }
-    });
-    view! {
-        <p class="problem problem--error">{message}</p>
-        {fit}
-    }
-}
-
-/// One upload's row: its preview, name, bar, progress line and Cancel (or
-/// why it failed, and Remove).
-fn sending_row(
-    item: Sending,
-    finish: impl Fn(u64) + Copy + Send + Sync + 'static,
-) -> impl IntoView {
-    let Sending {
-        key,
-        name,
-        size,
-        preview,
-        sent,
-        started_ms,
-        waiting,
-        failed,
-        cancel,
-    } = item;
-    let label = format!("Uploading {name}");
-    let line = move || {
-        let elapsed = (now_ms() - started_ms).max(0.0) as u64;
-        let text = progress_text(sent.get(), size, elapsed);
-        if waiting.get() {
-            format!("{text} · waiting for the network")
-        } else {
-            text
-        }
-    };
-    let percent = move || {
-        (sent.get() * 100)
-            .checked_div(size)
-            .unwrap_or(100)
-            .to_string()
-    };
-    view! {
-        <li class="upload" data-state=move || if failed.get().is_some() { "failed" } else { "sending" }>
-            {preview.map(|src| view! { <img class="upload__preview" src=src alt=format!("{name}, picked") /> })}
-            <span class="upload__name">{name.clone()}</span>
-            <progress max="100" value=percent aria-label=label></progress>
-            <span class="upload__progress hint" aria-live="polite">{line}</span>
-            {move || match failed.get() {
-                Some(message) => view! {
-                    <p class="problem problem--error" role="alert">{message}</p>
-                    <button type="button" class="link-button" on:click=move |_| finish(key)>"Remove"</button>
-                }
-                .into_any(),
-                None => {
-                    let cancel = cancel.clone();
-                    view! {
-                        <button type="button" class="link-button upload__cancel" on:click=move |_| cancel.abort()>
-                            "Cancel"
-                        </button>
-                    }
-                    .into_any()
-                }
-            }}
-        </li>
-    }
 }
