@@ -75,7 +75,7 @@ impl KeyFile {
     ) -> Result<String, KeyError> {
         let (key, record) = KeyRecord::issue(name, tasks_per_day, now)?;
         self.insert(record)?;
-        Ok(key)
+        Ok(key.reveal())
     }
 
     /// Take `name`'s key back.

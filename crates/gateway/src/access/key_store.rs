@@ -45,7 +45,7 @@ impl KeyStore {
             KeyStore::Redis(link) => shared::insert(&mut link.connection()?, &record).await?,
             KeyStore::Library(library) => library.add_key(&record).await?,
         }
-        Ok(key)
+        Ok(key.reveal())
     }
 
     /// Take `name`'s key back.

@@ -24,9 +24,40 @@ pub fn random_secret(prefix: &str) -> Option<String> {
     ))
 }
 
-/// A new access key (47 characters in all).
-pub fn new_key() -> Option<String> {
-    random_secret(KEY_PREFIX)
+/// An access key: what the owner hands a person, once. Only its hash is
+/// kept ([`AccessKey::hash`]); its `Debug` prints a placeholder, so no log
+/// line or panic message carries it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct AccessKey(String);
+
+impl AccessKey {
+    /// A new one (47 characters in all), from the operating system's
+    /// randomness.
+    pub fn new() -> Option<AccessKey> {
+        random_secret(KEY_PREFIX).map(AccessKey)
+    }
+
+    /// `text` as a key, when it has a key's shape (a wrong one is refused
+    /// without a lookup).
+    pub fn parse(text: &str) -> Option<AccessKey> {
+        looks_like_key(text).then(|| AccessKey(text.to_owned()))
+    }
+
+    /// What is kept of it and looked up by: its SHA-256, in hex.
+    pub fn hash(&self) -> String {
+        key_hash(&self.0)
+    }
+
+    /// The key itself, to hand the person once.
+    pub fn reveal(self) -> String {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for AccessKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AccessKey(mgk_…)")
+    }
 }
 
 /// How a secret (a key, a cookie, a page token) is kept and looked up:
@@ -35,8 +66,7 @@ pub fn key_hash(key: &str) -> String {
     crate::relay::capability::hex(&Sha256::digest(key.as_bytes()))
 }
 
-/// Whether `text` has an access key's shape (a wrong one is refused
-/// without a lookup).
+/// Whether `text` has an access key's shape.
 pub fn looks_like_key(text: &str) -> bool {
     text.strip_prefix(KEY_PREFIX).is_some_and(|rest| {
         rest.len() == 43
@@ -124,12 +154,12 @@ impl KeyRecord {
         name: &str,
         tasks_per_day: Option<u32>,
         now: u64,
-    ) -> Result<(String, KeyRecord), KeyError> {
+    ) -> Result<(AccessKey, KeyRecord), KeyError> {
         check_name(name).map_err(KeyError::Name)?;
-        let key = new_key().ok_or(KeyError::Random)?;
+        let key = AccessKey::new().ok_or(KeyError::Random)?;
         let record = KeyRecord {
             name: name.to_owned(),
-            hash: key_hash(&key),
+            hash: key.hash(),
             created: now,
             tasks_per_day,
         };
@@ -143,7 +173,11 @@ mod tests {
 
     #[test]
     fn keys_are_random_shaped_and_kept_as_hashes() {
-        let (one, two) = (new_key().unwrap(), new_key().unwrap());
+        let (one, two) = (AccessKey::new().unwrap(), AccessKey::new().unwrap());
+        assert_eq!(format!("{one:?}"), "AccessKey(mgk_…)");
+        assert_eq!(AccessKey::parse(&one.clone().reveal()), Some(one.clone()));
+        assert_eq!(one.hash(), key_hash(&one.clone().reveal()));
+        let (one, two) = (one.reveal(), two.reveal());
         assert_ne!(one, two);
         assert!(looks_like_key(&one) && looks_like_key(&two), "{one}");
         assert_eq!(one.len(), 47);

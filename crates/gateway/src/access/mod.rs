@@ -41,7 +41,7 @@ use crate::redis_link::RedisLink;
 use crate::refusal::Refusal;
 use key_file::KeyFile;
 use key_store::KeyStore;
-use keys::{key_hash, looks_like_key, KeyError, KeyRecord};
+use keys::{AccessKey, KeyError, KeyRecord};
 use usage::Usage;
 
 pub use media_gen_api::relay::AccessMode;
@@ -335,14 +335,12 @@ impl Access {
     /// The record of the key `given`, or the refusal of a wrong one (and of
     /// an address that sent too many).
     fn holder(&self, given: &str, client: IpAddr) -> Result<KeyRecord, Refusal> {
-        let found = looks_like_key(given)
-            .then(|| {
-                self.ring
-                    .read()
-                    .ok()
-                    .and_then(|ring| ring.by_hash.get(&key_hash(given)).cloned())
-            })
-            .flatten();
+        let found = AccessKey::parse(given).and_then(|key| {
+            self.ring
+                .read()
+                .ok()
+                .and_then(|ring| ring.by_hash.get(&key.hash()).cloned())
+        });
         found.ok_or_else(|| self.wrong(client))
     }
 
