@@ -8,17 +8,13 @@
 
 use media_gen_api::AnyTask;
 
+use crate::relay::log::Channel;
 use crate::Gateway;
 
-/// The relay channel of `person`'s library. Never a capability's shape
-/// (32 hex digits), so no page can ask for it by name.
-pub fn channel(person: &str) -> String {
-    format!("library:{person}")
-}
-
-/// Whether `channel` is a person's library channel.
-pub fn is_channel(channel: &str) -> bool {
-    channel.starts_with("library:")
+/// The relay channel of `person`'s library: written so that it never has
+/// a capability's shape, so no page can ask for it by name.
+pub fn channel(person: &str) -> Channel {
+    Channel::Library(person.to_owned())
 }
 
 /// Tell `person`'s open pages of `task`, when the gateway relays. A store
@@ -28,18 +24,24 @@ pub async fn tell(gateway: &Gateway, person: &str, task: AnyTask) {
     let Some(relay) = &gateway.relay else {
         return;
     };
-    if let Err(error) = relay.store().tell(&channel(person), task).await {
+    if let Err(error) = relay.store().tell(channel(person), task).await {
         tracing::warn!(%error, "a library's news could not be told to its pages");
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn a_channel_is_never_a_capability() {
-        let channel = super::channel("0123456789abcdef0123456789abcdef");
-        assert!(super::is_channel(&channel));
-        assert!(!media_gen_api::relay::is_capability(&channel));
-        assert!(!super::is_channel("0123456789abcdef0123456789abcdef"));
+    fn a_channel_is_never_a_capability_and_reads_back() {
+        let person = "0123456789abcdef0123456789abcdef";
+        let written = channel(person).written();
+        assert!(!media_gen_api::relay::is_capability(&written));
+        assert_eq!(Channel::read(&written), channel(person));
+        assert_eq!(
+            Channel::read(person),
+            Channel::Submission(person.to_owned())
+        );
     }
 }

@@ -26,7 +26,7 @@ use futures_util::stream::{self, Stream, StreamExt};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::log::{Announcement, EventId};
+use super::log::{Announcement, Channel, EventId};
 use super::streams::{Full, StreamSlot};
 use crate::client_address::visitor;
 use crate::refusal::Refusal;
@@ -106,22 +106,25 @@ pub async fn stream(
             Full::Gateway => Refusal::StreamsFull(STREAM_RETRY),
         }
     })?;
-    let mut relays: HashSet<String> = query
+    let capabilities: HashSet<&str> = query
         .relays
         .split(',')
         .filter(|relay| !relay.is_empty())
-        .map(str::to_owned)
         .collect();
     let fewest = usize::from(news.is_none());
-    if relays.len() < fewest
-        || relays.len() > MAX_RELAYS
-        || !relays.iter().all(|r| is_capability(r))
+    if capabilities.len() < fewest
+        || capabilities.len() > MAX_RELAYS
+        || !capabilities.iter().all(|r| is_capability(r))
     {
         return Err(Refusal::Invalid(format!(
             "relays: {fewest} to {MAX_RELAYS} capabilities from the media-gen-relay header, comma-separated"
         )));
     }
-    relays.extend(news);
+    let relays: HashSet<Channel> = capabilities
+        .into_iter()
+        .map(|capability| Channel::Submission(capability.to_owned()))
+        .chain(news)
+        .collect();
     // A stream that reconnects says where it was; one that does not is new.
     let after = match headers.get("last-event-id") {
         None => None,
@@ -137,7 +140,7 @@ pub async fn stream(
         Ok((missed, live)) if after.is_none() => (
             missed
                 .into_iter()
-                .filter(|told| !crate::library::news::is_channel(&told.capability))
+                .filter(|told| !matches!(told.channel, Channel::Library(_)))
                 .collect(),
             live,
         ),
@@ -160,7 +163,7 @@ pub async fn stream(
 
 /// The events of `relays` after `after`: the missed ones, then the live.
 fn events(
-    relays: HashSet<String>,
+    relays: HashSet<Channel>,
     after: EventId,
     missed: Vec<Arc<Announcement>>,
     live: tokio::sync::broadcast::Receiver<Arc<Announcement>>,
@@ -179,7 +182,7 @@ fn events(
     stream::iter(missed)
         .chain(live)
         .filter_map(move |announcement| {
-            let wanted = announcement.id > last && relays.contains(&announcement.capability);
+            let wanted = announcement.id > last && relays.contains(&announcement.channel);
             if wanted {
                 last = announcement.id;
             }

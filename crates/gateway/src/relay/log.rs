@@ -49,13 +49,48 @@ impl std::fmt::Display for EventId {
     }
 }
 
-/// One announcement: a task of a relayed submission has ended.
+/// Who hears an announcement.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// The pages following a relayed submission, by its listening
+    /// capability.
+    Submission(String),
+    /// A person's open pages: their library's news
+    /// ([`crate::library::news`]).
+    Library(String),
+}
+
+/// How a stream entry writes a person's channel: never a capability's
+/// shape (32 hex digits), so no page can name it.
+const LIBRARY_PREFIX: &str = "library:";
+
+impl Channel {
+    /// The channel as a stream entry writes it: the capability, or
+    /// `library:{person}`.
+    pub fn written(&self) -> String {
+        match self {
+            Channel::Submission(capability) => capability.clone(),
+            Channel::Library(person) => format!("{LIBRARY_PREFIX}{person}"),
+        }
+    }
+
+    /// A channel as a stream entry wrote it.
+    pub fn read(text: &str) -> Channel {
+        match text.strip_prefix(LIBRARY_PREFIX) {
+            Some(person) => Channel::Library(person.to_owned()),
+            None => Channel::Submission(text.to_owned()),
+        }
+    }
+}
+
+/// One announcement: a task of a relayed submission has ended, or a
+/// person's task changed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Announcement {
     /// Its place: the stream's event id.
     pub id: EventId,
-    /// The submission's capability: which streams hear it.
-    pub capability: String,
+    /// Which streams hear it.
+    pub channel: Channel,
     /// The task as it ended.
     pub task: AnyTask,
 }
@@ -102,12 +137,12 @@ impl Log {
         }
     }
 
-    /// Announce `task` of `capability` to the streams, and keep it.
-    pub fn announce(&mut self, capability: &str, task: AnyTask) -> Arc<Announcement> {
+    /// Announce `task` on `channel` to the streams, and keep it.
+    pub fn announce(&mut self, channel: Channel, task: AnyTask) -> Arc<Announcement> {
         self.last = Log::next_id(self.last, now_ms());
         let announcement = Arc::new(Announcement {
             id: self.last,
-            capability: capability.to_owned(),
+            channel,
             task,
         });
         if self.kept.len() == KEPT {
@@ -152,12 +187,12 @@ mod tests {
     #[test]
     fn replay_gives_what_came_after_the_last_id_then_the_live_ones() {
         let mut log = Log::default();
-        let first = log.announce("c", task("a")).id;
-        log.announce("c", task("b"));
+        let first = log.announce(Channel::Submission("c".into()), task("a")).id;
+        log.announce(Channel::Submission("c".into()), task("b"));
         let (missed, mut live) = log.subscribe(first);
         assert_eq!(missed.len(), 1);
         assert_eq!(missed[0].task.task_id(), "b");
-        let third = log.announce("c", task("c")).id;
+        let third = log.announce(Channel::Submission("c".into()), task("c")).id;
         assert_eq!(live.try_recv().map(|a| a.id).ok(), Some(third));
     }
 
@@ -188,7 +223,7 @@ mod tests {
     fn only_the_last_ones_are_kept() {
         let mut log = Log::default();
         for n in 0..KEPT + 5 {
-            log.announce("c", task(&n.to_string()));
+            log.announce(Channel::Submission("c".into()), task(&n.to_string()));
         }
         let (missed, _) = log.subscribe(EventId::default());
         assert_eq!(missed.len(), KEPT);

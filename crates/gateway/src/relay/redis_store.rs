@@ -22,7 +22,7 @@ use redis::AsyncCommands;
 use redis::AsyncConnectionConfig;
 use tokio::sync::broadcast;
 
-use super::log::{Announcement, EventId, Subscription, KEPT};
+use super::log::{Announcement, Channel, EventId, Subscription, KEPT};
 use super::submissions::{Arrival, LIFETIME};
 use crate::redis_link::StoreError;
 use crate::redis_link::{RedisLink, MAX_RECONNECT_WAIT, REDIS_TIMEOUT};
@@ -198,7 +198,7 @@ impl RedisStore {
 
     /// See [`super::store::Store::tell`]: added to the stream, nothing
     /// else kept.
-    pub async fn tell(&self, channel: &str, task: AnyTask) -> Result<(), StoreError> {
+    pub async fn tell(&self, channel: &Channel, task: AnyTask) -> Result<(), StoreError> {
         redis::cmd("XADD")
             .arg(EVENTS)
             .arg("MAXLEN")
@@ -206,7 +206,7 @@ impl RedisStore {
             .arg(KEPT)
             .arg("*")
             .arg("capability")
-            .arg(channel)
+            .arg(channel.written())
             .arg("kind")
             .arg(task.kind().as_str())
             .arg("task")
@@ -222,15 +222,19 @@ impl RedisStore {
     pub async fn subscribe(
         &self,
         after: Option<EventId>,
-        relays: &HashSet<String>,
+        relays: &HashSet<Channel>,
     ) -> Result<Subscription, StoreError> {
         // Subscribed first, so nothing falls between the two.
         let live = self.live.subscribe();
         let mut connection = self.connection()?;
         let Some(after) = after else {
             let mut lists = redis::pipe();
-            for capability in relays {
-                lists.lrange(heard_key(capability), 0, -1);
+            // A person's channel keeps no list: their page reads its
+            // library as it opens.
+            for relay in relays {
+                if let Channel::Submission(capability) = relay {
+                    lists.lrange(heard_key(capability), 0, -1);
+                }
             }
             let ids: Vec<Vec<String>> = lists.query_async(&mut connection).await?;
             if ids.iter().all(Vec::is_empty) {
@@ -288,15 +292,11 @@ impl RedisStore {
 /// A stream entry as an announcement (`None` for one that does not read).
 fn announcement(entry: &StreamId) -> Option<Arc<Announcement>> {
     let id = EventId::parse(&entry.id)?;
-    let capability: String = entry.get("capability")?;
+    let channel = Channel::read(&entry.get::<String>("capability")?);
     let kind: TaskKind = entry.get::<String>("kind")?.parse().ok()?;
     let task: String = entry.get("task")?;
     let task = AnyTask::from_json(kind, task.as_bytes()).ok()?;
-    Some(Arc::new(Announcement {
-        id,
-        capability,
-        task,
-    }))
+    Some(Arc::new(Announcement { id, channel, task }))
 }
 
 /// The reader's connection: a blocking read waits up to [`READ_BLOCK_MS`],

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use media_gen_api::{AnyTask, TaskKind};
 
-use super::log::{EventId, Log, Subscription};
+use super::log::{Channel, EventId, Log, Subscription};
 use super::redis_store::RedisStore;
 use super::submissions::{Arrival, Submissions};
 use crate::redis_link::StoreError;
@@ -92,7 +92,7 @@ impl Store {
                 if !locked(submissions).announced(capability, task.task_id()) {
                     return Ok(false);
                 }
-                locked(log).announce(capability, task);
+                locked(log).announce(Channel::Submission(capability.to_owned()), task);
                 Ok(true)
             }
             Store::Redis(redis) => redis.announce(capability, task).await,
@@ -102,13 +102,13 @@ impl Store {
     /// Tell the streams listening on `channel` of `task` as it is now,
     /// every time (no once-only check: a person's library tells each
     /// change of a task).
-    pub async fn tell(&self, channel: &str, task: AnyTask) -> Result<(), StoreError> {
+    pub async fn tell(&self, channel: Channel, task: AnyTask) -> Result<(), StoreError> {
         match self {
             Store::Memory { log, .. } => {
                 locked(log).announce(channel, task);
                 Ok(())
             }
-            Store::Redis(redis) => redis.tell(channel, task).await,
+            Store::Redis(redis) => redis.tell(&channel, task).await,
         }
     }
 
@@ -118,7 +118,7 @@ impl Store {
     pub async fn subscribe(
         &self,
         after: Option<EventId>,
-        relays: &HashSet<String>,
+        relays: &HashSet<Channel>,
     ) -> Result<Subscription, StoreError> {
         match self {
             Store::Memory { log, .. } => Ok(locked(log).subscribe(after.unwrap_or_default())),
