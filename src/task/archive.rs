@@ -12,7 +12,7 @@ use media_gen_client::media;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
-use super::downloads::{click_download, ResultFile};
+use super::result_files::{click_download, ResultFile};
 
 /// Bytes read at a time for a file's CRC-32.
 const PIECE: f64 = 4.0 * 1024.0 * 1024.0;

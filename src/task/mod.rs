@@ -10,6 +10,7 @@ mod form_host;
 mod new_page;
 pub(crate) mod next_jobs;
 mod page;
+mod result_files;
 
 pub use actions::TaskActions;
 pub use new_page::NewTask;
