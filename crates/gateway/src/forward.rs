@@ -211,7 +211,7 @@ async fn after_submit(
         relay.submit_answered(capability, created.clone()).await;
     }
     if let Some(uploads) = &gateway.uploads {
-        uploads.hold(submit.kind, submit.asked, &created).await;
+        uploads.hold(submit.request, &created).await;
     }
     let written = match who {
         access::Who::Person(person) => {

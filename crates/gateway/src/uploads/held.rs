@@ -7,9 +7,7 @@
 //! contract's `media_inputs`); only this gateway's own upload addresses
 //! count.
 
-use media_gen_api::{
-    ImageGenerateRequest, ImageToVideoRequest, TaskKind, TaskStatus, VideoTranslateRequest,
-};
+use media_gen_api::{Request, TaskKind, TaskStatus};
 
 use super::{Uploads, UPLOADS_PATH};
 use crate::access::now_seconds;
@@ -17,29 +15,6 @@ use crate::access::now_seconds;
 /// How a task is named in an upload's `held_by`.
 fn task_name(kind: TaskKind, task_id: &str) -> String {
     format!("{}/{task_id}", kind.as_str())
-}
-
-/// The URLs a submit of `kind` with `body` names as media.
-fn input_urls(kind: TaskKind, body: &[u8]) -> Vec<String> {
-    fn urls<T>(body: &[u8], inputs: impl Fn(&T) -> Vec<String>) -> Vec<String>
-    where
-        T: serde::de::DeserializeOwned,
-    {
-        serde_json::from_slice::<T>(body)
-            .map(|request| inputs(&request))
-            .unwrap_or_default()
-    }
-    let owned = |inputs: Vec<media_gen_api::media_inputs::MediaInput<'_>>| {
-        inputs
-            .into_iter()
-            .map(|input| input.url.to_owned())
-            .collect()
-    };
-    match kind {
-        TaskKind::ImageToVideo => urls(body, |r: &ImageToVideoRequest| owned(r.media_inputs())),
-        TaskKind::ImageGenerate => urls(body, |r: &ImageGenerateRequest| owned(r.media_inputs())),
-        TaskKind::VideoTranslate => urls(body, |r: &VideoTranslateRequest| owned(r.media_inputs())),
-    }
 }
 
 impl Uploads {
@@ -55,11 +30,12 @@ impl Uploads {
         media_gen_api::relay::is_capability(id).then(|| id.to_owned())
     }
 
-    /// A submit of `kind` with `body` made the tasks `task_ids`: each
-    /// upload it names is held until they end.
-    pub async fn hold(&self, kind: TaskKind, body: &[u8], task_ids: &[String]) {
-        for url in input_urls(kind, body) {
-            let Some(id) = self.upload_of(&url) else {
+    /// A submit asking `request` (as the contract read it, once) made the
+    /// tasks `task_ids`: each upload it names is held until they end.
+    pub async fn hold(&self, request: &Request, task_ids: &[String]) {
+        let kind = request.kind();
+        for input in request.media_inputs() {
+            let Some(id) = self.upload_of(input.url) else {
                 continue;
             };
             // An upload already past its time is not brought back: the
