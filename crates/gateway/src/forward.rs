@@ -95,7 +95,7 @@ pub async fn handle(
                 kind: *kind,
                 asked: &asked,
                 request: &request,
-                capability: capability.as_deref(),
+                capability: capability.as_ref(),
             };
             after_submit(&gateway, &who, done, answered).await
         }
@@ -110,7 +110,9 @@ pub async fn handle(
     if let Some(id) = written.and_then(|id| HeaderValue::from_str(id.as_str()).ok()) {
         headers.insert(media_gen_api::library::LIBRARY_HEADER, id);
     }
-    if let Some(value) = capability.and_then(|capability| HeaderValue::from_str(&capability).ok()) {
+    if let Some(value) =
+        capability.and_then(|capability| HeaderValue::from_str(capability.as_str()).ok())
+    {
         headers.insert(RELAY_HEADER, value);
     }
     Ok(response)
@@ -193,7 +195,7 @@ struct SubmitAnswered<'a> {
     kind: media_gen_api::TaskKind,
     asked: &'a [u8],
     request: &'a media_gen_api::Request,
-    capability: Option<&'a str>,
+    capability: Option<&'a crate::relay::capability::Capability>,
 }
 
 /// What a submit's answer leads to, its task ids read once: the relay

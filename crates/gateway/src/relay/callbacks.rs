@@ -106,7 +106,7 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
         // callbacks cannot make the gateway read the service at will.
         relay
             .confirmations()
-            .may_read(capability, &task_id, Instant::now())
+            .may_read(capability.as_str(), &task_id, Instant::now())
             .map_err(Refusal::RetryLater)?;
         gateway.read_task(kind, &task_id).await?
     };

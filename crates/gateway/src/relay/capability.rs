@@ -48,12 +48,30 @@ impl CallbackSecret {
 
     /// The listening capability derived from it, one way: what a page
     /// names to hear of the submission's tasks.
-    pub fn listening(&self) -> String {
+    pub fn listening(&self) -> Capability {
         let digest = Sha256::new()
             .chain_update(b"media-gen relay: listening capability of ")
             .chain_update(self.0.as_bytes())
             .finalize();
-        hex(&digest[..16])
+        Capability(hex(&digest[..16]))
+    }
+}
+
+/// A relayed submission's listening capability: what its page names to
+/// hear of its tasks (the `media-gen-relay` header, `/events?relays=`),
+/// and what the relay keeps the submission under.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Capability(String);
+
+impl Capability {
+    /// The capability a page names, when it has a capability's shape.
+    pub fn parse(text: &str) -> Option<Capability> {
+        is_capability(text).then(|| Capability(text.to_owned()))
+    }
+
+    /// The capability as the header and the stores write it.
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 }
 
@@ -87,12 +105,17 @@ mod tests {
     fn the_listening_capability_is_shaped_fixed_and_not_the_secret() {
         let secret = CallbackSecret::new().expect("randomness");
         let listening = secret.listening();
-        assert!(is_capability(&listening));
+        assert!(is_capability(listening.as_str()));
         assert_eq!(listening, secret.listening());
-        assert_ne!(listening, secret.as_str());
+        assert_ne!(listening.as_str(), secret.as_str());
+        assert_eq!(
+            Capability::parse(listening.as_str()),
+            Some(listening.clone())
+        );
+        assert_eq!(Capability::parse("library:ada"), None);
         // Calling back with the listening capability names another
         // submission: the page's capability is no callback address.
-        let named = CallbackSecret::parse(&listening).expect("shaped");
+        let named = CallbackSecret::parse(listening.as_str()).expect("shaped");
         assert_ne!(named.listening(), listening);
     }
 }

@@ -26,12 +26,13 @@ use futures_util::stream::{self, Stream, StreamExt};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
+use super::capability::Capability;
 use super::log::{Announcement, Channel, EventId};
 use super::streams::{Full, StreamSlot};
 use crate::client_address::visitor;
 use crate::refusal::Refusal;
 use crate::Gateway;
-use media_gen_api::relay::{is_capability, MAX_RELAYS};
+use media_gen_api::relay::MAX_RELAYS;
 
 /// Streams open now.
 pub const STREAMS_OPEN: &str = "gateway_relay_streams_open";
@@ -106,15 +107,19 @@ pub async fn stream(
             Full::Gateway => Refusal::StreamsFull(STREAM_RETRY),
         }
     })?;
-    let capabilities: HashSet<&str> = query
+    let named: Vec<&str> = query
         .relays
         .split(',')
         .filter(|relay| !relay.is_empty())
         .collect();
+    let capabilities: HashSet<Capability> = named
+        .iter()
+        .filter_map(|relay| Capability::parse(relay))
+        .collect();
     let fewest = usize::from(news.is_none());
     if capabilities.len() < fewest
         || capabilities.len() > MAX_RELAYS
-        || !capabilities.iter().all(|r| is_capability(r))
+        || capabilities.len() < named.iter().collect::<HashSet<_>>().len()
     {
         return Err(Refusal::Invalid(format!(
             "relays: {fewest} to {MAX_RELAYS} capabilities from the media-gen-relay header, comma-separated"
@@ -122,7 +127,7 @@ pub async fn stream(
     }
     let relays: HashSet<Channel> = capabilities
         .into_iter()
-        .map(|capability| Channel::Submission(capability.to_owned()))
+        .map(Channel::Submission)
         .chain(news)
         .collect();
     // A stream that reconnects says where it was; one that does not is new.

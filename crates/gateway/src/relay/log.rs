@@ -6,6 +6,8 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use media_gen_api::AnyTask;
+
+use super::capability::Capability;
 use tokio::sync::broadcast;
 
 /// How many announcements are kept for replay.
@@ -54,7 +56,7 @@ impl std::fmt::Display for EventId {
 pub enum Channel {
     /// The pages following a relayed submission, by its listening
     /// capability.
-    Submission(String),
+    Submission(Capability),
     /// A person's open pages: their library's news
     /// ([`crate::library::news`]).
     Library(String),
@@ -69,16 +71,16 @@ impl Channel {
     /// `library:{person}`.
     pub fn written(&self) -> String {
         match self {
-            Channel::Submission(capability) => capability.clone(),
+            Channel::Submission(capability) => capability.as_str().to_owned(),
             Channel::Library(person) => format!("{LIBRARY_PREFIX}{person}"),
         }
     }
 
-    /// A channel as a stream entry wrote it.
-    pub fn read(text: &str) -> Channel {
+    /// A channel as a stream entry wrote it (`None`: neither shape).
+    pub fn read(text: &str) -> Option<Channel> {
         match text.strip_prefix(LIBRARY_PREFIX) {
-            Some(person) => Channel::Library(person.to_owned()),
-            None => Channel::Submission(text.to_owned()),
+            Some(person) => Some(Channel::Library(person.to_owned())),
+            None => Capability::parse(text).map(Channel::Submission),
         }
     }
 }
@@ -184,15 +186,19 @@ mod tests {
         })
     }
 
+    fn channel() -> Channel {
+        Channel::Submission(Capability::parse("0123456789abcdef0123456789abcdef").expect("shaped"))
+    }
+
     #[test]
     fn replay_gives_what_came_after_the_last_id_then_the_live_ones() {
         let mut log = Log::default();
-        let first = log.announce(Channel::Submission("c".into()), task("a")).id;
-        log.announce(Channel::Submission("c".into()), task("b"));
+        let first = log.announce(channel(), task("a")).id;
+        log.announce(channel(), task("b"));
         let (missed, mut live) = log.subscribe(first);
         assert_eq!(missed.len(), 1);
         assert_eq!(missed[0].task.task_id(), "b");
-        let third = log.announce(Channel::Submission("c".into()), task("c")).id;
+        let third = log.announce(channel(), task("c")).id;
         assert_eq!(live.try_recv().map(|a| a.id).ok(), Some(third));
     }
 
@@ -223,7 +229,7 @@ mod tests {
     fn only_the_last_ones_are_kept() {
         let mut log = Log::default();
         for n in 0..KEPT + 5 {
-            log.announce(Channel::Submission("c".into()), task(&n.to_string()));
+            log.announce(channel(), task(&n.to_string()));
         }
         let (missed, _) = log.subscribe(EventId::default());
         assert_eq!(missed.len(), KEPT);

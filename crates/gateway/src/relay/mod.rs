@@ -146,7 +146,11 @@ impl Relay {
     /// not a JSON object (the service refuses it).
     /// (The submit goes out unrelayed, and is read as before, when the
     /// store cannot take it.)
-    pub async fn take_submit(&self, kind: TaskKind, body: &Bytes) -> Option<(String, Bytes)> {
+    pub async fn take_submit(
+        &self,
+        kind: TaskKind,
+        body: &Bytes,
+    ) -> Option<(capability::Capability, Bytes)> {
         let secret = capability::CallbackSecret::new()?;
         let url = format!("{}/callbacks/{}", self.settings.public_url, secret.as_str());
         let body = submit::with_callback_url(body, &url)?;
@@ -163,7 +167,7 @@ impl Relay {
     /// The service answered the submit under `capability`, creating the
     /// tasks `ids` ([`submit::created_ids`]): they are followed, or, when
     /// it created none, the capability is closed.
-    pub async fn submit_answered(&self, capability: &str, ids: Vec<String>) {
+    pub async fn submit_answered(&self, capability: &capability::Capability, ids: Vec<String>) {
         if let Err(error) = self.store.created(capability, ids).await {
             tracing::warn!(%error, "the relay could not note a submit's tasks");
         }

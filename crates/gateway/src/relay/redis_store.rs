@@ -233,7 +233,7 @@ impl RedisStore {
             // library as it opens.
             for relay in relays {
                 if let Channel::Submission(capability) = relay {
-                    lists.lrange(heard_key(capability), 0, -1);
+                    lists.lrange(heard_key(capability.as_str()), 0, -1);
                 }
             }
             let ids: Vec<Vec<String>> = lists.query_async(&mut connection).await?;
@@ -292,7 +292,7 @@ impl RedisStore {
 /// A stream entry as an announcement (`None` for one that does not read).
 fn announcement(entry: &StreamId) -> Option<Arc<Announcement>> {
     let id = EventId::parse(&entry.id)?;
-    let channel = Channel::read(&entry.get::<String>("capability")?);
+    let channel = Channel::read(&entry.get::<String>("capability")?)?;
     let kind: TaskKind = entry.get::<String>("kind")?.parse().ok()?;
     let task: String = entry.get("task")?;
     let task = AnyTask::from_json(kind, task.as_bytes()).ok()?;

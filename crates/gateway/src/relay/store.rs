@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use media_gen_api::{AnyTask, TaskKind};
 
+use super::capability::Capability;
 use super::log::{Channel, EventId, Log, Subscription};
 use super::redis_store::RedisStore;
 use super::submissions::{Arrival, Submissions};
@@ -40,62 +41,70 @@ impl Store {
     }
 
     /// Follow a submission of `kind` under `capability`.
-    pub async fn open(&self, capability: &str, kind: TaskKind) -> Result<(), StoreError> {
+    pub async fn open(&self, capability: &Capability, kind: TaskKind) -> Result<(), StoreError> {
         match self {
             Store::Memory { submissions, .. } => {
-                locked(submissions).open(capability, kind, Instant::now());
+                locked(submissions).open(capability.as_str(), kind, Instant::now());
                 Ok(())
             }
-            Store::Redis(redis) => redis.open(capability, kind).await,
+            Store::Redis(redis) => redis.open(capability.as_str(), kind).await,
         }
     }
 
     /// The submit under `capability` created `ids` (none: it is closed).
-    pub async fn created(&self, capability: &str, ids: Vec<String>) -> Result<(), StoreError> {
+    pub async fn created(
+        &self,
+        capability: &Capability,
+        ids: Vec<String>,
+    ) -> Result<(), StoreError> {
         match self {
             Store::Memory { submissions, .. } => {
-                locked(submissions).created(capability, ids);
+                locked(submissions).created(capability.as_str(), ids);
                 Ok(())
             }
-            Store::Redis(redis) => redis.created(capability, ids).await,
+            Store::Redis(redis) => redis.created(capability.as_str(), ids).await,
         }
     }
 
     /// The kind of the open submission under `capability`.
-    pub async fn kind(&self, capability: &str) -> Result<Option<TaskKind>, StoreError> {
+    pub async fn kind(&self, capability: &Capability) -> Result<Option<TaskKind>, StoreError> {
         match self {
-            Store::Memory { submissions, .. } => Ok(locked(submissions).kind(capability)),
-            Store::Redis(redis) => redis.kind(capability).await,
+            Store::Memory { submissions, .. } => Ok(locked(submissions).kind(capability.as_str())),
+            Store::Redis(redis) => redis.kind(capability.as_str()).await,
         }
     }
 
     /// What a callback about task `task_id` of `kind` to `capability` is.
     pub async fn arrival(
         &self,
-        capability: &str,
+        capability: &Capability,
         kind: TaskKind,
         task_id: &str,
     ) -> Result<Arrival, StoreError> {
         match self {
             Store::Memory { submissions, .. } => {
-                Ok(locked(submissions).arrival(capability, kind, task_id))
+                Ok(locked(submissions).arrival(capability.as_str(), kind, task_id))
             }
-            Store::Redis(redis) => redis.arrival(capability, kind, task_id).await,
+            Store::Redis(redis) => redis.arrival(capability.as_str(), kind, task_id).await,
         }
     }
 
     /// Announce `task` of `capability` to the streams, unless it already
     /// was (by any gateway); returns whether this call announced it.
-    pub async fn announce(&self, capability: &str, task: AnyTask) -> Result<bool, StoreError> {
+    pub async fn announce(
+        &self,
+        capability: &Capability,
+        task: AnyTask,
+    ) -> Result<bool, StoreError> {
         match self {
             Store::Memory { submissions, log } => {
-                if !locked(submissions).announced(capability, task.task_id()) {
+                if !locked(submissions).announced(capability.as_str(), task.task_id()) {
                     return Ok(false);
                 }
-                locked(log).announce(Channel::Submission(capability.to_owned()), task);
+                locked(log).announce(Channel::Submission(capability.clone()), task);
                 Ok(true)
             }
-            Store::Redis(redis) => redis.announce(capability, task).await,
+            Store::Redis(redis) => redis.announce(capability.as_str(), task).await,
         }
     }
 
