@@ -32,6 +32,31 @@ pub(crate) fn server_block(gateways: &[String], port: u16) -> String {
     guide_block("docs/deploy/nginx.conf", gateways, port)
 }
 
+/// Two gateways behind the guide's block, both started with the options
+/// `options` makes from the site's address (their `--public-url`) and
+/// ready: nginx, the site's address, and the gateways.
+pub(crate) async fn two_gateways(
+    options: impl FnOnce(&str) -> RelayOptions,
+) -> (Nginx, String, RelayGateway, RelayGateway) {
+    let listeners = [
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+    ];
+    let addresses: Vec<String> = listeners
+        .iter()
+        .map(|listener| listener.local_addr().unwrap().to_string())
+        .collect();
+    let nginx = Nginx::start(|port| server_block(&addresses, port)).await;
+    let site = format!("http://{}", nginx.address);
+    let options = options(&site);
+    let [first, second] = listeners;
+    let one = RelayGateway::start_on(first, options.clone());
+    let two = RelayGateway::start_on(second, options);
+    one.ready().await;
+    two.ready().await;
+    (nginx, site, one, two)
+}
+
 /// The block of the guide file `guide` with this test's addresses.
 fn guide_block(guide: &str, gateways: &[String], port: u16) -> String {
     let guide =

@@ -361,7 +361,7 @@ async fn the_board_pages_through_a_library_of_300_and_searches_all_of_it() {
 #[tokio::test]
 #[ignore = "needs the release build, ChromeDriver, nginx, Redis and PostgreSQL: run through `cargo xtask test`"]
 async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
-    use media_gen_e2e::{Nginx, Redis};
+    use media_gen_e2e::Redis;
     use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
     use media_gen_gateway::library::LibraryAt;
 
@@ -372,29 +372,15 @@ async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
         .unwrap();
     let library = postgres.database("library").unwrap();
     let sandbox = start_sandbox(300).await;
-    let listeners = [
-        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
-        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
-    ];
-    let addresses: Vec<String> = listeners
-        .iter()
-        .map(|listener| listener.local_addr().unwrap().to_string())
-        .collect();
-    let nginx = Nginx::start(|port| super::behind_nginx::server_block(&addresses, port)).await;
-    let site = format!("http://{}", nginx.address);
-    let [first, second] = listeners;
-    let options = RelayOptions {
+    let (nginx, site, mut one, two) = super::behind_nginx::two_gateways(|site| RelayOptions {
         static_dir: Some(dist_dir()),
         redis: Some(redis.url.clone()),
-        public_url: Some(site.clone()),
+        public_url: Some(site.to_owned()),
         access: AccessMode::Keys,
         library: Some(library.clone()),
         ..RelayOptions::new(&sandbox)
-    };
-    let mut one = RelayGateway::start_on(first, options.clone());
-    let two = RelayGateway::start_on(second, options);
-    one.ready().await;
-    two.ready().await;
+    })
+    .await;
     let at = KeysAt {
         library: Some(LibraryAt::Postgres(library.clone())),
         data_dir: None,

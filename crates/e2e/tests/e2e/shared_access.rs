@@ -12,8 +12,7 @@
 use std::time::{Duration, Instant};
 
 use media_gen_e2e::{
-    dist_dir, start_gateway, start_sandbox, Browser, Nginx, Redis, RelayGateway, RelayOptions,
-    STORED_TASKS,
+    dist_dir, start_gateway, start_sandbox, Browser, Redis, RelayOptions, STORED_TASKS,
 };
 use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
 use media_gen_gateway::access::AccessMode;
@@ -249,28 +248,14 @@ async fn the_keys_commands_name_a_redis_that_does_not_answer() {
 async fn signed_in_behind_nginx_and_two_gateways_one_session_and_one_day_on_either() {
     let redis = Redis::start().await;
     let sandbox = start_sandbox(300).await;
-    let listeners = [
-        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
-        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
-    ];
-    let addresses: Vec<String> = listeners
-        .iter()
-        .map(|listener| listener.local_addr().unwrap().to_string())
-        .collect();
-    let nginx = Nginx::start(|port| super::behind_nginx::server_block(&addresses, port)).await;
-    let site = format!("http://{}", nginx.address);
-    let [first, second] = listeners;
-    let options = RelayOptions {
+    let (_nginx, site, mut a, mut b) = super::behind_nginx::two_gateways(|site| RelayOptions {
         static_dir: Some(dist_dir()),
         redis: Some(redis.url.clone()),
-        public_url: Some(site.clone()),
+        public_url: Some(site.to_owned()),
         access: AccessMode::Keys,
         ..RelayOptions::new(&sandbox)
-    };
-    let mut a = RelayGateway::start_on(first, options.clone());
-    let mut b = RelayGateway::start_on(second, options);
-    a.ready().await;
-    b.ready().await;
+    })
+    .await;
     let key = keys(
         &redis.url,
         KeysAction::Add {
