@@ -59,7 +59,7 @@ pub struct Library {
     /// What the last addition did.
     pub said: RwSignal<Option<String>>,
     /// The relay's stream of the library's news is open.
-    streamed: RwSignal<bool>,
+    streamed: StoredValue<bool>,
     /// When the newest requests were last read (ms since 1970).
     last_read: StoredValue<f64>,
     /// The newest requests are being read for news, and news came since.
@@ -231,7 +231,7 @@ impl Library {
             return;
         }
         let since = js_sys::Date::now() - self.last_read.get_value();
-        if self.streamed.get_untracked() && since < REFRESH_STREAMED_MS {
+        if self.streamed.get_value() && since < REFRESH_STREAMED_MS {
             return;
         }
         self.load(newest(), false);
@@ -248,11 +248,11 @@ impl Library {
         RelayStream::open(
             &url,
             move || {
-                self.streamed.try_set(true);
+                self.streamed.try_set_value(true);
             },
             move |task| self.heard(&task),
             move || {
-                self.streamed.try_set(false);
+                self.streamed.try_set_value(false);
             },
         )
     }
@@ -383,7 +383,7 @@ pub fn provide_library(board: Board, settings: Settings) -> Library {
         problem: RwSignal::new(None),
         offer: RwSignal::new(None),
         said: RwSignal::new(None),
-        streamed: RwSignal::new(false),
+        streamed: StoredValue::new(false),
         last_read: StoredValue::new(0.0),
         catching_up: StoredValue::new((false, false)),
         board,
@@ -395,7 +395,7 @@ pub fn provide_library(board: Board, settings: Settings) -> Library {
     Effect::new(move |_: Option<Option<(Interval, Option<RelayStream>)>>| {
         person.get()?;
         let stream = news.get().and_then(|relay| library.listen(&relay));
-        library.streamed.set(false);
+        library.streamed.set_value(false);
         library.load(
             LibraryQuery {
                 limit: PAGE_DEFAULT,

@@ -156,6 +156,8 @@ impl Upload {
     /// What `event` means for the last step; the next step.
     pub fn on(&mut self, event: Event) -> Step {
         let step = match (self.phase, event) {
+            // Nothing follows an end: a driver that goes on anyway is
+            // told to stop.
             (Phase::Ended, _) => Step::Fail(UploadFailure::Network),
             (Phase::Creating, Event::Answered(answer)) => self.created(answer),
             (Phase::Resuming, Event::Answered(answer)) => match tus::after_head(answer.status) {

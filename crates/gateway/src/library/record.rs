@@ -40,9 +40,18 @@ pub async fn write_submit(
         .await
         .inspect_err(|error| failed(error, "a submit"))
         .ok()?;
-    for task_id in task_ids {
-        super::news::tell(gateway, person, AnyTask::created(kind, task_id)).await;
-    }
+    // Told after the answer, not before: the submit waits for its rows,
+    // never for the other pages' news (a Redis round trip each).
+    let (gateway, person) = (gateway.clone(), person.to_owned());
+    let created: Vec<AnyTask> = task_ids
+        .iter()
+        .map(|task_id| AnyTask::created(kind, task_id))
+        .collect();
+    tokio::spawn(async move {
+        for task in created {
+            super::news::tell(&gateway, &person, task).await;
+        }
+    });
     Some(id)
 }
 
