@@ -128,7 +128,7 @@ pub struct UploadsInfo {
 /// Who may use a gateway.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase", try_from = "String")]
 pub enum AccessMode {
     /// Anyone; budgets per address (for loopback, demos, or behind
     /// another gate).
@@ -161,6 +161,16 @@ impl std::str::FromStr for AccessMode {
             .into_iter()
             .find(|mode| mode.as_str() == text)
             .ok_or_else(|| format!("{text:?}: one of open, keys, proxy"))
+    }
+}
+
+/// Read through [`FromStr`](std::str::FromStr): one comparison of names
+/// for `--access` and `/capabilities`, and less code in a page than a
+/// derived reader.
+impl TryFrom<String> for AccessMode {
+    type Error = String;
+    fn try_from(text: String) -> Result<AccessMode, String> {
+        text.parse()
     }
 }
 
@@ -272,8 +282,13 @@ mod tests {
                 serde_json::to_string(&mode).unwrap_or_default(),
                 format!("\"{}\"", mode.as_str())
             );
+            let json = format!("\"{}\"", mode.as_str());
+            assert_eq!(serde_json::from_str(&json).ok(), Some(mode));
         }
         let wrong = "everyone".parse::<super::AccessMode>().unwrap_err();
+        assert!(wrong.contains("one of open, keys, proxy"), "{wrong}");
+        let read = serde_json::from_str::<super::AccessMode>("\"everyone\"");
+        let wrong = read.map_err(|error| error.to_string()).unwrap_err();
         assert!(wrong.contains("one of open, keys, proxy"), "{wrong}");
     }
 

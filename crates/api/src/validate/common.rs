@@ -127,7 +127,7 @@ pub fn ascii_host_form(text: &str) -> Option<String> {
     let text = text.trim();
     let (scheme, rest) = text.split_once("://")?;
     let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(authority_end);
+    let (authority, tail) = rest.split_at_checked(authority_end)?;
     let (user, host_port) = match authority.rsplit_once('@') {
         Some((user, host_port)) => (Some(user), host_port),
         None => (None, authority),

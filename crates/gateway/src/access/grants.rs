@@ -25,6 +25,24 @@ use crate::redis_link::StoreError;
 /// [`Instant`] can hold.
 const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3_600);
 
+/// A grant's secret as it is handed out (a session's cookie, a page
+/// token): shown once, to its page, and never in a log (its `Debug` prints
+/// a placeholder).
+pub struct GrantSecret(String);
+
+impl GrantSecret {
+    /// The secret as written, to hand it to its page.
+    pub fn reveal(self) -> String {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for GrantSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GrantSecret(…)")
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Grant {
     name: String,
@@ -152,7 +170,7 @@ impl Grants {
         name: &str,
         from_key: &str,
         lifetime: Duration,
-    ) -> Option<String> {
+    ) -> Option<GrantSecret> {
         let secret = random_secret(prefix)?;
         if let Some(link) = &self.redis {
             let grant = Stored {
@@ -179,7 +197,7 @@ impl Grants {
                     |error| tracing::warn!(%error, kind = self.kind, "could not keep a grant"),
                 )
                 .ok()
-                .map(|()| secret);
+                .map(|()| GrantSecret(secret));
         }
         let now = Instant::now();
         let mut grant = Grant {
@@ -196,7 +214,7 @@ impl Grants {
             here.ends.insert((grant.due, hash.clone()));
             here.grants.insert(hash, grant);
         });
-        Some(secret)
+        Some(GrantSecret(secret))
     }
 
     /// The person of `secret`, while its grant is alive and its key is one
@@ -273,7 +291,11 @@ mod tests {
     }
 
     async fn give(grants: &Grants, lifetime: Duration) -> String {
-        grants.give("x_", "ada", "key-a", lifetime).await.unwrap()
+        grants
+            .give("x_", "ada", "key-a", lifetime)
+            .await
+            .unwrap()
+            .reveal()
     }
 
     #[tokio::test]

@@ -40,7 +40,11 @@ impl PageTokens {
 
     /// A new token for `name`, from the key of hash `from_key`, lasting `lifetime`.
     pub async fn give(&self, name: &str, from_key: &str, lifetime: Duration) -> Option<Given> {
-        let token = self.0.give(TOKEN_PREFIX, name, from_key, lifetime).await?;
+        let token = self
+            .0
+            .give(TOKEN_PREFIX, name, from_key, lifetime)
+            .await?
+            .reveal();
         let expires_at =
             humantime::format_rfc3339_seconds(SystemTime::now() + lifetime).to_string();
         Some(Given { token, expires_at })

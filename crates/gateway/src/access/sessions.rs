@@ -63,7 +63,7 @@ impl Sessions {
         from_key: &str,
         headers: &HeaderMap,
     ) -> Option<HeaderValue> {
-        let id = self.0.give("", name, from_key, LIFETIME).await?;
+        let id = self.0.give("", name, from_key, LIFETIME).await?.reveal();
         let (cookie, secure) = if over_https(headers) {
             (SECURE_NAME, "; Secure")
         } else {

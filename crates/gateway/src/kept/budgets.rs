@@ -5,6 +5,7 @@
 //! by the last of them. An address in `open` mode has none: the quota
 //! bounds it.
 
+use crate::uploads::FileId;
 use media_gen_api::kept::NotKept;
 use media_gen_api::size_text::size_text;
 
@@ -15,7 +16,7 @@ use crate::uploads::record::Upload;
 /// Whether `incoming` more bytes of `owner`'s (a person's) fit their
 /// budgets at `now`, counted from `records` (every stored record).
 pub fn check(
-    records: &[(String, Upload)],
+    records: &[(FileId, Upload)],
     settings: &KeepSettings,
     owner: &str,
     incoming: u64,

@@ -5,6 +5,7 @@
 //! whole in memory. What could not be kept is recorded with why, so a
 //! page can say it and no gateway tries again.
 
+use crate::uploads::FileId;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -34,7 +35,7 @@ const HEAD_BYTES: usize = 512;
 #[derive(Debug, Clone)]
 pub struct Job {
     /// The copy's id.
-    pub id: String,
+    pub id: FileId,
     /// The task it is of.
     pub task: TaskKey,
     /// Which of its files.

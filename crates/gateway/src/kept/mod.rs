@@ -16,6 +16,7 @@ pub mod fetch;
 pub mod room;
 pub mod serve;
 
+use crate::uploads::FileId;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -103,7 +104,7 @@ impl IdKey {
     /// bits), the shape of an upload's id. The key comes first and has a
     /// fixed length, and the message ends with a field's name: a longer
     /// message made from a known id names no copy.
-    pub fn id(&self, task: &TaskKey, field: MediaField) -> String {
+    pub fn id(&self, task: &TaskKey, field: MediaField) -> FileId {
         let mut hash = Sha256::new();
         hash.update(self.0);
         hash.update(task.kind.as_str().as_bytes());
@@ -111,10 +112,10 @@ impl IdKey {
         hash.update(task.id.as_bytes());
         hash.update(b"\n");
         hash.update(field.name().as_bytes());
-        hash.finalize()[..16]
-            .iter()
-            .map(|byte| format!("{byte:02x}"))
-            .collect()
+        let digest: [u8; 32] = hash.finalize().into();
+        let mut bits = [0u8; 16];
+        bits.copy_from_slice(&digest[..16]);
+        FileId::of_digest(&bits)
     }
 }
 
@@ -158,7 +159,7 @@ pub fn file_name(task_id: &str, field: MediaField, extension: &str) -> String {
 }
 
 /// The address copy `id` named `name` is served at.
-pub fn address(uploads: &Uploads, id: &str, name: &str) -> String {
+pub fn address(uploads: &Uploads, id: &FileId, name: &str) -> String {
     format!(
         "{}{KEPT_PATH}{id}/{name}",
         uploads.settings().public_url.trim_end_matches('/')
@@ -313,7 +314,7 @@ mod tests {
         let key = IdKey::from_secret(b"Bearer token-a");
         let task = TaskKey::new(TaskKind::ImageToVideo, "t-1");
         let id = key.id(&task, MediaField::VideoUrl);
-        assert!(media_gen_api::relay::is_capability(&id), "{id}");
+        assert!(media_gen_api::relay::is_capability(id.as_str()), "{id}");
         assert_eq!(
             IdKey::from_secret(b"Bearer token-a").id(&task, MediaField::VideoUrl),
             id

@@ -2,6 +2,7 @@
 //! ([`crate::uploads::serve::stored_file`]): its type, `Range`, an `ETag`,
 //! and headers that keep a browser from running it as a page of this site.
 
+use crate::uploads::FileId;
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -52,9 +53,7 @@ impl IntoResponse for Refused {
 
 async fn serve(gateway: &Gateway, id: &str, request: Request) -> Result<Response, Refused> {
     let uploads = gateway.uploads.as_deref().ok_or(UNKNOWN)?;
-    if !media_gen_api::relay::is_capability(id) {
-        return Err(UNKNOWN);
-    }
+    let id = &FileId::parse(id).ok_or(UNKNOWN)?;
     let record = uploads
         .store
         .get(id)

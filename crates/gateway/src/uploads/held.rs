@@ -9,7 +9,7 @@
 
 use media_gen_api::{Request, TaskKind, TaskStatus};
 
-use super::{Uploads, UPLOADS_PATH};
+use super::{FileId, Uploads, UPLOADS_PATH};
 use crate::access::now_seconds;
 
 /// How a task is named in an upload's `held_by`.
@@ -20,14 +20,14 @@ fn task_name(kind: TaskKind, task_id: &str) -> String {
 impl Uploads {
     /// The upload `url` names, if it is one of this gateway's (with or
     /// without a `/{name}` after it).
-    fn upload_of(&self, url: &str) -> Option<String> {
+    fn upload_of(&self, url: &str) -> Option<FileId> {
         let prefix = format!(
             "{}{UPLOADS_PATH}",
             self.settings.public_url.trim_end_matches('/')
         );
         let rest = url.strip_prefix(&prefix)?;
         let id = rest.split(['/', '?', '#']).next()?;
-        media_gen_api::relay::is_capability(id).then(|| id.to_owned())
+        FileId::parse(id)
     }
 
     /// A submit asking `request` (as the contract read it, once) made the

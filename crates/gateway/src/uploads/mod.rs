@@ -7,6 +7,7 @@
 
 pub mod budgets;
 pub mod bytes;
+pub mod file_id;
 pub mod held;
 pub mod hold_watch;
 pub mod metadata;
@@ -29,6 +30,7 @@ use crate::access::now_seconds;
 use crate::Gateway;
 use budgets::UploadBudgets;
 use bytes::Bytes;
+pub use file_id::FileId;
 use records::Records;
 use store::Store;
 
@@ -134,13 +136,16 @@ pub struct Uploads {
 pub const TUS_RESUMABLE: &str = "tus-resumable";
 
 impl Uploads {
+    /// The upload an address names by `id`: one of another shape is
+    /// answered as any unknown upload.
+    pub(crate) fn known(id: &str) -> Result<FileId, refusal::UploadRefusal> {
+        FileId::parse(id).ok_or(refusal::UploadRefusal::Unknown)
+    }
+
     /// What is known of upload `id`, while it lives: the tus calls and the
     /// finished file's address answer alike for one that is not.
-    pub(crate) async fn live(&self, id: &str) -> Result<record::Upload, refusal::UploadRefusal> {
+    pub(crate) async fn live(&self, id: &FileId) -> Result<record::Upload, refusal::UploadRefusal> {
         use refusal::UploadRefusal;
-        if !media_gen_api::relay::is_capability(id) {
-            return Err(UploadRefusal::Unknown);
-        }
         let upload = self
             .store
             .get(id)
@@ -222,7 +227,7 @@ impl Uploads {
     }
 
     /// The address upload `id` is written and served at.
-    pub fn address(&self, id: &str) -> String {
+    pub fn address(&self, id: &FileId) -> String {
         format!(
             "{}{UPLOADS_PATH}{id}",
             self.settings.public_url.trim_end_matches('/')

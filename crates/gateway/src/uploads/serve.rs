@@ -4,6 +4,7 @@
 //! headers that keep a browser from running it as a page of this site
 //! (`nosniff`, a sandboxing content security policy, a download name).
 
+use crate::uploads::FileId;
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderValue};
 use axum::response::Response;
@@ -34,6 +35,7 @@ pub async fn named(
 
 async fn serve(gateway: &Gateway, id: &str, request: Request) -> Result<Response, UploadRefusal> {
     let uploads = gateway.uploads.as_deref().ok_or(UploadRefusal::Off)?;
+    let id = &Uploads::known(id)?;
     let upload = uploads.live(id).await?;
     let media = upload
         .media
@@ -56,7 +58,7 @@ async fn serve(gateway: &Gateway, id: &str, request: Request) -> Result<Response
 /// widgets on a site of their own).
 pub(crate) async fn stored_file(
     uploads: &Uploads,
-    id: &str,
+    id: &FileId,
     record: &Upload,
     mime: &mime::Mime,
     request: Request,

@@ -2,6 +2,7 @@
 //! Redis) and their bytes ([`Bytes`]: the folder, or object storage),
 //! and what the uploads ask of both together.
 
+use crate::uploads::FileId;
 use std::io;
 
 use super::bytes::Bytes;
@@ -18,24 +19,24 @@ pub struct Store {
 
 impl Store {
     /// What is known of `id`.
-    pub async fn get(&self, id: &str) -> io::Result<Option<Upload>> {
+    pub async fn get(&self, id: &FileId) -> io::Result<Option<Upload>> {
         self.records.get(id).await
     }
 
     /// Keep `upload` as what is known of `id`.
-    pub async fn save(&self, id: &str, upload: &Upload) -> io::Result<()> {
+    pub async fn save(&self, id: &FileId, upload: &Upload) -> io::Result<()> {
         self.records.save(id, upload).await
     }
 
     /// Keep a new upload `id` (no bytes yet).
-    pub async fn create(&self, id: &str, mut upload: Upload) -> io::Result<Upload> {
+    pub async fn create(&self, id: &FileId, mut upload: Upload) -> io::Result<Upload> {
         self.bytes.create(id, &mut upload).await?;
         self.records.save(id, &upload).await?;
         Ok(upload)
     }
 
     /// How many bytes of `id` are in.
-    pub async fn offset(&self, id: &str, upload: &Upload) -> io::Result<u64> {
+    pub async fn offset(&self, id: &FileId, upload: &Upload) -> io::Result<u64> {
         self.bytes.offset(id, upload).await
     }
 
@@ -86,7 +87,7 @@ impl Store {
         &self,
         now: u64,
         forget_after: u64,
-    ) -> io::Result<(Vec<(String, Upload)>, Vec<(String, Upload)>)> {
+    ) -> io::Result<(Vec<(FileId, Upload)>, Vec<(FileId, Upload)>)> {
         let (mut expired, mut forgotten) = (Vec::new(), Vec::new());
         for (id, upload) in self.records.all().await? {
             if upload.gone && upload.expires.saturating_add(forget_after) <= now {
@@ -100,7 +101,7 @@ impl Store {
 
     /// Delete the bytes of `id`, keeping what is known of it, marked gone
     /// once they are deleted (else the next sweep tries again).
-    pub async fn expire(&self, id: &str, mut upload: Upload) {
+    pub async fn expire(&self, id: &FileId, mut upload: Upload) {
         if let Err(error) = self.bytes.delete(id, &upload).await {
             tracing::warn!(error = %crate::observe::Scrubbed(&error), "an expired upload's bytes stay until the next sweep");
             return;
@@ -115,19 +116,19 @@ impl Store {
     /// many requests change it at once; the upload as changed, if known.
     pub async fn update(
         &self,
-        id: &str,
+        id: &FileId,
         change: impl Fn(&mut Upload),
     ) -> io::Result<Option<Upload>> {
         self.records.update(id, change).await
     }
 
     /// Note that `task` (`kind/task_id`) holds upload `id`.
-    pub async fn note_hold(&self, task: &str, id: &str) -> io::Result<()> {
+    pub async fn note_hold(&self, task: &str, id: &FileId) -> io::Result<()> {
         self.records.note_hold(task, id).await
     }
 
     /// The ids of the uploads `task` holds.
-    pub async fn held_by(&self, task: &str) -> io::Result<Vec<String>> {
+    pub async fn held_by(&self, task: &str) -> io::Result<Vec<FileId>> {
         self.records.held_by(task).await
     }
 
@@ -137,7 +138,7 @@ impl Store {
     }
 
     /// Delete `id`: its bytes and what was known of it.
-    pub async fn remove(&self, id: &str, upload: &Upload) {
+    pub async fn remove(&self, id: &FileId, upload: &Upload) {
         if !upload.gone {
             if let Err(error) = self.bytes.delete(id, upload).await {
                 tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload's bytes could not be deleted");
@@ -149,7 +150,7 @@ impl Store {
     }
 
     /// The right to write `id`, unless another request holds it.
-    pub async fn start_writing(&self, id: &str) -> io::Result<Option<Writing>> {
+    pub async fn start_writing(&self, id: &FileId) -> io::Result<Option<Writing>> {
         self.records.start_writing(id).await
     }
 }

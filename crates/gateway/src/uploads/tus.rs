@@ -6,6 +6,7 @@
 //! first bytes as they arrive ([`media_gen_api::media_type`]): a file that
 //! is not one the service takes is refused and deleted at once.
 
+use crate::uploads::FileId;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -102,7 +103,7 @@ impl IntoResponse for TusRefused {
 /// Upload `id`'s lock (one writer at a time, on any gateway), and what is
 /// known of it read again under the lock: another gateway may have
 /// written meanwhile.
-async fn locked(uploads: &Uploads, id: &str) -> Result<(Writing, Upload), UploadRefusal> {
+async fn locked(uploads: &Uploads, id: &FileId) -> Result<(Writing, Upload), UploadRefusal> {
     let writing = uploads
         .store
         .start_writing(id)
@@ -177,7 +178,7 @@ pub async fn create(
         }
         tracing::info!(
             who = %who,
-            upload = %crate::observe::logged_id(&id),
+            upload = %crate::observe::logged_id(id.as_str()),
             length = upload.length,
             "upload started"
         );
@@ -204,7 +205,7 @@ async fn start(
     uploads: &Uploads,
     who: &Who,
     headers: &HeaderMap,
-) -> Result<(String, Upload), UploadRefusal> {
+) -> Result<(FileId, Upload), UploadRefusal> {
     let length = bytes_header(
         headers,
         "upload-length",
@@ -238,7 +239,7 @@ async fn start(
         .get("upload-metadata")
         .and_then(|value| value.to_str().ok())
         .and_then(|metadata| value(metadata, "filename"));
-    let id = crate::relay::capability::random_id().ok_or(UploadRefusal::Storage)?;
+    let id = FileId::new().ok_or(UploadRefusal::Storage)?;
     let upload = Upload::new(
         length,
         safe_name(given.as_deref(), "bin"),
@@ -291,6 +292,7 @@ pub async fn head(
         return super::serve::file(State(gateway), Path(id), request).await;
     }
     let uploads = on(&gateway)?;
+    let id = Uploads::known(&id)?;
     let upload = uploads.live(&id).await?;
     let offset = uploads
         .store
@@ -313,6 +315,7 @@ pub async fn patch(
         let who = caller(&gateway, &parts.headers, peer).await?;
         let written = async {
             let uploads = on(&gateway)?;
+            let id = Uploads::known(&id)?;
             may_change(&who, &uploads.live(&id).await?)?;
             if !is_offset_stream(&parts.headers) {
                 return Err(UploadRefusal::ContentType);
@@ -354,7 +357,7 @@ pub async fn patch(
 /// resumes from there).
 async fn receive(
     uploads: &Uploads,
-    id: &str,
+    id: &FileId,
     mut upload: Upload,
     mut offset: u64,
     body: Body,
@@ -468,7 +471,7 @@ async fn receive(
 /// the upload is complete and said so; else the failure.
 async fn whole_or(
     uploads: &Uploads,
-    id: &str,
+    id: &FileId,
     mut upload: Upload,
     error: std::io::Error,
 ) -> Result<(Upload, u64), UploadRefusal> {
@@ -499,6 +502,7 @@ pub async fn delete(
     let who = caller(&gateway, &headers, peer).await?;
     let ended = async {
         let uploads = on(&gateway)?;
+        let id = Uploads::known(&id)?;
         may_change(&who, &uploads.live(&id).await?)?;
         let (_writing, upload) = locked(uploads, &id).await?;
         uploads.store.remove(&id, &upload).await;

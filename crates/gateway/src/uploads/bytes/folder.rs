@@ -3,6 +3,7 @@
 //! folder, when made here, and each file are the gateway user's alone
 //! ([`crate::private_files`]).
 
+use crate::uploads::FileId;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -25,11 +26,11 @@ impl FolderBytes {
         })
     }
 
-    fn path(&self, id: &str) -> PathBuf {
+    fn path(&self, id: &FileId) -> PathBuf {
         self.dir.join(format!("{id}.part"))
     }
 
-    pub(super) async fn create(&self, id: &str) -> io::Result<()> {
+    pub(super) async fn create(&self, id: &FileId) -> io::Result<()> {
         let mut options = crate::private_files::open_options();
         options.write(true).create(true).truncate(true);
         tokio::fs::OpenOptions::from(options)
@@ -38,11 +39,11 @@ impl FolderBytes {
             .map(drop)
     }
 
-    pub(super) async fn offset(&self, id: &str) -> io::Result<u64> {
+    pub(super) async fn offset(&self, id: &FileId) -> io::Result<u64> {
         Ok(tokio::fs::metadata(self.path(id)).await?.len())
     }
 
-    pub(super) async fn head(&self, id: &str, count: usize) -> io::Result<Vec<u8>> {
+    pub(super) async fn head(&self, id: &FileId, count: usize) -> io::Result<Vec<u8>> {
         use tokio::io::AsyncReadExt;
         let file = tokio::fs::File::open(self.path(id)).await?;
         let mut head = Vec::with_capacity(count);
@@ -50,21 +51,21 @@ impl FolderBytes {
         Ok(head)
     }
 
-    pub(super) async fn writer(&self, id: &str) -> io::Result<tokio::fs::File> {
+    pub(super) async fn writer(&self, id: &FileId) -> io::Result<tokio::fs::File> {
         tokio::fs::OpenOptions::new()
             .append(true)
             .open(self.path(id))
             .await
     }
 
-    pub(super) async fn delete(&self, id: &str) -> io::Result<()> {
+    pub(super) async fn delete(&self, id: &FileId) -> io::Result<()> {
         match tokio::fs::remove_file(self.path(id)).await {
             Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
             _ => Ok(()),
         }
     }
 
-    pub(super) async fn serve(&self, id: &str, mime: &mime::Mime, request: Request) -> Response {
+    pub(super) async fn serve(&self, id: &FileId, mime: &mime::Mime, request: Request) -> Response {
         let served = ServeFile::new_with_mime(self.path(id), mime)
             .oneshot(request)
             .await;
@@ -86,7 +87,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let uploads = dir.path().join("uploads");
         let bytes = FolderBytes::open(&uploads).unwrap();
-        let id = "0123456789abcdef0123456789abcdef";
+        let id = &FileId::parse("0123456789abcdef0123456789abcdef").unwrap();
         bytes.create(id).await.unwrap();
         let mut writer = bytes.writer(id).await.unwrap();
         writer.write_all(b"\x89PNG").await.unwrap();

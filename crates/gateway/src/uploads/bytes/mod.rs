@@ -6,6 +6,7 @@
 pub mod folder;
 pub mod s3;
 
+use crate::uploads::FileId;
 use std::io;
 
 use axum::extract::Request;
@@ -32,7 +33,7 @@ pub enum Writer {
 impl Bytes {
     /// Make room for a new upload `id` (no bytes yet), noting in `upload`
     /// where its bytes will go.
-    pub async fn create(&self, id: &str, upload: &mut Upload) -> io::Result<()> {
+    pub async fn create(&self, id: &FileId, upload: &mut Upload) -> io::Result<()> {
         match self {
             Bytes::Folder(folder) => folder.create(id).await,
             Bytes::S3(s3) => s3.create(id, upload).await,
@@ -40,7 +41,7 @@ impl Bytes {
     }
 
     /// How many bytes of `id` are in.
-    pub async fn offset(&self, id: &str, upload: &Upload) -> io::Result<u64> {
+    pub async fn offset(&self, id: &FileId, upload: &Upload) -> io::Result<u64> {
         match self {
             Bytes::Folder(folder) => folder.offset(id).await,
             Bytes::S3(_) if upload.complete => Ok(upload.length),
@@ -51,7 +52,7 @@ impl Bytes {
     /// The first `count` bytes of `id` that are in (fewer if fewer are),
     /// while its type is not known yet (what a resumed upload's type is
     /// decided from).
-    pub async fn head(&self, id: &str, upload: &Upload, count: usize) -> io::Result<Vec<u8>> {
+    pub async fn head(&self, id: &FileId, upload: &Upload, count: usize) -> io::Result<Vec<u8>> {
         match self {
             Bytes::Folder(folder) => folder.head(id, count).await,
             Bytes::S3(s3) => s3.head(id, upload, count).await,
@@ -61,7 +62,7 @@ impl Bytes {
     /// Whether the storage holds the whole file of `id` already (a request
     /// completed it but its record was not saved). A folder's file is
     /// whole only once its record says so.
-    pub async fn is_whole(&self, id: &str, upload: &Upload) -> bool {
+    pub async fn is_whole(&self, id: &FileId, upload: &Upload) -> bool {
         match self {
             Bytes::Folder(_) => false,
             Bytes::S3(s3) => s3.is_whole(id, upload).await,
@@ -69,7 +70,7 @@ impl Bytes {
     }
 
     /// Start writing `id` at its offset.
-    pub async fn writer(&self, id: &str, upload: &Upload) -> io::Result<Writer> {
+    pub async fn writer(&self, id: &FileId, upload: &Upload) -> io::Result<Writer> {
         match self {
             Bytes::Folder(folder) => folder.writer(id).await.map(Writer::Folder),
             Bytes::S3(s3) => s3.writer(id, upload).await.map(Writer::S3),
@@ -77,7 +78,7 @@ impl Bytes {
     }
 
     /// Delete the bytes of `id` (those already gone are no error).
-    pub async fn delete(&self, id: &str, upload: &Upload) -> io::Result<()> {
+    pub async fn delete(&self, id: &FileId, upload: &Upload) -> io::Result<()> {
         match self {
             Bytes::Folder(folder) => folder.delete(id).await,
             Bytes::S3(s3) => s3.delete(id, upload).await,
@@ -88,7 +89,7 @@ impl Bytes {
     /// complete upload `id` as `mime`.
     pub async fn serve(
         &self,
-        id: &str,
+        id: &FileId,
         upload: &Upload,
         mime: &mime::Mime,
         request: Request,

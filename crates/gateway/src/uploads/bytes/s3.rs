@@ -8,6 +8,7 @@
 //! record ([`Parts`]) says where things stand, so any gateway resumes it.
 //! A request holds at most one part in memory.
 
+use crate::uploads::FileId;
 use std::io;
 
 use axum::body::Body;
@@ -76,14 +77,14 @@ impl S3Bytes {
         })
     }
 
-    fn path(&self, id: &str) -> Path {
+    fn path(&self, id: &FileId) -> Path {
         match self.prefix.as_str() {
-            "" => Path::from(id),
+            "" => Path::from(id.as_str()),
             prefix => Path::from(format!("{prefix}/{id}")),
         }
     }
 
-    fn pending_path(&self, id: &str) -> Path {
+    fn pending_path(&self, id: &FileId) -> Path {
         match self.prefix.as_str() {
             "" => Path::from(format!("{id}.pending")),
             prefix => Path::from(format!("{prefix}/{id}.pending")),
@@ -100,7 +101,7 @@ impl S3Bytes {
         }
     }
 
-    pub(super) async fn create(&self, id: &str, upload: &mut Upload) -> io::Result<()> {
+    pub(super) async fn create(&self, id: &FileId, upload: &mut Upload) -> io::Result<()> {
         let multipart = self
             .store
             .create_multipart(&self.path(id))
@@ -115,7 +116,7 @@ impl S3Bytes {
 
     pub(super) async fn head(
         &self,
-        id: &str,
+        id: &FileId,
         upload: &Upload,
         count: usize,
     ) -> io::Result<Vec<u8>> {
@@ -140,14 +141,14 @@ impl S3Bytes {
             .to_vec())
     }
 
-    pub(super) async fn is_whole(&self, id: &str, upload: &Upload) -> bool {
+    pub(super) async fn is_whole(&self, id: &FileId, upload: &Upload) -> bool {
         self.store
             .head(&self.path(id))
             .await
             .is_ok_and(|meta| meta.size == upload.length)
     }
 
-    pub(super) async fn writer(&self, id: &str, upload: &Upload) -> io::Result<S3Writer> {
+    pub(super) async fn writer(&self, id: &FileId, upload: &Upload) -> io::Result<S3Writer> {
         let pending = upload.parts.as_ref().map_or(0, |parts| parts.pending);
         let mut buffer = Vec::with_capacity(PART_BYTES);
         if pending > 0 {
@@ -177,7 +178,7 @@ impl S3Bytes {
         })
     }
 
-    pub(super) async fn delete(&self, id: &str, upload: &Upload) -> io::Result<()> {
+    pub(super) async fn delete(&self, id: &FileId, upload: &Upload) -> io::Result<()> {
         let ignore_missing = |done: object_store::Result<()>| match done {
             Err(object_store::Error::NotFound { .. }) | Ok(()) => Ok(()),
             Err(error) => Err(storage_error(error)),
@@ -199,7 +200,7 @@ impl S3Bytes {
 
     pub(super) async fn serve(
         &self,
-        id: &str,
+        id: &FileId,
         upload: &Upload,
         mime: &mime::Mime,
         request: Request,

@@ -2,6 +2,7 @@
 //! written atomically, and an index of them all in memory, read from the
 //! folder at start.
 
+use crate::uploads::FileId;
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -13,16 +14,16 @@ use crate::private_files::{self, write_atomically};
 /// The records of one folder.
 pub struct FolderRecords {
     dir: PathBuf,
-    index: Mutex<HashMap<String, Upload>>,
-    writing: Arc<Mutex<HashSet<String>>>,
+    index: Mutex<HashMap<FileId, Upload>>,
+    writing: Arc<Mutex<HashSet<FileId>>>,
     /// Held by each change read, made and written (see [`FolderRecords::update`]).
     changing: tokio::sync::Mutex<()>,
 }
 
 /// This gateway's mark that a request writes an upload.
 pub struct FolderWriting {
-    id: String,
-    writing: Arc<Mutex<HashSet<String>>>,
+    id: FileId,
+    writing: Arc<Mutex<HashSet<FileId>>>,
 }
 
 impl Drop for FolderWriting {
@@ -46,7 +47,7 @@ impl FolderRecords {
                 .file_name()
                 .and_then(|name| name.to_str())
                 .and_then(|name| name.strip_suffix(".json"))
-                .filter(|id| media_gen_api::relay::is_capability(id))
+                .and_then(FileId::parse)
             else {
                 continue;
             };
@@ -54,7 +55,7 @@ impl FolderRecords {
                 .ok()
                 .and_then(|text| serde_json::from_str::<Upload>(&text).ok());
             if let Some(upload) = upload {
-                index.insert(id.to_owned(), upload);
+                index.insert(id, upload);
             }
         }
         Ok(FolderRecords {
@@ -65,21 +66,21 @@ impl FolderRecords {
         })
     }
 
-    fn with<T>(&self, look: impl FnOnce(&mut HashMap<String, Upload>) -> T) -> T {
+    fn with<T>(&self, look: impl FnOnce(&mut HashMap<FileId, Upload>) -> T) -> T {
         look(&mut self.index.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    fn path(&self, id: &str) -> PathBuf {
+    fn path(&self, id: &FileId) -> PathBuf {
         self.dir.join(format!("{id}.json"))
     }
 
     /// What is known of `id`.
-    pub fn get(&self, id: &str) -> Option<Upload> {
+    pub fn get(&self, id: &FileId) -> Option<Upload> {
         self.with(|index| index.get(id).cloned())
     }
 
     /// Every upload known.
-    pub fn all(&self) -> Vec<(String, Upload)> {
+    pub fn all(&self) -> Vec<(FileId, Upload)> {
         self.with(|index| {
             index
                 .iter()
@@ -89,13 +90,13 @@ impl FolderRecords {
     }
 
     /// Write what is known of `id`.
-    pub async fn save(&self, id: &str, upload: &Upload) -> io::Result<()> {
+    pub async fn save(&self, id: &FileId, upload: &Upload) -> io::Result<()> {
         let text = serde_json::to_vec(upload).map_err(io::Error::other)?;
         let path = self.path(id);
         tokio::task::spawn_blocking(move || write_atomically(&path, &text))
             .await
             .map_err(io::Error::other)??;
-        self.with(|index| index.insert(id.to_owned(), upload.clone()));
+        self.with(|index| index.insert(id.clone(), upload.clone()));
         Ok(())
     }
 
@@ -103,7 +104,7 @@ impl FolderRecords {
     /// change runs, so none is lost.
     pub async fn update(
         &self,
-        id: &str,
+        id: &FileId,
         change: impl Fn(&mut Upload),
     ) -> io::Result<Option<Upload>> {
         let _one_at_a_time = self.changing.lock().await;
@@ -116,7 +117,7 @@ impl FolderRecords {
     }
 
     /// Forget `id`.
-    pub async fn remove(&self, id: &str) -> io::Result<()> {
+    pub async fn remove(&self, id: &FileId) -> io::Result<()> {
         self.with(|index| index.remove(id));
         match tokio::fs::remove_file(self.path(id)).await {
             Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
@@ -125,10 +126,10 @@ impl FolderRecords {
     }
 
     /// The right to write `id`, unless another request holds it.
-    pub fn start_writing(&self, id: &str) -> Option<FolderWriting> {
+    pub fn start_writing(&self, id: &FileId) -> Option<FolderWriting> {
         let mut writing = self.writing.lock().unwrap_or_else(PoisonError::into_inner);
-        writing.insert(id.to_owned()).then(|| FolderWriting {
-            id: id.to_owned(),
+        writing.insert(id.clone()).then(|| FolderWriting {
+            id: id.clone(),
             writing: Arc::clone(&self.writing),
         })
     }
@@ -142,18 +143,19 @@ mod tests {
     async fn changes_made_at_once_are_all_kept() {
         let dir = tempfile::tempdir().unwrap();
         let records = Arc::new(FolderRecords::open(dir.path()).unwrap());
-        let id = "0123456789abcdef0123456789abcdef";
+        let id = FileId::parse("0123456789abcdef0123456789abcdef").unwrap();
         let upload = Upload {
             complete: true,
             ..Upload::new(1, "a.png".to_owned(), "ada".to_owned(), 0, 10)
         };
-        records.save(id, &upload).await.unwrap();
+        records.save(&id, &upload).await.unwrap();
         let changes: Vec<_> = (0..20)
             .map(|n| {
                 let records = Arc::clone(&records);
+                let id = id.clone();
                 tokio::spawn(async move {
                     records
-                        .update(id, |upload| upload.held_by.push(format!("task-{n}")))
+                        .update(&id, |upload| upload.held_by.push(format!("task-{n}")))
                         .await
                         .unwrap()
                 })
@@ -162,10 +164,10 @@ mod tests {
         for change in changes {
             change.await.unwrap();
         }
-        assert_eq!(records.get(id).unwrap().held_by.len(), 20);
+        assert_eq!(records.get(&id).unwrap().held_by.len(), 20);
         // As written: read again from the folder.
         let again = FolderRecords::open(dir.path()).unwrap();
-        assert_eq!(again.get(id).unwrap().held_by.len(), 20);
+        assert_eq!(again.get(&id).unwrap().held_by.len(), 20);
     }
 
     #[tokio::test]
@@ -174,14 +176,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let uploads = dir.path().join("uploads");
         let records = FolderRecords::open(&uploads).unwrap();
-        let id = "0123456789abcdef0123456789abcdef";
+        let id = FileId::parse("0123456789abcdef0123456789abcdef").unwrap();
         let upload = Upload::new(1, "a.png".to_owned(), "ada".to_owned(), 0, 10);
-        records.save(id, &upload).await.unwrap();
+        records.save(&id, &upload).await.unwrap();
         records
-            .update(id, |upload| upload.complete = true)
+            .update(&id, |upload| upload.complete = true)
             .await
             .unwrap();
         assert_eq!(mode(&uploads), 0o700);
-        assert_eq!(mode(&records.path(id)), 0o600);
+        assert_eq!(mode(&records.path(&id)), 0o600);
     }
 }

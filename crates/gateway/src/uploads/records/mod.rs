@@ -6,6 +6,7 @@
 pub mod folder;
 pub mod redis;
 
+use crate::uploads::FileId;
 use std::io;
 use std::sync::Arc;
 
@@ -41,7 +42,7 @@ impl Writing {
 
 impl Records {
     /// What is known of `id`, if anything.
-    pub async fn get(&self, id: &str) -> io::Result<Option<Upload>> {
+    pub async fn get(&self, id: &FileId) -> io::Result<Option<Upload>> {
         match self {
             Records::Folder(folder) => Ok(folder.get(id)),
             Records::Redis(redis) => redis.get(id).await,
@@ -49,7 +50,7 @@ impl Records {
     }
 
     /// Keep `upload` as what is known of `id`.
-    pub async fn save(&self, id: &str, upload: &Upload) -> io::Result<()> {
+    pub async fn save(&self, id: &FileId, upload: &Upload) -> io::Result<()> {
         match self {
             Records::Folder(folder) => folder.save(id, upload).await,
             Records::Redis(redis) => redis.save(id, upload).await,
@@ -57,7 +58,7 @@ impl Records {
     }
 
     /// Forget `id`.
-    pub async fn remove(&self, id: &str) -> io::Result<()> {
+    pub async fn remove(&self, id: &FileId) -> io::Result<()> {
         match self {
             Records::Folder(folder) => folder.remove(id).await,
             Records::Redis(redis) => redis.remove(id).await,
@@ -69,7 +70,7 @@ impl Records {
     /// if known.
     pub async fn update(
         &self,
-        id: &str,
+        id: &FileId,
         change: impl Fn(&mut Upload),
     ) -> io::Result<Option<Upload>> {
         match self {
@@ -80,7 +81,7 @@ impl Records {
 
     /// Note that `task` (`kind/task_id`) holds upload `id` (kept apart in
     /// Redis, so a task's end finds its uploads without reading them all).
-    pub async fn note_hold(&self, task: &str, id: &str) -> io::Result<()> {
+    pub async fn note_hold(&self, task: &str, id: &FileId) -> io::Result<()> {
         match self {
             Records::Folder(_) => Ok(()),
             Records::Redis(redis) => redis.note_hold(task, id).await,
@@ -88,7 +89,7 @@ impl Records {
     }
 
     /// The ids of the uploads `task` holds.
-    pub async fn held_by(&self, task: &str) -> io::Result<Vec<String>> {
+    pub async fn held_by(&self, task: &str) -> io::Result<Vec<FileId>> {
         match self {
             Records::Folder(folder) => Ok(folder
                 .all()
@@ -109,7 +110,7 @@ impl Records {
     }
 
     /// Every upload known, with its id.
-    pub async fn all(&self) -> io::Result<Vec<(String, Upload)>> {
+    pub async fn all(&self) -> io::Result<Vec<(FileId, Upload)>> {
         match self {
             Records::Folder(folder) => Ok(folder.all()),
             Records::Redis(redis) => redis.all().await,
@@ -128,7 +129,7 @@ impl Records {
 
     /// The right to write `id`, unless another request (on any gateway
     /// sharing these records) holds it.
-    pub async fn start_writing(&self, id: &str) -> io::Result<Option<Writing>> {
+    pub async fn start_writing(&self, id: &FileId) -> io::Result<Option<Writing>> {
         match self {
             Records::Folder(folder) => Ok(folder.start_writing(id).map(Writing::Folder)),
             Records::Redis(redis) => Ok(redis.start_writing(id).await?.map(Writing::Redis)),

@@ -4,6 +4,7 @@
 //! kept alive while that request runs and gone within [`LOCK_LIFETIME`]
 //! of a gateway that died holding it.
 
+use crate::uploads::FileId;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -27,7 +28,7 @@ const RENEW_EVERY: Duration = Duration::from_secs(5);
 /// made between its read and its write).
 const UPDATE_TRIES: usize = 50;
 
-fn record_key(id: &str) -> String {
+fn record_key(id: &FileId) -> String {
     format!("media-gen:upload:{id}")
 }
 
@@ -47,7 +48,7 @@ const ADMITTING: &str = "media-gen:upload-admitting";
 /// Tries at [`ADMITTING`] before giving up (about a second in all).
 const ADMIT_TRIES: usize = 60;
 
-fn lock_key(id: &str) -> String {
+fn lock_key(id: &FileId) -> String {
     format!("media-gen:upload-writing:{id}")
 }
 
@@ -122,7 +123,7 @@ impl RedisRecords {
     }
 
     /// What is known of `id`.
-    pub async fn get(&self, id: &str) -> std::io::Result<Option<Upload>> {
+    pub async fn get(&self, id: &FileId) -> std::io::Result<Option<Upload>> {
         let text: Option<String> = self
             .connection()?
             .get(record_key(id))
@@ -132,12 +133,12 @@ impl RedisRecords {
     }
 
     /// Keep `upload` as what is known of `id`.
-    pub async fn save(&self, id: &str, upload: &Upload) -> std::io::Result<()> {
+    pub async fn save(&self, id: &FileId, upload: &Upload) -> std::io::Result<()> {
         let text = serde_json::to_string(upload).map_err(io_error)?;
         redis::pipe()
             .atomic()
             .set(record_key(id), text)
-            .sadd(IDS, id)
+            .sadd(IDS, id.as_str())
             .query_async::<()>(&mut self.connection()?)
             .await
             .map_err(io_error)
@@ -148,7 +149,7 @@ impl RedisRecords {
     /// written in a transaction, again if another wrote it meanwhile.
     pub async fn update(
         &self,
-        id: &str,
+        id: &FileId,
         change: impl Fn(&mut Upload),
     ) -> std::io::Result<Option<Upload>> {
         let key = record_key(id);
@@ -193,11 +194,11 @@ impl RedisRecords {
     }
 
     /// Note that `task` holds upload `id`.
-    pub async fn note_hold(&self, task: &str, id: &str) -> std::io::Result<()> {
+    pub async fn note_hold(&self, task: &str, id: &FileId) -> std::io::Result<()> {
         let key = holds_key(task);
         redis::pipe()
             .atomic()
-            .sadd(&key, id)
+            .sadd(&key, id.as_str())
             .expire(&key, HOLDS_LIFETIME_SECONDS as i64)
             .query_async::<()>(&mut self.connection()?)
             .await
@@ -205,11 +206,13 @@ impl RedisRecords {
     }
 
     /// The ids of the uploads `task` holds.
-    pub async fn held_by(&self, task: &str) -> std::io::Result<Vec<String>> {
-        self.connection()?
+    pub async fn held_by(&self, task: &str) -> std::io::Result<Vec<FileId>> {
+        let ids: Vec<String> = self
+            .connection()?
             .smembers(holds_key(task))
             .await
-            .map_err(io_error)
+            .map_err(io_error)?;
+        Ok(ids.iter().filter_map(|id| FileId::parse(id)).collect())
     }
 
     /// `task` ended: its note goes.
@@ -221,11 +224,11 @@ impl RedisRecords {
     }
 
     /// Forget `id`.
-    pub async fn remove(&self, id: &str) -> std::io::Result<()> {
+    pub async fn remove(&self, id: &FileId) -> std::io::Result<()> {
         redis::pipe()
             .atomic()
             .del(record_key(id))
-            .srem(IDS, id)
+            .srem(IDS, id.as_str())
             .query_async::<()>(&mut self.connection()?)
             .await
             .map_err(io_error)
@@ -233,12 +236,14 @@ impl RedisRecords {
 
     /// Every upload known (ids whose record is missing are dropped from
     /// the set).
-    pub async fn all(&self) -> std::io::Result<Vec<(String, Upload)>> {
+    pub async fn all(&self) -> std::io::Result<Vec<(FileId, Upload)>> {
         let mut connection = self.connection()?;
         let ids: Vec<String> = connection.smembers(IDS).await.map_err(io_error)?;
+        // Only ids of the shape written: nothing else names a record.
+        let ids: Vec<FileId> = ids.iter().filter_map(|id| FileId::parse(id)).collect();
         let mut all = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(500) {
-            let keys: Vec<String> = chunk.iter().map(|id| record_key(id)).collect();
+            let keys: Vec<String> = chunk.iter().map(record_key).collect();
             let texts: Vec<Option<String>> = redis::cmd("MGET")
                 .arg(&keys)
                 .query_async(&mut connection)
@@ -248,7 +253,7 @@ impl RedisRecords {
                 match text.and_then(|text| serde_json::from_str::<Upload>(&text).ok()) {
                     Some(upload) => all.push((id.clone(), upload)),
                     None => {
-                        let _: redis::RedisResult<()> = connection.srem(IDS, id).await;
+                        let _: redis::RedisResult<()> = connection.srem(IDS, id.as_str()).await;
                     }
                 }
             }
@@ -257,7 +262,7 @@ impl RedisRecords {
     }
 
     /// The lock of `id`, unless a request on some gateway holds it.
-    pub async fn start_writing(&self, id: &str) -> std::io::Result<Option<RedisWriting>> {
+    pub async fn start_writing(&self, id: &FileId) -> std::io::Result<Option<RedisWriting>> {
         self.lock(lock_key(id)).await
     }
 
