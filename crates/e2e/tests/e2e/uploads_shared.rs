@@ -11,7 +11,7 @@ use std::time::Duration;
 use media_gen_e2e::s3::S3Server;
 use media_gen_e2e::tus::{cut_after, patch_by_hand};
 use media_gen_e2e::{start_fetching_sandbox, Redis, RelayGateway, RelayOptions};
-use media_gen_gateway::uploads::UploadSettings;
+use media_gen_gateway::uploads::{FileId, UploadSettings};
 use reqwest::StatusCode;
 
 use crate::common::{fetched_hash, png, sha256, submit_video_from, video_task_end};
@@ -249,7 +249,7 @@ async fn changes_two_gateways_make_at_once_to_one_upload_are_all_kept() {
             RedisLink::start(&redis.url).await.unwrap(),
         )),
     );
-    let id = "0123456789abcdef0123456789abcdef";
+    let id = &FileId::parse("0123456789abcdef0123456789abcdef").unwrap();
     let upload = Upload {
         complete: true,
         ..Upload::new(1, "a.png".to_owned(), "ada".to_owned(), 0, 10)
@@ -259,9 +259,10 @@ async fn changes_two_gateways_make_at_once_to_one_upload_are_all_kept() {
     let mut holds = tokio::task::JoinSet::new();
     for n in 0..20 {
         let records = std::sync::Arc::clone(if n % 2 == 0 { &one } else { &other });
+        let id = id.clone();
         holds.spawn(async move {
             records
-                .update(id, |upload| {
+                .update(&id, |upload| {
                     upload.held_by.push(format!("image_generate/t{n}"))
                 })
                 .await
@@ -272,7 +273,7 @@ async fn changes_two_gateways_make_at_once_to_one_upload_are_all_kept() {
     assert!(holds.join_all().await.into_iter().all(|held| held));
     assert_eq!(other.get(id).await.unwrap().unwrap().held_by.len(), 20);
     assert_eq!(
-        one.update("ffffffffffffffffffffffffffffffff", |_| {})
+        one.update(&FileId::parse(&"f".repeat(32)).unwrap(), |_| {})
             .await
             .unwrap(),
         None,
@@ -355,7 +356,7 @@ async fn an_upload_completed_in_storage_whose_record_was_not_saved_completes_on_
     let file = png(7 * MIB);
     let made = create(&gateway.base_url, file.len()).await;
     let upload = made.headers()["location"].to_str().unwrap().to_owned();
-    let id = upload.rsplit('/').next().unwrap().to_owned();
+    let id = FileId::parse(upload.rsplit('/').next().unwrap()).unwrap();
     assert_eq!(
         patch(&upload, 0, &file[..6 * MIB]).await,
         StatusCode::NO_CONTENT
