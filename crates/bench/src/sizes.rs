@@ -23,19 +23,19 @@ pub const WIDGETS_PAGE_BUDGET_KB: f64 = 200.0;
 /// The app's ceiling (gzipped KB): its size now with a little room, checked
 /// by `cargo xtask test` and lowered as it shrinks towards [`APP_BUDGET_KB`].
 /// Its history is in `docs/performance.md`, "How the ceilings grew".
-pub const APP_CEILING_KB: f64 = 469.5;
+pub const APP_CEILING_KB: f64 = 461.0;
 /// The client entry's ceiling in a Vite build of a page that uses all of it,
 /// as [`APP_CEILING_KB`]; its history is in `docs/performance.md`, "How the
 /// ceilings grew".
-pub const CLIENT_CEILING_KB: f64 = 71.5;
+pub const CLIENT_CEILING_KB: f64 = 68.0;
 /// A page that mounts both widgets on a site taking no uploads
 /// (`vite-widgets/`), as [`APP_CEILING_KB`]; its history is in
 /// `docs/performance.md`, "How the ceilings grew".
-pub const WIDGETS_PAGE_CEILING_KB: f64 = 305.0;
+pub const WIDGETS_PAGE_CEILING_KB: f64 = 302.0;
 /// The same page on a site that takes uploads (`media_gen_widgets_uploads`),
 /// as [`APP_CEILING_KB`]; its history is in `docs/performance.md`, "How the
 /// ceilings grew".
-pub const WIDGETS_UPLOADS_PAGE_CEILING_KB: f64 = 339.5;
+pub const WIDGETS_UPLOADS_PAGE_CEILING_KB: f64 = 336.0;
 
 fn gzip(bytes: &[u8]) -> usize {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());

@@ -17,7 +17,7 @@ use axum::http::{header, HeaderValue, Method};
 use axum::response::Response;
 use http_body_util::LengthLimitError;
 use media_gen_api::library::RequestId;
-use media_gen_api::Endpoint;
+use media_gen_api::{Endpoint, TaskKey};
 
 use crate::access;
 use crate::observe::UPSTREAM_SECONDS;
@@ -100,7 +100,13 @@ pub async fn handle(
             after_submit(&gateway, &who, done, answered).await
         }
         (Endpoint::Status(kind, task_id), _) => (
-            after_read(&gateway, &who, *kind, task_id, answered).await,
+            after_read(
+                &gateway,
+                &who,
+                &TaskKey::new(*kind, task_id.as_str()),
+                answered,
+            )
+            .await,
             None,
         ),
         _ => (answered, None),
@@ -238,16 +244,15 @@ async fn after_submit(
 async fn after_read(
     gateway: &Gateway,
     who: &access::Who,
-    kind: media_gen_api::TaskKind,
-    task_id: &str,
+    task: &TaskKey,
     mut answer: Answer,
 ) -> Answer {
-    let status = answer.status.as_u16();
+    let (kind, status) = (task.kind, answer.status.as_u16());
     if let Some(uploads) = &gateway.uploads {
         // The status alone: most reads find the task running.
         let read = media_gen_api::decode::decode_status(status, &answer.body[..]).ok();
         if let Some(read) = &read {
-            uploads.seen(kind, task_id, read).await;
+            uploads.seen(task, read).await;
         }
         if read == Some(media_gen_api::TaskStatus::Succeeded) {
             let body = std::mem::take(&mut answer.body);

@@ -83,11 +83,26 @@ fn after(from: Instant, wait: Duration) -> Instant {
 pub struct Grants {
     /// What they are (`session`, `token`): their name in Redis.
     kind: &'static str,
-    here: Mutex<Here>,
     /// Unused this long, a grant ends (`None`: only its lifetime counts).
     idle: Option<Duration>,
-    /// Where they are kept instead of here, with `--redis`.
-    redis: Option<Arc<RedisLink>>,
+    /// Where they are kept.
+    kept: Kept,
+}
+
+/// Where grants are kept: in this gateway's memory, or with `--redis` in
+/// Redis instead, where every gateway finds them.
+enum Kept {
+    Here(Mutex<Here>),
+    Redis(Arc<RedisLink>),
+}
+
+/// `change` made to the grants kept here, under their lock.
+fn with<T>(here: &Mutex<Here>, change: impl FnOnce(&mut Here) -> T) -> T {
+    change(
+        &mut here
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    )
 }
 
 impl Grants {
@@ -98,23 +113,14 @@ impl Grants {
         idle: Option<Duration>,
         redis: Option<Arc<RedisLink>>,
     ) -> Grants {
-        Grants {
-            kind,
-            here: Mutex::new(Here {
+        let kept = match redis {
+            Some(link) => Kept::Redis(link),
+            None => Kept::Here(Mutex::new(Here {
                 grants: HashMap::new(),
                 ends: BTreeSet::new(),
-            }),
-            idle,
-            redis,
-        }
-    }
-
-    fn with<T>(&self, change: impl FnOnce(&mut Here) -> T) -> T {
-        let mut here = self
-            .here
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        change(&mut here)
+            })),
+        };
+        Grants { kind, idle, kept }
     }
 
     fn alive(&self, grant: &Grant, now: Instant) -> bool {
@@ -156,8 +162,8 @@ impl Grants {
     /// Drop the grants kept here that have ended (past their lifetime or
     /// idle too long). Redis drops its own.
     pub fn sweep(&self) {
-        if self.redis.is_none() {
-            self.with(|here| self.sweep_here(here, Instant::now()));
+        if let Kept::Here(here) = &self.kept {
+            with(here, |here| self.sweep_here(here, Instant::now()));
         }
     }
 
@@ -172,33 +178,14 @@ impl Grants {
         lifetime: Duration,
     ) -> Option<GrantSecret> {
         let secret = random_secret(prefix)?;
-        if let Some(link) = &self.redis {
-            let grant = Stored {
-                name: name.to_owned(),
-                key_hash: from_key.to_owned(),
-                created: now_seconds(),
-                lifetime: lifetime.as_secs(),
-            };
-            let kept = match link.connection() {
-                Ok(mut connection) => {
-                    shared::give(
-                        &mut connection,
-                        self.kind,
-                        &key_hash(&secret),
-                        &grant,
-                        self.idle,
-                    )
+        let here = match &self.kept {
+            Kept::Here(here) => here,
+            Kept::Redis(link) => {
+                return self
+                    .give_shared(link, secret, name, from_key, lifetime)
                     .await
-                }
-                Err(error) => Err(error),
-            };
-            return kept
-                .inspect_err(
-                    |error| tracing::warn!(%error, kind = self.kind, "could not keep a grant"),
-                )
-                .ok()
-                .map(|()| GrantSecret(secret));
-        }
+            }
+        };
         let now = Instant::now();
         let mut grant = Grant {
             name: name.to_owned(),
@@ -210,11 +197,44 @@ impl Grants {
         };
         grant.due = self.ends(&grant);
         let hash = key_hash(&secret);
-        self.with(|here| {
+        with(here, |here| {
             here.ends.insert((grant.due, hash.clone()));
             here.grants.insert(hash, grant);
         });
         Some(GrantSecret(secret))
+    }
+
+    /// [`Grants::give`] in Redis.
+    async fn give_shared(
+        &self,
+        link: &RedisLink,
+        secret: String,
+        name: &str,
+        from_key: &str,
+        lifetime: Duration,
+    ) -> Option<GrantSecret> {
+        let grant = Stored {
+            name: name.to_owned(),
+            key_hash: from_key.to_owned(),
+            created: now_seconds(),
+            lifetime: lifetime.as_secs(),
+        };
+        let kept = match link.connection() {
+            Ok(mut connection) => {
+                shared::give(
+                    &mut connection,
+                    self.kind,
+                    &key_hash(&secret),
+                    &grant,
+                    self.idle,
+                )
+                .await
+            }
+            Err(error) => Err(error),
+        };
+        kept.inspect_err(|error| tracing::warn!(%error, kind = self.kind, "could not keep a grant"))
+            .ok()
+            .map(|()| GrantSecret(secret))
     }
 
     /// The person of `secret`, while its grant is alive and its key is one
@@ -226,21 +246,24 @@ impl Grants {
         key_alive: impl Fn(&str) -> bool,
     ) -> Result<Option<String>, StoreError> {
         let hash = key_hash(secret);
-        if let Some(link) = &self.redis {
-            let mut connection = link.connection()?;
-            let found =
-                shared::look_up(&mut connection, self.kind, &hash, now_seconds(), self.idle)
-                    .await?;
-            return match found {
-                Some(grant) if key_alive(&grant.key_hash) => Ok(Some(grant.name)),
-                Some(_) => shared::end(&mut connection, self.kind, &hash)
-                    .await
-                    .map(|()| None),
-                None => Ok(None),
-            };
-        }
+        let here = match &self.kept {
+            Kept::Here(here) => here,
+            Kept::Redis(link) => {
+                let mut connection = link.connection()?;
+                let found =
+                    shared::look_up(&mut connection, self.kind, &hash, now_seconds(), self.idle)
+                        .await?;
+                return match found {
+                    Some(grant) if key_alive(&grant.key_hash) => Ok(Some(grant.name)),
+                    Some(_) => shared::end(&mut connection, self.kind, &hash)
+                        .await
+                        .map(|()| None),
+                    None => Ok(None),
+                };
+            }
+        };
         let now = Instant::now();
-        Ok(self.with(|here| {
+        Ok(with(here, |here| {
             let grant = here.grants.get_mut(&hash)?;
             if !self.alive(grant, now) || !key_alive(&grant.key_hash) {
                 here.forget(&hash);
@@ -254,10 +277,10 @@ impl Grants {
     /// End the grant of `secret`.
     pub async fn end(&self, secret: &str) -> Result<(), StoreError> {
         let hash = key_hash(secret);
-        match &self.redis {
-            Some(link) => shared::end(&mut link.connection()?, self.kind, &hash).await,
-            None => {
-                self.with(|here| here.forget(&hash));
+        match &self.kept {
+            Kept::Redis(link) => shared::end(&mut link.connection()?, self.kind, &hash).await,
+            Kept::Here(here) => {
+                with(here, |here| here.forget(&hash));
                 Ok(())
             }
         }
@@ -265,20 +288,31 @@ impl Grants {
 
     /// Grants alive now (with `--redis`, on every gateway).
     pub async fn count(&self) -> Result<usize, StoreError> {
-        if let Some(link) = &self.redis {
-            return shared::count(&mut link.connection()?, self.kind, now_seconds()).await;
+        match &self.kept {
+            Kept::Redis(link) => {
+                shared::count(&mut link.connection()?, self.kind, now_seconds()).await
+            }
+            // Once swept, every grant left is alive: each is due after now.
+            Kept::Here(here) => Ok(with(here, |here| {
+                self.sweep_here(here, Instant::now());
+                here.grants.len()
+            })),
         }
-        // Once swept, every grant left is alive: each is due after now.
-        Ok(self.with(|here| {
-            self.sweep_here(here, Instant::now());
-            here.grants.len()
-        }))
     }
 
     /// Grants held in memory, ended or not.
     #[cfg(test)]
     fn held(&self) -> usize {
-        self.with(|here| here.grants.len())
+        self.with_here(|here| here.grants.len())
+    }
+
+    /// `change` made to the grants kept here (a test's are).
+    #[cfg(test)]
+    fn with_here<T>(&self, change: impl FnOnce(&mut Here) -> T) -> T {
+        match &self.kept {
+            Kept::Here(here) => with(here, change),
+            Kept::Redis(_) => panic!("these grants are kept in Redis"),
+        }
     }
 }
 
@@ -352,7 +386,7 @@ mod tests {
             person(&grants, &live, |_| true).await.as_deref(),
             Some("ada")
         );
-        assert_eq!(grants.with(|here| here.ends.len()), 1);
+        assert_eq!(grants.with_here(|here| here.ends.len()), 1);
     }
 
     #[tokio::test]
@@ -362,16 +396,16 @@ mod tests {
         let secret = give(&grants, 60 * minute).await;
         let start = Instant::now();
         // Used 50 s on: idle until 110 s, not 60 s.
-        grants.with(|here| {
+        grants.with_here(|here| {
             for grant in here.grants.values_mut() {
                 grant.last_seen = start + Duration::from_secs(50);
             }
         });
-        grants.with(|here| grants.sweep_here(here, start + Duration::from_secs(70)));
+        grants.with_here(|here| grants.sweep_here(here, start + Duration::from_secs(70)));
         assert_eq!(grants.held(), 1, "used since: kept");
-        grants.with(|here| grants.sweep_here(here, start + Duration::from_secs(120)));
+        grants.with_here(|here| grants.sweep_here(here, start + Duration::from_secs(120)));
         assert_eq!(grants.held(), 0, "idle since: gone");
-        assert!(grants.with(|here| here.ends.is_empty()));
+        assert!(grants.with_here(|here| here.ends.is_empty()));
         assert_eq!(person(&grants, &secret, |_| true).await, None);
     }
 }

@@ -22,7 +22,7 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use media_gen_api::envelope::MSG_OK;
-use media_gen_api::{Callback, ErrorEnvelope, SUCCESS_CODE};
+use media_gen_api::{Callback, ErrorEnvelope, TaskKey, SUCCESS_CODE};
 
 use super::capability::CallbackSecret;
 use super::submissions::Arrival;
@@ -118,7 +118,7 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
     }
     if let Some(uploads) = &gateway.uploads {
         uploads
-            .seen(task.kind(), task.task_id(), task.status())
+            .seen(&TaskKey::new(task.kind(), task.task_id()), task.status())
             .await;
         // The event carries where its results are kept, as a read does.
         if let Some(keep) = &uploads.settings().keep {

@@ -7,14 +7,28 @@
 //! contract's `media_inputs`); only this gateway's own upload addresses
 //! count.
 
-use media_gen_api::{Request, TaskKind, TaskStatus};
+use media_gen_api::{Request, TaskKey, TaskStatus};
 
 use super::{FileId, Uploads, UPLOADS_PATH};
 use crate::access::now_seconds;
 
-/// How a task is named in an upload's `held_by`.
-fn task_name(kind: TaskKind, task_id: &str) -> String {
-    format!("{}/{task_id}", kind.as_str())
+/// The task an upload's `held_by` names: its key as the contract writes
+/// it (`kind:id`), or as records written before it did (`kind/id`).
+pub fn held_task(name: &str) -> Option<TaskKey> {
+    name.parse().ok().or_else(|| {
+        let (kind, id) = name.split_once('/')?;
+        let kind = kind.parse().ok()?;
+        (!id.is_empty()).then(|| TaskKey::new(kind, id))
+    })
+}
+
+/// Every way `task` may be named in a record or a note of its holds: as
+/// written now, and as records written before named it.
+fn names_of(task: &TaskKey) -> [String; 2] {
+    [
+        task.to_string(),
+        format!("{}/{}", task.kind.as_str(), task.id),
+    ]
 }
 
 impl Uploads {
@@ -42,7 +56,7 @@ impl Uploads {
             // service finds it gone, as the task's failure will say.
             let names: Vec<String> = task_ids
                 .iter()
-                .map(|task_id| task_name(kind, task_id))
+                .map(|task_id| TaskKey::new(kind, task_id.as_str()).to_string())
                 .collect();
             let now = now_seconds();
             let ceiling = super::ends_after(self.settings.hold_max);
@@ -67,30 +81,34 @@ impl Uploads {
         }
     }
 
-    /// The task `task_id` of `kind` was read or heard of at `status`: when
-    /// it has ended, the uploads it held are kept `--upload-ttl` from now,
-    /// and then go.
-    pub async fn seen(&self, kind: TaskKind, task_id: &str, status: &TaskStatus) {
-        let name = task_name(kind, task_id);
-        self.watch.heard(&name, tokio::time::Instant::now());
+    /// `task` was read or heard of at `status`: when it has ended, the
+    /// uploads it held are kept `--upload-ttl` from now, and then go.
+    pub async fn seen(&self, task: &TaskKey, status: &TaskStatus) {
+        self.watch.heard(task, tokio::time::Instant::now());
         if !status.is_terminal() {
             return;
         }
-        let held = match self.store.held_by(&name).await {
-            Ok(held) => held,
-            Err(error) => {
-                tracing::warn!(error = %crate::observe::Scrubbed(&error), "the uploads a task held could not be read");
-                return;
+        let names = names_of(task);
+        let mut held = Vec::new();
+        for name in &names {
+            match self.store.held_by(name).await {
+                Ok(ids) => held.extend(ids),
+                Err(error) => {
+                    tracing::warn!(error = %crate::observe::Scrubbed(&error), "the uploads a task held could not be read");
+                    return;
+                }
             }
-        };
+        }
+        held.sort();
+        held.dedup();
         for id in held {
             let let_go = self
                 .store
                 .update(&id, |upload| {
                     // Only an upload this task held (one past its time when
                     // the task was made is not brought back).
-                    if upload.held_by.contains(&name) {
-                        upload.held_by.retain(|held| *held != name);
+                    if upload.held_by.iter().any(|held| names.contains(held)) {
+                        upload.held_by.retain(|held| !names.contains(held));
                         if upload.held_by.is_empty() {
                             upload.expires = upload.expires.max(self.settings.ends_from_now());
                         }
@@ -102,8 +120,35 @@ impl Uploads {
                 return;
             }
         }
-        if let Err(error) = self.store.forget_holds(&name).await {
-            tracing::warn!(error = %crate::observe::Scrubbed(&error), "a task's note of its uploads stays until it expires");
+        for name in &names {
+            if let Err(error) = self.store.forget_holds(name).await {
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "a task's note of its uploads stays until it expires");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use media_gen_api::TaskKind;
+
+    #[test]
+    fn a_holding_task_reads_back_as_written_now_and_as_written_before() {
+        let task = TaskKey::new(TaskKind::ImageToVideo, "t-1");
+        let [now, before] = names_of(&task);
+        assert_eq!(now, "image_to_video:t-1");
+        assert_eq!(before, "image_to_video/t-1");
+        assert_eq!(held_task(&now), Some(task.clone()));
+        assert_eq!(held_task(&before), Some(task));
+        for name in [
+            "",
+            "image_to_video",
+            "image_to_video/",
+            "nope/t-1",
+            "nope:t-1",
+        ] {
+            assert_eq!(held_task(name), None, "{name:?}");
         }
     }
 }

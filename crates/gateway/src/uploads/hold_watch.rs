@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use media_gen_api::poll::PollSchedule;
-use media_gen_api::TaskKind;
+use media_gen_api::TaskKey;
 use tokio::time::Instant;
 
 use crate::access::now_seconds;
@@ -36,7 +36,7 @@ struct Watched {
 /// Which held tasks the gateway reads itself, and when.
 pub struct HoldWatch {
     schedule: PollSchedule,
-    tasks: Mutex<HashMap<String, Watched>>,
+    tasks: Mutex<HashMap<TaskKey, Watched>>,
 }
 
 impl HoldWatch {
@@ -48,7 +48,7 @@ impl HoldWatch {
         }
     }
 
-    fn with<T>(&self, change: impl FnOnce(&mut HashMap<String, Watched>) -> T) -> T {
+    fn with<T>(&self, change: impl FnOnce(&mut HashMap<TaskKey, Watched>) -> T) -> T {
         let mut tasks = self
             .tasks
             .lock()
@@ -65,9 +65,9 @@ impl HoldWatch {
         watched.next = now + delay;
     }
 
-    /// `task` (`kind/task_id`) was heard of at `now` (read through the
-    /// gateway, or its callback relayed): the gateway's own read waits.
-    pub fn heard(&self, task: &str, now: Instant) {
+    /// `task` was heard of at `now` (read through the gateway, or its
+    /// callback relayed): the gateway's own read waits.
+    pub fn heard(&self, task: &TaskKey, now: Instant) {
         self.with(|tasks| {
             if let Some(watched) = tasks.get_mut(task) {
                 self.after_read(watched, now);
@@ -79,9 +79,9 @@ impl HoldWatch {
     /// at most `budget`, those due longest first. A task no longer held is
     /// forgotten; one newly held is first read after the schedule's first
     /// wait.
-    pub fn due(&self, held: Vec<String>, now: Instant, budget: usize) -> Vec<String> {
+    pub fn due(&self, held: Vec<TaskKey>, now: Instant, budget: usize) -> Vec<TaskKey> {
         self.with(|tasks| {
-            let mut still: HashMap<String, Watched> = HashMap::with_capacity(held.len());
+            let mut still: HashMap<TaskKey, Watched> = HashMap::with_capacity(held.len());
             for task in held {
                 let watched = tasks.remove(&task).unwrap_or(Watched {
                     since: now,
@@ -91,7 +91,7 @@ impl HoldWatch {
                 still.insert(task, watched);
             }
             *tasks = still;
-            let mut due: Vec<(Instant, String)> = tasks
+            let mut due: Vec<(Instant, TaskKey)> = tasks
                 .iter()
                 .filter(|(_, watched)| watched.next <= now)
                 .map(|(task, watched)| (watched.next, task.clone()))
@@ -142,16 +142,10 @@ pub async fn watch(gateway: Gateway) {
             }
         };
         for task in uploads.watch.due(held, Instant::now(), budget) {
-            let Some((kind, task_id)) = task
-                .split_once('/')
-                .and_then(|(kind, id)| Some((kind.parse::<TaskKind>().ok()?, id)))
-            else {
-                continue;
-            };
-            let read = gateway.read_task(kind, task_id).await;
+            let read = gateway.read_task(task.kind, &task.id).await;
             metrics::counter!(crate::observe::HOLD_READS).increment(1);
-            if let Ok(task) = read {
-                uploads.seen(kind, task_id, task.status()).await;
+            if let Ok(read) = read {
+                uploads.seen(&task, read.status()).await;
             }
         }
     }
@@ -170,8 +164,8 @@ mod tests {
         }
     }
 
-    fn held(names: &[&str]) -> Vec<String> {
-        names.iter().map(|name| (*name).to_owned()).collect()
+    fn held(names: &[&str]) -> Vec<TaskKey> {
+        names.iter().map(|name| name.parse().unwrap()).collect()
     }
 
     #[test]
@@ -179,24 +173,24 @@ mod tests {
         let watch = HoldWatch::new(schedule());
         let start = Instant::now();
         let at = |seconds: u64| start + Duration::from_secs(seconds);
-        assert!(watch.due(held(&["image_generate/a"]), at(0), 10).is_empty());
+        assert!(watch.due(held(&["image_generate:a"]), at(0), 10).is_empty());
         assert!(watch
-            .due(held(&["image_generate/a"]), at(29), 10)
+            .due(held(&["image_generate:a"]), at(29), 10)
             .is_empty());
         assert_eq!(
-            watch.due(held(&["image_generate/a"]), at(30), 10),
-            ["image_generate/a"]
+            watch.due(held(&["image_generate:a"]), at(30), 10),
+            held(&["image_generate:a"])
         );
         // Then after 30 s, 60 s (×2), 120 s, and 120 s from then on.
         for (not_yet, due) in [(59, 60), (119, 120), (239, 240), (359, 360)] {
             assert!(
                 watch
-                    .due(held(&["image_generate/a"]), at(not_yet), 10)
+                    .due(held(&["image_generate:a"]), at(not_yet), 10)
                     .is_empty(),
                 "not at {not_yet} s"
             );
             assert_eq!(
-                watch.due(held(&["image_generate/a"]), at(due), 10).len(),
+                watch.due(held(&["image_generate:a"]), at(due), 10).len(),
                 1,
                 "at {due} s"
             );
@@ -208,11 +202,11 @@ mod tests {
         let watch = HoldWatch::new(schedule());
         let start = Instant::now();
         let at = |seconds: u64| start + Duration::from_secs(seconds);
-        let task = held(&["image_to_video/b"]);
+        let task = held(&["image_to_video:b"]);
         watch.due(task.clone(), at(0), 10);
         // A page reads it every 10 s through the gateway.
         for second in (10..300).step_by(10) {
-            watch.heard("image_to_video/b", at(second));
+            watch.heard(&held(&["image_to_video:b"])[0], at(second));
             assert!(
                 watch.due(task.clone(), at(second), 10).is_empty(),
                 "at {second} s"
@@ -225,7 +219,7 @@ mod tests {
         }
         assert!((2..=4).contains(&reads), "{reads}");
         // A task the gateway does not hold is not tracked at all.
-        watch.heard("image_to_video/other", at(600));
+        watch.heard(&held(&["image_to_video:other"])[0], at(600));
         assert!(watch.due(Vec::new(), at(10_000), 10).is_empty());
     }
 
@@ -233,7 +227,9 @@ mod tests {
     fn reads_stay_within_the_budget_longest_due_first_and_none_is_starved() {
         let watch = HoldWatch::new(schedule());
         let start = Instant::now();
-        let tasks: Vec<String> = (0..10).map(|n| format!("image_generate/{n}")).collect();
+        let tasks: Vec<TaskKey> = (0..10)
+            .map(|n| format!("image_generate:{n}").parse().unwrap())
+            .collect();
         // Held at one second apart: due at 30 s .. 39 s.
         for n in 0..10 {
             watch.due(
@@ -245,9 +241,9 @@ mod tests {
         let first = watch.due(tasks.clone(), start + Duration::from_secs(40), 3);
         assert_eq!(
             first,
-            ["image_generate/0", "image_generate/1", "image_generate/2"]
+            held(&["image_generate:0", "image_generate:1", "image_generate:2"])
         );
-        let mut read: Vec<String> = first;
+        let mut read: Vec<TaskKey> = first;
         for second in 41..45 {
             read.extend(watch.due(tasks.clone(), start + Duration::from_secs(second), 3));
         }
@@ -264,16 +260,16 @@ mod tests {
     fn a_task_no_longer_held_is_forgotten() {
         let watch = HoldWatch::new(schedule());
         let start = Instant::now();
-        watch.due(held(&["image_generate/a", "image_generate/b"]), start, 10);
+        watch.due(held(&["image_generate:a", "image_generate:b"]), start, 10);
         let later = start + Duration::from_secs(30);
         assert_eq!(
-            watch.due(held(&["image_generate/b"]), later, 10),
-            ["image_generate/b"]
+            watch.due(held(&["image_generate:b"]), later, 10),
+            held(&["image_generate:b"])
         );
         // Held again later: a new watch, from its first wait.
         assert_eq!(
-            watch.due(held(&["image_generate/a", "image_generate/b"]), later, 10),
-            Vec::<String>::new()
+            watch.due(held(&["image_generate:a", "image_generate:b"]), later, 10),
+            Vec::<TaskKey>::new()
         );
     }
 }

@@ -28,7 +28,9 @@ pub struct Upload {
     /// stays a while longer, so its address answers 410, not 404).
     #[serde(default)]
     pub gone: bool,
-    /// Tasks made from it that have not ended (`kind/task_id`): while any
+    /// Tasks made from it that have not ended (each's key, `kind:id`, or
+    /// `kind/id` as records written before said; see
+    /// [`super::held::held_task`]): while any
     /// has not, it is kept past its expiry, so the service never finds it
     /// gone, but not past `held_until`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

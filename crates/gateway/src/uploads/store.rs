@@ -5,6 +5,8 @@
 use crate::uploads::FileId;
 use std::io;
 
+use media_gen_api::TaskKey;
+
 use super::bytes::Bytes;
 use super::record::Upload;
 use super::records::{Records, Writing};
@@ -66,15 +68,16 @@ impl Store {
             .count())
     }
 
-    /// The tasks (`kind/task_id`) holding an upload at `now`, each once.
-    pub async fn held_tasks(&self, now: u64) -> io::Result<Vec<String>> {
-        let mut tasks: Vec<String> = self
+    /// The tasks holding an upload at `now`, each once.
+    pub async fn held_tasks(&self, now: u64) -> io::Result<Vec<TaskKey>> {
+        let mut tasks: Vec<TaskKey> = self
             .records
             .all()
             .await?
             .into_iter()
             .filter(|(_, upload)| upload.held_at(now))
             .flat_map(|(_, upload)| upload.held_by)
+            .filter_map(|name| super::held::held_task(&name))
             .collect();
         tasks.sort();
         tasks.dedup();
@@ -122,7 +125,7 @@ impl Store {
         self.records.update(id, change).await
     }
 
-    /// Note that `task` (`kind/task_id`) holds upload `id`.
+    /// Note that `task` (its key as written, `kind:id`) holds upload `id`.
     pub async fn note_hold(&self, task: &str, id: &FileId) -> io::Result<()> {
         self.records.note_hold(task, id).await
     }
