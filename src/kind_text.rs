@@ -1,5 +1,5 @@
 //! How the app names and describes each task kind (its addresses are in
-//! `routes`).
+//! `address`).
 
 use media_gen_api::TaskKind;
 

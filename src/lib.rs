@@ -6,8 +6,9 @@
 //! `media-gen-ui`; this crate is the app's features over them, a folder
 //! each: the board, a task (its page, the new-task page), the settings,
 //! and the shell around every page. Every address is built and read in
-//! [`routes`].
+//! [`address`]; [`routes`] draws the page of the current one.
 
+pub mod address;
 pub mod board;
 pub mod kind_text;
 pub mod routes;
@@ -30,7 +31,7 @@ use shell::shortcuts::Shortcuts;
 fn SkipLink() -> impl IntoView {
     let location = leptos_router::hooks::use_location();
     let href = move || {
-        let search = location.search.with(|search| routes::query_part(search));
+        let search = location.search.with(|search| address::query_part(search));
         format!("{}{search}#main", location.pathname.get())
     };
     view! { <a class="skip-link" href=href>"Skip to content"</a> }
@@ -49,7 +50,7 @@ pub fn App() -> impl IntoView {
     provide_context(shell::shortcuts::FilterFocus::new());
     let out = Memo::new(move |_| access.is_out());
     view! {
-        <Router base=routes::base_prefix()>
+        <Router base=address::base_prefix()>
             <SkipLink/>
             <LiveRegion/>
             {media_gen_ui::components::redrawn(move || {

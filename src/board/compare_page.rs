@@ -16,7 +16,7 @@ fn caption(side: &'static str, record: &TaskRecord) -> impl IntoView {
     view! {
         <figcaption>
             <strong>{side}</strong>" "
-            <A href=crate::routes::href(&crate::routes::detail_path(record.kind, &record.task_id))>
+            <A href=crate::address::href(&crate::address::detail_path(record.kind, &record.task_id))>
                 {format!("{} {}", kind_text::title(record.kind), record.task_id)}
             </A>
         </figcaption>
@@ -117,7 +117,7 @@ pub fn ComparePage() -> impl IntoView {
         <section class="compare" aria-labelledby="compare-title">
             <h1 id="compare-title">"Compare"</h1>
             {body}
-            <p><A href=crate::routes::href("/")>"Back to the tasks"</A>" (Esc)"</p>
+            <p><A href=crate::address::href("/")>"Back to the tasks"</A>" (Esc)"</p>
         </section>
     }
 }

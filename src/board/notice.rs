@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use super::{Board, Notice};
-use crate::routes::detail_path;
+use crate::address::detail_path;
 
 /// `notice`'s words, then "open the new task" as a link while that task is
 /// on the board (a removed task's link would lead nowhere).
@@ -19,7 +19,7 @@ pub fn NoticeText(
         let href = detail_path(task.kind, &task.id);
         move || {
             board.find(kind, &id).map(|_| {
-                view! { ": " <A href=crate::routes::href(&href) attr:class="notice-link">"open the new task"</A> }
+                view! { ": " <A href=crate::address::href(&href) attr:class="notice-link">"open the new task"</A> }
             })
         }
     });

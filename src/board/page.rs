@@ -11,10 +11,10 @@ use super::request_row::{Expanded, RequestRow};
 use super::requests::by_request;
 use super::steady::{GoneRow, Row, Steady};
 use super::task_row::TaskRow;
+use crate::address::{compare_path, query_part, replace_address};
 use crate::board::compare::Picks;
 use crate::board::{Board, NoticeText};
 use crate::kind_text;
-use crate::routes::{compare_path, query_part, replace_address};
 use crate::shell::shortcuts::FilterFocus;
 use crate::task::downloads::{has_results, DownloadAll};
 use media_gen_ui::components::marks;
@@ -27,13 +27,13 @@ use media_gen_ui::text::count;
 fn FindTask() -> impl IntoView {
     let kind = RwSignal::new(TaskKind::ImageToVideo);
     let id = RwSignal::new(String::new());
-    let navigate = crate::routes::use_app_navigate();
+    let navigate = crate::address::use_app_navigate();
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let task_id = id.get_untracked().trim().to_owned();
         if !task_id.is_empty() {
             navigate(
-                &crate::routes::detail_path(kind.get_untracked(), &task_id),
+                &crate::address::detail_path(kind.get_untracked(), &task_id),
                 Default::default(),
             );
         }
@@ -166,7 +166,7 @@ pub fn BoardPage() -> impl IntoView {
         })
     });
     let search = use_location().search;
-    let navigate = crate::routes::use_app_navigate();
+    let navigate = crate::address::use_app_navigate();
     Effect::new(move |_| {
         let wanted = FilterQuery {
             kind: kind.get(),
@@ -184,7 +184,7 @@ pub fn BoardPage() -> impl IntoView {
     let compare_link = move || {
         picks.0.with(|chosen| match chosen.as_slice() {
             [a, b] => Some(view! {
-                <A href=crate::routes::href(&compare_path(a, b)) attr:id="compare-link" attr:class="secondary">"Compare the two chosen"</A>
+                <A href=crate::address::href(&compare_path(a, b)) attr:id="compare-link" attr:class="secondary">"Compare the two chosen"</A>
             }.into_any()),
             [_] => Some(view! { <span class="hint" id="compare-hint">"Choose one more to compare"</span> }.into_any()),
             _ => None,
@@ -269,7 +269,7 @@ pub fn BoardPage() -> impl IntoView {
                     <ul class="kind-cards">
                         {TaskKind::ALL.iter().copied().map(|kind| view! {
                             <li class="kind-card">
-                                <A href=crate::routes::href(crate::routes::form_path(kind))>
+                                <A href=crate::address::href(crate::address::form_path(kind))>
                                     <strong>{kind_text::title(kind)}</strong>
                                     <span>{kind_text::summary(kind)}</span>
                                 </A>

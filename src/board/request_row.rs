@@ -7,8 +7,8 @@ use media_gen_api::{Request, TaskKey, TaskKind, TaskStatus};
 
 use super::task_row::{row_summary, thumbnail, TaskRow, SUMMARY_CHARS};
 use super::Board;
+use crate::address::detail_path;
 use crate::kind_text;
-use crate::routes::detail_path;
 use media_gen_ui::components::progress::status_class;
 use media_gen_ui::store::record::TaskRecord;
 use media_gen_ui::text::{count, shorten};
@@ -146,7 +146,7 @@ pub fn RequestRow(
             <div class="task-group__thumbs">{thumbs}</div>
             <div class="task-row__body">
                 <div class="task-row__head">
-                    <A href=crate::routes::href(&detail_path(first.kind, &first.task_id)) attr:class="task-row__kind" attr:aria-label=name>{kind_text::title(first.kind)}</A>
+                    <A href=crate::address::href(&detail_path(first.kind, &first.task_id)) attr:class="task-row__kind" attr:aria-label=name>{kind_text::title(first.kind)}</A>
                     <span class="task-group__count">{count(total, one, many)}</span>
                     {live}
                 </div>
@@ -156,7 +156,7 @@ pub fn RequestRow(
                     <span class="elapsed">{progress}</span>
                 </div>
                 <div class="task-actions">
-                    <A href=crate::routes::href(&detail_path(first.kind, &first.task_id)) attr:class="secondary open"
+                    <A href=crate::address::href(&detail_path(first.kind, &first.task_id)) attr:class="secondary open"
                         attr:aria-label=format!("Open the {} of this request", many)>"Open"</A>
                 </div>
                 <details class="task-group__tasks" prop:open=is_open on:toggle=on_toggle>

@@ -91,7 +91,7 @@ pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView
         record.status.to_string()
     };
     let failed = record.has_failed();
-    let detail = crate::routes::detail_path(record.kind, &record.task_id);
+    let detail = crate::address::detail_path(record.kind, &record.task_id);
     let thumb = thumbnail(record.task.as_ref());
     let asked = row_summary(&record);
     let name = link_name(record.kind, asked.as_deref(), &record.task_id);
@@ -134,7 +134,7 @@ pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView
             {thumb.map(|url| view! { <img class="task-row__thumb" src=url alt="" loading="lazy"/> })}
             <div class="task-row__body">
                 <div class="task-row__head">
-                    <A href=crate::routes::href(&detail) attr:class="task-row__kind" attr:aria-label=name>{kind_text::title(record.kind)}</A>
+                    <A href=crate::address::href(&detail) attr:class="task-row__kind" attr:aria-label=name>{kind_text::title(record.kind)}</A>
                     <code class="task-row__id">{record.task_id.clone()}</code>
                     <CopyButton text=record.task_id.clone() detail=format!("of task {}", record.task_id)/>
                     {live}

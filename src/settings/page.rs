@@ -93,7 +93,7 @@ pub fn SettingsPage() -> impl IntoView {
             {move || (kind.get() != Connection::Gateway).then(|| view! {
                 <p class="actions">
                     <button type="button" class="secondary" id="use-this-site"
-                        on:click=move |_| settings.set_base_url(&crate::routes::site_url())>
+                        on:click=move |_| settings.set_base_url(&crate::address::site_url())>
                         "Use this site again"
                     </button>
                     <span class="hint">"Through this site's gateway, which holds the service's token: nothing to set."</span>

@@ -33,7 +33,7 @@ impl Connection {
     /// service its own token and drops any other, so a token typed here is
     /// neither used nor sent there.
     pub fn of(base_url: &str, token: TokenSource) -> Connection {
-        if base_url == crate::routes::site_url() {
+        if base_url == crate::address::site_url() {
             return Connection::Gateway;
         }
         match token {
@@ -112,7 +112,7 @@ impl Settings {
             Box::pin(async move {
                 // Never to the site's gateway, which would drop it anyway.
                 let to_site =
-                    base_url.try_get_untracked().unwrap_or_default() == crate::routes::site_url();
+                    base_url.try_get_untracked().unwrap_or_default() == crate::address::site_url();
                 let token = token.try_get_untracked().unwrap_or_default();
                 (!to_site && !token.is_empty()).then_some(token)
             })
@@ -155,7 +155,7 @@ impl Settings {
 /// Load the stored settings and provide them as context.
 pub fn provide_settings() -> Settings {
     let saved = stored::load();
-    let base_url = saved.base_url.unwrap_or_else(crate::routes::site_url);
+    let base_url = saved.base_url.unwrap_or_else(crate::address::site_url);
     let token_source = if saved.token.is_some() {
         TokenSource::User
     } else {

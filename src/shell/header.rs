@@ -57,7 +57,7 @@ pub fn Header() -> impl IntoView {
     });
     view! {
         <header class="site-header" class:site-header--open=move || open.get()>
-            <A href=crate::routes::href("/") attr:class="brand">"Media Generation"</A>
+            <A href=crate::address::href("/") attr:class="brand">"Media Generation"</A>
             <button type="button" class="secondary menu-toggle" id="menu-toggle"
                 aria-controls="main-nav" aria-expanded=move || open.get().to_string()
                 on:click=move |_| open.update(|open| *open = !*open)>
@@ -65,20 +65,20 @@ pub fn Header() -> impl IntoView {
             </button>
             <nav aria-label="Main" id="main-nav">
                 <ul class="nav">
-                    <li><A href=crate::routes::href("/")>"Tasks"</A></li>
+                    <li><A href=crate::address::href("/")>"Tasks"</A></li>
                     {TaskKind::ALL
                         .iter()
                         .copied()
                         .map(|kind| {
                             view! {
-                                <li><A href=crate::routes::href(crate::routes::form_path(kind))>{kind_text::title(kind)}</A></li>
+                                <li><A href=crate::address::href(crate::address::form_path(kind))>{kind_text::title(kind)}</A></li>
                             }
                         })
                         .collect_view()}
-                    <li><A href=crate::routes::href("/settings")>"Settings"</A></li>
+                    <li><A href=crate::address::href("/settings")>"Settings"</A></li>
                 </ul>
             </nav>
-            <A href=crate::routes::href("/settings") attr:class=move || connection().0>
+            <A href=crate::address::href("/settings") attr:class=move || connection().0>
                 {move || connection().1}
             </A>
             <Person settings/>

@@ -9,7 +9,7 @@ pub fn NotFound() -> impl IntoView {
     view! {
         <section aria-labelledby="not-found-title">
             <h1 id="not-found-title">"Page not found"</h1>
-            <p>"There is nothing at this address. " <A href=crate::routes::href("/")>"Back to the tasks"</A></p>
+            <p>"There is nothing at this address. " <A href=crate::address::href("/")>"Back to the tasks"</A></p>
         </section>
     }
 }

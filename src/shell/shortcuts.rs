@@ -10,7 +10,7 @@ use leptos_router::hooks::use_location;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 
-use crate::routes::Page;
+use crate::address::Page;
 
 /// Every shortcut, as listed by `?`.
 pub const SHORTCUTS: [(&str, &str); 4] = [
@@ -120,7 +120,7 @@ pub fn Shortcuts() -> impl IntoView {
     let dialog = NodeRef::<Dialog>::new();
     let filter_focus = expect_context::<FilterFocus>();
     let location = use_location();
-    let navigate = crate::routes::use_app_navigate();
+    let navigate = crate::address::use_app_navigate();
     // Not passive (gloo's default): the keys handled here cancel the
     // browser's own action (`/` is Quick Find in Firefox); others pass untouched.
     let options = EventListenerOptions::enable_prevent_default();
@@ -130,7 +130,7 @@ pub fn Shortcuts() -> impl IntoView {
         };
         let modified = event.ctrl_key() || event.meta_key() || event.alt_key();
         let path = location.pathname.get_untracked();
-        let path = crate::routes::app_path(&path);
+        let path = crate::address::app_path(&path);
         let Some(wanted) = shortcut(&event.key(), modified, typing(event), path) else {
             return;
         };

@@ -87,7 +87,7 @@ pub fn TaskActions(
     view! {
         <div class="task-actions">
             {open.then(|| view! {
-                <A href=crate::routes::href(&crate::routes::detail_path(kind, &id)) attr:class="secondary open" attr:aria-label=label("Open")>"Open"</A>
+                <A href=crate::address::href(&crate::address::detail_path(kind, &id)) attr:class="secondary open" attr:aria-label=label("Open")>"Open"</A>
             })}
             {known.then(|| view! {
                 <button type="button" class="secondary rerun" aria-label=label("Re-run")
@@ -98,7 +98,7 @@ pub fn TaskActions(
                         (true, true) => "Submitted",
                     }}
                 </button>
-                <A href=crate::routes::href(&crate::routes::edit_path(kind, &id)) attr:class="secondary edit" attr:aria-label=label("Edit and re-run")>"Edit and re-run"</A>
+                <A href=crate::address::href(&crate::address::edit_path(kind, &id)) attr:class="secondary edit" attr:aria-label=label("Edit and re-run")>"Edit and re-run"</A>
             })}
             <button type="button" class="secondary remove" aria-label=label("Remove") on:click=remove>"Remove"</button>
         </div>

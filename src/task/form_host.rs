@@ -13,7 +13,7 @@ use media_gen_ui::forms::FormHost;
 pub fn app_form_host() -> FormHost {
     let (settings, board) = (Settings::expect(), Board::expect());
     let access = crate::shell::access::Access::expect();
-    let navigate = crate::routes::use_app_navigate();
+    let navigate = crate::address::use_app_navigate();
     FormHost {
         submit: Rc::new(move |request: Request| {
             let navigate = navigate.clone();

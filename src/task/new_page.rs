@@ -40,7 +40,7 @@ pub fn NewTask(
     let next = next.filter(|_| from.is_none());
     let initial = stored.or_else(|| next.as_ref().map(StartedFrom::request));
     let came_from = next.map(|next| {
-        let href = crate::routes::href(&crate::routes::detail_path(
+        let href = crate::address::href(&crate::address::detail_path(
             next.source.kind,
             &next.source.id,
         ));

@@ -27,7 +27,7 @@ pub fn NextJobs(
                 url: url.to_owned(),
                 source: source.clone(),
             };
-            let href = crate::routes::href(&crate::routes::next_job_path(&started));
+            let href = crate::address::href(&crate::address::next_job_path(&started));
             let name = named.then(|| format!("{} from task {}", job.label(), source.id));
             view! { <A href=href attr:class="secondary next-job" attr:aria-label=name>{job.label()}</A> }
         })

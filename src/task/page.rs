@@ -54,7 +54,7 @@ fn sibling_translations(board: Board, record: &TaskRecord) -> Vec<(String, Strin
             .filter(|r| same_request(r, record) && r.task_id != record.task_id)
             .map(|r| {
                 let language = r.language().unwrap_or(&r.task_id).to_owned();
-                (crate::routes::detail_path(r.kind, &r.task_id), language)
+                (crate::address::detail_path(r.kind, &r.task_id), language)
             })
             .collect()
     })
@@ -65,7 +65,7 @@ fn sibling_translations(board: Board, record: &TaskRecord) -> Vec<(String, Strin
 fn Known(record: TaskRecord) -> impl IntoView {
     let board = Board::expect();
     let now = use_now(1_000);
-    let navigate = crate::routes::use_app_navigate();
+    let navigate = crate::address::use_app_navigate();
     let result = match &record.task {
         Some(AnyTask::ImageGenerate(_)) if record.status == TaskStatus::Succeeded => {
             let images = batch_images(board, &record);
@@ -116,7 +116,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
         let source = board.records.with_untracked(|records| {
             media_gen_api::made_from(request, records.iter().filter_map(|r| r.task.as_ref()))
         })?;
-        let href = crate::routes::href(&crate::routes::detail_path(source.kind, &source.id));
+        let href = crate::address::href(&crate::address::detail_path(source.kind, &source.id));
         Some(view! { <p class="hint" id="made-from">"Made from the result of task "<A href=href>{source.id}</A></p> })
     });
     let asked = record
@@ -129,7 +129,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
         .map(|links| {
             let links = links
                 .into_iter()
-                .map(|(href, language)| view! { <li><A href=crate::routes::href(&href)>{language}</A></li> })
+                .map(|(href, language)| view! { <li><A href=crate::address::href(&href)>{language}</A></li> })
                 .collect_view();
             view! {
                 <nav class="siblings" aria-labelledby="siblings-title">
@@ -230,8 +230,8 @@ fn task_body(board: Board, kind: TaskKind, id: String) -> AnyView {
     let settings = Settings::expect();
     let link = format!(
         "{}{}",
-        crate::routes::site_url(),
-        crate::routes::detail_path(kind, &id)
+        crate::address::site_url(),
+        crate::address::detail_path(kind, &id)
     );
     let status_url = {
         let path = kind.status_path(&id);

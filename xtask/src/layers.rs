@@ -182,9 +182,9 @@ const SOURCE_RULES: &[SourceRule] = &[
         why: "only media-gen-client speaks HTTP",
     },
     SourceRule {
-        allowed: Some("src/routes.rs"),
+        allowed: Some("src/address.rs"),
         calls: &["use_navigate()", "<A href=\""],
-        why: "the app's addresses go under the site's base path: crate::routes::use_app_navigate and <A href=crate::routes::href(..)>",
+        why: "the app's addresses go under the site's base path: crate::address::use_app_navigate and <A href=crate::address::href(..)>",
     },
 ];
 
