@@ -285,6 +285,8 @@ pub struct RelayOptions {
     /// How it takes uploads, if it does (the public URL given here is
     /// replaced by the gateway's own).
     pub uploads: Option<media_gen_gateway::uploads::UploadSettings>,
+    /// How it keeps results in the uploads' store, if it does.
+    pub keep: Option<media_gen_gateway::kept::KeepSettings>,
     /// Where each person's library is kept (`--library`): a PostgreSQL
     /// URL the gateways share; none by default.
     pub library: Option<String>,
@@ -309,6 +311,7 @@ impl RelayOptions {
             access: media_gen_gateway::access::AccessMode::Open,
             allowed_origins: Vec::new(),
             uploads: None,
+            keep: None,
             library: None,
             data_dir: None,
         }
@@ -402,6 +405,7 @@ impl RelayGateway {
                 media_gen_gateway::library::LibraryAt::Postgres(url.clone()),
             );
         }
+        settings.keep = options.keep.clone();
         settings.uploads =
             options
                 .uploads

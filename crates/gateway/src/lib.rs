@@ -73,6 +73,8 @@ pub struct Shared {
     pub access: Arc<access::Access>,
     /// Files uploaded for the service to fetch, with `--upload-dir`.
     pub uploads: Option<Arc<uploads::Uploads>>,
+    /// Results kept in the uploads' store, when they are.
+    pub kept: Option<kept::Kept>,
     /// Each person's library, in `keys` and `proxy` mode.
     pub library: Option<Arc<library::Library>>,
 }
@@ -131,6 +133,9 @@ pub struct Settings {
     pub token_lifetime: Duration,
     /// Uploads, when taken.
     pub uploads: Option<uploads::UploadSettings>,
+    /// How tasks' results are kept in the uploads' store (`--keep-*`);
+    /// none with `--keep-results off`, or without uploads.
+    pub keep: Option<kept::KeepSettings>,
     /// Where each person's library and the access keys are kept.
     pub library: library::LibraryFlag,
 }
@@ -179,6 +184,7 @@ impl Settings {
             allowed_origins: Vec::new(),
             token_lifetime: access::page_tokens::TOKEN_LIFETIME,
             uploads: None,
+            keep: None,
             library: library::LibraryFlag::Default,
         }
     }
@@ -190,10 +196,10 @@ impl Settings {
     ) -> Result<Settings, ConfigError> {
         config.check_public_url()?;
         let upstream = config.upstream(token_var)?;
-        let mut uploads = config.uploads()?;
-        if let Some(uploads) = &mut uploads {
-            uploads.keep = config.keep_settings(upstream.as_ref());
-        }
+        let uploads = config.uploads()?;
+        let keep = uploads
+            .as_ref()
+            .and_then(|_| config.keep_settings(upstream.as_ref()));
         Ok(Settings {
             upstream,
             trusted_proxies: config.trusted_proxies.clone(),
@@ -221,6 +227,7 @@ impl Settings {
             allowed_origins: config.allow_origin.clone(),
             token_lifetime: config.token_lifetime,
             uploads,
+            keep,
             library: config.library_flag()?,
         })
     }
@@ -339,6 +346,11 @@ impl Gateway {
             redis,
             readiness: std::sync::Mutex::new(None),
             access,
+            kept: settings
+                .keep
+                .clone()
+                .zip(uploads.clone())
+                .map(|(settings, uploads)| kept::Kept { settings, uploads }),
             uploads,
             library,
         }))

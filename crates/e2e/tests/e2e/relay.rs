@@ -541,11 +541,11 @@ async fn gateways_sharing_redis_give_a_visitor_one_budget_between_them() {
 async fn a_relayed_event_names_the_results_the_gateway_kept() {
     let sandbox_url = media_gen_e2e::start_sandbox(300).await;
     let folder = media_gen_e2e::test_folder("relay-kept");
-    let mut uploads =
+    let uploads =
         media_gen_gateway::uploads::UploadSettings::new(folder.path().to_owned(), String::new());
-    uploads.keep = Some(media_gen_gateway::kept::KeepSettings::new(b"relay", true));
     let gateway = media_gen_e2e::RelayGateway::start(media_gen_e2e::RelayOptions {
         uploads: Some(uploads),
+        keep: Some(media_gen_gateway::kept::KeepSettings::new(b"relay", true)),
         ..media_gen_e2e::RelayOptions::new(&sandbox_url)
     })
     .await;

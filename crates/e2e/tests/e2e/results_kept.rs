@@ -52,11 +52,10 @@ async fn keeping_site(
 ) -> (String, tempfile::TempDir) {
     let dir = test_folder("kept");
     let base = start_gateway_at(sandbox, Some(dist_dir()), |settings, base| {
-        let mut uploads = UploadSettings::new(dir.path().to_owned(), base.to_owned());
         let mut keep = KeepSettings::new(b"e2e", true);
         change(&mut keep);
-        uploads.keep = Some(keep);
-        settings.uploads = Some(uploads);
+        settings.keep = Some(keep);
+        settings.uploads = Some(UploadSettings::new(dir.path().to_owned(), base.to_owned()));
     })
     .await;
     (base, dir)

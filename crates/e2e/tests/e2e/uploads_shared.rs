@@ -26,6 +26,16 @@ async fn gateway(
     s3: &S3Server,
     change: impl FnOnce(&mut UploadSettings),
 ) -> RelayGateway {
+    started(options(sandbox, redis, s3, change)).await
+}
+
+/// The options of a [`gateway`].
+fn options(
+    sandbox: &str,
+    redis: &Redis,
+    s3: &S3Server,
+    change: impl FnOnce(&mut UploadSettings),
+) -> RelayOptions {
     let mut uploads = UploadSettings {
         dir: None,
         store: Some("s3://media/uploads".to_owned()),
@@ -33,12 +43,16 @@ async fn gateway(
         ..UploadSettings::new(Default::default(), String::new())
     };
     change(&mut uploads);
-    let gateway = RelayGateway::start(RelayOptions {
+    RelayOptions {
         redis: Some(redis.url.clone()),
         uploads: Some(uploads),
         ..RelayOptions::new(sandbox)
-    })
-    .await;
+    }
+}
+
+/// A gateway started with `options`, once it is ready.
+async fn started(options: RelayOptions) -> RelayGateway {
+    let gateway = RelayGateway::start(options).await;
     gateway.ready().await;
     gateway
 }
@@ -526,11 +540,12 @@ async fn a_result_read_through_both_gateways_at_once_is_fetched_once_and_served_
     let redis = Redis::start().await;
     let s3 = S3Server::start().await;
     // Every gateway of a deployment holds the same token: the same copies.
-    let keep = |uploads: &mut UploadSettings| {
-        uploads.keep = Some(media_gen_gateway::kept::KeepSettings::new(b"token", true));
+    let keeping = || RelayOptions {
+        keep: Some(media_gen_gateway::kept::KeepSettings::new(b"token", true)),
+        ..options(&sandbox, &redis, &s3, |_| {})
     };
-    let one = gateway(&sandbox, &redis, &s3, keep).await;
-    let other = gateway(&sandbox, &redis, &s3, keep).await;
+    let one = started(keeping()).await;
+    let other = started(keeping()).await;
     let image = format!("{sandbox}/sandbox/media/image/1K/16x9.png");
     let asked_before = sandbox_stats(&sandbox).await["media_requests"]
         .as_u64()

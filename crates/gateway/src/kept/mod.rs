@@ -16,6 +16,7 @@ pub mod fetch;
 pub mod room;
 pub mod serve;
 
+pub use crate::uploads::record::KeptFile;
 use crate::uploads::FileId;
 use std::fmt;
 use std::sync::Arc;
@@ -25,7 +26,6 @@ use axum::routing::get;
 use axum::Router;
 use media_gen_api::kept::{result_files, ByMediaField, MediaField};
 use media_gen_api::{AnyTask, TaskKey};
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::access::{now_seconds, Who};
@@ -35,6 +35,14 @@ use crate::Gateway;
 
 /// The path kept copies are served under.
 pub const KEPT_PATH: &str = "/kept/";
+
+/// Results kept: how (the `--keep-*` flags), in the uploads' store.
+pub struct Kept {
+    /// How results are kept.
+    pub settings: KeepSettings,
+    /// The store they are kept in, beside the uploads.
+    pub uploads: Arc<Uploads>,
+}
 
 /// How results are kept (the `--keep-*` flags).
 #[derive(Debug, Clone)]
@@ -119,20 +127,6 @@ impl IdKey {
     }
 }
 
-/// What a kept copy's record says beyond an upload's ([`crate::uploads::record::Upload::kept`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KeptFile {
-    /// The task it is of (`kind:id`).
-    pub task: String,
-    /// The field of the task it is of (`video_url`).
-    pub field: String,
-    /// The type it is served as.
-    pub mime: String,
-    /// Why it was not kept, when it was not (the record then only says so).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub not_kept: Option<String>,
-}
-
 /// The name a copy of `field` of task `task_id` is served under: the
 /// task's id made safe for a path and a download, and `extension`.
 pub fn file_name(task_id: &str, field: MediaField, extension: &str) -> String {
@@ -167,19 +161,17 @@ pub fn address(uploads: &Uploads, id: &FileId, name: &str) -> String {
 }
 
 /// Keep `task`'s result files that are not kept yet, as `owner`'s (none:
-/// the relay's, whose submitter is not known), waiting
-/// up to `wait` for the copies under way (they go on after); then note in `task` what is kept and why anything is not. A
-/// task not `SUCCEEDED`, or a gateway keeping nothing, is left as it is.
+/// the relay's, whose submitter is not known), waiting up to `wait` for
+/// the copies under way (they go on after); then note in `task` what is
+/// kept and why anything is not. A task not `SUCCEEDED` is left as it is.
 pub async fn keep(
-    uploads: &Arc<Uploads>,
+    kept: &Kept,
     http: &UpstreamClient,
     task: &mut AnyTask,
     owner: Option<&Who>,
     wait: Duration,
 ) {
-    let Some(settings) = uploads.settings().keep.clone() else {
-        return;
-    };
+    let (uploads, settings) = (&kept.uploads, &kept.settings);
     let files: Vec<(MediaField, String)> = result_files(task)
         .into_iter()
         .map(|(field, url)| (field, url.to_owned()))
@@ -221,7 +213,7 @@ pub async fn keep(
         }
     };
     let _ = tokio::time::timeout(wait, all_done).await;
-    let (kept, not_kept) = known(uploads, &settings, &key, files.iter().map(|(f, _)| *f)).await;
+    let (kept, not_kept) = known(uploads, settings, &key, files.iter().map(|(f, _)| *f)).await;
     task.set_kept(kept, not_kept);
 }
 
@@ -264,16 +256,20 @@ pub async fn add_to_read(
     body: axum::body::Bytes,
     owner: &Who,
 ) -> axum::body::Bytes {
-    let Some(uploads) = &gateway.uploads else {
-        return body;
-    };
-    let Some(wait) = uploads.settings().keep.as_ref().map(|keep| keep.wait) else {
+    let Some(kept) = &gateway.kept else {
         return body;
     };
     let Ok(mut task) = media_gen_api::decode_task(kind, status, &body[..]) else {
         return body;
     };
-    keep(uploads, &gateway.http, &mut task, Some(owner), wait).await;
+    keep(
+        kept,
+        &gateway.http,
+        &mut task,
+        Some(owner),
+        kept.settings.wait,
+    )
+    .await;
     let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(&body) else {
         return body;
     };

@@ -120,11 +120,11 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
         uploads
             .seen(&TaskKey::new(task.kind(), task.task_id()), task.status())
             .await;
-        // The event carries where its results are kept, as a read does.
-        if let Some(keep) = &uploads.settings().keep {
-            let wait = keep.wait / 2;
-            crate::kept::keep(uploads, &gateway.http, &mut task, None, wait).await;
-        }
+    }
+    // The event carries where its results are kept, as a read does.
+    if let Some(kept) = &gateway.kept {
+        let wait = kept.settings.wait / 2;
+        crate::kept::keep(kept, &gateway.http, &mut task, None, wait).await;
     }
     crate::library::record::learn_task(gateway, &task).await;
     if store

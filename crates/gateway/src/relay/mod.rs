@@ -199,7 +199,10 @@ pub async fn capabilities(
             relay,
             sandbox: None,
             access,
-            uploads: gateway.uploads.as_ref().map(|uploads| uploads.info()),
+            uploads: gateway
+                .uploads
+                .as_ref()
+                .map(|uploads| uploads.info(gateway.kept.is_some())),
         },
     ))
 }

@@ -75,9 +75,6 @@ pub struct UploadSettings {
     pub hold_reads: media_gen_api::poll::PollSchedule,
     /// Reads of such tasks per second at most, all together.
     pub hold_reads_per_second: std::num::NonZeroU32,
-    /// How tasks' results are kept in the same store (`--keep-*`); none
-    /// with `--keep-results off`.
-    pub keep: Option<crate::kept::KeepSettings>,
 }
 
 impl UploadSettings {
@@ -98,7 +95,6 @@ impl UploadSettings {
             hold_reads: media_gen_api::poll::PollSchedule::unattended(),
             hold_reads_per_second: std::num::NonZeroU32::new(5)
                 .unwrap_or(std::num::NonZeroU32::MIN),
-            keep: None,
         }
     }
 
@@ -234,14 +230,15 @@ impl Uploads {
         )
     }
 
-    /// What `/capabilities` says of them.
-    pub fn info(&self) -> media_gen_api::relay::UploadsInfo {
+    /// What `/capabilities` says of them, on a gateway that keeps results
+    /// in their store or not (`keeps_results`).
+    pub fn info(&self, keeps_results: bool) -> media_gen_api::relay::UploadsInfo {
         media_gen_api::relay::UploadsInfo {
             path: UPLOADS_PATH.to_owned(),
             max_image_bytes: MAX_IMAGE_BYTES,
             max_video_bytes: self.settings.max_video_bytes,
             ttl_seconds: self.settings.ttl.as_secs(),
-            keeps_results: self.settings.keep.is_some(),
+            keeps_results,
         }
     }
 }

@@ -52,7 +52,7 @@ pub struct Upload {
     /// ([`crate::kept`]): which one, and how it is served. Uploads' routes,
     /// quota and budgets leave such records alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kept: Option<crate::kept::KeptFile>,
+    pub kept: Option<KeptFile>,
 }
 
 /// An upload's bytes in object storage: a multipart upload's finished
@@ -160,6 +160,21 @@ impl Upload {
             until => until,
         }
     }
+}
+
+/// What a kept copy's record says beyond an upload's ([`Upload::kept`]):
+/// a result the gateway keeps (`crate::kept`) in the uploads' store.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptFile {
+    /// The task it is of (`kind:id`).
+    pub task: String,
+    /// The field of the task it is of (`video_url`).
+    pub field: String,
+    /// The type it is served as.
+    pub mime: String,
+    /// Why it was not kept, when it was not (the record then only says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_kept: Option<String>,
 }
 
 #[cfg(test)]

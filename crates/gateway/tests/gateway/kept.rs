@@ -143,13 +143,13 @@ async fn gateway(
     change: impl FnOnce(&mut Option<KeepSettings>),
 ) -> String {
     start_gateway_at(settings(Some(&service.base())), |settings, base| {
-        let mut uploads = UploadSettings::new(dir.to_owned(), base.to_owned());
+        let uploads = UploadSettings::new(dir.to_owned(), base.to_owned());
         let mut keep = KeepSettings::new(TOKEN.as_bytes(), true);
         keep.max_bytes = 200_000;
         keep.fetch_deadline = Duration::from_secs(2);
         keep.wait = Duration::from_secs(10);
-        uploads.keep = Some(keep);
-        change(&mut uploads.keep);
+        settings.keep = Some(keep);
+        change(&mut settings.keep);
         settings.uploads = Some(uploads);
     })
     .await
@@ -364,12 +364,11 @@ async fn with_keys_a_persons_kept_results_count_toward_their_budgets() {
     let base = start_gateway_at(settings(Some(&service.base())), |settings, base| {
         settings.access = media_gen_gateway::access::AccessMode::Keys;
         settings.data_dir = Some(dir.path().to_owned());
-        let mut upload_settings = UploadSettings::new(uploads.clone(), base.to_owned());
         let mut keep = KeepSettings::new(TOKEN.as_bytes(), true);
         // One video and its cover a day each.
         keep.bytes_per_day = 150_000;
-        upload_settings.keep = Some(keep);
-        settings.uploads = Some(upload_settings);
+        settings.keep = Some(keep);
+        settings.uploads = Some(UploadSettings::new(uploads.clone(), base.to_owned()));
     })
     .await;
     let read = |key: String, id: &'static str| {
