@@ -15,7 +15,6 @@
 
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::sync::Mutex;
 use std::time::Duration;
 
 use axum::extract::State;
@@ -23,53 +22,15 @@ use axum::Json;
 use media_gen_api::media_inputs::{InputKind, MediaInput};
 use media_gen_api::media_type::{check_media, SNIFF_BYTES};
 use media_gen_api::Envelope;
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::fetch_log::Fetched;
 use crate::state::AppState;
 
 /// The longest a fetch may take.
 pub const FETCH_TIME: Duration = Duration::from_secs(30);
 /// The largest video fetched.
 pub const MAX_VIDEO_BYTES: u64 = 2 << 30;
-
-/// One input fetched.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Fetched {
-    /// Its URL.
-    pub url: String,
-    /// Its bytes' SHA-256, in hex.
-    pub sha256: String,
-    /// How many bytes it had.
-    pub bytes: u64,
-    /// Its type, as its first bytes say.
-    pub mime: String,
-}
-
-/// Every input fetched since start (the last thousand).
-#[derive(Debug, Default)]
-pub struct FetchLog(Mutex<Vec<Fetched>>);
-
-impl FetchLog {
-    fn record(&self, fetched: Fetched) {
-        let mut log = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if log.len() >= 1_000 {
-            log.remove(0);
-        }
-        log.push(fetched);
-    }
-
-    /// What was fetched, oldest first.
-    pub fn all(&self) -> Vec<Fetched> {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-    }
-}
 
 /// `GET /sandbox/fetched`.
 pub async fn fetched(State(app): State<AppState>) -> Json<Envelope<Vec<Fetched>>> {

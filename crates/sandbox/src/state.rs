@@ -6,11 +6,12 @@ use std::time::Instant;
 use media_gen_api::TaskKind;
 
 use crate::config::Config;
+use crate::counters::Counters;
 use crate::error::ApiError;
 use crate::faults::SharedFaults;
-use crate::inbox::Inbox;
-use crate::media::ImageCache;
-use crate::stats::Counters;
+use crate::fetch_log::FetchLog;
+use crate::inbox::boxes::Inbox;
+use crate::media::image_cache::ImageCache;
 use crate::store::{Store, Task};
 
 /// The sandbox's state, cheap to clone.
@@ -34,7 +35,7 @@ pub struct Inner {
     /// Request and task counts.
     pub counters: Counters,
     /// The inputs fetched (`--fetch-inputs`).
-    pub fetched: crate::fetch_inputs::FetchLog,
+    pub fetched: FetchLog,
 }
 
 impl std::ops::Deref for AppState {
@@ -60,7 +61,7 @@ impl AppState {
             images: ImageCache::default(),
             http,
             counters: Counters::default(),
-            fetched: crate::fetch_inputs::FetchLog::default(),
+            fetched: FetchLog::default(),
             config,
         }))
     }

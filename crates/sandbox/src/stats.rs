@@ -2,7 +2,7 @@
 //! example that a stopped widget sends no more requests, or that retries
 //! created no duplicate tasks.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;
@@ -12,19 +12,6 @@ use media_gen_api::Envelope;
 use serde::Serialize;
 
 use crate::state::AppState;
-
-/// Running totals.
-#[derive(Debug, Default)]
-pub struct Counters {
-    /// Requests to `/v1/*` paths, whatever their answer.
-    pub v1_requests: AtomicU64,
-    /// Status reads (GET of a task) that reached the endpoint.
-    pub status_reads: AtomicU64,
-    /// Tasks created since start.
-    pub tasks_created: AtomicU64,
-    /// Result files asked for (`/sandbox/media/*`), whatever the answer.
-    pub media_requests: AtomicU64,
-}
 
 /// The counters as `GET /sandbox/stats` reports them.
 #[derive(Debug, Clone, Copy, Serialize, serde::Deserialize, PartialEq, Eq)]

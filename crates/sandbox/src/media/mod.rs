@@ -5,13 +5,11 @@
 //! pixel size the request's quality and ratio call for.
 
 mod captions;
+pub(crate) mod image_cache;
 mod png;
 mod retention;
 
 use retention::MediaQuery;
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
@@ -24,9 +22,6 @@ const LANDSCAPE_MP4: &[u8] = include_bytes!("files/sample-landscape.mp4");
 const PORTRAIT_MP4: &[u8] = include_bytes!("files/sample-portrait.mp4");
 const LANDSCAPE_WEBP: &[u8] = include_bytes!("files/sample-landscape.webp");
 const PORTRAIT_WEBP: &[u8] = include_bytes!("files/sample-portrait.webp");
-
-/// Pixels on the long side of an image thumbnail.
-pub const THUMBNAIL_LONG_SIDE: u32 = 256;
 
 /// The sample video's name for an aspect ratio.
 pub fn shape(aspect: AspectRatio) -> &'static str {
@@ -43,78 +38,6 @@ pub fn ratio_segment(ratio: ImageRatio) -> String {
 
 fn parse_ratio(segment: &str) -> Option<ImageRatio> {
     segment.replace('x', ":").parse().ok()
-}
-
-/// Which image: quality, ratio, and whether it is the thumbnail.
-type ImageKey = (ImageQuality, ImageRatio, bool);
-
-/// One image: made by the first caller, awaited by the others.
-type ImageCell = tokio::sync::OnceCell<Option<Arc<Vec<u8>>>>;
-
-/// Encoded images, each made once: callers asking for the same image at
-/// the same time wait for the one being made (a burst of forty requests
-/// for a 4K image made it forty times, 1.35 GB at the peak).
-#[derive(Default)]
-pub struct ImageCache {
-    cells: Mutex<HashMap<ImageKey, Arc<ImageCell>>>,
-    made: std::sync::atomic::AtomicU64,
-}
-
-impl ImageCache {
-    /// How many images were encoded so far.
-    pub fn made(&self) -> u64 {
-        self.made.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    async fn get(
-        &self,
-        quality: ImageQuality,
-        ratio: ImageRatio,
-        thumbnail: bool,
-    ) -> Option<Arc<Vec<u8>>> {
-        let key = (quality, ratio, thumbnail);
-        let cell = Arc::clone(self.cells.lock().ok()?.entry(key).or_default());
-        cell.get_or_init(|| self.make(quality, ratio, thumbnail))
-            .await
-            .clone()
-    }
-
-    async fn make(
-        &self,
-        quality: ImageQuality,
-        ratio: ImageRatio,
-        thumbnail: bool,
-    ) -> Option<Arc<Vec<u8>>> {
-        self.made.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let (width, height) = if thumbnail {
-            ImageQuality::K1.image_size(ratio)
-        } else {
-            quality.image_size(ratio)
-        };
-        let scale = |side: u32| {
-            if thumbnail {
-                (side * THUMBNAIL_LONG_SIDE / width.max(height)).max(1)
-            } else {
-                side
-            }
-        };
-        let (w, h) = (scale(width), scale(height));
-        let seed = u8::try_from(
-            ImageRatio::ALL
-                .iter()
-                .position(|r| *r == ratio)
-                .unwrap_or(0)
-                * 23,
-        )
-        .unwrap_or(0);
-        let bytes = tokio::task::spawn_blocking(move || png::grid(w, h, seed))
-            .await
-            .ok()?;
-        if bytes.is_empty() {
-            return None;
-        }
-        Some(Arc::new(bytes))
-    }
 }
 
 fn file(content_type: &'static str, bytes: impl Into<axum::body::Body>) -> Response {

@@ -2,7 +2,7 @@
 //! take its memory, its CPU or its answers' addresses.
 
 use crate::common::*;
-use media_gen_sandbox::inbox::{MAX_MESSAGE_BYTES, MAX_TOTAL_BYTES};
+use media_gen_sandbox::inbox::boxes::{MAX_MESSAGE_BYTES, MAX_TOTAL_BYTES};
 use media_gen_sandbox::DEMO_TOKEN;
 use serde_json::json;
 
