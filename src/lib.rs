@@ -10,6 +10,7 @@
 
 pub mod address;
 pub mod board;
+pub mod chunks;
 pub mod kind_text;
 pub mod routes;
 pub mod settings;

@@ -12,7 +12,7 @@ use crate::address::{
     app_path, canonical_path, query_part, replace_address, use_app_navigate, Page,
 };
 use crate::board::{BoardPage, ComparePage};
-use crate::settings::SettingsPage;
+use crate::chunks::{self, drawn, FromChunk};
 use crate::shell::not_found::NotFound;
 use crate::task::{NewTask, TaskPage};
 
@@ -55,7 +55,9 @@ pub fn Pages() -> impl IntoView {
         })
         .into_any(),
         Page::Task { kind, id } => view! { <TaskPage kind id/> }.into_any(),
-        Page::Settings => view! { <SettingsPage/> }.into_any(),
+        Page::Settings => {
+            view! { <FromChunk drawn=Box::pin(async { drawn!(chunks::settings()) })/> }.into_any()
+        }
         Page::Compare => view! { <ComparePage/> }.into_any(),
         Page::NotFound => view! { <NotFound/> }.into_any(),
     })

@@ -16,10 +16,7 @@ use anyhow::{bail, Context, Result};
 use base64::Engine;
 use sha2::{Digest, Sha384};
 
-use crate::cmd::{self, command};
 use crate::project;
-use crate::tools::WASM_TARGET;
-use crate::wasm;
 
 /// File types worth compressing: text, and WebAssembly.
 const COMPRESSED: &[&str] = &[
@@ -188,7 +185,7 @@ fn integrity(bytes: &[u8]) -> String {
 /// The name a file gets in `dist/`: 16 hexadecimal digits of a hash of
 /// `parts` after the stem, so a changed file is a new address and every
 /// file can be cached for good.
-fn hashed(stem: &str, parts: &[&[u8]]) -> String {
+pub fn hashed(stem: &str, parts: &[&[u8]]) -> String {
     let mut hasher = Sha384::new();
     for part in parts {
         hasher.update(part);
@@ -262,56 +259,43 @@ fn copy_hashed(root: &Path, href: &str, dist: &Path) -> Result<(String, Vec<u8>)
     Ok((name, bytes))
 }
 
-/// The app: `cargo build` of the link's binary with its profile,
-/// wasm-bindgen for the web, wasm-opt at the link's level with its
-/// parameters; the module script that starts it, and its preloads.
+/// The app: the link's binary built with its profile and split at its
+/// lazy points ([`crate::split`]), shrunk by wasm-opt at the link's level
+/// with its parameters; the module script that starts it, and the preloads
+/// of what the first page needs (the first module, its JavaScript and the
+/// chunks' loader; the chunks are fetched when their pages open).
 fn place_app(link: &Link, dist: &Path) -> Result<Placed> {
     let bin = link.get("data-bin")?;
     let profile = link
         .attributes
         .get("data-cargo-profile-release")
         .map_or(DEFAULT_PROFILE, String::as_str);
-    cmd::run(command("cargo").args([
-        "build",
-        "--bin",
-        bin,
-        "--target",
-        WASM_TARGET,
-        "--profile",
-        profile,
-    ]))?;
-    let bound = project::target_dir().join("dist-bindgen");
-    if bound.exists() {
-        std::fs::remove_dir_all(&bound)?;
-    }
-    wasm::bind_for_web(
-        &wasm::built(profile, &format!("{bin}.wasm")),
-        bin,
-        &bound,
-        false,
-    )?;
-    let js_path = bound.join(format!("{bin}.js"));
-    let wasm_path = bound.join(format!("{bin}_bg.wasm"));
-    if let Some(level) = link.attributes.get("data-wasm-opt") {
-        let params: Vec<String> = link
-            .attributes
-            .get("data-wasm-opt-params")
-            .map(|params| params.split_whitespace().map(str::to_owned).collect())
-            .unwrap_or_default();
-        wasm::optimize(&wasm_path, level, &params)?;
-    }
-    let js = std::fs::read(&js_path)?;
-    let wasm = std::fs::read(&wasm_path)?;
-    let name = hashed(bin, &[&js, &wasm]);
-    let (js_name, wasm_name) = (format!("{name}.js"), format!("{name}_bg.wasm"));
-    std::fs::write(dist.join(&js_name), &js)?;
-    std::fs::write(dist.join(&wasm_name), &wasm)?;
-    std::fs::remove_dir_all(&bound)?;
+    let params: Vec<String> = link
+        .attributes
+        .get("data-wasm-opt-params")
+        .map(|params| params.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
+    let opt = link
+        .attributes
+        .get("data-wasm-opt")
+        .map(|level| (level.as_str(), params.as_slice()));
+    let app = crate::split::build(bin, profile, opt, dist)?;
+    println!(
+        "the app's first module {}, its chunks {}",
+        app.wasm,
+        app.chunks.join(", ")
+    );
+    let read = |name: &str| std::fs::read(dist.join(name));
+    let (js, wasm, loader) = (read(&app.js)?, read(&app.wasm)?, read(&app.link)?);
     Ok(Placed {
-        tag: app_script(&js_name, &wasm_name),
+        tag: app_script(&app.js, &app.wasm),
         head: format!(
-            r#"<link rel="modulepreload" href="./{js_name}" crossorigin="anonymous" integrity="{}"><link rel="preload" href="./{wasm_name}" crossorigin="anonymous" integrity="{}" as="fetch" type="application/wasm">"#,
+            r#"<link rel="modulepreload" href="./{}" crossorigin="anonymous" integrity="{}"><link rel="modulepreload" href="./{}" crossorigin="anonymous" integrity="{}"><link rel="preload" href="./{}" crossorigin="anonymous" integrity="{}" as="fetch" type="application/wasm">"#,
+            app.js,
             integrity(&js),
+            app.link,
+            integrity(&loader),
+            app.wasm,
             integrity(&wasm)
         ),
     })

@@ -24,6 +24,7 @@ mod run_record;
 mod sandbox;
 mod scratch;
 mod shape;
+mod split;
 mod stamp;
 mod start;
 mod styles;

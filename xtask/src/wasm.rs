@@ -31,6 +31,19 @@ pub fn bind_for_web(module: &Path, out_name: &str, out_dir: &Path, typescript: b
     cmd::run(bind.arg("--out-dir").arg(out_dir).arg(module))
 }
 
+/// `wasm-bindgen --target web` of a split app's first module: as
+/// [`bind_for_web`], keeping the exports its chunks import from it.
+pub fn bind_split_first(module: &Path, out_name: &str, out_dir: &Path) -> Result<()> {
+    cmd::run(
+        command("wasm-bindgen")
+            .args(["--target", "web", "--out-name", out_name])
+            .args(["--no-typescript", "--keep-lld-exports"])
+            .arg("--out-dir")
+            .arg(out_dir)
+            .arg(module),
+    )
+}
+
 /// `wasm-opt -O{level}` with `params` on `file`, in place.
 pub fn optimize(file: &Path, level: &str, params: &[String]) -> Result<()> {
     cmd::run(

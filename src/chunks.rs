@@ -1,0 +1,110 @@
+//! The pages a visitor does not open first, each a chunk of its own in the
+//! release build: loaded the first time its page opens (or before, when a
+//! link to it is hovered or focused, or the page is idle), then at once.
+//!
+//! A chunk is a `#[wasm_split]` function (leptos's `wasm_split`, as
+//! `#[lazy]` uses it) that draws its page. The release build turns on the
+//! `split` feature and cuts the module at these functions
+//! (`xtask/src/dist.rs`); every other build (the browser tests, `trunk
+//! serve`) calls them directly, since a module with lazy points cannot run
+//! until it is split. A chunk that does not load (the network, a deploy
+//! that replaced it) is [`ChunkMissing`], drawn by [`FromChunk`] as the boot
+//! page's message with a way to reload, never a blank page or a panic.
+
+use leptos::prelude::*;
+
+use crate::settings::SettingsPage;
+
+/// A page's chunk did not load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkMissing;
+
+impl From<leptos::wasm_split::SplitLoaderError> for ChunkMissing {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> ChunkMissing {
+        ChunkMissing
+    }
+}
+
+/// A page's view, from its chunk.
+pub type Drawn = Result<AnyView, ChunkMissing>;
+
+/// One chunk: `$draw` draws its page (loaded first where the build is
+/// split); `$preload` only loads it.
+macro_rules! chunk {
+    ($(#[$doc:meta])* $draw:ident($($arg:ident: $ty:ty),*) in $module:ident, $preload:ident => $view:expr) => {
+        $(#[$doc])*
+        #[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(
+            $module,
+            wasm_split_path = ::leptos::wasm_split,
+            preload(#[doc = "Load the chunk without drawing its page."] $preload),
+            fallible
+        ))]
+        pub fn $draw($($arg: $ty),*) -> Drawn {
+            Ok($view.into_any())
+        }
+
+        /// Load the chunk without drawing its page: nothing to load in a
+        /// build that is not split.
+        #[cfg(not(feature = "split"))]
+        pub async fn $preload() -> Result<(), ChunkMissing> {
+            Ok(())
+        }
+    };
+}
+
+/// `$call` of a chunk's function: awaited where the build is split (it
+/// loads the chunk first), a plain call elsewhere.
+#[cfg(feature = "split")]
+macro_rules! drawn {
+    ($call:expr) => {
+        $call.await
+    };
+}
+#[cfg(not(feature = "split"))]
+macro_rules! drawn {
+    ($call:expr) => {
+        $call
+    };
+}
+pub(crate) use drawn;
+
+chunk! {
+    /// The settings page.
+    settings() in settings, preload_settings => view! { <SettingsPage/> }
+}
+
+/// What a page's chunk drew, once it has loaded: nothing while it loads
+/// (the board and the header stay as they are), and the boot page's
+/// message with a reload where it did not load.
+#[component]
+pub fn FromChunk(
+    /// The chunk's drawing of its page.
+    drawn: std::pin::Pin<Box<dyn std::future::Future<Output = Drawn>>>,
+) -> impl IntoView {
+    Suspend::new(send_wrapper::SendWrapper::new(async move {
+        match drawn.await {
+            Ok(view) => view,
+            Err(ChunkMissing) => view! { <ChunkFailed/> }.into_any(),
+        }
+    }))
+}
+
+/// The boot page's message where a chunk did not load.
+#[component]
+fn ChunkFailed() -> impl IntoView {
+    let reload = |event: leptos::ev::MouseEvent| {
+        event.prevent_default();
+        let _ = window().location().reload();
+    };
+    view! {
+        <div class="notice boot__failed" role="alert">
+            <p>
+                <strong>"This page could not start."</strong>
+                " Part of the app did not load: the network, or a newer version of this site."
+            </p>
+            <p>
+                <a href="" rel="external" on:click=reload>"Reload the page"</a>
+            </p>
+        </div>
+    }
+}
