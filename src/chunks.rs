@@ -12,8 +12,12 @@
 //! page's message with a way to reload, never a blank page or a panic.
 
 use leptos::prelude::*;
+use media_gen_api::{StartedFrom, TaskKind};
+use media_gen_ui::forms::{image_generate_form, image_to_video_form, video_translate_form};
 
+use crate::board::ComparePage;
 use crate::settings::SettingsPage;
+use crate::task::{NewTask, TaskPage};
 
 /// A page's chunk did not load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +75,48 @@ pub(crate) use drawn;
 chunk! {
     /// The settings page.
     settings() in settings, preload_settings => view! { <SettingsPage/> }
+}
+
+chunk! {
+    /// The image-to-video form's page, started from the board's task
+    /// `from` or another task's result `next`.
+    image_to_video(from: Option<String>, next: Option<StartedFrom>) in image_to_video,
+        preload_image_to_video =>
+        view! { <NewTask kind=TaskKind::ImageToVideo from next form=image_to_video_form/> }
+}
+
+chunk! {
+    /// The video translation form's page, as [`image_to_video`]'s.
+    video_translate(from: Option<String>, next: Option<StartedFrom>) in video_translate,
+        preload_video_translate =>
+        view! { <NewTask kind=TaskKind::VideoTranslate from next form=video_translate_form/> }
+}
+
+chunk! {
+    /// The image generation form's page, as [`image_to_video`]'s.
+    image_generate(from: Option<String>, next: Option<StartedFrom>) in image_generate,
+        preload_image_generate =>
+        view! { <NewTask kind=TaskKind::ImageGenerate from next form=image_generate_form/> }
+}
+
+chunk! {
+    /// One task's page (its kind as the address spells it), with its
+    /// players and what was asked.
+    task(kind: String, id: String) in task, preload_task => view! { <TaskPage kind id/> }
+}
+
+chunk! {
+    /// The page comparing two tasks.
+    compare() in compare, preload_compare => view! { <ComparePage/> }
+}
+
+/// The form page of `kind`, drawn from its chunk.
+pub async fn new_task(kind: TaskKind, from: Option<String>, next: Option<StartedFrom>) -> Drawn {
+    match kind {
+        TaskKind::ImageToVideo => drawn!(image_to_video(from, next)),
+        TaskKind::VideoTranslate => drawn!(video_translate(from, next)),
+        TaskKind::ImageGenerate => drawn!(image_generate(from, next)),
+    }
 }
 
 /// What a page's chunk drew, once it has loaded: nothing while it loads

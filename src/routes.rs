@@ -11,10 +11,9 @@ use media_gen_ui::components::redrawn;
 use crate::address::{
     app_path, canonical_path, query_part, replace_address, use_app_navigate, Page,
 };
-use crate::board::{BoardPage, ComparePage};
+use crate::board::BoardPage;
 use crate::chunks::{self, drawn, FromChunk};
 use crate::shell::not_found::NotFound;
-use crate::task::{NewTask, TaskPage};
 
 /// The page of the current address, drawn anew when the page changes (not
 /// when only the query does: the pages read it themselves, but for the form
@@ -51,14 +50,19 @@ pub fn Pages() -> impl IntoView {
                 let next = StartedFrom::read(kind, |name| query.get(name));
                 (query.get("from"), next)
             });
-            view! { <NewTask kind from next/> }
+            view! { <FromChunk drawn=Box::pin(chunks::new_task(kind, from, next))/> }
         })
         .into_any(),
-        Page::Task { kind, id } => view! { <TaskPage kind id/> }.into_any(),
+        Page::Task { kind, id } => {
+            view! { <FromChunk drawn=Box::pin(async { drawn!(chunks::task(kind, id)) })/> }
+                .into_any()
+        }
         Page::Settings => {
             view! { <FromChunk drawn=Box::pin(async { drawn!(chunks::settings()) })/> }.into_any()
         }
-        Page::Compare => view! { <ComparePage/> }.into_any(),
+        Page::Compare => {
+            view! { <FromChunk drawn=Box::pin(async { drawn!(chunks::compare()) })/> }.into_any()
+        }
         Page::NotFound => view! { <NotFound/> }.into_any(),
     })
 }

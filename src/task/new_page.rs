@@ -10,7 +10,10 @@ use media_gen_api::{Request, StartedFrom, TaskKind};
 use super::form_host::app_form_host;
 use crate::board::Board;
 use crate::kind_text;
-use media_gen_ui::forms::form_for;
+use media_gen_ui::forms::FormHost;
+
+/// How a page draws its kind's form: for a host, filled in from a request.
+pub type DrawForm = fn(FormHost, Option<Request>) -> AnyView;
 
 /// The request of the board's task `task_id` of `kind`, when it is known.
 fn stored_request(kind: TaskKind, task_id: &str) -> Option<Request> {
@@ -26,6 +29,9 @@ pub fn NewTask(
     from: Option<String>,
     /// Another task's result to start from, if any (and no `from`).
     next: Option<StartedFrom>,
+    /// The kind's form (one kind's only: each page is a chunk of its own
+    /// in a split build).
+    form: DrawForm,
 ) -> impl IntoView {
     let stored = from.as_deref().and_then(|id| stored_request(kind, id));
     let notice = match (&from, &stored) {
@@ -52,7 +58,7 @@ pub fn NewTask(
             </p>
         }
     });
-    let form = form_for(kind, app_form_host(), initial);
+    let form = form(app_form_host(), initial);
     view! {
         <section class="new-task" data-kind=kind.as_str() aria-labelledby="new-task-title">
             <h1 id="new-task-title">{kind_text::title(kind)}</h1>

@@ -66,6 +66,9 @@ enum Command {
     },
     /// Build the widgets package and pack it (target/npm/*.tgz).
     Npm,
+    /// Build the app in release mode into dist/ (split into its first
+    /// module and chunks, with compressed copies), as the gateway serves it.
+    Dist,
     /// Property tests with arbitrary input, round after round, for a fixed time.
     Fuzz {
         /// How long to run.
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Command::Serve => start::serve(),
         Command::Bench { parts } => bench::run(&parts),
         Command::Npm => npm::run(),
+        Command::Dist => dist::build_release_app().map(|()| ExitCode::SUCCESS),
         Command::Fuzz { seconds } => fuzz::run(std::time::Duration::from_secs(seconds)),
     };
     match result {

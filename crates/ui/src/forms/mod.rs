@@ -27,7 +27,7 @@ pub mod shell;
 pub mod video_translate;
 
 pub use client::{FormClient, MakeFormClient};
-pub use for_kind::form_for;
+pub use for_kind::{form_for, image_generate_form, image_to_video_form, video_translate_form};
 pub use host::{ChangeHandler, FormHost, SubmitHandler};
 pub use image_generate::ImageGenerateForm;
 pub use image_to_video::ImageToVideoForm;
