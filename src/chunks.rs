@@ -15,6 +15,7 @@ use leptos::prelude::*;
 use media_gen_api::{StartedFrom, TaskKind};
 use media_gen_ui::forms::{image_generate_form, image_to_video_form, video_translate_form};
 
+use crate::address::Page;
 use crate::board::ComparePage;
 use crate::settings::SettingsPage;
 use crate::task::{NewTask, TaskPage};
@@ -108,6 +109,44 @@ chunk! {
 chunk! {
     /// The page comparing two tasks.
     compare() in compare, preload_compare => view! { <ComparePage/> }
+}
+
+/// Fetch the chunk `page` draws from, if it has one, without drawing it.
+pub fn preload(page: &Page) {
+    match page {
+        Page::NewTask(TaskKind::ImageToVideo) => fetch(preload_image_to_video()),
+        Page::NewTask(TaskKind::VideoTranslate) => fetch(preload_video_translate()),
+        Page::NewTask(TaskKind::ImageGenerate) => fetch(preload_image_generate()),
+        Page::Task { .. } => fetch(preload_task()),
+        Page::Settings => fetch(preload_settings()),
+        Page::Compare => fetch(preload_compare()),
+        Page::Board | Page::NotFound => {}
+    }
+}
+
+/// Fetch every chunk, the forms' first.
+pub fn preload_all() {
+    for page in [
+        Page::NewTask(TaskKind::ImageToVideo),
+        Page::NewTask(TaskKind::ImageGenerate),
+        Page::NewTask(TaskKind::VideoTranslate),
+        Page::Task {
+            kind: String::new(),
+            id: String::new(),
+        },
+        Page::Compare,
+        Page::Settings,
+    ] {
+        preload(&page);
+    }
+}
+
+/// Run a chunk's fetch; one that fails is fetched again when its page
+/// opens, which then says so if it fails again.
+fn fetch<E>(load: impl std::future::Future<Output = Result<(), E>> + 'static) {
+    leptos::task::spawn_local(async move {
+        let _ = load.await;
+    });
 }
 
 /// The form page of `kind`, drawn from its chunk.

@@ -12,6 +12,7 @@ pub mod address;
 pub mod board;
 pub mod chunks;
 pub mod kind_text;
+pub mod prefetch;
 pub mod routes;
 pub mod settings;
 pub mod shell;
@@ -49,6 +50,7 @@ pub fn App() -> impl IntoView {
     let notifier = shell::notifications::provide_notifier();
     let access = shell::access::provide_access(settings);
     provide_context(shell::shortcuts::FilterFocus::new());
+    prefetch::start();
     let out = Memo::new(move |_| access.is_out());
     view! {
         <Router base=address::base_prefix()>

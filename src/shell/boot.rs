@@ -14,4 +14,17 @@ pub fn started() {
     {
         boot.remove();
     }
+    mark(STARTED_MARK);
+}
+
+/// The performance mark made as the app starts: what a page's first
+/// requests are measured up to (`cargo xtask bench load`, the tests of
+/// what a page fetches first).
+pub const STARTED_MARK: &str = "media-gen-started";
+
+/// Name this moment in the page's performance timeline.
+pub fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|window| window.performance()) {
+        let _ = performance.mark(name);
+    }
 }

@@ -11,6 +11,7 @@ mod common;
 mod actions;
 mod app_shell;
 mod behind_nginx;
+mod chunks;
 mod every_page;
 mod file_fields;
 mod flows;

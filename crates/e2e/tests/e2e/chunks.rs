@@ -1,0 +1,279 @@
+//! The release build split into chunks, as a visitor's browser fetches it:
+//! the board opened cold fetches the first module only, and each page's
+//! chunk comes when the page opens (once), when a link to it is pointed
+//! at, or when the browser is idle; a chunk that cannot be fetched says so
+//! with a way to reload; all of it under a base path too. What is looked
+//! at is what the browser fetched (its resource timing), by name.
+
+use std::path::{Path, PathBuf};
+
+use fantoccini::actions::{InputSource, MouseActions, PointerAction};
+use media_gen_e2e::{dist_dir, start_site, start_site_configured, test_folder, Browser};
+
+/// Every page's chunk, by the start of its file's name.
+const PAGE_CHUNKS: [&str; 6] = [
+    "split-image-to-video-",
+    "split-video-translate-",
+    "split-image-generate-",
+    "split-task-",
+    "split-compare-",
+    "split-settings-",
+];
+
+/// The files the page fetched so far: `[name, startTime, encodedBodySize]`.
+const FETCHED: &str = "performance.getEntriesByType('resource')\
+     .map((e) => [e.name.split('/').pop(), e.startTime, e.encodedBodySize])";
+
+/// When the page named `mark` (ms since it started), if it has yet.
+fn mark_time(mark: &str) -> String {
+    format!("(performance.getEntriesByName('{mark}')[0] || {{ startTime: null }}).startTime")
+}
+
+/// What the page fetched so far, by name: when each started and its size.
+async fn fetched(browser: &Browser) -> Vec<(String, f64, f64)> {
+    let list = browser.eval(FETCHED).await;
+    list.as_array()
+        .expect("a list of fetches")
+        .iter()
+        .map(|entry| {
+            (
+                entry[0].as_str().unwrap_or_default().to_owned(),
+                entry[1].as_f64().unwrap_or_default(),
+                entry[2].as_f64().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+/// How many times a file whose name starts with `start` was fetched.
+async fn times_fetched(browser: &Browser, start: &str) -> usize {
+    fetched(browser)
+        .await
+        .iter()
+        .filter(|(name, _, _)| name.starts_with(start))
+        .count()
+}
+
+/// Whether `name` is one of the chunks (not the first module).
+fn is_chunk(name: &str) -> bool {
+    name.ends_with(".wasm") && (name.starts_with("split-") || name.starts_with("chunk-"))
+}
+
+/// Wait until a file whose name starts with `start` was fetched.
+async fn wait_for_fetch(browser: &Browser, start: &str) {
+    browser
+        .wait_until(
+            &format!("{start}… fetched"),
+            &format!(
+                "performance.getEntriesByType('resource')\
+                 .some((e) => e.name.split('/').pop().startsWith('{start}'))"
+            ),
+        )
+        .await;
+}
+
+/// A browser that tells pages its visitor asked to save data: the app then
+/// fetches no chunk when idle, only for a page or a link.
+async fn saving_data() -> Browser {
+    let browser = Browser::start().await;
+    browser
+        .before_every_page(
+            "Object.defineProperty(navigator, 'connection', \
+             { value: { saveData: true }, configurable: true });",
+        )
+        .await;
+    browser
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn the_board_opened_cold_fetches_the_first_module_and_the_rest_when_idle() {
+    let site = start_site().await;
+    let browser = Browser::start().await;
+    browser.open_app_page(&site.base_url, "/", "Tasks").await;
+    let started = browser.eval(&mark_time("media-gen-started")).await;
+    let started = started.as_f64().expect("the app marked its start");
+    let idle = browser.eval(&mark_time("media-gen-idle-fetch")).await;
+    let before_idle = idle.as_f64().unwrap_or(f64::INFINITY);
+    let all = fetched(&browser).await;
+    let first: Vec<_> = all
+        .iter()
+        .filter(|(name, at, _)| name.ends_with(".wasm") && *at <= started)
+        .collect();
+    assert_eq!(first.len(), 1, "one module before the board: {first:?}");
+    assert!(
+        first[0].0.starts_with("media-gen-app-") && first[0].0.ends_with("_bg.wasm"),
+        "the first module: {first:?}"
+    );
+    let early: Vec<_> = all
+        .iter()
+        .filter(|(name, at, _)| is_chunk(name) && *at < before_idle)
+        .collect();
+    assert!(
+        early.is_empty(),
+        "no chunk before the browser is idle: {early:?}"
+    );
+    // Then, idle, every page's chunk.
+    for chunk in PAGE_CHUNKS {
+        wait_for_fetch(&browser, chunk).await;
+    }
+    let idle = browser.eval(&mark_time("media-gen-idle-fetch")).await;
+    let idle = idle.as_f64().expect("the idle fetching marked its start");
+    assert!(
+        idle >= started + 1_900.0,
+        "idle fetching waits for the start: {idle} vs {started}"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_forms_chunk_is_fetched_once_and_a_link_pointed_at_fetches_its_chunk_before_the_click() {
+    let site = start_site().await;
+    let browser = saving_data().await;
+    browser.open_app_page(&site.base_url, "/", "Tasks").await;
+    assert_eq!(times_fetched(&browser, "split-settings-").await, 0);
+    // Pointing at the link fetches its page's chunk; the page stays.
+    let link = browser
+        .find("nav[aria-label=Main] a[href='/settings']")
+        .await;
+    let point = MouseActions::new("mouse".to_owned()).then(PointerAction::MoveToElement {
+        element: link,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    });
+    browser
+        .client
+        .perform_actions(point)
+        .await
+        .expect("point at the link");
+    wait_for_fetch(&browser, "split-settings-").await;
+    assert_eq!(browser.address().await, "/", "only pointed at");
+    browser
+        .click("nav[aria-label=Main] a[href='/settings']")
+        .await;
+    browser.wait_for_text("main h1", "Settings").await;
+    assert_eq!(times_fetched(&browser, "split-settings-").await, 1);
+    // A form's chunk once, however often its page opens.
+    for _ in 0..2 {
+        browser
+            .click("nav[aria-label=Main] a[href='/new/image-generate']")
+            .await;
+        browser.wait_for_text("main h1", "Image generation").await;
+        browser.find("#prompt").await;
+        browser.click("nav[aria-label=Main] a[href='/']").await;
+        browser.wait_for_text("main h1", "Tasks").await;
+    }
+    assert_eq!(times_fetched(&browser, "split-image-generate-").await, 1);
+    // Saving data: nothing fetched for pages not asked for.
+    for chunk in ["split-task-", "split-compare-", "split-video-translate-"] {
+        assert_eq!(times_fetched(&browser, chunk).await, 0, "{chunk}");
+    }
+    browser.close().await;
+}
+
+/// A copy of the release build, without the files `gone` names (and their
+/// compressed copies).
+fn dist_without(into: &Path, gone: &str) -> Vec<PathBuf> {
+    let mut moved = Vec::new();
+    for entry in walk(&dist_dir()) {
+        let relative = entry.strip_prefix(dist_dir()).expect("under dist");
+        let to = into.join(relative);
+        std::fs::create_dir_all(to.parent().expect("a folder")).expect("make the folder");
+        let name = relative.to_string_lossy();
+        if name.starts_with(gone) {
+            moved.push(to);
+            continue;
+        }
+        std::fs::copy(&entry, &to).expect("copy a file");
+    }
+    moved
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read a folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_chunk_that_cannot_be_fetched_says_so_and_reload_brings_the_page_once_it_is_back() {
+    let folder = test_folder("chunk-gone");
+    let missing = dist_without(folder.path(), "split-settings-");
+    assert!(!missing.is_empty(), "the build has a settings chunk");
+    let site = start_site_configured(folder.path().to_owned(), 300, |_| {}).await;
+    let browser = saving_data().await;
+    browser.open(&format!("{}/settings", site.base_url)).await;
+    browser
+        .wait_for_text("main [role=alert] strong", "This page could not start.")
+        .await;
+    browser.find("main a[rel=external]").await;
+    // The header still works, and so does every other page.
+    browser.click("nav[aria-label=Main] a[href='/']").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    browser
+        .click("nav[aria-label=Main] a[href='/settings']")
+        .await;
+    browser
+        .wait_for_text("main [role=alert] strong", "This page could not start.")
+        .await;
+    // The file is back (a deploy finished): Reload shows the page.
+    for path in &missing {
+        let name = path.file_name().expect("a name");
+        std::fs::copy(dist_dir().join(name), path).expect("put the file back");
+    }
+    browser.click("main a[rel=external]").await;
+    browser.wait_for_text("main h1", "Settings").await;
+    assert_eq!(browser.address().await, "/settings");
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn under_a_base_path_the_chunks_come_from_under_it() {
+    let site = start_site_configured(dist_dir(), 300, |settings| {
+        settings.base_path = "/media/".parse().expect("a base path");
+    })
+    .await;
+    let browser = saving_data().await;
+    browser
+        .open_app_page(
+            &site.base_url,
+            "/media/new/video-translate",
+            "Video translation",
+        )
+        .await;
+    let paths = browser
+        .eval(
+            "performance.getEntriesByType('resource')\
+             .filter((e) => e.name.endsWith('.wasm')).map((e) => new URL(e.name).pathname)",
+        )
+        .await;
+    let paths: Vec<&str> = paths
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|path| path.as_str())
+        .collect();
+    assert!(
+        paths
+            .iter()
+            .any(|path| path.starts_with("/media/split-video-translate-")),
+        "{paths:?}"
+    );
+    assert!(
+        paths.iter().all(|path| path.starts_with("/media/")),
+        "{paths:?}"
+    );
+    browser.close().await;
+}
