@@ -9,8 +9,13 @@ use std::path::{Path, PathBuf};
 
 use crate::report::Report;
 
-/// The app's wasm, JS and CSS together, gzipped, at most (KB).
+/// The app's wasm, JS and CSS together (its first module and every chunk),
+/// gzipped, at most (KB).
 pub const APP_BUDGET_KB: f64 = 250.0;
+/// What the app's first page fetches before its first control (the first
+/// module, its JavaScript, the chunks' loader and the styles), gzipped, at
+/// most (KB), whichever page it is: every page's own part is a chunk.
+pub const FIRST_PAGE_BUDGET_KB: f64 = 150.0;
 /// The package's client entry as a production Vite build of a page that
 /// uses all of it ships it (its JS and the client module), gzipped, at most
 /// (KB): three times `@fal-ai/client`, which validates nothing.
@@ -23,7 +28,10 @@ pub const WIDGETS_PAGE_BUDGET_KB: f64 = 200.0;
 /// The app's ceiling (gzipped KB): its size now with a little room, checked
 /// by `cargo xtask test` and lowered as it shrinks towards [`APP_BUDGET_KB`].
 /// Its history is in `docs/performance.md`, "How the ceilings grew".
-pub const APP_CEILING_KB: f64 = 461.0;
+pub const APP_CEILING_KB: f64 = 530.0;
+/// The first page's ceiling, as [`APP_CEILING_KB`], lowered as it shrinks
+/// towards [`FIRST_PAGE_BUDGET_KB`].
+pub const FIRST_PAGE_CEILING_KB: f64 = 328.5;
 /// The client entry's ceiling in a Vite build of a page that uses all of it,
 /// as [`APP_CEILING_KB`]; its history is in `docs/performance.md`, "How the
 /// ceilings grew".
@@ -96,10 +104,18 @@ fn measured_sets(root: &Path) -> Result<Vec<Download>, String> {
     // and the widgets' module Vite splits off for the first mount).
     let vite_assets = root.join("target/npm/scratch/vite-client/dist/assets");
     let widgets_assets = root.join("target/npm/scratch/vite-widgets/dist/assets");
+    let app = files(&root.join("dist"), &["wasm", "js", "css"])?;
+    let first_page = app.iter().filter(|path| !is_chunk(path)).cloned().collect();
     Ok(vec![
         Download {
+            label: "app first page",
+            files: first_page,
+            budget_kb: FIRST_PAGE_BUDGET_KB,
+            ceiling_kb: FIRST_PAGE_CEILING_KB,
+        },
+        Download {
             label: "app",
-            files: files(&root.join("dist"), &["wasm", "js", "css"])?,
+            files: app,
             budget_kb: APP_BUDGET_KB,
             ceiling_kb: APP_CEILING_KB,
         },
@@ -122,6 +138,16 @@ fn measured_sets(root: &Path) -> Result<Vec<Download>, String> {
             ceiling_kb: WIDGETS_UPLOADS_PAGE_CEILING_KB,
         },
     ])
+}
+
+/// Whether `path` is one of the app's chunks (a page's, `split-…`, or code
+/// pages share, `chunk-…`), which no page fetches before its first control.
+fn is_chunk(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("");
+    name.ends_with(".wasm") && (name.starts_with("split-") || name.starts_with("chunk-"))
 }
 
 /// What a page with widgets loads of Vite's `assets`: the entries, the
@@ -310,6 +336,12 @@ mod tests {
     #[ignore]
     fn the_app_stays_under_its_ceiling() {
         assert_within("app");
+    }
+
+    #[test]
+    #[ignore]
+    fn the_apps_first_page_stays_under_its_ceiling() {
+        assert_within("app first page");
     }
 
     #[test]
