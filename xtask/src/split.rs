@@ -113,6 +113,15 @@ fn name_and_write(
     dist: &Path,
 ) -> Result<SplitApp> {
     let mut link_text = std::fs::read_to_string(link).context("reading the chunks' loader")?;
+    // A chunk that does not load is the app's to say (on its page, or not
+    // at all for one fetched ahead, as while the network is down): the
+    // loader's own report of it would be an error in the console.
+    const REPORT: &str = "console.error(e);";
+    anyhow::ensure!(
+        link_text.contains(REPORT),
+        "the chunks' loader no longer reports a failed load as it did"
+    );
+    link_text = link_text.replace(REPORT, "");
     let mut chunk_names = Vec::new();
     let mut everything: Vec<Vec<u8>> = Vec::new();
     for chunk in chunks {

@@ -1,7 +1,9 @@
 //! Load time in headless Chromium: from navigation start to the first form
 //! being interactive (the app's Performance mark), median of several fresh
-//! loads, next to an empty page loaded the same way in the same run; and the
-//! JS heap once the form is ready.
+//! loads, next to an empty page loaded the same way in the same run; the JS
+//! heap once the form is ready; and cold loads (no cache) of the board to
+//! its first control and of a form's page to a usable form, on loopback and
+//! over a slow mobile connection (Chrome's network emulation).
 
 use std::path::Path;
 
@@ -21,6 +23,86 @@ const MARK: &str = "media-gen:form-interactive";
 const WIRE_BYTES: &str = "performance.getEntriesByType('resource')
     .filter(e => /\\.(wasm|js|css)$/.test(new URL(e.name).pathname))
     .reduce((sum, e) => sum + e.encodedBodySize, 0)";
+
+/// Cold loads per page and network (nothing in the browser's cache).
+const COLD_LOADS: usize = 5;
+
+/// The mark the app makes as it starts, with the board or the page it
+/// opened on drawn (`src/shell/boot.rs`): its first control.
+const STARTED: &str = "media-gen-started";
+
+/// A network to load over: its name and Chrome's emulated conditions
+/// (`None`: loopback as it is).
+type Network = (&'static str, Option<serde_json::Value>);
+
+/// The networks cold loads are timed over: loopback, and a slow mobile
+/// connection (1.6 Mbit/s down, 750 kbit/s up, 150 ms latency: what
+/// Lighthouse calls slow 4G).
+fn networks() -> [Network; 2] {
+    [
+        ("loopback", None),
+        (
+            "1.6 Mbit/s, 150 ms",
+            Some(serde_json::json!({
+                "offline": false,
+                "latency": 150,
+                "downloadThroughput": 1_600_000 / 8,
+                "uploadThroughput": 750_000 / 8,
+            })),
+        ),
+    ]
+}
+
+/// Cold loads (the browser's cache off) of the board to its first control
+/// and of a form's page until the form takes input, over each network:
+/// the medians, named.
+async fn cold_loads(browser: &Browser, staged: &StagedApp) -> Result<Vec<(String, f64)>, String> {
+    let mut figures = Vec::new();
+    browser
+        .devtools("Network.enable", serde_json::json!({}))
+        .await;
+    browser
+        .devtools(
+            "Network.setCacheDisabled",
+            serde_json::json!({ "cacheDisabled": true }),
+        )
+        .await;
+    for (network, conditions) in networks() {
+        let off = serde_json::json!({
+            "offline": false, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1,
+        });
+        browser
+            .devtools(
+                "Network.emulateNetworkConditions",
+                conditions.unwrap_or(off),
+            )
+            .await;
+        for (what, path, mark) in [
+            ("the board to its first control", "/", STARTED),
+            (
+                "a form's page to a usable form",
+                "/new/image-generate",
+                MARK,
+            ),
+        ] {
+            let mut times = Vec::new();
+            for load in 0..COLD_LOADS {
+                let url = staged.url(&format!("{path}?cold={load}"));
+                let script =
+                    format!("performance.getEntriesByName('{mark}')[0]?.startTime ?? null");
+                times.push(time_until(browser, &url, &script).await?);
+            }
+            figures.push((format!("load cold over {network}: {what}"), median(times)));
+        }
+    }
+    browser
+        .devtools(
+            "Network.setCacheDisabled",
+            serde_json::json!({ "cacheDisabled": false }),
+        )
+        .await;
+    Ok(figures)
+}
 
 /// Milliseconds from navigation start until `script` (an expression) gives a number.
 pub async fn time_until(browser: &Browser, url: &str, script: &str) -> Result<f64, String> {
@@ -72,8 +154,12 @@ pub async fn measure(report: &mut Report, dist: &Path) -> Result<(), String> {
             heap.push(bytes / (1024.0 * 1024.0));
         }
     }
+    let cold = cold_loads(&browser, &staged).await?;
     browser.close().await;
     drop(staged);
+    for (figure, ms) in cold {
+        report.add(figure, ms, "ms");
+    }
 
     let (app, empty) = (median(app), median(empty));
     report.add("load: empty page, navigation to load event", empty, "ms");
