@@ -28,6 +28,21 @@ const DEFAULT_PROFILE: &str = "release";
 
 /// Build the app into `dist/` (replaced whole), then the compressed copies.
 pub fn build_release_app() -> Result<()> {
+    build_app(Shape::Split)
+}
+
+/// How the app's module is built: split at its lazy points (what is
+/// served), or whole (to compare the two).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A first module and chunks.
+    Split,
+    /// One module, as before the app was split.
+    Whole,
+}
+
+/// [`build_release_app`] in the given shape.
+pub fn build_app(shape: Shape) -> Result<()> {
     let root = project::root();
     let html = std::fs::read_to_string(root.join("index.html")).context("reading index.html")?;
     let page = Page::read(&html)?;
@@ -38,7 +53,7 @@ pub fn build_release_app() -> Result<()> {
     std::fs::create_dir_all(&staged)?;
     let mut names = BTreeMap::new();
     for link in &page.links {
-        names.insert(link.start, place(&root, link, &staged)?);
+        names.insert(link.start, place(&root, link, &staged, shape)?);
     }
     std::fs::write(staged.join("index.html"), page.write(&names))?;
     let dist = root.join("dist");
@@ -199,9 +214,9 @@ pub fn hashed(stem: &str, parts: &[&[u8]]) -> String {
 }
 
 /// Do what `link` asks into `dist` and say what it becomes in the page.
-fn place(root: &Path, link: &Link, dist: &Path) -> Result<Placed> {
+fn place(root: &Path, link: &Link, dist: &Path, shape: Shape) -> Result<Placed> {
     match link.get("rel")? {
-        "rust" => place_app(link, dist),
+        "rust" => place_app(link, dist, shape),
         "css" => {
             let (name, bytes) = copy_hashed(root, link.get("href")?, dist)?;
             Ok(Placed {
@@ -264,7 +279,7 @@ fn copy_hashed(root: &Path, href: &str, dist: &Path) -> Result<(String, Vec<u8>)
 /// with its parameters; the module script that starts it, and the preloads
 /// of what the first page needs (the first module, its JavaScript and the
 /// chunks' loader; the chunks are fetched when their pages open).
-fn place_app(link: &Link, dist: &Path) -> Result<Placed> {
+fn place_app(link: &Link, dist: &Path, shape: Shape) -> Result<Placed> {
     let bin = link.get("data-bin")?;
     let profile = link
         .attributes
@@ -279,25 +294,34 @@ fn place_app(link: &Link, dist: &Path) -> Result<Placed> {
         .attributes
         .get("data-wasm-opt")
         .map(|level| (level.as_str(), params.as_slice()));
-    let app = crate::split::build(bin, profile, opt, dist)?;
+    let app = match shape {
+        Shape::Split => crate::split::build(bin, profile, opt, dist)?,
+        Shape::Whole => crate::split::build_whole(bin, profile, opt, dist)?,
+    };
     println!(
         "the app's first module {}, its chunks {}",
         app.wasm,
         app.chunks.join(", ")
     );
     let read = |name: &str| std::fs::read(dist.join(name));
-    let (js, wasm, loader) = (read(&app.js)?, read(&app.wasm)?, read(&app.link)?);
+    let module_preload = |name: &str| -> Result<String> {
+        Ok(format!(
+            r#"<link rel="modulepreload" href="./{name}" crossorigin="anonymous" integrity="{}">"#,
+            integrity(&read(name)?)
+        ))
+    };
+    let mut head = module_preload(&app.js)?;
+    if let Some(loader) = &app.link {
+        head.push_str(&module_preload(loader)?);
+    }
+    head.push_str(&format!(
+        r#"<link rel="preload" href="./{}" crossorigin="anonymous" integrity="{}" as="fetch" type="application/wasm">"#,
+        app.wasm,
+        integrity(&read(&app.wasm)?)
+    ));
     Ok(Placed {
         tag: app_script(&app.js, &app.wasm),
-        head: format!(
-            r#"<link rel="modulepreload" href="./{}" crossorigin="anonymous" integrity="{}"><link rel="modulepreload" href="./{}" crossorigin="anonymous" integrity="{}"><link rel="preload" href="./{}" crossorigin="anonymous" integrity="{}" as="fetch" type="application/wasm">"#,
-            app.js,
-            integrity(&js),
-            app.link,
-            integrity(&loader),
-            app.wasm,
-            integrity(&wasm)
-        ),
+        head,
     })
 }
 

@@ -68,7 +68,11 @@ enum Command {
     Npm,
     /// Build the app in release mode into dist/ (split into its first
     /// module and chunks, with compressed copies), as the gateway serves it.
-    Dist,
+    Dist {
+        /// One module, without its lazy points, to compare the two.
+        #[arg(long)]
+        whole: bool,
+    },
     /// Property tests with arbitrary input, round after round, for a fixed time.
     Fuzz {
         /// How long to run.
@@ -84,7 +88,14 @@ fn main() -> ExitCode {
         Command::Serve => start::serve(),
         Command::Bench { parts } => bench::run(&parts),
         Command::Npm => npm::run(),
-        Command::Dist => dist::build_release_app().map(|()| ExitCode::SUCCESS),
+        Command::Dist { whole } => {
+            let shape = if whole {
+                dist::Shape::Whole
+            } else {
+                dist::Shape::Split
+            };
+            dist::build_app(shape).map(|()| ExitCode::SUCCESS)
+        }
         Command::Fuzz { seconds } => fuzz::run(std::time::Duration::from_secs(seconds)),
     };
     match result {

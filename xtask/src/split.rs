@@ -34,8 +34,9 @@ pub struct SplitApp {
     pub js: String,
     /// The first module.
     pub wasm: String,
-    /// The chunks' loader, which the first module's JavaScript imports.
-    pub link: String,
+    /// The chunks' loader, which the first module's JavaScript imports
+    /// (none in a build made whole).
+    pub link: Option<String>,
     /// Each chunk's file.
     pub chunks: Vec<String>,
 }
@@ -100,6 +101,53 @@ pub fn build(
         &chunks,
         dist,
     )
+}
+
+/// The app built whole, without its lazy points (as it was before it was
+/// split, for comparing the two: `cargo xtask dist --whole`), bound,
+/// shrunk and named by its hash into `dist`.
+pub fn build_whole(
+    bin: &str,
+    profile: &str,
+    opt: Option<(&str, &[String])>,
+    dist: &Path,
+) -> Result<SplitApp> {
+    cmd::run(command("cargo").args([
+        "build",
+        "--bin",
+        bin,
+        "--target",
+        WASM_TARGET,
+        "--profile",
+        profile,
+    ]))?;
+    let bound = project::target_dir().join("dist-bindgen");
+    if bound.exists() {
+        std::fs::remove_dir_all(&bound)?;
+    }
+    wasm::bind_for_web(
+        &wasm::built(profile, &format!("{bin}.wasm")),
+        bin,
+        &bound,
+        false,
+    )?;
+    let wasm_path = bound.join(format!("{bin}_bg.wasm"));
+    if let Some((level, params)) = opt {
+        wasm::optimize(&wasm_path, level, params)?;
+    }
+    let js = std::fs::read(bound.join(format!("{bin}.js")))?;
+    let wasm = std::fs::read(&wasm_path)?;
+    let name = crate::dist::hashed(bin, &[&js, &wasm]);
+    let (js_name, wasm_name) = (format!("{name}.js"), format!("{name}_bg.wasm"));
+    std::fs::write(dist.join(&js_name), &js)?;
+    std::fs::write(dist.join(&wasm_name), &wasm)?;
+    std::fs::remove_dir_all(&bound)?;
+    Ok(SplitApp {
+        js: js_name,
+        wasm: wasm_name,
+        link: None,
+        chunks: Vec::new(),
+    })
 }
 
 /// Name each part by its hash, write the names where the others read them,
@@ -179,7 +227,7 @@ fn name_and_write(
     Ok(SplitApp {
         js: js_name,
         wasm: wasm_name,
-        link: link_name,
+        link: Some(link_name),
         chunks: chunk_names,
     })
 }
