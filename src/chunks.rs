@@ -2,6 +2,12 @@
 //! release build: loaded the first time its page opens (or before, when a
 //! link to it is hovered or focused, or the page is idle), then at once.
 //!
+//! Each chunk is named after the leading segments of its page's address
+//! (`new_image_to_video` for `/new/image-to-video`, `tasks` for
+//! `/tasks/…`): the page the release build serves fetches the chunk of the
+//! address it opens on beside the first module, by that name alone
+//! (`xtask/src/dist.rs`), with no second table of the app's addresses.
+//!
 //! A chunk is a `#[wasm_split]` function (leptos's `wasm_split`, as
 //! `#[lazy]` uses it) that draws its page. The release build turns on the
 //! `split` feature and cuts the module at these functions
@@ -81,21 +87,21 @@ chunk! {
 chunk! {
     /// The image-to-video form's page, started from the board's task
     /// `from` or another task's result `next`.
-    image_to_video(from: Option<String>, next: Option<StartedFrom>) in image_to_video,
+    image_to_video(from: Option<String>, next: Option<StartedFrom>) in new_image_to_video,
         preload_image_to_video =>
         view! { <NewTask kind=TaskKind::ImageToVideo from next form=image_to_video_form/> }
 }
 
 chunk! {
     /// The video translation form's page, as [`image_to_video`]'s.
-    video_translate(from: Option<String>, next: Option<StartedFrom>) in video_translate,
+    video_translate(from: Option<String>, next: Option<StartedFrom>) in new_video_translate,
         preload_video_translate =>
         view! { <NewTask kind=TaskKind::VideoTranslate from next form=video_translate_form/> }
 }
 
 chunk! {
     /// The image generation form's page, as [`image_to_video`]'s.
-    image_generate(from: Option<String>, next: Option<StartedFrom>) in image_generate,
+    image_generate(from: Option<String>, next: Option<StartedFrom>) in new_image_generate,
         preload_image_generate =>
         view! { <NewTask kind=TaskKind::ImageGenerate from next form=image_generate_form/> }
 }
@@ -103,7 +109,7 @@ chunk! {
 chunk! {
     /// One task's page (its kind as the address spells it), with its
     /// players and what was asked.
-    task(kind: String, id: String) in task, preload_task => view! { <TaskPage kind id/> }
+    task(kind: String, id: String) in tasks, preload_task => view! { <TaskPage kind id/> }
 }
 
 chunk! {

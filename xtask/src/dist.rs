@@ -213,6 +213,54 @@ pub fn hashed(stem: &str, parts: &[&[u8]]) -> String {
     format!("{stem}-{hex}")
 }
 
+/// Whether `name` is `prefix` and 16 hex digits then an extension, as
+/// [`hashed`] names a file made from `prefix`'s stem (not a longer stem
+/// that starts the same, `chunk-1-` before `chunk-12-…`).
+pub fn hashed_as(name: &str, prefix: &str) -> bool {
+    name.strip_prefix(prefix).is_some_and(|rest| {
+        rest.len() > 16
+            && rest.as_bytes()[..16].iter().all(u8::is_ascii_hexdigit)
+            && rest.as_bytes()[16] == b'.'
+    })
+}
+
+/// The page's script that fetches the chunks of the page it opens on
+/// beside the first module, instead of after it: `pages` are each page's
+/// chunk files by the page's name, the leading segments of its address
+/// (`/new/image-to-video` is `new_image_to_video`, else its first segment,
+/// `tasks`), as `src/chunks.rs` names them.
+fn page_chunks_script(pages: &BTreeMap<String, Vec<String>>) -> String {
+    let table = pages
+        .iter()
+        .map(|(page, files)| {
+            let files = files
+                .iter()
+                .map(|file| format!("\"{file}\""))
+                .collect::<Vec<_>>()
+                .join(",");
+            format!("\"{page}\":[{files}]")
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    format!(
+        "<script>\n\
+         (function () {{\n\
+           var pages = {{{table}}};\n\
+           var base = new URL(document.baseURI).pathname;\n\
+           var path = location.pathname.indexOf(base) === 0 ? location.pathname.slice(base.length) : \"\";\n\
+           var parts = path.split(\"/\").filter(Boolean).map(function (part) {{ return part.replace(/-/g, \"_\"); }});\n\
+           var files = pages[parts.slice(0, 2).join(\"_\")] || pages[parts[0]] || [];\n\
+           files.forEach(function (file) {{\n\
+             var link = document.createElement(\"link\");\n\
+             link.rel = \"preload\"; link.as = \"fetch\"; link.type = \"application/wasm\";\n\
+             link.crossOrigin = \"anonymous\"; link.href = file;\n\
+             document.head.appendChild(link);\n\
+           }});\n\
+         }})();\n\
+         </script>"
+    )
+}
+
 /// Do what `link` asks into `dist` and say what it becomes in the page.
 fn place(root: &Path, link: &Link, dist: &Path, shape: Shape) -> Result<Placed> {
     match link.get("rel")? {
@@ -319,6 +367,9 @@ fn place_app(link: &Link, dist: &Path, shape: Shape) -> Result<Placed> {
         app.wasm,
         integrity(&read(&app.wasm)?)
     ));
+    if !app.pages.is_empty() {
+        head.push_str(&page_chunks_script(&app.pages));
+    }
     Ok(Placed {
         tag: app_script(&app.js, &app.wasm),
         head,
@@ -473,5 +524,38 @@ mod tests {
         assert_eq!(back, text);
         assert!(!dir.join("video.mp4.br").exists());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[cfg(test)]
+mod hashed_tests {
+    use super::*;
+
+    #[test]
+    fn a_hashed_name_is_told_from_a_longer_stem() {
+        let name = format!("{}.wasm", hashed("chunk-12", &[b"x"]));
+        assert!(hashed_as(&name, "chunk-12-"));
+        assert!(!hashed_as(&name, "chunk-1-"));
+        assert!(!hashed_as("chunk-12-abc.wasm", "chunk-12-"));
+    }
+
+    #[test]
+    fn the_page_fetches_the_chunks_of_the_address_it_opens_on() {
+        let pages = BTreeMap::from([
+            ("tasks".to_owned(), vec!["split-tasks-0.wasm".to_owned()]),
+            (
+                "new_image_generate".to_owned(),
+                vec![
+                    "chunk-7-0.wasm".to_owned(),
+                    "split-new-image-generate-0.wasm".to_owned(),
+                ],
+            ),
+        ]);
+        let script = page_chunks_script(&pages);
+        assert!(script.contains(
+            r#""new_image_generate":["chunk-7-0.wasm","split-new-image-generate-0.wasm"]"#
+        ));
+        assert!(script.contains(r#""tasks":["split-tasks-0.wasm"]"#));
+        assert!(script.starts_with("<script>") && script.ends_with("</script>"));
     }
 }

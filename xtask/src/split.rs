@@ -9,6 +9,7 @@
 //! and table; the two names are hashed together, over everything the
 //! build made, since each names the other.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -39,6 +40,10 @@ pub struct SplitApp {
     pub link: Option<String>,
     /// Each chunk's file.
     pub chunks: Vec<String>,
+    /// Each page's chunk by its name (the leading segments of the page's
+    /// address, `new_image_to_video`), with the files it needs: its own
+    /// and those of code it shares with other pages.
+    pub pages: BTreeMap<String, Vec<String>>,
 }
 
 /// Build `bin` with `profile` and the lazy points, split it, bind and
@@ -93,14 +98,35 @@ pub fn build(
             wasm::optimize(chunk, level, params)?;
         }
     }
-    name_and_write(
+    let mut app = name_and_write(
         bin,
         &bound.join("first.js"),
         &first_wasm,
         &work.join(LINK),
         &chunks,
         dist,
-    )
+    )?;
+    let final_name = |stem: &str| -> Option<String> {
+        let prefix = format!("{}-", stem.replace('_', "-"));
+        app.chunks
+            .iter()
+            .find(|name| crate::dist::hashed_as(name, &prefix))
+            .cloned()
+    };
+    let mut pages = BTreeMap::new();
+    for (page, needs) in &split.prefetch_map {
+        let files = needs
+            .iter()
+            .map(|stem| {
+                final_name(stem)
+                    .or_else(|| final_name(&format!("split_{stem}")))
+                    .with_context(|| format!("the split names a chunk {stem} it did not write"))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        pages.insert(page.clone(), files);
+    }
+    app.pages = pages;
+    Ok(app)
 }
 
 /// The app built whole, without its lazy points (as it was before it was
@@ -147,6 +173,7 @@ pub fn build_whole(
         wasm: wasm_name,
         link: None,
         chunks: Vec::new(),
+        pages: BTreeMap::new(),
     })
 }
 
@@ -229,5 +256,6 @@ fn name_and_write(
         wasm: wasm_name,
         link: Some(link_name),
         chunks: chunk_names,
+        pages: BTreeMap::new(),
     })
 }

@@ -12,10 +12,10 @@ use media_gen_e2e::{dist_dir, start_site, start_site_configured, test_folder, Br
 
 /// Every page's chunk, by the start of its file's name.
 const PAGE_CHUNKS: [&str; 6] = [
-    "split-image-to-video-",
-    "split-video-translate-",
-    "split-image-generate-",
-    "split-task-",
+    "split-new-image-to-video-",
+    "split-new-video-translate-",
+    "split-new-image-generate-",
+    "split-tasks-",
     "split-compare-",
     "split-settings-",
 ];
@@ -165,11 +165,47 @@ async fn a_forms_chunk_is_fetched_once_and_a_link_pointed_at_fetches_its_chunk_b
         browser.click("nav[aria-label=Main] a[href='/']").await;
         browser.wait_for_text("main h1", "Tasks").await;
     }
-    assert_eq!(times_fetched(&browser, "split-image-generate-").await, 1);
+    assert_eq!(
+        times_fetched(&browser, "split-new-image-generate-").await,
+        1
+    );
     // Saving data: nothing fetched for pages not asked for.
-    for chunk in ["split-task-", "split-compare-", "split-video-translate-"] {
+    for chunk in [
+        "split-tasks-",
+        "split-compare-",
+        "split-new-video-translate-",
+    ] {
         assert_eq!(times_fetched(&browser, chunk).await, 0, "{chunk}");
     }
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_page_opened_cold_fetches_its_chunk_beside_the_first_module() {
+    let site = start_site().await;
+    let browser = saving_data().await;
+    browser
+        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
+        .await;
+    // Asked for before the first module had arrived: not after it started.
+    let times = browser
+        .eval(
+            "(() => { const all = performance.getEntriesByType('resource'); \
+             const first = all.find((e) => /media-gen-app-[0-9a-f]{16}_bg\\.wasm$/.test(e.name)); \
+             const chunk = all.find((e) => e.name.split('/').pop().startsWith('split-new-image-generate-')); \
+             return [first.responseEnd, chunk.startTime]; })()",
+        )
+        .await;
+    let (first_arrived, chunk_asked) = (times[0].as_f64(), times[1].as_f64());
+    assert!(
+        chunk_asked < first_arrived,
+        "the form's chunk was asked for at {chunk_asked:?} ms, the first module arrived at {first_arrived:?} ms"
+    );
+    assert_eq!(
+        times_fetched(&browser, "split-new-image-generate-").await,
+        1
+    );
     browser.close().await;
 }
 
@@ -268,7 +304,7 @@ async fn under_a_base_path_the_chunks_come_from_under_it() {
     assert!(
         paths
             .iter()
-            .any(|path| path.starts_with("/media/split-video-translate-")),
+            .any(|path| path.starts_with("/media/split-new-video-translate-")),
         "{paths:?}"
     );
     assert!(
