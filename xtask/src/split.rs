@@ -57,14 +57,7 @@ pub fn build(
 ) -> Result<SplitApp> {
     // The relocations let the split move code and data into chunks; they
     // are the linker's, so only the final link asks for them.
-    cmd::run(command("cargo").args([
-        "rustc",
-        "--bin",
-        bin,
-        "--target",
-        WASM_TARGET,
-        "--profile",
-        profile,
+    cmd::run(cargo_app(bin, profile, "rustc").args([
         "--features",
         FEATURE,
         "--",
@@ -129,6 +122,21 @@ pub fn build(
     Ok(app)
 }
 
+/// `cargo {how}` of the app's `bin` for the browser with `profile`.
+fn cargo_app(bin: &str, profile: &str, how: &str) -> std::process::Command {
+    let mut cargo = command("cargo");
+    cargo.args([
+        how,
+        "--bin",
+        bin,
+        "--target",
+        WASM_TARGET,
+        "--profile",
+        profile,
+    ]);
+    cargo
+}
+
 /// The app built whole, without its lazy points (as it was before it was
 /// split, for comparing the two: `cargo xtask dist --whole`), bound,
 /// shrunk and named by its hash into `dist`.
@@ -138,15 +146,7 @@ pub fn build_whole(
     opt: Option<(&str, &[String])>,
     dist: &Path,
 ) -> Result<SplitApp> {
-    cmd::run(command("cargo").args([
-        "build",
-        "--bin",
-        bin,
-        "--target",
-        WASM_TARGET,
-        "--profile",
-        profile,
-    ]))?;
+    cmd::run(&mut cargo_app(bin, profile, "build"))?;
     let bound = project::target_dir().join("dist-bindgen");
     if bound.exists() {
         std::fs::remove_dir_all(&bound)?;
