@@ -28,7 +28,7 @@ pub const WIDGETS_PAGE_BUDGET_KB: f64 = 200.0;
 /// The app's ceiling (gzipped KB): its size now with a little room, checked
 /// by `cargo xtask test` and lowered as it shrinks towards [`APP_BUDGET_KB`].
 /// Its history is in `docs/performance.md`, "How the ceilings grew".
-pub const APP_CEILING_KB: f64 = 530.0;
+pub const APP_CEILING_KB: f64 = 543.0;
 /// The first page's ceiling, as [`APP_CEILING_KB`], lowered as it shrinks
 /// towards [`FIRST_PAGE_BUDGET_KB`].
 pub const FIRST_PAGE_CEILING_KB: f64 = 328.5;

@@ -8,7 +8,11 @@
 use std::path::{Path, PathBuf};
 
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
-use media_gen_e2e::{dist_dir, start_site, start_site_configured, test_folder, Browser};
+use media_gen_e2e::{
+    dist_dir, start_gateway_at, start_sandbox, start_site, start_site_configured, test_folder,
+    Browser,
+};
+use media_gen_gateway::uploads::UploadSettings;
 
 /// Every page's chunk, by the start of its file's name.
 const PAGE_CHUNKS: [&str; 6] = [
@@ -206,6 +210,39 @@ async fn a_page_opened_cold_fetches_its_chunk_beside_the_first_module() {
         times_fetched(&browser, "split-new-image-generate-").await,
         1
     );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn the_file_controls_are_fetched_only_where_the_gateway_takes_uploads() {
+    // A gateway that takes no uploads: a form's fields are URL fields.
+    let site = start_site().await;
+    let browser = saving_data().await;
+    browser
+        .open_app_page(&site.base_url, "/new/image-to-video", "Image to video")
+        .await;
+    browser.find("#image_url").await;
+    assert_eq!(times_fetched(&browser, "split-file-controls-").await, 0);
+    assert!(browser
+        .eval("document.querySelector('#image_url-choose')")
+        .await
+        .is_null());
+    browser.close().await;
+    // One that takes them: the controls come with their chunk.
+    let folder = test_folder("chunk-uploads");
+    let uploads = folder.path().to_owned();
+    let sandbox = start_sandbox(300).await;
+    let base = start_gateway_at(&sandbox, Some(dist_dir()), move |settings, base| {
+        settings.uploads = Some(UploadSettings::new(uploads, base.to_owned()));
+    })
+    .await;
+    let browser = saving_data().await;
+    browser
+        .open_app_page(&base, "/new/image-to-video", "Image to video")
+        .await;
+    browser.find("#image_url-choose").await;
+    assert_eq!(times_fetched(&browser, "split-file-controls-").await, 1);
     browser.close().await;
 }
 

@@ -20,10 +20,13 @@ mod rows;
 mod shrink;
 mod state;
 
+use std::rc::Rc;
+
 use crate::forms::MakeFormClient;
 use leptos::prelude::*;
 use media_gen_api::media_inputs::InputKind;
 use media_gen_api::relay::UploadsInfo;
+use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 use web_sys::{File, FileList};
 
@@ -76,6 +79,11 @@ fn files_of(list: Option<FileList>) -> Vec<File> {
 /// The field's control (`children`) with its file controls, when the
 /// page's gateway takes uploads. `value` is the field's text: a finished
 /// upload's address is put there (added as a line when `many`).
+///
+/// The control shows at once; the file controls come once the gateway
+/// says it takes uploads, from a chunk of their own in a split build
+/// ([`file_controls`]). A file dropped or pasted before they have come
+/// waits for them, never leaving the page.
 #[component]
 pub fn FileTarget(
     /// The field's text.
@@ -97,27 +105,15 @@ pub fn FileTarget(
     let Some(uploads) = use_context::<FormUploads>() else {
         return children().into_any();
     };
-    let target = FileField::new(value, kind, field, many, more, uploads);
-    let FileField {
-        offer,
-        sending,
-        refused,
-        ..
-    } = target;
-    // Leaving the page (Back, a link) stops its uploads; each stays kept in
-    // the browser and goes on when the form is opened again.
-    on_cleanup(move || target.stop_all());
-    let offered = move || target.offered();
-    let take = move |files: Vec<File>| target.take(files);
-    let answer = move |each: bool| target.answer(each);
-    Effect::new(move |_| target.resume_kept());
-
-    let input_ref = NodeRef::<leptos::html::Input>::new();
-    let accept = match kind {
-        InputKind::Image => "image/*",
-        InputKind::Video => "video/*",
+    let offered = move || uploads.offered.get().is_some();
+    // What takes files once the controls have come; files given before
+    // wait for it.
+    let taker = StoredValue::new_local(None::<Taker>);
+    let waiting = StoredValue::new_local(Vec::<File>::new());
+    let take = move |files: Vec<File>| match taker.get_value() {
+        Some(take) => take(files),
+        None => waiting.update_value(|waiting| waiting.extend(files)),
     };
-    let picker_id = format!("{field}-file");
     let on_drop = move |ev: web_sys::DragEvent| {
         if !offered() {
             return;
@@ -140,6 +136,105 @@ pub fn FileTarget(
             take(files);
         }
     };
+    let controls = move || {
+        offered().then(|| {
+            Suspend::new(SendWrapper::new(async move {
+                match drawn!(file_controls(value, kind, field, many, more, uploads)) {
+                    Ok(Controls { view, take }) => {
+                        let given = waiting.try_update_value(std::mem::take).unwrap_or_default();
+                        if !given.is_empty() {
+                            take(given);
+                        }
+                        taker.set_value(Some(take));
+                        view
+                    }
+                    // The field works as a URL field alone.
+                    Err(ControlsMissing) => ().into_any(),
+                }
+            }))
+        })
+    };
+    view! {
+        <div class="file-target" on:drop=on_drop on:dragover=on_dragover on:paste=on_paste>
+            {children()}
+            {controls}
+        </div>
+    }
+    .into_any()
+}
+
+/// What takes a field's files once its controls have come.
+type Taker = Rc<dyn Fn(Vec<File>)>;
+
+/// A field's file controls, from their chunk: what they show and what
+/// takes files given to the field.
+pub struct Controls {
+    view: AnyView,
+    take: Taker,
+}
+
+/// The file controls' chunk did not load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ControlsMissing;
+
+impl From<leptos::wasm_split::SplitLoaderError> for ControlsMissing {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> ControlsMissing {
+        ControlsMissing
+    }
+}
+
+/// `$call` of [`file_controls`]: awaited where the build is split (its
+/// chunk loads first), a plain call elsewhere.
+#[cfg(feature = "split")]
+macro_rules! drawn {
+    ($call:expr) => {
+        $call.await
+    };
+}
+#[cfg(not(feature = "split"))]
+macro_rules! drawn {
+    ($call:expr) => {
+        $call
+    };
+}
+use drawn;
+
+/// The file controls of a field whose gateway takes uploads: the field's
+/// state ([`FileField`]), its picker, the offer of one task per image,
+/// each upload's row and the files refused. A chunk of its own in a split
+/// build, fetched only where the gateway takes uploads.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(file_controls, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+pub fn file_controls(
+    value: RwSignal<String>,
+    kind: InputKind,
+    field: &'static str,
+    many: bool,
+    more: Option<RwSignal<Vec<String>>>,
+    uploads: FormUploads,
+) -> Result<Controls, ControlsMissing> {
+    let target = FileField::new(value, kind, field, many, more, uploads);
+    let FileField {
+        offer,
+        sending,
+        refused,
+        ..
+    } = target;
+    // Leaving the page (Back, a link) stops its uploads; each stays kept in
+    // the browser and goes on when the form is opened again.
+    on_cleanup(move || target.stop_all());
+    let take = move |files: Vec<File>| target.take(files);
+    let answer = move |each: bool| target.answer(each);
+    Effect::new(move |_| target.resume_kept());
+
+    let input_ref = NodeRef::<leptos::html::Input>::new();
+    let accept = match kind {
+        InputKind::Image => "image/*",
+        InputKind::Video => "video/*",
+    };
+    let picker_id = format!("{field}-file");
     let rows = move || {
         sending
             .get()
@@ -147,10 +242,7 @@ pub fn FileTarget(
             .map(|item| sending_row(item, target))
             .collect_view()
     };
-    view! {
-        <div class="file-target" on:drop=on_drop on:dragover=on_dragover on:paste=on_paste>
-            {children()}
-            <Show when=offered>
+    let view = view! {
                 <div class="file-pick">
                     <input
                         type="file"
@@ -213,8 +305,9 @@ pub fn FileTarget(
                             .collect_view()
                     }}
                 </div>
-            </Show>
-        </div>
-    }
-    .into_any()
+    };
+    Ok(Controls {
+        view: view.into_any(),
+        take: Rc::new(take),
+    })
 }

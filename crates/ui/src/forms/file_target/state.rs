@@ -111,11 +111,6 @@ impl FileField {
         }
     }
 
-    /// Whether the page's gateway takes uploads (tracked).
-    pub fn offered(self) -> bool {
-        self.uploads.offered.get().is_some()
-    }
-
     /// Stop every upload under way (the page is left: each stays kept in
     /// the browser and goes on when the form is opened again).
     pub fn stop_all(self) {
