@@ -244,6 +244,37 @@ async fn the_file_controls_are_fetched_only_where_the_gateway_takes_uploads() {
     browser.find("#image_url-choose").await;
     assert_eq!(times_fetched(&browser, "split-file-controls-").await, 1);
     browser.close().await;
+    // Their chunk gone: the field says files cannot be taken, and takes an
+    // address.
+    let copy = test_folder("chunk-controls-gone");
+    dist_without(copy.path(), "split-file-controls-");
+    let uploads = folder.path().to_owned();
+    let base = start_gateway_at(
+        &sandbox,
+        Some(copy.path().to_owned()),
+        move |settings, base| {
+            settings.uploads = Some(UploadSettings::new(uploads, base.to_owned()));
+        },
+    )
+    .await;
+    let browser = saving_data().await;
+    browser
+        .open_app_page(&base, "/new/image-to-video", "Image to video")
+        .await;
+    browser
+        .wait_for_text(
+            "#image_url-files-missing",
+            "Files cannot be taken here: part of the page did not load. Type the file's address, or reload the page.",
+        )
+        .await;
+    browser
+        .type_into("#image_url", "https://example.com/a.png")
+        .await;
+    let typed = browser
+        .eval("document.querySelector('#image_url').value")
+        .await;
+    assert_eq!(typed, "https://example.com/a.png");
+    browser.close().await;
 }
 
 /// A copy of the release build, without the files `gone` names (and their

@@ -26,7 +26,6 @@ use crate::forms::MakeFormClient;
 use leptos::prelude::*;
 use media_gen_api::media_inputs::InputKind;
 use media_gen_api::relay::UploadsInfo;
-use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 use web_sys::{File, FileList};
 
@@ -136,24 +135,38 @@ pub fn FileTarget(
             take(files);
         }
     };
+    // Drawn as they come: with the chunk where the build is split, at
+    // once (and with nothing to wait for) elsewhere.
+    let shown = move |controls: Result<Controls, ControlsMissing>| match controls {
+        Ok(Controls { view, take }) => {
+            let given = waiting.try_update_value(std::mem::take).unwrap_or_default();
+            if !given.is_empty() {
+                take(given);
+            }
+            taker.set_value(Some(take));
+            view
+        }
+        // The field works as a URL field alone; a file given to it is not
+        // taken, and the person is told why.
+        Err(ControlsMissing) => view! {
+            <p class="hint" role="alert" id=format!("{field}-files-missing")>
+                "Files cannot be taken here: part of the page did not load. "
+                "Type the file's address, or reload the page."
+            </p>
+        }
+        .into_any(),
+    };
+    #[cfg(feature = "split")]
     let controls = move || {
         offered().then(|| {
-            Suspend::new(SendWrapper::new(async move {
-                match drawn!(file_controls(value, kind, field, many, more, uploads)) {
-                    Ok(Controls { view, take }) => {
-                        let given = waiting.try_update_value(std::mem::take).unwrap_or_default();
-                        if !given.is_empty() {
-                            take(given);
-                        }
-                        taker.set_value(Some(take));
-                        view
-                    }
-                    // The field works as a URL field alone.
-                    Err(ControlsMissing) => ().into_any(),
-                }
+            Suspend::new(send_wrapper::SendWrapper::new(async move {
+                shown(file_controls(value, kind, field, many, more, uploads).await)
             }))
         })
     };
+    #[cfg(not(feature = "split"))]
+    let controls =
+        move || offered().then(|| shown(file_controls(value, kind, field, many, more, uploads)));
     view! {
         <div class="file-target" on:drop=on_drop on:dragover=on_dragover on:paste=on_paste>
             {children()}
@@ -182,22 +195,6 @@ impl From<leptos::wasm_split::SplitLoaderError> for ControlsMissing {
         ControlsMissing
     }
 }
-
-/// `$call` of [`file_controls`]: awaited where the build is split (its
-/// chunk loads first), a plain call elsewhere.
-#[cfg(feature = "split")]
-macro_rules! drawn {
-    ($call:expr) => {
-        $call.await
-    };
-}
-#[cfg(not(feature = "split"))]
-macro_rules! drawn {
-    ($call:expr) => {
-        $call
-    };
-}
-use drawn;
 
 /// The file controls of a field whose gateway takes uploads: the field's
 /// state ([`FileField`]), its picker, the offer of one task per image,
