@@ -108,10 +108,16 @@ pub fn FileTarget(
     // What takes files once the controls have come; files given before
     // wait for it.
     let taker = StoredValue::new_local(None::<Taker>);
+    // Only a split build draws the field before its controls.
+    #[cfg(feature = "split")]
     let waiting = StoredValue::new_local(Vec::<File>::new());
-    let take = move |files: Vec<File>| match taker.get_value() {
-        Some(take) => take(files),
-        None => waiting.update_value(|waiting| waiting.extend(files)),
+    let take = move |files: Vec<File>| {
+        if let Some(take) = taker.get_value() {
+            take(files);
+        } else {
+            #[cfg(feature = "split")]
+            waiting.update_value(|waiting| waiting.extend(files));
+        }
     };
     let on_drop = move |ev: web_sys::DragEvent| {
         if !offered() {
@@ -139,9 +145,12 @@ pub fn FileTarget(
     // once (and with nothing to wait for) elsewhere.
     let shown = move |controls: Result<Controls, ControlsMissing>| match controls {
         Ok(Controls { view, take }) => {
-            let given = waiting.try_update_value(std::mem::take).unwrap_or_default();
-            if !given.is_empty() {
-                take(given);
+            #[cfg(feature = "split")]
+            {
+                let given = waiting.try_update_value(std::mem::take).unwrap_or_default();
+                if !given.is_empty() {
+                    take(given);
+                }
             }
             taker.set_value(Some(take));
             view
