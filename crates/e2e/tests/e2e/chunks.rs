@@ -89,6 +89,14 @@ async fn saving_data() -> Browser {
     browser
 }
 
+/// A [`saving_data`] browser with the app's page `path` (titled `title`)
+/// open on the site at `base`.
+async fn saving_data_on(base: &str, path: &str, title: &str) -> Browser {
+    let browser = saving_data().await;
+    browser.open_app_page(base, path, title).await;
+    browser
+}
+
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn the_board_opened_cold_fetches_the_first_module_and_the_rest_when_idle() {
@@ -188,10 +196,7 @@ async fn a_forms_chunk_is_fetched_once_and_a_link_pointed_at_fetches_its_chunk_b
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_page_opened_cold_fetches_its_chunk_beside_the_first_module() {
     let site = start_site().await;
-    let browser = saving_data().await;
-    browser
-        .open_app_page(&site.base_url, "/new/image-generate", "Image generation")
-        .await;
+    let browser = saving_data_on(&site.base_url, "/new/image-generate", "Image generation").await;
     // Asked for before the first module had arrived: not after it started.
     let times = browser
         .eval(
@@ -218,10 +223,7 @@ async fn a_page_opened_cold_fetches_its_chunk_beside_the_first_module() {
 async fn the_file_controls_are_fetched_only_where_the_gateway_takes_uploads() {
     // A gateway that takes no uploads: a form's fields are URL fields.
     let site = start_site().await;
-    let browser = saving_data().await;
-    browser
-        .open_app_page(&site.base_url, "/new/image-to-video", "Image to video")
-        .await;
+    let browser = saving_data_on(&site.base_url, "/new/image-to-video", "Image to video").await;
     browser.find("#image_url").await;
     assert_eq!(times_fetched(&browser, "split-file-controls-").await, 0);
     assert!(browser
@@ -237,10 +239,7 @@ async fn the_file_controls_are_fetched_only_where_the_gateway_takes_uploads() {
         settings.uploads = Some(UploadSettings::new(uploads, base.to_owned()));
     })
     .await;
-    let browser = saving_data().await;
-    browser
-        .open_app_page(&base, "/new/image-to-video", "Image to video")
-        .await;
+    let browser = saving_data_on(&base, "/new/image-to-video", "Image to video").await;
     browser.find("#image_url-choose").await;
     assert_eq!(times_fetched(&browser, "split-file-controls-").await, 1);
     browser.close().await;
@@ -257,10 +256,7 @@ async fn the_file_controls_are_fetched_only_where_the_gateway_takes_uploads() {
         },
     )
     .await;
-    let browser = saving_data().await;
-    browser
-        .open_app_page(&base, "/new/image-to-video", "Image to video")
-        .await;
+    let browser = saving_data_on(&base, "/new/image-to-video", "Image to video").await;
     browser
         .wait_for_text(
             "#image_url-files-missing",
