@@ -130,7 +130,13 @@ pub fn preload(page: &Page) {
     }
 }
 
-/// Fetch every chunk, the forms' first.
+/// Fetch the file controls' chunk (a form's page on a site that takes
+/// uploads draws them).
+pub fn preload_file_controls() {
+    fetch(media_gen_ui::forms::file_target::preload_file_controls());
+}
+
+/// Fetch every page's chunk, the forms' first.
 pub fn preload_all() {
     for page in [
         Page::NewTask(TaskKind::ImageToVideo),

@@ -4,6 +4,8 @@
 //! to save data). Fetching twice costs nothing: a chunk loads once.
 
 use gloo_events::EventListener;
+use leptos::prelude::*;
+use media_gen_ui::forms::file_target::UploadsOffered;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -20,20 +22,28 @@ pub const IDLE_MARK: &str = "media-gen-idle-fetch";
 
 /// Fetch, for as long as the app runs, the chunk of the page a link leads
 /// to when it is pointed at, focused or touched; and every chunk once the
-/// browser is idle after the start.
+/// browser is idle after the start (the file controls' too, where the
+/// gateway takes uploads).
 pub fn start() {
     let Some(document) = web_sys::window().and_then(|window| window.document()) else {
         return;
     };
+    // Where the gateway takes uploads, a form's page draws file controls:
+    // their chunk is fetched with the form's.
+    let uploads = use_context::<UploadsOffered>();
+    let takes_uploads = move || uploads.is_some_and(|offered| offered.0.get_untracked().is_some());
     for event in ["pointerover", "focusin", "touchstart"] {
-        EventListener::new(&document, event, |event| {
+        EventListener::new(&document, event, move |event| {
             if let Some(page) = event.target().and_then(|target| linked_page(&target)) {
                 chunks::preload(&page);
+                if matches!(page, Page::NewTask(_)) && takes_uploads() {
+                    chunks::preload_file_controls();
+                }
             }
         })
         .forget();
     }
-    gloo_timers::callback::Timeout::new(IDLE_AFTER_MS, when_idle).forget();
+    gloo_timers::callback::Timeout::new(IDLE_AFTER_MS, move || when_idle(takes_uploads())).forget();
 }
 
 /// The page the link at (or around) `target` leads to, when it is one of
@@ -54,7 +64,7 @@ fn linked_page(target: &web_sys::EventTarget) -> Option<Page> {
 
 /// Every chunk, in the browser's next idle time (after a timeout where it
 /// has no idle callbacks), unless the visitor asked to save data.
-fn when_idle() {
+fn when_idle(with_file_controls: bool) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -66,9 +76,12 @@ fn when_idle() {
     if saving {
         return;
     }
-    let fetch_all = Closure::once_into_js(|| {
+    let fetch_all = Closure::once_into_js(move || {
         crate::shell::boot::mark(IDLE_MARK);
         chunks::preload_all();
+        if with_file_controls {
+            chunks::preload_file_controls();
+        }
     });
     let idle = js_sys::Reflect::get(&window, &"requestIdleCallback".into())
         .ok()

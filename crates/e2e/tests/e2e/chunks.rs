@@ -89,6 +89,22 @@ async fn saving_data() -> Browser {
     browser
 }
 
+/// Move the pointer onto the element `css` finds, as a person's mouse does.
+async fn point_at(browser: &Browser, css: &str) {
+    let element = browser.find(css).await;
+    let point = MouseActions::new("mouse".to_owned()).then(PointerAction::MoveToElement {
+        element,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    });
+    browser
+        .client
+        .perform_actions(point)
+        .await
+        .expect("point at it");
+}
+
 /// A [`saving_data`] browser with the app's page `path` (titled `title`)
 /// open on the site at `base`.
 async fn saving_data_on(base: &str, path: &str, title: &str) -> Browser {
@@ -146,20 +162,7 @@ async fn a_forms_chunk_is_fetched_once_and_a_link_pointed_at_fetches_its_chunk_b
     browser.open_app_page(&site.base_url, "/", "Tasks").await;
     assert_eq!(times_fetched(&browser, "split-settings-").await, 0);
     // Pointing at the link fetches its page's chunk; the page stays.
-    let link = browser
-        .find("nav[aria-label=Main] a[href='/settings']")
-        .await;
-    let point = MouseActions::new("mouse".to_owned()).then(PointerAction::MoveToElement {
-        element: link,
-        duration: None,
-        x: 0.0,
-        y: 0.0,
-    });
-    browser
-        .client
-        .perform_actions(point)
-        .await
-        .expect("point at the link");
+    point_at(&browser, "nav[aria-label=Main] a[href='/settings']").await;
     wait_for_fetch(&browser, "split-settings-").await;
     assert_eq!(browser.address().await, "/", "only pointed at");
     browser
@@ -242,6 +245,17 @@ async fn the_file_controls_are_fetched_only_where_the_gateway_takes_uploads() {
     let browser = saving_data_on(&base, "/new/image-to-video", "Image to video").await;
     browser.find("#image_url-choose").await;
     assert_eq!(times_fetched(&browser, "split-file-controls-").await, 1);
+    browser.close().await;
+    // Pointing at a form's link fetches the controls with the form.
+    let browser = saving_data_on(&base, "/", "Tasks").await;
+    point_at(
+        &browser,
+        "nav[aria-label=Main] a[href='/new/video-translate']",
+    )
+    .await;
+    wait_for_fetch(&browser, "split-file-controls-").await;
+    wait_for_fetch(&browser, "split-new-video-translate-").await;
+    assert_eq!(browser.address().await, "/", "only pointed at");
     browser.close().await;
     // Their chunk gone: the field says files cannot be taken, and takes an
     // address.

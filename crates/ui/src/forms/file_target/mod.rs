@@ -195,6 +195,13 @@ pub struct Controls {
     take: Taker,
 }
 
+/// Fetch the file controls' chunk without drawing them: nothing to fetch
+/// in a build that is not split.
+#[cfg(not(feature = "split"))]
+pub async fn preload_file_controls() -> Result<(), ControlsMissing> {
+    Ok(())
+}
+
 /// The file controls' chunk did not load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ControlsMissing;
@@ -211,7 +218,12 @@ impl From<leptos::wasm_split::SplitLoaderError> for ControlsMissing {
 /// build, fetched only where the gateway takes uploads.
 #[cfg_attr(
     feature = "split",
-    leptos::wasm_split::wasm_split(file_controls, wasm_split_path = ::leptos::wasm_split, fallible)
+    leptos::wasm_split::wasm_split(
+        file_controls,
+        wasm_split_path = ::leptos::wasm_split,
+        preload(#[doc = "Fetch the file controls' chunk without drawing them."] preload_file_controls),
+        fallible
+    )
 )]
 pub fn file_controls(
     value: RwSignal<String>,
