@@ -31,7 +31,8 @@ pub fn start() {
     // Where the gateway takes uploads, a form's page draws file controls:
     // their chunk is fetched with the form's.
     let uploads = use_context::<UploadsOffered>();
-    let takes_uploads = move || uploads.is_some_and(|offered| offered.0.get_untracked().is_some());
+    let takes_uploads =
+        move || uploads.is_some_and(|offered| offered.0.with_untracked(Option::is_some));
     for event in ["pointerover", "focusin", "touchstart"] {
         EventListener::new(&document, event, move |event| {
             if let Some(page) = event.target().and_then(|target| linked_page(&target)) {
