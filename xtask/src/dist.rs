@@ -213,17 +213,6 @@ pub fn hashed(stem: &str, parts: &[&[u8]]) -> String {
     format!("{stem}-{hex}")
 }
 
-/// Whether `name` is `prefix` and 16 hex digits then an extension, as
-/// [`hashed`] names a file made from `prefix`'s stem (not a longer stem
-/// that starts the same, `chunk-1-` before `chunk-12-…`).
-pub fn hashed_as(name: &str, prefix: &str) -> bool {
-    name.strip_prefix(prefix).is_some_and(|rest| {
-        rest.len() > 16
-            && rest.as_bytes()[..16].iter().all(u8::is_ascii_hexdigit)
-            && rest.as_bytes()[16] == b'.'
-    })
-}
-
 /// The page's script that fetches the chunks of the page it opens on
 /// beside the first module, instead of after it: `pages` are each page's
 /// chunk files by the page's name, the leading segments of its address
@@ -528,16 +517,8 @@ mod tests {
 }
 
 #[cfg(test)]
-mod hashed_tests {
+mod page_chunks_tests {
     use super::*;
-
-    #[test]
-    fn a_hashed_name_is_told_from_a_longer_stem() {
-        let name = format!("{}.wasm", hashed("chunk-12", &[b"x"]));
-        assert!(hashed_as(&name, "chunk-12-"));
-        assert!(!hashed_as(&name, "chunk-1-"));
-        assert!(!hashed_as("chunk-12-abc.wasm", "chunk-12-"));
-    }
 
     #[test]
     fn the_page_fetches_the_chunks_of_the_address_it_opens_on() {

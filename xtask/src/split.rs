@@ -9,7 +9,7 @@
 //! and table; the two names are hashed together, over everything the
 //! build made, since each names the other.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -91,35 +91,48 @@ pub fn build(
             wasm::optimize(chunk, level, params)?;
         }
     }
-    let mut app = name_and_write(
+    name_and_write(
         bin,
         &bound.join("first.js"),
         &first_wasm,
         &work.join(LINK),
         &chunks,
+        &split.prefetch_map,
         dist,
-    )?;
-    let final_name = |stem: &str| -> Option<String> {
-        let prefix = format!("{}-", stem.replace('_', "-"));
-        app.chunks
-            .iter()
-            .find(|name| crate::dist::hashed_as(name, &prefix))
-            .cloned()
-    };
-    let mut pages = BTreeMap::new();
-    for (page, needs) in &split.prefetch_map {
-        let files = needs
-            .iter()
-            .map(|stem| {
-                final_name(stem)
-                    .or_else(|| final_name(&format!("split_{stem}")))
-                    .with_context(|| format!("the split names a chunk {stem} it did not write"))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        pages.insert(page.clone(), files);
-    }
-    app.pages = pages;
-    Ok(app)
+    )
+}
+
+/// Each page's chunk files by the page's name, from what the split says
+/// each needs (`needs`: by the files' stems, a page's own written with or
+/// without its `split_`) and the names the files were written under
+/// (`written`, by stem).
+fn page_files(
+    needs: &HashMap<String, Vec<String>>,
+    written: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, Vec<String>>> {
+    needs
+        .iter()
+        .map(|(page, stems)| {
+            let files = stems
+                .iter()
+                .map(|stem| {
+                    written
+                        .get(stem)
+                        .or_else(|| written.get(&format!("split_{stem}")))
+                        .cloned()
+                        .with_context(|| format!("the split names a chunk {stem} it did not write"))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Ok((page.clone(), files))
+        })
+        .collect()
+}
+
+/// `text` with its one `from` made `to`, or why not: the file was not
+/// written as the split writes it (`what` names it).
+fn replaced(text: &str, from: &str, to: &str, what: &str) -> Result<String> {
+    anyhow::ensure!(text.contains(from), "{what} does not hold {from}");
+    Ok(text.replace(from, to))
 }
 
 /// `cargo {how}` of the app's `bin` for the browser with `profile`.
@@ -185,19 +198,16 @@ fn name_and_write(
     wasm: &Path,
     link: &Path,
     chunks: &[PathBuf],
+    needs: &HashMap<String, Vec<String>>,
     dist: &Path,
 ) -> Result<SplitApp> {
     let mut link_text = std::fs::read_to_string(link).context("reading the chunks' loader")?;
     // A chunk that does not load is the app's to say (on its page, or not
     // at all for one fetched ahead, as while the network is down): the
     // loader's own report of it would be an error in the console.
-    const REPORT: &str = "console.error(e);";
-    anyhow::ensure!(
-        link_text.contains(REPORT),
-        "the chunks' loader no longer reports a failed load as it did"
-    );
-    link_text = link_text.replace(REPORT, "");
-    let mut chunk_names = Vec::new();
+    const LOADER: &str = "the chunks' loader";
+    link_text = replaced(&link_text, "console.error(e);", "", LOADER)?;
+    let mut written = BTreeMap::new();
     let mut everything: Vec<Vec<u8>> = Vec::new();
     for chunk in chunks {
         let bytes = std::fs::read(chunk)?;
@@ -209,15 +219,15 @@ fn name_and_write(
             "{}.wasm",
             crate::dist::hashed(&stem.replace('_', "-"), &[&bytes])
         );
-        let written = format!("\"./{stem}.wasm\"");
-        anyhow::ensure!(
-            link_text.contains(&written),
-            "the chunks' loader does not name {written}"
-        );
-        link_text = link_text.replace(&written, &format!("\"./{name}\""));
+        link_text = replaced(
+            &link_text,
+            &format!("\"./{stem}.wasm\""),
+            &format!("\"./{name}\""),
+            LOADER,
+        )?;
         std::fs::write(dist.join(&name), &bytes)?;
         everything.push(bytes);
-        chunk_names.push(name);
+        written.insert(stem.to_owned(), name);
     }
     let wasm_bytes = std::fs::read(wasm)?;
     let wasm_name = format!("{}_bg.wasm", crate::dist::hashed(bin, &[&wasm_bytes]));
@@ -235,19 +245,19 @@ fn name_and_write(
     );
     let js_name = format!("{bin}{build}.js");
     let link_name = format!("__wasm-split{build}.js");
-    let from_link = format!("\"./{FIRST}\"");
-    anyhow::ensure!(
-        link_text.contains(&from_link),
-        "the chunks' loader does not import {from_link}"
-    );
-    link_text = link_text.replace(&from_link, &format!("\"./{js_name}\""));
-    let to_link = format!("from \"./{LINK}\"");
-    anyhow::ensure!(
-        js_text.contains(&to_link),
-        "the first module's JavaScript does not import {to_link}"
-    );
+    link_text = replaced(
+        &link_text,
+        &format!("\"./{FIRST}\""),
+        &format!("\"./{js_name}\""),
+        LOADER,
+    )?;
     // Only the import: the module's imports keep the name the wasm asks for.
-    js_text = js_text.replace(&to_link, &format!("from \"./{link_name}\""));
+    js_text = replaced(
+        &js_text,
+        &format!("from \"./{LINK}\""),
+        &format!("from \"./{link_name}\""),
+        "the first module's JavaScript",
+    )?;
     std::fs::write(dist.join(&wasm_name), &wasm_bytes)?;
     std::fs::write(dist.join(&js_name), &js_text)?;
     std::fs::write(dist.join(&link_name), &link_text)?;
@@ -255,7 +265,39 @@ fn name_and_write(
         js: js_name,
         wasm: wasm_name,
         link: Some(link_name),
-        chunks: chunk_names,
-        pages: BTreeMap::new(),
+        pages: page_files(needs, &written)?,
+        chunks: written.into_values().collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_page_names_the_files_its_chunks_were_written_under() {
+        let written = BTreeMap::from([
+            ("chunk_1".to_owned(), "chunk-1-aa.wasm".to_owned()),
+            ("chunk_12".to_owned(), "chunk-12-bb.wasm".to_owned()),
+            ("split_tasks".to_owned(), "split-tasks-cc.wasm".to_owned()),
+        ]);
+        let needs = HashMap::from([(
+            "tasks".to_owned(),
+            vec!["chunk_12".to_owned(), "tasks".to_owned()],
+        )]);
+        let pages = page_files(&needs, &written).unwrap();
+        assert_eq!(pages["tasks"], ["chunk-12-bb.wasm", "split-tasks-cc.wasm"]);
+        let unknown = HashMap::from([("compare".to_owned(), vec!["chunk_9".to_owned()])]);
+        assert!(page_files(&unknown, &written).is_err());
+    }
+
+    #[test]
+    fn a_name_is_replaced_only_where_the_file_holds_it() {
+        assert_eq!(
+            replaced("import \"./a.js\"", "\"./a.js\"", "\"./b.js\"", "x").unwrap(),
+            "import \"./b.js\""
+        );
+        let missing = replaced("nothing", "\"./a.js\"", "b", "the loader").unwrap_err();
+        assert!(missing.to_string().contains("the loader does not hold"));
+    }
 }

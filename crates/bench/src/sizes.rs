@@ -105,7 +105,11 @@ fn measured_sets(root: &Path) -> Result<Vec<Download>, String> {
     let vite_assets = root.join("target/npm/scratch/vite-client/dist/assets");
     let widgets_assets = root.join("target/npm/scratch/vite-widgets/dist/assets");
     let app = files(&root.join("dist"), &["wasm", "js", "css"])?;
-    let first_page = app.iter().filter(|path| !is_chunk(path)).cloned().collect();
+    let first_page = app
+        .iter()
+        .filter(|path| !media_gen_e2e::is_app_chunk(&file_name_of(path)))
+        .cloned()
+        .collect();
     Ok(vec![
         Download {
             label: "app first page",
@@ -140,14 +144,12 @@ fn measured_sets(root: &Path) -> Result<Vec<Download>, String> {
     ])
 }
 
-/// Whether `path` is one of the app's chunks (a page's, `split-…`, or code
-/// pages share, `chunk-…`), which no page fetches before its first control.
-fn is_chunk(path: &Path) -> bool {
-    let name = path
-        .file_name()
+/// `path`'s file name.
+fn file_name_of(path: &Path) -> String {
+    path.file_name()
         .and_then(|name| name.to_str())
-        .unwrap_or("");
-    name.ends_with(".wasm") && (name.starts_with("split-") || name.starts_with("chunk-"))
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// What a page with widgets loads of Vite's `assets`: the entries, the

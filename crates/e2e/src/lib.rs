@@ -33,6 +33,43 @@ pub fn workspace_root() -> PathBuf {
         .to_owned()
 }
 
+/// A copy of the release build in a test folder of its own (`what` names
+/// it), without the files whose path inside the build `left_out` names;
+/// where each left-out file goes in the copy, to put it back.
+pub fn build_copy(
+    what: &str,
+    left_out: impl Fn(&str) -> bool,
+) -> (tempfile::TempDir, Vec<PathBuf>) {
+    let from = dist_dir();
+    let copy = test_folder(what);
+    let mut missing = Vec::new();
+    let mut folders = vec![from.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read the build") {
+            let path = entry.expect("an entry").path();
+            let relative = path.strip_prefix(&from).expect("inside the build");
+            let to = copy.path().join(relative);
+            if path.is_dir() {
+                folders.push(path);
+            } else if left_out(&relative.to_string_lossy()) {
+                missing.push(to);
+            } else {
+                std::fs::create_dir_all(to.parent().expect("a parent")).expect("make a folder");
+                std::fs::copy(&path, &to).expect("copy a file");
+            }
+        }
+    }
+    (copy, missing)
+}
+
+/// Whether the release build's file `name` is one of the app's chunks (a
+/// page's, `split-…`, or code pages share, `chunk-…`, as
+/// `xtask/src/split.rs` names them), which no page fetches before its
+/// first control.
+pub fn is_app_chunk(name: &str) -> bool {
+    name.ends_with(".wasm") && (name.starts_with("split-") || name.starts_with("chunk-"))
+}
+
 /// The release build of the app, checked to exist.
 pub fn dist_dir() -> PathBuf {
     let dist = workspace_root().join("dist");

@@ -132,25 +132,7 @@ async fn the_header_and_a_loading_state_show_before_the_app_starts() {
 
 /// A copy of the release build without its WebAssembly: a page that cannot start.
 fn build_without_wasm() -> tempfile::TempDir {
-    let from = media_gen_e2e::dist_dir();
-    let copy = media_gen_e2e::test_folder("no-wasm");
-    let to = copy.path();
-    let mut folders = vec![from.clone()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).expect("read the build") {
-            let path = entry.expect("an entry").path();
-            let relative = path.strip_prefix(&from).expect("inside the build");
-            if path.is_dir() {
-                std::fs::create_dir_all(to.join(relative)).expect("make a folder");
-                folders.push(path);
-            } else if !path.to_string_lossy().contains(".wasm") {
-                std::fs::create_dir_all(to.join(relative).parent().expect("a parent"))
-                    .expect("make a folder");
-                std::fs::copy(&path, to.join(relative)).expect("copy a file");
-            }
-        }
-    }
-    copy
+    media_gen_e2e::build_copy("no-wasm", |path| path.contains(".wasm")).0
 }
 
 #[tokio::test]

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 use media_gen_e2e::{
-    dist_dir, start_gateway_at, start_sandbox, start_site, start_site_configured, test_folder,
-    Browser,
+    build_copy, dist_dir, is_app_chunk, start_gateway_at, start_sandbox, start_site,
+    start_site_configured, test_folder, Browser,
 };
 use media_gen_gateway::uploads::UploadSettings;
 
@@ -58,11 +58,6 @@ async fn times_fetched(browser: &Browser, start: &str) -> usize {
         .count()
 }
 
-/// Whether `name` is one of the chunks (not the first module).
-fn is_chunk(name: &str) -> bool {
-    name.ends_with(".wasm") && (name.starts_with("split-") || name.starts_with("chunk-"))
-}
-
 /// Wait until a file whose name starts with `start` was fetched.
 async fn wait_for_fetch(browser: &Browser, start: &str) {
     browser
@@ -87,6 +82,16 @@ async fn saving_data() -> Browser {
         )
         .await;
     browser
+}
+
+/// A gateway in front of `sandbox` serving the build in `static_dir` and
+/// taking uploads into `uploads`; its base URL.
+async fn taking_uploads(sandbox: &str, static_dir: PathBuf, uploads: &Path) -> String {
+    let uploads = uploads.to_owned();
+    start_gateway_at(sandbox, Some(static_dir), move |settings, base| {
+        settings.uploads = Some(UploadSettings::new(uploads, base.to_owned()));
+    })
+    .await
 }
 
 /// Move the pointer onto the element `css` finds, as a person's mouse does.
@@ -135,7 +140,7 @@ async fn the_board_opened_cold_fetches_the_first_module_and_the_rest_when_idle()
     );
     let early: Vec<_> = all
         .iter()
-        .filter(|(name, at, _)| is_chunk(name) && *at < before_idle)
+        .filter(|(name, at, _)| is_app_chunk(name) && *at < before_idle)
         .collect();
     assert!(
         early.is_empty(),
@@ -236,12 +241,8 @@ async fn the_file_controls_are_fetched_only_where_the_gateway_takes_uploads() {
     browser.close().await;
     // One that takes them: the controls come with their chunk.
     let folder = test_folder("chunk-uploads");
-    let uploads = folder.path().to_owned();
     let sandbox = start_sandbox(300).await;
-    let base = start_gateway_at(&sandbox, Some(dist_dir()), move |settings, base| {
-        settings.uploads = Some(UploadSettings::new(uploads, base.to_owned()));
-    })
-    .await;
+    let base = taking_uploads(&sandbox, dist_dir(), folder.path()).await;
     let browser = saving_data_on(&base, "/new/image-to-video", "Image to video").await;
     browser.find("#image_url-choose").await;
     assert_eq!(times_fetched(&browser, "split-file-controls-").await, 1);
@@ -259,17 +260,10 @@ async fn the_file_controls_are_fetched_only_where_the_gateway_takes_uploads() {
     browser.close().await;
     // Their chunk gone: the field says files cannot be taken, and takes an
     // address.
-    let copy = test_folder("chunk-controls-gone");
-    dist_without(copy.path(), "split-file-controls-");
-    let uploads = folder.path().to_owned();
-    let base = start_gateway_at(
-        &sandbox,
-        Some(copy.path().to_owned()),
-        move |settings, base| {
-            settings.uploads = Some(UploadSettings::new(uploads, base.to_owned()));
-        },
-    )
-    .await;
+    let (copy, _) = build_copy("chunk-controls-gone", |path| {
+        path.starts_with("split-file-controls-")
+    });
+    let base = taking_uploads(&sandbox, copy.path().to_owned(), folder.path()).await;
     let browser = saving_data_on(&base, "/new/image-to-video", "Image to video").await;
     browser
         .wait_for_text(
@@ -287,43 +281,10 @@ async fn the_file_controls_are_fetched_only_where_the_gateway_takes_uploads() {
     browser.close().await;
 }
 
-/// A copy of the release build, without the files `gone` names (and their
-/// compressed copies).
-fn dist_without(into: &Path, gone: &str) -> Vec<PathBuf> {
-    let mut moved = Vec::new();
-    for entry in walk(&dist_dir()) {
-        let relative = entry.strip_prefix(dist_dir()).expect("under dist");
-        let to = into.join(relative);
-        std::fs::create_dir_all(to.parent().expect("a folder")).expect("make the folder");
-        let name = relative.to_string_lossy();
-        if name.starts_with(gone) {
-            moved.push(to);
-            continue;
-        }
-        std::fs::copy(&entry, &to).expect("copy a file");
-    }
-    moved
-}
-
-/// Every file under `dir`.
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read a folder") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
-}
-
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn a_chunk_that_cannot_be_fetched_says_so_and_reload_brings_the_page_once_it_is_back() {
-    let folder = test_folder("chunk-gone");
-    let missing = dist_without(folder.path(), "split-settings-");
+    let (folder, missing) = build_copy("chunk-gone", |path| path.starts_with("split-settings-"));
     assert!(!missing.is_empty(), "the build has a settings chunk");
     let site = start_site_configured(folder.path().to_owned(), 300, |_| {}).await;
     let browser = saving_data().await;
