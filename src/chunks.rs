@@ -19,6 +19,7 @@
 
 use leptos::prelude::*;
 use media_gen_api::{StartedFrom, TaskKind};
+use media_gen_ui::chunk::from_chunk;
 use media_gen_ui::forms::{image_generate_form, image_to_video_form, video_translate_form};
 
 use crate::address::Page;
@@ -26,58 +27,8 @@ use crate::board::ComparePage;
 use crate::settings::SettingsPage;
 use crate::task::{NewTask, TaskPage};
 
-/// A page's chunk did not load.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ChunkMissing;
-
-impl From<leptos::wasm_split::SplitLoaderError> for ChunkMissing {
-    fn from(_: leptos::wasm_split::SplitLoaderError) -> ChunkMissing {
-        ChunkMissing
-    }
-}
-
-/// A page's view, from its chunk.
-pub type Drawn = Result<AnyView, ChunkMissing>;
-
-/// One chunk: `$draw` draws its page (loaded first where the build is
-/// split); `$preload` only loads it.
-macro_rules! chunk {
-    ($(#[$doc:meta])* $draw:ident($($arg:ident: $ty:ty),*) in $module:ident, $preload:ident => $view:expr) => {
-        $(#[$doc])*
-        #[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(
-            $module,
-            wasm_split_path = ::leptos::wasm_split,
-            preload(#[doc = "Load the chunk without drawing its page."] $preload),
-            fallible
-        ))]
-        pub fn $draw($($arg: $ty),*) -> Drawn {
-            Ok($view.into_any())
-        }
-
-        /// Load the chunk without drawing its page: nothing to load in a
-        /// build that is not split.
-        #[cfg(not(feature = "split"))]
-        pub async fn $preload() -> Result<(), ChunkMissing> {
-            Ok(())
-        }
-    };
-}
-
-/// `$call` of a chunk's function: awaited where the build is split (it
-/// loads the chunk first), a plain call elsewhere.
-#[cfg(feature = "split")]
-macro_rules! drawn {
-    ($call:expr) => {
-        $call.await
-    };
-}
-#[cfg(not(feature = "split"))]
-macro_rules! drawn {
-    ($call:expr) => {
-        $call
-    };
-}
-pub(crate) use drawn;
+pub use media_gen_ui::chunk::{ChunkMissing, Drawn};
+use media_gen_ui::{chunk, drawn};
 
 chunk! {
     /// The settings page.
@@ -178,12 +129,7 @@ pub fn FromChunk(
     /// The chunk's drawing of its page.
     drawn: std::pin::Pin<Box<dyn std::future::Future<Output = Drawn>>>,
 ) -> impl IntoView {
-    Suspend::new(send_wrapper::SendWrapper::new(async move {
-        match drawn.await {
-            Ok(view) => view,
-            Err(ChunkMissing) => view! { <ChunkFailed/> }.into_any(),
-        }
-    }))
+    from_chunk(drawn, || view! { <ChunkFailed/> }.into_any())
 }
 
 /// The boot page's message where a chunk did not load.

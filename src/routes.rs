@@ -12,8 +12,9 @@ use crate::address::{
     app_path, canonical_path, query_part, replace_address, use_app_navigate, Page,
 };
 use crate::board::BoardPage;
-use crate::chunks::{self, drawn, FromChunk};
+use crate::chunks::{self, FromChunk};
 use crate::shell::not_found::NotFound;
+use media_gen_ui::drawn;
 
 /// The page of the current address, drawn anew when the page changes (not
 /// when only the query does: the pages read it themselves, but for the form

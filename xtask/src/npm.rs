@@ -1,11 +1,13 @@
 //! `cargo xtask npm`: the widgets as an npm package, packed as a tarball.
 //!
-//! Three WebAssembly modules, each built with the size-first profile,
+//! Two WebAssembly modules, each built with the size-first profile,
 //! `wasm-bindgen --target web` and `wasm-opt -Oz`: the client
-//! (`media-gen-js`) and the widgets (`media-gen-widgets`), without and with
-//! the file controls for sites that take uploads; then the package
-//! files kept in `crates/widgets/npm/` and the licence; `npm pack` makes the
-//! tarball. (wasm-pack is not used: it tries to download tools.)
+//! (`media-gen-js`) and the widgets (`media-gen-widgets`), the widgets
+//! split at their lazy points into a first module and chunks (each form,
+//! the status view, the file controls: `crates/widgets/src/chunks.rs`);
+//! then the package files kept in `crates/widgets/npm/` and the licence;
+//! `npm pack` makes the tarball. (wasm-pack is not used: it tries to
+//! download tools.)
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,33 +31,33 @@ struct Module {
     features: &'static [&'static str],
     wasm: &'static str,
     out_name: &'static str,
+    /// Whether it is split at its lazy points (its features put them in).
+    split: bool,
 }
 
 /// The client module (what the `client` entry loads) and the widgets'
-/// module (fetched on the first mount) in its two builds: without file
-/// controls, and with them for a site that takes uploads (the first
-/// widget's site picks). Built one at a time: together, Cargo would give
-/// the widgets the client's exports too.
-const MODULES: [Module; 3] = [
+/// module (fetched on the first mount), whose chunks each widget loads as
+/// it needs them. Built one at a time: together, Cargo would give the
+/// widgets the client's exports too.
+const MODULES: [Module; 2] = [
     Module {
         package: "media-gen-js",
         features: &[],
         wasm: "media_gen_js.wasm",
         out_name: "media_gen_client",
+        split: false,
     },
     Module {
         package: "media-gen-widgets",
-        features: &[],
+        features: &["uploads", crate::split::FEATURE],
         wasm: "media_gen_widgets.wasm",
         out_name: "media_gen_widgets",
-    },
-    Module {
-        package: "media-gen-widgets",
-        features: &["uploads"],
-        wasm: "media_gen_widgets.wasm",
-        out_name: "media_gen_widgets_uploads",
+        split: true,
     },
 ];
+
+/// The widgets' chunks' loader in the package.
+const WIDGETS_LOADER: &str = "media_gen_widgets_chunks.js";
 
 /// Build `module` with the size-first profile into `package`.
 ///
@@ -82,17 +84,27 @@ fn build_module(root: &Path, module: &Module, package: &Path) -> Result<()> {
     if !module.features.is_empty() {
         build.args(["--features", &module.features.join(",")]);
     }
+    if module.split {
+        build.args(["--", crate::split::RELOCS]);
+    }
     cmd::run(&mut build)?;
-    crate::wasm::bind_for_web(
-        &crate::wasm::built("wasm-release", module.wasm),
-        module.out_name,
-        package,
-        true,
-    )?;
+    let built = crate::wasm::built("wasm-release", module.wasm);
+    let params = project::wasm_opt_params(root)?;
+    if module.split {
+        let names = crate::split::Names {
+            first: module.out_name,
+            link: WIDGETS_LOADER,
+            typescript: true,
+        };
+        let work = npm_dir(root).join("split");
+        let parts = crate::split::split(&built, &work, &names, Some(("z", &params)))?;
+        return crate::split::write_to_package(&parts, module.out_name, package);
+    }
+    crate::wasm::bind_for_web(&built, module.out_name, package, true)?;
     crate::wasm::optimize(
         &package.join(format!("{}_bg.wasm", module.out_name)),
         "z",
-        &project::wasm_opt_params(root)?,
+        &params,
     )
 }
 
@@ -327,7 +339,7 @@ fn build_in_default_vite_project(
 }
 
 /// `from` copied into `to`, folders and all.
-fn copy_folder(from: &Path, to: &Path) -> Result<()> {
+pub fn copy_folder(from: &Path, to: &Path) -> Result<()> {
     std::fs::create_dir_all(to).with_context(|| format!("create {}", to.display()))?;
     for entry in std::fs::read_dir(from).with_context(|| format!("read {}", from.display()))? {
         let path = entry?.path();

@@ -57,33 +57,88 @@ pub fn build(
 ) -> Result<SplitApp> {
     // The relocations let the split move code and data into chunks; they
     // are the linker's, so only the final link asks for them.
-    cmd::run(cargo_app(bin, profile, "rustc").args([
-        "--features",
-        FEATURE,
-        "--",
-        "-Clink-arg=--emit-relocs",
-    ]))?;
+    cmd::run(cargo_app(bin, profile, "rustc").args(["--features", FEATURE, "--", RELOCS]))?;
     let work = project::target_dir().join("dist-split");
+    let parts = split(
+        &wasm::built(profile, &format!("{bin}.wasm")),
+        &work,
+        &Names {
+            first: "first",
+            link: LINK,
+            typescript: false,
+        },
+        opt,
+    )?;
+    name_and_write(bin, &parts, dist)
+}
+
+/// The linker's flag that keeps the relocations a split needs.
+pub const RELOCS: &str = "-Clink-arg=--emit-relocs";
+
+/// What the parts of a split module are called before they are written
+/// where they are served.
+pub struct Names<'a> {
+    /// The first module's name as wasm-bindgen writes it (`{first}.js`,
+    /// `{first}_bg.wasm`).
+    pub first: &'a str,
+    /// The chunks' loader's file name.
+    pub link: &'a str,
+    /// Whether wasm-bindgen writes TypeScript declarations of the first
+    /// module.
+    pub typescript: bool,
+}
+
+/// A module split at its lazy points, each part bound or shrunk, in the
+/// folder it was split in.
+pub struct Parts {
+    /// The first module's JavaScript (wasm-bindgen's, beside its
+    /// declarations when asked for).
+    pub js: PathBuf,
+    /// The first module.
+    pub wasm: PathBuf,
+    /// The chunks' loader, its own console report of a chunk that did not
+    /// load taken out.
+    pub link: PathBuf,
+    /// Each chunk's file, named by the split (`chunk_12.wasm`,
+    /// `split_tasks.wasm`).
+    pub chunks: Vec<PathBuf>,
+    /// The chunk files (by stem) each lazy point needs, by the point's name.
+    pub needs: HashMap<String, Vec<String>>,
+}
+
+/// Split the module `input` (linked with [`RELOCS`]) at its lazy points in
+/// `work`, bind its first module as `names` says and shrink every part
+/// (`opt`: wasm-opt's level and parameters, when given).
+pub fn split(
+    input: &Path,
+    work: &Path,
+    names: &Names,
+    opt: Option<(&str, &[String])>,
+) -> Result<Parts> {
     if work.exists() {
-        std::fs::remove_dir_all(&work)?;
+        std::fs::remove_dir_all(work)?;
     }
-    std::fs::create_dir_all(&work)?;
-    let input = std::fs::read(wasm::built(profile, &format!("{bin}.wasm")))?;
-    let first = work.join("first.wasm");
-    let link = format!("./{LINK}");
-    let main_module = format!("./{FIRST}");
+    std::fs::create_dir_all(work)?;
+    let input = std::fs::read(input)?;
+    let unbound = work.join("unbound.wasm");
+    let link = format!("./{}", names.link);
+    let main_module = format!("./{}.js", names.first);
     let split = wasm_split_cli_support::transform({
         let mut options = wasm_split_cli_support::Options::new(&input);
-        options.output_dir = &work;
-        options.main_out_path = &first;
+        options.output_dir = work;
+        options.main_out_path = &unbound;
         options.main_module = &main_module;
         options.link_name = &link;
         options
     })
-    .map_err(|error| anyhow::anyhow!("splitting the app at its lazy points: {error:#}"))?;
-    let bound = work.join("bound");
-    wasm::bind_split_first(&first, "first", &bound)?;
-    let first_wasm = bound.join("first_bg.wasm");
+    .map_err(|error| anyhow::anyhow!("splitting a module at its lazy points: {error:#}"))?;
+    std::fs::write(
+        work.join(names.link),
+        unloud_loader(&std::fs::read_to_string(work.join(names.link))?)?,
+    )?;
+    wasm::bind_split_first(&unbound, names.first, work, names.typescript)?;
+    std::fs::remove_file(&unbound)?;
+    let first_wasm = work.join(format!("{}_bg.wasm", names.first));
     let chunks: Vec<PathBuf> = split.split_modules;
     if let Some((level, params)) = opt {
         wasm::optimize(&first_wasm, level, params)?;
@@ -91,15 +146,51 @@ pub fn build(
             wasm::optimize(chunk, level, params)?;
         }
     }
-    name_and_write(
-        bin,
-        &bound.join("first.js"),
-        &first_wasm,
-        &work.join(LINK),
-        &chunks,
-        &split.prefetch_map,
-        dist,
-    )
+    Ok(Parts {
+        js: work.join(format!("{}.js", names.first)),
+        wasm: first_wasm,
+        link: work.join(names.link),
+        chunks,
+        needs: split.prefetch_map,
+    })
+}
+
+/// The loader without its own report of a chunk that did not load: that
+/// is for the page to say (the app on its page, a widget in `ready`), or
+/// for nobody, for one fetched ahead while the network is down.
+fn unloud_loader(text: &str) -> Result<String> {
+    replaced(text, "console.error(e);", "", "the chunks' loader")
+}
+
+/// Write a split module's `parts` into an npm package's folder `package`
+/// under names that start with `prefix` (the first module's name): each
+/// chunk `{prefix}_{stem}.wasm`, so the loader's
+/// `new URL("./…", import.meta.url)` finds it, and a bundler that follows
+/// those (Vite) ships it.
+pub fn write_to_package(parts: &Parts, prefix: &str, package: &Path) -> Result<()> {
+    std::fs::create_dir_all(package)?;
+    let mut link_text = std::fs::read_to_string(&parts.link)?;
+    write_chunks(&mut link_text, &parts.chunks, package, |stem, _| {
+        format!("{prefix}_{stem}.wasm")
+    })?;
+    let link_name = parts.link.file_name().context("the loader has a name")?;
+    std::fs::write(package.join(link_name), link_text)?;
+    let work = parts.js.parent().context("the split's folder")?;
+    // The rest is wasm-bindgen's of the first module: its JavaScript, the
+    // module, their declarations and any snippets.
+    for entry in std::fs::read_dir(work)? {
+        let path = entry?.path();
+        if path == parts.link || parts.chunks.contains(&path) {
+            continue;
+        }
+        let name = path.file_name().context("a file has a name")?;
+        if path.is_dir() {
+            crate::npm::copy_folder(&path, &package.join(name))?;
+        } else {
+            std::fs::copy(&path, package.join(name))?;
+        }
+    }
+    Ok(())
 }
 
 /// Each page's chunk files by the page's name, from what the split says
@@ -190,44 +281,68 @@ pub fn build_whole(
     })
 }
 
+/// A chunk as [`write_chunks`] wrote it.
+struct WrittenChunk {
+    /// Its name as the split wrote it, without `.wasm`.
+    stem: String,
+    /// Its name where it was written.
+    name: String,
+    bytes: Vec<u8>,
+}
+
+/// Write each of `chunks` into `dir` under the name `name` gives it (from
+/// its stem and bytes), and name it so in the loader's `link_text`.
+fn write_chunks(
+    link_text: &mut String,
+    chunks: &[PathBuf],
+    dir: &Path,
+    name: impl Fn(&str, &[u8]) -> String,
+) -> Result<Vec<WrittenChunk>> {
+    chunks
+        .iter()
+        .map(|chunk| {
+            let bytes = std::fs::read(chunk)?;
+            let stem = chunk
+                .file_stem()
+                .and_then(|stem| stem.to_str())
+                .context("a chunk has a name")?
+                .to_owned();
+            let name = name(&stem, &bytes);
+            *link_text = replaced(
+                link_text,
+                &format!("\"./{stem}.wasm\""),
+                &format!("\"./{name}\""),
+                "the chunks' loader",
+            )?;
+            std::fs::write(dir.join(&name), &bytes)?;
+            Ok(WrittenChunk { stem, name, bytes })
+        })
+        .collect()
+}
+
 /// Name each part by its hash, write the names where the others read them,
 /// and write the parts into `dist`.
-fn name_and_write(
-    bin: &str,
-    js: &Path,
-    wasm: &Path,
-    link: &Path,
-    chunks: &[PathBuf],
-    needs: &HashMap<String, Vec<String>>,
-    dist: &Path,
-) -> Result<SplitApp> {
+fn name_and_write(bin: &str, parts: &Parts, dist: &Path) -> Result<SplitApp> {
+    let (js, wasm, link, chunks, needs) = (
+        &parts.js,
+        &parts.wasm,
+        &parts.link,
+        &parts.chunks,
+        &parts.needs,
+    );
     let mut link_text = std::fs::read_to_string(link).context("reading the chunks' loader")?;
-    // A chunk that does not load is the app's to say (on its page, or not
-    // at all for one fetched ahead, as while the network is down): the
-    // loader's own report of it would be an error in the console.
     const LOADER: &str = "the chunks' loader";
-    link_text = replaced(&link_text, "console.error(e);", "", LOADER)?;
     let mut written = BTreeMap::new();
     let mut everything: Vec<Vec<u8>> = Vec::new();
-    for chunk in chunks {
-        let bytes = std::fs::read(chunk)?;
-        let stem = chunk
-            .file_stem()
-            .and_then(|stem| stem.to_str())
-            .context("a chunk has a name")?;
-        let name = format!(
+    let renamed = write_chunks(&mut link_text, chunks, dist, |stem, bytes| {
+        format!(
             "{}.wasm",
-            crate::dist::hashed(&stem.replace('_', "-"), &[&bytes])
-        );
-        link_text = replaced(
-            &link_text,
-            &format!("\"./{stem}.wasm\""),
-            &format!("\"./{name}\""),
-            LOADER,
-        )?;
-        std::fs::write(dist.join(&name), &bytes)?;
+            crate::dist::hashed(&stem.replace('_', "-"), &[bytes])
+        )
+    })?;
+    for WrittenChunk { stem, name, bytes } in renamed {
         everything.push(bytes);
-        written.insert(stem.to_owned(), name);
+        written.insert(stem, name);
     }
     let wasm_bytes = std::fs::read(wasm)?;
     let wasm_name = format!("{}_bg.wasm", crate::dist::hashed(bin, &[&wasm_bytes]));

@@ -31,17 +31,26 @@ pub fn bind_for_web(module: &Path, out_name: &str, out_dir: &Path, typescript: b
     cmd::run(bind.arg("--out-dir").arg(out_dir).arg(module))
 }
 
-/// `wasm-bindgen --target web` of a split app's first module: as
+/// `wasm-bindgen --target web` of a split module's first part: as
 /// [`bind_for_web`], keeping the exports its chunks import from it.
-pub fn bind_split_first(module: &Path, out_name: &str, out_dir: &Path) -> Result<()> {
-    cmd::run(
-        command("wasm-bindgen")
-            .args(["--target", "web", "--out-name", out_name])
-            .args(["--no-typescript", "--keep-lld-exports"])
-            .arg("--out-dir")
-            .arg(out_dir)
-            .arg(module),
-    )
+pub fn bind_split_first(
+    module: &Path,
+    out_name: &str,
+    out_dir: &Path,
+    typescript: bool,
+) -> Result<()> {
+    let mut bind = command("wasm-bindgen");
+    bind.args([
+        "--target",
+        "web",
+        "--out-name",
+        out_name,
+        "--keep-lld-exports",
+    ]);
+    if !typescript {
+        bind.arg("--no-typescript");
+    }
+    cmd::run(bind.arg("--out-dir").arg(out_dir).arg(module))
 }
 
 /// `wasm-opt -O{level}` with `params` on `file`, in place.

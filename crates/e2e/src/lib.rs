@@ -40,16 +40,30 @@ pub fn build_copy(
     what: &str,
     left_out: impl Fn(&str) -> bool,
 ) -> (tempfile::TempDir, Vec<PathBuf>) {
-    let from = dist_dir();
+    folder_copy(&dist_dir(), what, |_| true, left_out)
+}
+
+/// A copy of the folder `from` in a test folder of its own (`what` names
+/// it), of the files and folders `wanted` names by their path inside it,
+/// without the files `left_out` names; where each left-out file goes in
+/// the copy, to put it back.
+pub fn folder_copy(
+    from: &Path,
+    what: &str,
+    wanted: impl Fn(&str) -> bool,
+    left_out: impl Fn(&str) -> bool,
+) -> (tempfile::TempDir, Vec<PathBuf>) {
     let copy = test_folder(what);
     let mut missing = Vec::new();
-    let mut folders = vec![from.clone()];
+    let mut folders = vec![from.to_owned()];
     while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).expect("read the build") {
+        for entry in std::fs::read_dir(&folder).expect("read the folder") {
             let path = entry.expect("an entry").path();
-            let relative = path.strip_prefix(&from).expect("inside the build");
+            let relative = path.strip_prefix(from).expect("inside the folder");
             let to = copy.path().join(relative);
-            if path.is_dir() {
+            if !wanted(&relative.to_string_lossy()) {
+                continue;
+            } else if path.is_dir() {
                 folders.push(path);
             } else if left_out(&relative.to_string_lossy()) {
                 missing.push(to);

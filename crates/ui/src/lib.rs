@@ -7,6 +7,7 @@
 //! Nothing here knows which host it runs in: a host hands its choices in
 //! through [`forms::FormHost`].
 
+pub mod chunk;
 pub mod components;
 pub mod forms;
 pub mod hooks;

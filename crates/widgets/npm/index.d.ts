@@ -18,8 +18,11 @@ import type {
 
 /** A mounted widget. */
 export interface WidgetHandle<Options> {
-  /** Settles when the widget is on the page (its module loaded); the
-   * element sends `media-gen-ready` then. */
+  /** Settles when the widget is on the page (its module loaded, and a
+   * submit widget's forms); the element sends `media-gen-ready` then.
+   * Rejects when they did not load (the network, or a newer version of
+   * the site): a submit widget whose forms did not load says so in place
+   * of its form, and the next widget mounted tries again. */
   readonly ready: Promise<void>;
   /** The element the widget is mounted in. */
   readonly element: Element;
@@ -96,12 +99,11 @@ export declare function mountStatusWidget(
   options: StatusWidgetOptions,
 ): StatusWidgetHandle;
 
-/** Fetch and start the widgets' module now rather than on the first mount.
- * Given the options of the widgets to come (`{ baseUrl, token?, getToken? }`
- * at least), the build their site needs: with file controls on media
- * fields when the site takes uploads; without options, the build without
- * them. One module per page: the first asked for. */
-export declare function preload(options?: ClientOptions): Promise<unknown>;
+/** Fetch and start the widgets' module now rather than on the first mount;
+ * with `{ forms: true }`, the submit widget's forms too (a part of the
+ * module fetched by the first submit widget). Rejects when they did not
+ * load; the next call asks again. */
+export declare function preload(options?: { forms?: boolean }): Promise<unknown>;
 
 export declare const EVENT_SUBMITTED: "media-gen-submitted";
 export declare const EVENT_STATUS: "media-gen-status";

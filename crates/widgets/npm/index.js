@@ -1,9 +1,10 @@
 // The package's main entry: the client entry (see client.js), the two
-// widgets, the event names and the custom elements. The widgets' module (the
-// forms and views, most of the package's weight) is fetched on the first
-// mount, or by `preload()`, once however many widgets mount: the build with
-// file controls when the first widget's site takes uploads, the one without
-// otherwise.
+// widgets, the event names and the custom elements. The widgets' module
+// (the views, most of the package's weight) is fetched on the first mount,
+// or by `preload()`, once however many widgets mount. Two parts of it are
+// chunks, each fetched once, by the first widget that needs it: the forms,
+// by the first submit widget; the file controls, by the first form whose
+// site takes uploads.
 import { checkStatusWidgetOptions, checkSubmitWidgetOptions, optionsError } from "./media_gen_client.js";
 import { createClient } from "./client/media-gen-client.js";
 
@@ -28,27 +29,28 @@ export const EVENT_USE = "media-gen-use";
 /** The widgets' module, loaded and initialised; `null` until asked for. */
 let widgetsModule = null;
 
-/** Whether the site `options` name takes uploads (its `/capabilities`
- * says where); `false` when it cannot be asked. */
-async function takesUploads(options) {
-  try {
-    return Boolean((await createClient(options).capabilities()).uploads);
-  } catch {
-    return false;
+/** Fetch and start the widgets' module now rather than on the first mount;
+ * with `{ forms: true }`, the submit widget's forms too. */
+export function preload(options) {
+  if (widgetsModule === null) {
+    const loading = import("./media_gen_widgets.js").then(async (module) => {
+      await module.default();
+      return module;
+    });
+    widgetsModule = loading;
+    // A module that did not come is asked for again by the next mount.
+    loading.catch(() => {
+      if (widgetsModule === loading) widgetsModule = null;
+    });
   }
+  return options?.forms ? widgetsModule.then(withForms) : widgetsModule;
 }
 
-/** Fetch and start the widgets' module now rather than on the first mount.
- * With a widget's `options`, the build its site needs: with file controls
- * when the site takes uploads. Without, the build without them. Either
- * way one module per page, the first asked for. */
-export function preload(options) {
-  widgetsModule ??= (options === undefined ? Promise.resolve(false) : takesUploads(options)).then(async (uploads) => {
-    const module = await (uploads ? import("./media_gen_widgets_uploads.js") : import("./media_gen_widgets.js"));
-    await module.default();
-    return module;
-  });
-  return widgetsModule;
+/** `module` once the submit widget's forms (a chunk of it) have loaded;
+ * rejects when they did not. */
+async function withForms(module) {
+  await module.preloadSubmitWidget();
+  return module;
 }
 
 /** The elements that can hold a shadow root (besides custom elements). */
@@ -97,10 +99,20 @@ class WidgetHandle {
     mounted.set(element, this);
     /** Settles when the widget is on the page (or was unmounted first);
      * `media-gen-ready` goes out from the element then. */
-    this.ready = preload(this.#options).then((module) => {
+    this.ready = preload().then(async (module) => {
+      // A submit widget is drawn whole on its first frame: the forms have
+      // come before it mounts. Where they did not come, it mounts anyway
+      // and says so in place of the form, and `ready` rejects.
+      let formsMissing = null;
+      if (mount === "mountSubmitWidget") {
+        await module.preloadSubmitWidget().catch((error) => {
+          formsMissing = error;
+        });
+      }
       if (this.#gone) return;
       // The widget's requests go through the client entry's client.
       this.#inner = module[mount](element, this.#options, createClient);
+      if (formsMissing) throw formsMissing;
       element.dispatchEvent(
         new CustomEvent(EVENT_READY, { bubbles: true, composed: true, detail: { kind: this.#options.kind } }),
       );

@@ -8,6 +8,7 @@
 //! client entry's, `page_client.rs`), rules come from `media-gen-api`. The app is not a dependency: no page of it can reach the
 //! package.
 
+pub mod chunks;
 pub mod events;
 pub mod handle;
 #[cfg(test)]

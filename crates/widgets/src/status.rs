@@ -125,17 +125,21 @@ pub fn mount(
     }
     mounted.on_update = Some(on_update);
     let shown_in = element.clone();
-    mounted.show(move || {
-        let now = use_now(1_000);
-        view! {
-            <ul class="widget-tasks" aria-live="polite">
-                <For
-                    each=move || tasks.get()
-                    key=|task| (task.task_id.clone(), task.status.to_string(), task.error.clone(), task.task.is_some())
-                    children=move |task| card(task, now, &shown_in)
-                />
-            </ul>
-        }
-    });
+    mounted.show(move || cards(tasks, shown_in));
     Ok(mounted)
+}
+
+/// The cards of `tasks`, each offering its results to the next job from
+/// `target` (the widget's element).
+pub fn cards(tasks: RwSignal<Vec<TaskRecord>>, target: Element) -> impl IntoView {
+    let now = use_now(1_000);
+    view! {
+        <ul class="widget-tasks" aria-live="polite">
+            <For
+                each=move || tasks.get()
+                key=|task| (task.task_id.clone(), task.status.to_string(), task.error.clone(), task.task.is_some())
+                children=move |task| card(task, now, &target)
+            />
+        </ul>
+    }
 }

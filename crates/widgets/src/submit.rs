@@ -19,7 +19,7 @@ use media_gen_js::object::set_property;
 use media_gen_js::widget_options::{submit_options, SubmitOptions};
 #[cfg(feature = "uploads")]
 use media_gen_ui::forms::file_target::UploadsOffered;
-use media_gen_ui::forms::{form_for, FormHost};
+use media_gen_ui::forms::FormHost;
 
 /// What an `update()` can change without a new form: the connection, and
 /// the page's client made for it.
@@ -90,7 +90,7 @@ fn host(kind: TaskKind, element: Element, live: &Live) -> FormHost {
 
 /// Whether the site takes uploads, asked of its `/capabilities` now and
 /// after each `update()` of the connection: its media fields then take
-/// files as the app's do (the build with file controls only).
+/// files as the app's do (file controls are in a build with `uploads`).
 #[cfg(feature = "uploads")]
 fn offer_uploads(live: &Live) -> RwSignal<Option<media_gen_api::relay::UploadsInfo>> {
     use media_gen_ui::forms::FormClient as _;
@@ -134,7 +134,7 @@ pub fn mount(
     mounted.show(move || {
         #[cfg(feature = "uploads")]
         provide_context(UploadsOffered(offer_uploads(&asking).into()));
-        form_for(kind, host, initial)
+        crate::chunks::submit_form(kind, host, initial)
     });
     Ok((mounted, live))
 }

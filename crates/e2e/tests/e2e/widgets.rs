@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use media_gen_e2e::{
-    inject_faults, npm_scratch_dir, start_fetching_sandbox, start_relay_site, start_site_serving,
-    test_folder, Browser, RelayGateway, RelayOptions, Site,
+    folder_copy, inject_faults, npm_scratch_dir, start_fetching_sandbox, start_relay_site,
+    start_site_serving, test_folder, Browser, RelayGateway, RelayOptions, Site,
 };
 use serde_json::Value;
 
@@ -610,6 +610,31 @@ const FETCHED_MODULES: &str = "performance.getEntriesByType('resource')
     .map((entry) => entry.name.split('/').pop())
     .filter((name) => name.endsWith('.wasm'))";
 
+/// The wasm files the page has fetched so far, sorted, by name without
+/// `.wasm` or the hash a bundler adds (`…_bg-DOTQ1eKF.wasm`), checked to
+/// be fetched once each. Code the widgets' chunks share (`…_chunk_N`,
+/// numbered by the split, and inlined by a bundler when small) is checked
+/// but not named: what is named is the modules and the chunks' own parts.
+async fn fetched_once(browser: &Browser) -> Vec<String> {
+    let fetched = browser.eval(FETCHED_MODULES).await;
+    let mut names: Vec<String> = fetched
+        .as_array()
+        .expect("a list of names")
+        .iter()
+        .map(|name| {
+            let name = name.as_str().expect("a name");
+            let stem = name.strip_suffix(".wasm").unwrap_or(name);
+            stem.split('-').next().unwrap_or(stem).to_owned()
+        })
+        .collect();
+    names.sort();
+    let before = names.len();
+    names.dedup();
+    assert_eq!(names.len(), before, "each module fetched once: {fetched}");
+    names.retain(|name| !name.starts_with("media_gen_widgets_chunk_"));
+    names
+}
+
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn the_client_entry_alone_calls_watches_and_loads_no_views() {
@@ -800,12 +825,18 @@ async fn the_widgets_module_loads_on_the_first_mount_once() {
     );
     mount_form(&browser, "#submit-a", "formA").await;
     mount_form(&browser, "#submit-b", "formB").await;
-    browser.run_async("await widgets.preload();").await;
+    browser
+        .run_async("await widgets.preload(); await widgets.preload({ forms: true });")
+        .await;
     assert_eq!(
-        browser.eval(FETCHED_MODULES).await,
-        serde_json::json!(["media_gen_client_bg.wasm", "media_gen_widgets_bg.wasm"]),
-        "one fetch of the widgets' module for two widgets and a preload: the \
-         build without file controls, as this site takes no uploads"
+        fetched_once(&browser).await,
+        [
+            "media_gen_client_bg",
+            "media_gen_widgets_bg",
+            "media_gen_widgets_split_widget_submit"
+        ],
+        "one fetch of the widgets' module and of the forms for two forms and \
+         two preloads; no file controls, as this site takes no uploads"
     );
     // One stylesheet, adopted by both shadow roots; no <style> copies.
     let sheets = browser
@@ -818,6 +849,108 @@ async fn the_widgets_module_loads_on_the_first_mount_once() {
         )
         .await;
     assert_eq!(sheets, serde_json::json!([1, true, 0]));
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn a_page_that_only_follows_tasks_fetches_no_forms() {
+    let (_, browser) = page(100).await;
+    browser
+        .run_async(&format!(
+            "const ids = await widgets.createClient({conn}).submitImageGenerate({{ prompt: 'followed', image_quality: '1K' }});
+             window.follow = widgets.mountStatusWidget('#status', {{ ...{conn}, kind: 'image_generate', taskIds: ids.taskIds }});
+             await window.follow.ready;",
+            conn = connection()
+        ))
+        .await;
+    browser
+        .wait_until(
+            "the finished image",
+            "document.querySelector('#status').shadowRoot.querySelectorAll('.gallery img').length === 1",
+        )
+        .await;
+    assert_eq!(
+        fetched_once(&browser).await,
+        ["media_gen_client_bg", "media_gen_widgets_bg"],
+        "the status widget's page fetches no form"
+    );
+    // The first submit widget fetches the forms, and is drawn whole when
+    // its `ready` settles.
+    let drawn = browser
+        .run_async(&format!(
+            "const form = widgets.mountSubmitWidget('#submit-a', {{ ...{conn}, kind: 'image_to_video' }});
+             await form.ready;
+             return inWidget('#submit-a', '#prompt') !== null;",
+            conn = connection()
+        ))
+        .await;
+    assert_eq!(drawn, true, "the form is on the page as `ready` settles");
+    assert_eq!(
+        fetched_once(&browser).await,
+        [
+            "media_gen_client_bg",
+            "media_gen_widgets_bg",
+            "media_gen_widgets_split_widget_submit"
+        ]
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn a_submit_widget_whose_forms_did_not_load_says_so_and_the_next_mount_loads_them() {
+    // The test page and the package, without the forms' chunk.
+    let scratch = npm_scratch_dir();
+    let (folder, missing) = folder_copy(
+        &scratch,
+        "widgets-forms-gone",
+        |path| {
+            path == "index.html"
+                || path == "node_modules"
+                || path.starts_with("node_modules/@media-gen")
+        },
+        |path| path.contains("media_gen_widgets_split_widget_submit"),
+    );
+    assert_eq!(missing.len(), 1, "the package has the forms' chunk");
+    let site = start_site_serving(folder.path().to_owned(), 100).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{}/index.html", site.base_url)).await;
+    browser
+        .wait_until("the package to load", "window.ready === true")
+        .await;
+    let mount = |host: &str| {
+        format!(
+            "const form = widgets.mountSubmitWidget('{host}', {{ ...{conn}, kind: 'image_generate' }});
+             try {{ await form.ready; return 'ready'; }} catch (error) {{ return error.message; }}",
+            conn = connection()
+        )
+    };
+    let said = browser.run_async(&mount("#submit-a")).await;
+    assert!(
+        said.as_str()
+            .is_some_and(|message| message.contains("form did not load")),
+        "`ready` rejects, saying what happened: {said}"
+    );
+    // The widget says so in place of its form.
+    let shown = browser
+        .eval("inWidget('#submit-a', '[role=alert]')?.textContent ?? null")
+        .await;
+    assert!(
+        shown
+            .as_str()
+            .is_some_and(|text| text.starts_with("The form did not load")),
+        "{shown}"
+    );
+    // The file is back (a deploy finished): the next widget loads it.
+    for path in &missing {
+        let inside = path.strip_prefix(folder.path()).expect("inside the copy");
+        std::fs::copy(scratch.join(inside), path).expect("put the file back");
+    }
+    assert_eq!(browser.run_async(&mount("#submit-b")).await, "ready");
+    browser
+        .wait_until("the form", "inWidget('#submit-b', '#prompt') !== null")
+        .await;
     browser.close().await;
 }
 
@@ -1253,19 +1386,14 @@ async fn what_vite_ships_of_the_widgets_works_in_the_browser() {
     );
     // Given the relay, no widget read a task: the gateway confirmed each once.
     crate::common::heard_not_read(&browser, &site.sandbox_url, 2).await;
-    let mut modules: Vec<String> = browser
-        .eval(FETCHED_MODULES)
-        .await
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|name| name.as_str().unwrap().split('-').next().unwrap().to_owned())
-        .collect();
-    modules.sort();
     assert_eq!(
-        modules,
-        ["media_gen_client_bg", "media_gen_widgets_bg"],
-        "each module fetched once"
+        fetched_once(&browser).await,
+        [
+            "media_gen_client_bg",
+            "media_gen_widgets_bg",
+            "media_gen_widgets_split_widget_submit"
+        ],
+        "the modules and the forms, no file controls: this site takes no uploads"
     );
     browser.close().await;
 }
@@ -1338,15 +1466,16 @@ async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
             "inWidget('#submit-a', '#image_url')?.closest('.file-target')?.querySelector('input[type=file]') != null",
         )
         .await;
-    // A site that takes uploads gets the widgets' build with file
-    // controls, and only that one.
+    // A site that takes uploads gets the file controls too, once.
     assert_eq!(
-        browser.eval(FETCHED_MODULES).await,
-        serde_json::json!([
-            "media_gen_client_bg.wasm",
-            "media_gen_widgets_uploads_bg.wasm"
-        ]),
-        "the build with file controls, once"
+        fetched_once(&browser).await,
+        [
+            "media_gen_client_bg",
+            "media_gen_widgets_bg",
+            "media_gen_widgets_split_file_controls",
+            "media_gen_widgets_split_widget_submit"
+        ],
+        "the file controls' chunk, once"
     );
     let hash = browser
         .run_async(&MAKE_FILE.replace("NAME", "from the widget.png"))

@@ -23,7 +23,7 @@ pub trait FormClient {
 
     /// Upload `file` as `name` to the site's tus `path`, or go on with the
     /// upload at `resume`, telling `watch` as it goes. A client that has no
-    /// uploader (a build without file controls, which never asks) refuses.
+    /// uploader (a build without file controls never asks) refuses.
     #[cfg(feature = "uploads")]
     fn upload(
         &self,

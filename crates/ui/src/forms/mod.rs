@@ -5,8 +5,8 @@
 //! names say which part is which: `ImageToVideoForm` is the form a page
 //! shows, `ImageToVideoState` its signals, [`FormShell`] what surrounds
 //! every form (keyboard submit, request preview, submit button, failure
-//! notice), [`FormHost`] what the hosting page gives it, and [`form_for`]
-//! opens the form of a kind. The fields the forms share live beside them.
+//! notice), [`FormHost`] what the hosting page gives it, and
+//! [`image_to_video_form`] and its siblings open one kind's form. The fields the forms share live beside them.
 
 pub mod callback;
 pub mod client;
@@ -27,7 +27,7 @@ pub mod shell;
 pub mod video_translate;
 
 pub use client::{FormClient, MakeFormClient};
-pub use for_kind::{form_for, image_generate_form, image_to_video_form, video_translate_form};
+pub use for_kind::{image_generate_form, image_to_video_form, video_translate_form};
 pub use host::{ChangeHandler, FormHost, SubmitHandler};
 pub use image_generate::ImageGenerateForm;
 pub use image_to_video::ImageToVideoForm;

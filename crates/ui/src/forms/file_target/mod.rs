@@ -22,6 +22,7 @@ mod state;
 
 use std::rc::Rc;
 
+use crate::chunk::ChunkMissing;
 use crate::forms::MakeFormClient;
 use leptos::prelude::*;
 use media_gen_api::media_inputs::InputKind;
@@ -143,7 +144,7 @@ pub fn FileTarget(
     };
     // Drawn as they come: with the chunk where the build is split, at
     // once (and with nothing to wait for) elsewhere.
-    let shown = move |controls: Result<Controls, ControlsMissing>| match controls {
+    let shown = move |controls: Result<Controls, ChunkMissing>| match controls {
         Ok(Controls { view, take }) => {
             #[cfg(feature = "split")]
             {
@@ -157,7 +158,7 @@ pub fn FileTarget(
         }
         // The field works as a URL field alone; a file given to it is not
         // taken, and the person is told why.
-        Err(ControlsMissing) => view! {
+        Err(ChunkMissing) => view! {
             <p class="hint" role="alert" id=format!("{field}-files-missing")>
                 "Files cannot be taken here: part of the page did not load. "
                 "Type the file's address, or reload the page."
@@ -198,18 +199,8 @@ pub struct Controls {
 /// Fetch the file controls' chunk without drawing them: nothing to fetch
 /// in a build that is not split.
 #[cfg(not(feature = "split"))]
-pub async fn preload_file_controls() -> Result<(), ControlsMissing> {
+pub async fn preload_file_controls() -> Result<(), ChunkMissing> {
     Ok(())
-}
-
-/// The file controls' chunk did not load.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ControlsMissing;
-
-impl From<leptos::wasm_split::SplitLoaderError> for ControlsMissing {
-    fn from(_: leptos::wasm_split::SplitLoaderError) -> ControlsMissing {
-        ControlsMissing
-    }
 }
 
 /// The file controls of a field whose gateway takes uploads: the field's
@@ -232,7 +223,7 @@ pub fn file_controls(
     many: bool,
     more: Option<RwSignal<Vec<String>>>,
     uploads: FormUploads,
-) -> Result<Controls, ControlsMissing> {
+) -> Result<Controls, ChunkMissing> {
     let target = FileField::new(value, kind, field, many, more, uploads);
     let FileField {
         offer,
