@@ -25,6 +25,7 @@ use media_gen_ui::forms::{image_generate_form, image_to_video_form, video_transl
 use crate::address::Page;
 use crate::board::ComparePage;
 use crate::settings::SettingsPage;
+use crate::shell::announcer::Announcer;
 use crate::task::{NewTask, TaskPage};
 
 pub use media_gen_ui::chunk::{ChunkMissing, Drawn};
@@ -121,15 +122,52 @@ pub async fn new_task(kind: TaskKind, from: Option<String>, next: Option<Started
     }
 }
 
-/// What a page's chunk drew, once it has loaded: nothing while it loads
-/// (the board and the header stay as they are), and the boot page's
-/// message with a reload where it did not load.
+/// What a page says while its chunk is slow to come (and the app's live
+/// region says once).
+const LOADING: &str = "Loading the page…";
+
+/// How long a page's chunk may take before the page says it is loading:
+/// shorter, and a chunk fetched ahead would flash the message.
+const LOADING_AFTER_MS: u32 = 300;
+
+/// What a page's chunk drew, once it has loaded, and the boot page's
+/// message with a reload where it did not load. While it loads the header
+/// stays; after [`LOADING_AFTER_MS`] the page says it is loading (a chunk
+/// already loaded is drawn at once, and one fetched ahead seldom takes
+/// that long).
 #[component]
 pub fn FromChunk(
     /// The chunk's drawing of its page.
     drawn: std::pin::Pin<Box<dyn std::future::Future<Output = Drawn>>>,
 ) -> impl IntoView {
-    from_chunk(drawn, || view! { <ChunkFailed/> }.into_any())
+    let arrived = RwSignal::new(false);
+    let slow = RwSignal::new(false);
+    let announcer = use_context::<Announcer>();
+    let timer = gloo_timers::callback::Timeout::new(LOADING_AFTER_MS, move || {
+        slow.try_set(true);
+        if let Some(announcer) = announcer {
+            announcer.say(LOADING);
+        }
+    });
+    let timer = StoredValue::new_local(Some(timer));
+    on_cleanup(move || {
+        timer.try_update_value(|timer| timer.take().map(|timer| timer.cancel()));
+    });
+    let page = from_chunk(
+        async move {
+            let drawn = drawn.await;
+            arrived.try_set(true);
+            drawn
+        },
+        || view! { <ChunkFailed/> }.into_any(),
+    );
+    view! {
+        {move || {
+            (slow.get() && !arrived.get())
+                .then(|| view! { <p class="hint" id="chunk-loading">{LOADING}</p> })
+        }}
+        {page}
+    }
 }
 
 /// The boot page's message where a chunk did not load.

@@ -315,6 +315,61 @@ async fn a_chunk_that_cannot_be_fetched_says_so_and_reload_brings_the_page_once_
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn a_page_whose_chunk_is_slow_to_come_says_it_is_loading() {
+    let site = start_site().await;
+    let browser = saving_data_on(&site.base_url, "/", "Tasks").await;
+    // From now on every answer comes a second and a half late.
+    browser
+        .devtools("Network.enable", serde_json::json!({}))
+        .await;
+    browser
+        .devtools(
+            "Network.emulateNetworkConditions",
+            serde_json::json!({
+                "offline": false, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1,
+            }),
+        )
+        .await;
+    browser
+        .click("nav[aria-label=Main] a[href='/settings']")
+        .await;
+    assert_eq!(browser.address().await, "/settings");
+    browser
+        .wait_for_text("#chunk-loading", "Loading the page…")
+        .await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#announcer').textContent")
+            .await,
+        "Loading the page…",
+        "the live region says it once"
+    );
+    browser.wait_for_text("main h1", "Settings").await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#chunk-loading') === null")
+            .await,
+        true,
+        "the message goes with the page's coming"
+    );
+    // Back to the board and to settings again: its chunk has come, and the
+    // page is drawn at once, with no message.
+    browser.click("nav[aria-label=Main] a[href='/']").await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    let shown = browser
+        .run_async(
+            "document.querySelector(\"nav[aria-label=Main] a[href='/settings']\").click();
+             await new Promise((resolve) => setTimeout(resolve, 600));
+             return [document.querySelector('main h1')?.textContent ?? null,
+                     document.querySelector('#chunk-loading') === null];",
+        )
+        .await;
+    assert_eq!(shown, serde_json::json!(["Settings", true]));
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
 async fn under_a_base_path_the_chunks_come_from_under_it() {
     let site = start_site_configured(dist_dir(), 300, |settings| {
         settings.base_path = "/media/".parse().expect("a base path");
