@@ -1,13 +1,14 @@
-//! The release app cut at its lazy points (`src/chunks.rs`): the module
-//! built with the `split` feature and its relocations, split by
-//! `wasm_split_cli_support` into a first module and a chunk per page not
-//! opened first, then each bound (the first module) and shrunk, and named
-//! by a hash of what it holds so every file can be cached for good.
+//! A module cut at its lazy points ([`split`]): built with the `split`
+//! feature and its relocations, split by `wasm_split_cli_support` into a
+//! first module and chunks, then each bound (the first module) and shrunk.
 //!
-//! The first module's JavaScript imports the chunks' loader
-//! (`__wasm_split.js`), which imports the first module back for its memory
-//! and table; the two names are hashed together, over everything the
-//! build made, since each names the other.
+//! The release app ([`build`], `src/chunks.rs`) names every part by a hash
+//! of what it holds so every file can be cached for good. Its first
+//! module's JavaScript imports the chunks' loader (`__wasm_split.js`),
+//! which imports the first module back for its memory and table; the two
+//! names are hashed together, over everything the build made, since each
+//! names the other. The npm package's widgets ([`write_to_package`],
+//! `crates/widgets/src/chunks.rs`) keep fixed names a bundler hashes.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -19,7 +20,8 @@ use crate::project;
 use crate::tools::WASM_TARGET;
 use crate::wasm;
 
-/// The app's cargo feature that puts its lazy points in.
+/// The cargo feature that puts a crate's lazy points in (the app's, the
+/// widgets').
 pub const FEATURE: &str = "split";
 
 /// The loader's name as the split writes it, before it is hashed.
