@@ -140,30 +140,34 @@ pub fn FromChunk(
     /// The chunk's drawing of its page.
     drawn: std::pin::Pin<Box<dyn std::future::Future<Output = Drawn>>>,
 ) -> impl IntoView {
-    let arrived = RwSignal::new(false);
-    let slow = RwSignal::new(false);
+    // Shown from the timer's end until the chunk's arrival, which stops
+    // the timer: a page already drawn is never said to be loading.
+    let loading = RwSignal::new(false);
     let announcer = use_context::<Announcer>();
     let timer = gloo_timers::callback::Timeout::new(LOADING_AFTER_MS, move || {
-        slow.try_set(true);
+        loading.try_set(true);
         if let Some(announcer) = announcer {
             announcer.say(LOADING);
         }
     });
     let timer = StoredValue::new_local(Some(timer));
-    on_cleanup(move || {
+    let stop = move || {
         timer.try_update_value(|timer| timer.take().map(|timer| timer.cancel()));
-    });
+    };
+    on_cleanup(stop);
     let page = from_chunk(
         async move {
             let drawn = drawn.await;
-            arrived.try_set(true);
+            stop();
+            loading.try_set(false);
             drawn
         },
         || view! { <ChunkFailed/> }.into_any(),
     );
     view! {
         {move || {
-            (slow.get() && !arrived.get())
+            loading
+                .get()
                 .then(|| view! { <p class="hint" id="chunk-loading">{LOADING}</p> })
         }}
         {page}

@@ -514,11 +514,6 @@ mod tests {
         assert!(!dir.join("video.mp4.br").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
-}
-
-#[cfg(test)]
-mod page_chunks_tests {
-    use super::*;
 
     #[test]
     fn the_page_fetches_the_chunks_of_the_address_it_opens_on() {

@@ -100,7 +100,11 @@ fn build_module(root: &Path, module: &Module, package: &Path) -> Result<()> {
         let parts = crate::split::split(&built, &work, &names, Some(("z", &params)))?;
         return crate::split::write_to_package(&parts, module.out_name, package);
     }
-    crate::wasm::bind_for_web(&built, module.out_name, package, true)?;
+    let binding = crate::wasm::Binding {
+        typescript: true,
+        split: false,
+    };
+    crate::wasm::bind_for_web(&built, module.out_name, package, binding)?;
     crate::wasm::optimize(
         &package.join(format!("{}_bg.wasm", module.out_name)),
         "z",

@@ -27,12 +27,16 @@ pub const FEATURE: &str = "split";
 /// The loader's name as the split writes it, before it is hashed.
 const LINK: &str = "__wasm_split.js";
 
-/// The first module's JavaScript as the loader names it, before it is hashed.
-const FIRST: &str = "first.js";
+/// The first module's name as wasm-bindgen writes it (`first.js`), before
+/// it is hashed.
+const FIRST: &str = "first";
+
+/// The loader, as errors name it.
+const LOADER: &str = "the chunks' loader";
 
 /// What the split build made, under its final names in `dist`.
 #[derive(Debug)]
-pub struct SplitApp {
+pub struct BuiltApp {
     /// The first module's JavaScript (it starts the app).
     pub js: String,
     /// The first module.
@@ -56,7 +60,7 @@ pub fn build(
     profile: &str,
     opt: Option<(&str, &[String])>,
     dist: &Path,
-) -> Result<SplitApp> {
+) -> Result<BuiltApp> {
     // The relocations let the split move code and data into chunks; they
     // are the linker's, so only the final link asks for them.
     cmd::run(cargo_app(bin, profile, "rustc").args(["--features", FEATURE, "--", RELOCS]))?;
@@ -65,7 +69,7 @@ pub fn build(
         &wasm::built(profile, &format!("{bin}.wasm")),
         &work,
         &Names {
-            first: "first",
+            first: FIRST,
             link: LINK,
             typescript: false,
         },
@@ -138,7 +142,11 @@ pub fn split(
         work.join(names.link),
         unloud_loader(&std::fs::read_to_string(work.join(names.link))?)?,
     )?;
-    wasm::bind_split_first(&unbound, names.first, work, names.typescript)?;
+    let binding = wasm::Binding {
+        typescript: names.typescript,
+        split: true,
+    };
+    wasm::bind_for_web(&unbound, names.first, work, binding)?;
     std::fs::remove_file(&unbound)?;
     let first_wasm = work.join(format!("{}_bg.wasm", names.first));
     let chunks: Vec<PathBuf> = split.split_modules;
@@ -161,7 +169,7 @@ pub fn split(
 /// is for the page to say (the app on its page, a widget in `ready`), or
 /// for nobody, for one fetched ahead while the network is down.
 fn unloud_loader(text: &str) -> Result<String> {
-    replaced(text, "console.error(e);", "", "the chunks' loader")
+    replaced(text, "console.error(e);", "", LOADER)
 }
 
 /// Write a split module's `parts` into an npm package's folder `package`
@@ -251,17 +259,21 @@ pub fn build_whole(
     profile: &str,
     opt: Option<(&str, &[String])>,
     dist: &Path,
-) -> Result<SplitApp> {
+) -> Result<BuiltApp> {
     cmd::run(&mut cargo_app(bin, profile, "build"))?;
     let bound = project::target_dir().join("dist-bindgen");
     if bound.exists() {
         std::fs::remove_dir_all(&bound)?;
     }
+    let binding = wasm::Binding {
+        typescript: false,
+        split: false,
+    };
     wasm::bind_for_web(
         &wasm::built(profile, &format!("{bin}.wasm")),
         bin,
         &bound,
-        false,
+        binding,
     )?;
     let wasm_path = bound.join(format!("{bin}_bg.wasm"));
     if let Some((level, params)) = opt {
@@ -274,7 +286,7 @@ pub fn build_whole(
     std::fs::write(dist.join(&js_name), &js)?;
     std::fs::write(dist.join(&wasm_name), &wasm)?;
     std::fs::remove_dir_all(&bound)?;
-    Ok(SplitApp {
+    Ok(BuiltApp {
         js: js_name,
         wasm: wasm_name,
         link: None,
@@ -314,7 +326,7 @@ fn write_chunks(
                 link_text,
                 &format!("\"./{stem}.wasm\""),
                 &format!("\"./{name}\""),
-                "the chunks' loader",
+                LOADER,
             )?;
             std::fs::write(dir.join(&name), &bytes)?;
             Ok(WrittenChunk { stem, name, bytes })
@@ -324,19 +336,12 @@ fn write_chunks(
 
 /// Name each part by its hash, write the names where the others read them,
 /// and write the parts into `dist`.
-fn name_and_write(bin: &str, parts: &Parts, dist: &Path) -> Result<SplitApp> {
-    let (js, wasm, link, chunks, needs) = (
-        &parts.js,
-        &parts.wasm,
-        &parts.link,
-        &parts.chunks,
-        &parts.needs,
-    );
-    let mut link_text = std::fs::read_to_string(link).context("reading the chunks' loader")?;
-    const LOADER: &str = "the chunks' loader";
+fn name_and_write(bin: &str, parts: &Parts, dist: &Path) -> Result<BuiltApp> {
+    let mut link_text =
+        std::fs::read_to_string(&parts.link).context("reading the chunks' loader")?;
     let mut written = BTreeMap::new();
     let mut everything: Vec<Vec<u8>> = Vec::new();
-    let renamed = write_chunks(&mut link_text, chunks, dist, |stem, bytes| {
+    let renamed = write_chunks(&mut link_text, &parts.chunks, dist, |stem, bytes| {
         format!(
             "{}.wasm",
             crate::dist::hashed(&stem.replace('_', "-"), &[bytes])
@@ -346,10 +351,10 @@ fn name_and_write(bin: &str, parts: &Parts, dist: &Path) -> Result<SplitApp> {
         everything.push(bytes);
         written.insert(stem, name);
     }
-    let wasm_bytes = std::fs::read(wasm)?;
+    let wasm_bytes = std::fs::read(&parts.wasm)?;
     let wasm_name = format!("{}_bg.wasm", crate::dist::hashed(bin, &[&wasm_bytes]));
     let mut js_text =
-        std::fs::read_to_string(js).context("reading the first module's JavaScript")?;
+        std::fs::read_to_string(&parts.js).context("reading the first module's JavaScript")?;
     // Both name each other: one hash over the whole build names both.
     let build = crate::dist::hashed(
         "",
@@ -364,7 +369,7 @@ fn name_and_write(bin: &str, parts: &Parts, dist: &Path) -> Result<SplitApp> {
     let link_name = format!("__wasm-split{build}.js");
     link_text = replaced(
         &link_text,
-        &format!("\"./{FIRST}\""),
+        &format!("\"./{FIRST}.js\""),
         &format!("\"./{js_name}\""),
         LOADER,
     )?;
@@ -378,11 +383,11 @@ fn name_and_write(bin: &str, parts: &Parts, dist: &Path) -> Result<SplitApp> {
     std::fs::write(dist.join(&wasm_name), &wasm_bytes)?;
     std::fs::write(dist.join(&js_name), &js_text)?;
     std::fs::write(dist.join(&link_name), &link_text)?;
-    Ok(SplitApp {
+    Ok(BuiltApp {
         js: js_name,
         wasm: wasm_name,
         link: Some(link_name),
-        pages: page_files(needs, &written)?,
+        pages: page_files(&parts.needs, &written)?,
         chunks: written.into_values().collect(),
     })
 }

@@ -19,36 +19,26 @@ pub fn built(profile: &str, file: &str) -> PathBuf {
         .join(file)
 }
 
-/// `wasm-bindgen --target web` of `module` into `out_dir` as
-/// `{out_name}.js` and `{out_name}_bg.wasm`, with TypeScript declarations
-/// when `typescript`.
-pub fn bind_for_web(module: &Path, out_name: &str, out_dir: &Path, typescript: bool) -> Result<()> {
-    let mut bind = command("wasm-bindgen");
-    bind.args(["--target", "web", "--out-name", out_name]);
-    if !typescript {
-        bind.arg("--no-typescript");
-    }
-    cmd::run(bind.arg("--out-dir").arg(out_dir).arg(module))
+/// What wasm-bindgen writes beside a module's JavaScript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    /// TypeScript declarations.
+    pub typescript: bool,
+    /// The exports a split module's chunks import from its first part,
+    /// kept (wasm-bindgen drops the linker's own exports otherwise).
+    pub split: bool,
 }
 
-/// `wasm-bindgen --target web` of a split module's first part: as
-/// [`bind_for_web`], keeping the exports its chunks import from it.
-pub fn bind_split_first(
-    module: &Path,
-    out_name: &str,
-    out_dir: &Path,
-    typescript: bool,
-) -> Result<()> {
+/// `wasm-bindgen --target web` of `module` into `out_dir` as
+/// `{out_name}.js` and `{out_name}_bg.wasm`, as `binding` says.
+pub fn bind_for_web(module: &Path, out_name: &str, out_dir: &Path, binding: Binding) -> Result<()> {
     let mut bind = command("wasm-bindgen");
-    bind.args([
-        "--target",
-        "web",
-        "--out-name",
-        out_name,
-        "--keep-lld-exports",
-    ]);
-    if !typescript {
+    bind.args(["--target", "web", "--out-name", out_name]);
+    if !binding.typescript {
         bind.arg("--no-typescript");
+    }
+    if binding.split {
+        bind.arg("--keep-lld-exports");
     }
     cmd::run(bind.arg("--out-dir").arg(out_dir).arg(module))
 }

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use media_gen_e2e::Browser;
+use media_gen_e2e::{Browser, Network};
 
 use crate::report::{median, Report};
 use crate::staged::StagedApp;
@@ -31,27 +31,12 @@ const COLD_LOADS: usize = 5;
 /// opened on drawn (`src/shell/boot.rs`): its first control.
 const STARTED: &str = "media-gen-started";
 
-/// A network to load over: its name and Chrome's emulated conditions
-/// (`None`: loopback as it is).
-type Network = (&'static str, Option<serde_json::Value>);
-
-/// The networks cold loads are timed over: loopback, and a slow mobile
-/// connection (1.6 Mbit/s down, 750 kbit/s up, 150 ms latency: what
-/// Lighthouse calls slow 4G).
-fn networks() -> [Network; 2] {
-    [
-        ("loopback", None),
-        (
-            "1.6 Mbit/s, 150 ms",
-            Some(serde_json::json!({
-                "offline": false,
-                "latency": 150,
-                "downloadThroughput": 1_600_000 / 8,
-                "uploadThroughput": 750_000 / 8,
-            })),
-        ),
-    ]
-}
+/// The networks cold loads are timed over, by name: loopback, and a slow
+/// mobile connection.
+const NETWORKS: [(&str, Network); 2] = [
+    ("loopback", Network::LOOPBACK),
+    ("1.6 Mbit/s, 150 ms", Network::SLOW_4G),
+];
 
 /// Cold loads (the browser's cache off) of the board to its first control
 /// and of a form's page until the form takes input, over each network:
@@ -67,16 +52,8 @@ async fn cold_loads(browser: &Browser, staged: &StagedApp) -> Result<Vec<(String
             serde_json::json!({ "cacheDisabled": true }),
         )
         .await;
-    for (network, conditions) in networks() {
-        let off = serde_json::json!({
-            "offline": false, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1,
-        });
-        browser
-            .devtools(
-                "Network.emulateNetworkConditions",
-                conditions.unwrap_or(off),
-            )
-            .await;
+    for (network, conditions) in NETWORKS {
+        browser.emulate_network(conditions).await;
         for (what, path, mark) in [
             ("the board to its first control", "/", STARTED),
             (

@@ -784,6 +784,51 @@ impl fantoccini::wd::WebDriverCompatibleCommand for DevToolsCommand {
     }
 }
 
+/// A network a browser's requests go over ([`Browser::emulate_network`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Network {
+    /// Added to every request, in milliseconds.
+    pub latency_ms: u32,
+    /// Bytes a second down and up; `None` as fast as loopback goes.
+    pub throughput: Option<(u32, u32)>,
+}
+
+impl Network {
+    /// Loopback as it is: no latency added, no limit.
+    pub const LOOPBACK: Network = Network {
+        latency_ms: 0,
+        throughput: None,
+    };
+
+    /// A slow mobile connection: 1.6 Mbit/s down, 750 kbit/s up, 150 ms
+    /// (what Lighthouse calls slow 4G).
+    pub const SLOW_4G: Network = Network {
+        latency_ms: 150,
+        throughput: Some((1_600_000 / 8, 750_000 / 8)),
+    };
+
+    /// Loopback with every answer `latency_ms` late.
+    pub const fn late(latency_ms: u32) -> Network {
+        Network {
+            latency_ms,
+            throughput: None,
+        }
+    }
+
+    /// The parameters of `Network.emulateNetworkConditions`.
+    fn conditions(self) -> serde_json::Value {
+        let (down, up) = self
+            .throughput
+            .map_or((-1, -1), |(down, up)| (i64::from(down), i64::from(up)));
+        serde_json::json!({
+            "offline": false,
+            "latency": self.latency_ms,
+            "downloadThroughput": down,
+            "uploadThroughput": up,
+        })
+    }
+}
+
 /// A headless Chromium page for one test. [`Browser::start`] opens it in a
 /// browser context of its own (its own cookies, storage and cache, as a
 /// fresh profile's) in a Chromium shared with the tests before it:
@@ -1126,6 +1171,14 @@ impl Browser {
             .eval("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             .await;
         value.as_i64().unwrap_or(i64::MAX)
+    }
+
+    /// Make every request of this tab go over `network`, as Chrome's
+    /// DevTools emulate it.
+    pub async fn emulate_network(&self, network: Network) {
+        self.devtools("Network.enable", serde_json::json!({})).await;
+        self.devtools("Network.emulateNetworkConditions", network.conditions())
+            .await;
     }
 
     /// Send a Chrome DevTools command (`Network.emulateNetworkConditions`,

@@ -26,10 +26,18 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkMissing {
 pub type Drawn = Result<AnyView, ChunkMissing>;
 
 /// One chunk: `$draw` draws its view (loading the chunk first where the
-/// calling crate's `split` feature is on); `$preload` only loads it.
+/// calling crate's `split` feature is on); `$preload` only loads it. With
+/// `-> $made`, `$draw` makes that from `$body` instead of a view.
 #[macro_export]
 macro_rules! chunk {
     ($(#[$doc:meta])* $draw:ident($($arg:ident: $ty:ty),*) in $module:ident, $preload:ident => $view:expr) => {
+        $crate::chunk! {
+            $(#[$doc])*
+            $draw($($arg: $ty),*) in $module, $preload -> ::leptos::prelude::AnyView =>
+                ::leptos::prelude::IntoAny::into_any($view)
+        }
+    };
+    ($(#[$doc:meta])* $draw:ident($($arg:ident: $ty:ty),*) in $module:ident, $preload:ident -> $made:ty => $body:expr) => {
         $(#[$doc])*
         #[cfg_attr(feature = "split", ::leptos::wasm_split::wasm_split(
             $module,
@@ -37,8 +45,8 @@ macro_rules! chunk {
             preload(#[doc = "Load the chunk without drawing its view."] $preload),
             fallible
         ))]
-        pub fn $draw($($arg: $ty),*) -> $crate::chunk::Drawn {
-            Ok(::leptos::prelude::IntoAny::into_any($view))
+        pub fn $draw($($arg: $ty),*) -> Result<$made, $crate::chunk::ChunkMissing> {
+            Ok($body)
         }
 
         /// Load the chunk without drawing its view: nothing to load in a

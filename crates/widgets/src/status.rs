@@ -131,7 +131,7 @@ pub fn mount(
 
 /// The cards of `tasks`, each offering its results to the next job from
 /// `target` (the widget's element).
-pub fn cards(tasks: RwSignal<Vec<TaskRecord>>, target: Element) -> impl IntoView {
+fn cards(tasks: RwSignal<Vec<TaskRecord>>, target: Element) -> impl IntoView {
     let now = use_now(1_000);
     view! {
         <ul class="widget-tasks" aria-live="polite">

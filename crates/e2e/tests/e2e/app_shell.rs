@@ -1,6 +1,6 @@
 //! The release build of the app, served by the sandbox, in real headless Chromium.
 
-use media_gen_e2e::{start_site, Browser};
+use media_gen_e2e::{start_site, Browser, Network};
 
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
@@ -93,20 +93,7 @@ async fn the_header_and_a_loading_state_show_before_the_app_starts() {
     let browser = Browser::start().await;
     browser.before_every_page(RECORD_FIRST_PAINT).await;
     // A slow line (1.6 Mbit/s), as the loading state is for.
-    browser
-        .devtools("Network.enable", serde_json::json!({}))
-        .await;
-    browser
-        .devtools(
-            "Network.emulateNetworkConditions",
-            serde_json::json!({
-                "offline": false,
-                "latency": 150,
-                "downloadThroughput": 200_000,
-                "uploadThroughput": 100_000,
-            }),
-        )
-        .await;
+    browser.emulate_network(Network::SLOW_4G).await;
     browser.open(&format!("{}/", site.base_url)).await;
     browser
         .wait_for_text("header .connection", "Through this site")

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 use media_gen_e2e::{
     build_copy, dist_dir, is_app_chunk, start_gateway_at, start_sandbox, start_site,
-    start_site_configured, test_folder, Browser,
+    start_site_configured, test_folder, Browser, Network,
 };
 use media_gen_gateway::uploads::UploadSettings;
 
@@ -175,6 +175,16 @@ async fn a_forms_chunk_is_fetched_once_and_a_link_pointed_at_fetches_its_chunk_b
         .await;
     browser.wait_for_text("main h1", "Settings").await;
     assert_eq!(times_fetched(&browser, "split-settings-").await, 1);
+    // Its chunk had come: past the time a slow chunk is announced, the
+    // page says nothing of loading, neither on the page nor aloud.
+    let said = browser
+        .run_async(
+            "await new Promise((resolve) => setTimeout(resolve, 600));
+             return [document.querySelector('#chunk-loading') === null,
+                     document.querySelector('#announcer').textContent];",
+        )
+        .await;
+    assert_eq!(said, serde_json::json!([true, ""]));
     // A form's chunk once, however often its page opens.
     for _ in 0..2 {
         browser
@@ -319,17 +329,7 @@ async fn a_page_whose_chunk_is_slow_to_come_says_it_is_loading() {
     let site = start_site().await;
     let browser = saving_data_on(&site.base_url, "/", "Tasks").await;
     // From now on every answer comes a second and a half late.
-    browser
-        .devtools("Network.enable", serde_json::json!({}))
-        .await;
-    browser
-        .devtools(
-            "Network.emulateNetworkConditions",
-            serde_json::json!({
-                "offline": false, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1,
-            }),
-        )
-        .await;
+    browser.emulate_network(Network::late(1_500)).await;
     browser
         .click("nav[aria-label=Main] a[href='/settings']")
         .await;

@@ -88,6 +88,25 @@ async fn mount_form(browser: &Browser, host: &str, name: &str) {
         .await;
 }
 
+/// Submit one image of `prompt` through the client entry, follow it in a
+/// status widget in `#status` (`window.follow`), and wait for the image.
+async fn follow_one_image(browser: &Browser, prompt: &str) {
+    browser
+        .run_async(&format!(
+            "const ids = await widgets.createClient({conn}).submitImageGenerate({{ prompt: '{prompt}', image_quality: '1K' }});
+             window.follow = widgets.mountStatusWidget('#status', {{ ...{conn}, kind: 'image_generate', taskIds: ids.taskIds }});
+             await window.follow.ready;",
+            conn = connection()
+        ))
+        .await;
+    browser
+        .wait_until(
+            "the finished image",
+            "document.querySelector('#status').shadowRoot.querySelectorAll('.gallery img').length === 1",
+        )
+        .await;
+}
+
 /// Wait until the form in `#submit-a` may be sent, then click its Submit
 /// button, as a person does.
 async fn click_submit_once_enabled(browser: &Browser) {
@@ -856,20 +875,7 @@ async fn the_widgets_module_loads_on_the_first_mount_once() {
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn a_page_that_only_follows_tasks_fetches_no_forms() {
     let (_, browser) = page(100).await;
-    browser
-        .run_async(&format!(
-            "const ids = await widgets.createClient({conn}).submitImageGenerate({{ prompt: 'followed', image_quality: '1K' }});
-             window.follow = widgets.mountStatusWidget('#status', {{ ...{conn}, kind: 'image_generate', taskIds: ids.taskIds }});
-             await window.follow.ready;",
-            conn = connection()
-        ))
-        .await;
-    browser
-        .wait_until(
-            "the finished image",
-            "document.querySelector('#status').shadowRoot.querySelectorAll('.gallery img').length === 1",
-        )
-        .await;
+    follow_one_image(&browser, "followed").await;
     assert_eq!(
         fetched_once(&browser).await,
         ["media_gen_client_bg", "media_gen_widgets_bg"],
@@ -1403,19 +1409,7 @@ async fn what_vite_ships_of_the_widgets_works_in_the_browser() {
 async fn the_widgets_wear_the_pages_theme_and_pass_the_accessibility_check() {
     let (_, browser) = page(100).await;
     mount_form(&browser, "#submit-a", "form").await;
-    browser
-        .run_async(&format!(
-            "const ids = await widgets.createClient({conn}).submitImageGenerate({{ prompt: 'styled', image_quality: '1K' }});
-             window.follow = widgets.mountStatusWidget('#status', {{ ...{conn}, kind: 'image_generate', taskIds: ids.taskIds }});",
-            conn = connection()
-        ))
-        .await;
-    browser
-        .wait_until(
-            "the finished image",
-            "document.querySelector('#status').shadowRoot.querySelectorAll('.gallery img').length === 1",
-        )
-        .await;
+    follow_one_image(&browser, "styled").await;
     // The page sets --media-gen-accent on the widgets' parent (#b0207a): the
     // shared stylesheet paints the submit button with it, in both widgets'
     // shadow roots alike.

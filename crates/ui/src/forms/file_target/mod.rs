@@ -22,8 +22,9 @@ mod state;
 
 use std::rc::Rc;
 
-use crate::chunk::ChunkMissing;
+use crate::chunk::from_chunk;
 use crate::forms::MakeFormClient;
+use crate::{chunk, drawn};
 use leptos::prelude::*;
 use media_gen_api::media_inputs::InputKind;
 use media_gen_api::relay::UploadsInfo;
@@ -109,16 +110,10 @@ pub fn FileTarget(
     // What takes files once the controls have come; files given before
     // wait for it.
     let taker = StoredValue::new_local(None::<Taker>);
-    // Only a split build draws the field before its controls.
-    #[cfg(feature = "split")]
     let waiting = StoredValue::new_local(Vec::<File>::new());
-    let take = move |files: Vec<File>| {
-        if let Some(take) = taker.get_value() {
-            take(files);
-        } else {
-            #[cfg(feature = "split")]
-            waiting.update_value(|waiting| waiting.extend(files));
-        }
+    let take = move |files: Vec<File>| match taker.get_value() {
+        Some(take) => take(files),
+        None => waiting.update_value(|waiting| waiting.extend(files)),
     };
     let on_drop = move |ev: web_sys::DragEvent| {
         if !offered() {
@@ -142,41 +137,36 @@ pub fn FileTarget(
             take(files);
         }
     };
-    // Drawn as they come: with the chunk where the build is split, at
-    // once (and with nothing to wait for) elsewhere.
-    let shown = move |controls: Result<Controls, ChunkMissing>| match controls {
-        Ok(Controls { view, take }) => {
-            #[cfg(feature = "split")]
-            {
-                let given = waiting.try_update_value(std::mem::take).unwrap_or_default();
-                if !given.is_empty() {
-                    take(given);
-                }
-            }
-            taker.set_value(Some(take));
-            view
+    // Come: the files given meanwhile go to them, and so do the next.
+    let arrived = move |Controls { view, take }: Controls| {
+        let given = waiting.try_update_value(std::mem::take).unwrap_or_default();
+        if !given.is_empty() {
+            take(given);
         }
-        // The field works as a URL field alone; a file given to it is not
-        // taken, and the person is told why.
-        Err(ChunkMissing) => view! {
+        taker.set_value(Some(take));
+        view
+    };
+    // Where they did not come the field works as a URL field alone; a file
+    // given to it is not taken, and the person is told why.
+    let missing = move || {
+        view! {
             <p class="hint" role="alert" id=format!("{field}-files-missing")>
                 "Files cannot be taken here: part of the page did not load. "
                 "Type the file's address, or reload the page."
             </p>
         }
-        .into_any(),
+        .into_any()
     };
-    #[cfg(feature = "split")]
     let controls = move || {
         offered().then(|| {
-            Suspend::new(send_wrapper::SendWrapper::new(async move {
-                shown(file_controls(value, kind, field, many, more, uploads).await)
-            }))
+            from_chunk(
+                async move {
+                    drawn!(file_controls(value, kind, field, many, more, uploads)).map(arrived)
+                },
+                missing,
+            )
         })
     };
-    #[cfg(not(feature = "split"))]
-    let controls =
-        move || offered().then(|| shown(file_controls(value, kind, field, many, more, uploads)));
     view! {
         <div class="file-target" on:drop=on_drop on:dragover=on_dragover on:paste=on_paste>
             {children()}
@@ -196,34 +186,31 @@ pub struct Controls {
     take: Taker,
 }
 
-/// Fetch the file controls' chunk without drawing them: nothing to fetch
-/// in a build that is not split.
-#[cfg(not(feature = "split"))]
-pub async fn preload_file_controls() -> Result<(), ChunkMissing> {
-    Ok(())
+chunk! {
+    /// The file controls of a field whose gateway takes uploads
+    /// ([`controls`]): a chunk of its own in a split build, fetched only
+    /// where the gateway takes uploads.
+    file_controls(
+        value: RwSignal<String>,
+        kind: InputKind,
+        field: &'static str,
+        many: bool,
+        more: Option<RwSignal<Vec<String>>>,
+        uploads: FormUploads
+    ) in file_controls, preload_file_controls -> Controls =>
+        controls(value, kind, field, many, more, uploads)
 }
 
-/// The file controls of a field whose gateway takes uploads: the field's
-/// state ([`FileField`]), its picker, the offer of one task per image,
-/// each upload's row and the files refused. A chunk of its own in a split
-/// build, fetched only where the gateway takes uploads.
-#[cfg_attr(
-    feature = "split",
-    leptos::wasm_split::wasm_split(
-        file_controls,
-        wasm_split_path = ::leptos::wasm_split,
-        preload(#[doc = "Fetch the file controls' chunk without drawing them."] preload_file_controls),
-        fallible
-    )
-)]
-pub fn file_controls(
+/// A field's file controls: its state ([`FileField`]), its picker, the
+/// offer of one task per image, each upload's row and the files refused.
+fn controls(
     value: RwSignal<String>,
     kind: InputKind,
     field: &'static str,
     many: bool,
     more: Option<RwSignal<Vec<String>>>,
     uploads: FormUploads,
-) -> Result<Controls, ChunkMissing> {
+) -> Controls {
     let target = FileField::new(value, kind, field, many, more, uploads);
     let FileField {
         offer,
@@ -315,8 +302,8 @@ pub fn file_controls(
                     }}
                 </div>
     };
-    Ok(Controls {
+    Controls {
         view: view.into_any(),
         take: Rc::new(take),
-    })
+    }
 }
