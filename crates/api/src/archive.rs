@@ -100,6 +100,14 @@ impl Archive {
         }
         let offset = u32::try_from(self.written).map_err(|_| ArchiveFull::TooLarge)?;
         let size32 = u32::try_from(size).map_err(|_| ArchiveFull::TooLarge)?;
+        // A name is at most 65,535 bytes (its length is 16 bits in both
+        // headers): a longer one is cut where a character ends, before
+        // either header is written, so both say the length they carry.
+        let mut end = name.len().min(usize::from(u16::MAX));
+        while !name.is_char_boundary(end) {
+            end -= 1;
+        }
+        let name = &name[..end];
         let entry = Entry {
             name: name.to_owned(),
             size: size32,
@@ -162,8 +170,8 @@ impl Archive {
         put32(out, entry.crc);
         put32(out, entry.size); // compressed: stored as it is
         put32(out, entry.size);
-        // At most 65,535 bytes: a longer name is cut where a character ends.
-        put16(out, entry.name.len().min(usize::from(u16::MAX)) as u16);
+        // Cut to fit in [`Archive::file_header`].
+        put16(out, entry.name.len() as u16);
         put16(out, 0); // extra field length
     }
 }
@@ -306,6 +314,26 @@ mod tests {
             at += 46 + name_length;
         }
         assert_eq!(at, end);
+    }
+
+    #[test]
+    fn a_name_over_64_kib_is_cut_at_a_character_and_the_directory_still_reads() {
+        // 'é' is two bytes: 65,535 falls inside one.
+        let long = "é".repeat(40_000);
+        let zip = archive(&[(long.as_str(), b"one"), ("next.txt", b"two")]);
+        let end = zip.len() - 22;
+        let directory = u32_at(&zip, end + 16) as usize;
+        let name_length = u16_at(&zip, directory + 28) as usize;
+        assert_eq!(name_length, 65_534, "cut where a character ends");
+        assert!(std::str::from_utf8(&zip[directory + 46..directory + 46 + name_length]).is_ok());
+        // The local header carries the same name, and its bytes follow it.
+        assert_eq!(u16_at(&zip, 26) as usize, name_length);
+        assert_eq!(&zip[30 + name_length..30 + name_length + 3], b"one");
+        // The second entry is where the directory says.
+        let second = directory + 46 + name_length;
+        let local = u32_at(&zip, second + 42) as usize;
+        assert_eq!(u32_at(&zip, local), 0x0403_4b50);
+        assert_eq!(&zip[local + 30..local + 38], b"next.txt");
     }
 
     #[test]

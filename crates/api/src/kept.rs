@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::callback::AnyTask;
 use crate::media_type::MediaType;
-use crate::size_text::size_text;
+use crate::size_text::sizes_apart;
 use crate::status::TaskStatus;
 
 /// The name of the field with the gateway's copies, in a task object.
@@ -307,12 +307,10 @@ pub enum NotKept {
 impl fmt::Display for NotKept {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NotKept::TooLarge { bytes, limit } => write!(
-                f,
-                "the service's file was {}, over {}",
-                size_text(*bytes),
-                size_text(*limit)
-            ),
+            NotKept::TooLarge { bytes, limit } => {
+                let (bytes, limit) = sizes_apart(*bytes, *limit);
+                write!(f, "the service's file was {bytes}, over {limit}")
+            }
             NotKept::NotWhatItSaid { expected, found } => {
                 write!(f, "the service's file was {found}, not {}", expected.noun())
             }

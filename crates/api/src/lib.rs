@@ -30,6 +30,8 @@ pub mod model_rules;
 pub mod next_job;
 pub mod path;
 pub mod poll;
+#[cfg(feature = "server")]
+pub mod reach;
 pub mod relay;
 pub mod request;
 pub mod retry;

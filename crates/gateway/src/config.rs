@@ -213,12 +213,28 @@ pub struct Config {
     #[arg(long, default_value = "20GiB", value_parser = parse_bytes)]
     pub keep_bytes_per_day: u64,
     /// Bytes of results kept for one person at once, in `keys` and `proxy`
-    /// mode.
-    #[arg(long, default_value = "100GiB", value_parser = parse_bytes)]
-    pub keep_bytes_per_person: u64,
+    /// mode (default: a fifth of --keep-quota, so no one person's copies
+    /// push out everyone else's).
+    #[arg(long, value_parser = parse_bytes)]
+    pub keep_bytes_per_person: Option<u64>,
     /// The longest one result file's fetch may take.
     #[arg(long, default_value = "10m", value_parser = humantime::parse_duration)]
     pub keep_fetch_timeout: Duration,
+    /// Result files fetched at once by this gateway; more wait their turn.
+    #[arg(long, default_value_t = crate::kept::FETCHES_AT_ONCE)]
+    pub keep_fetches_at_once: usize,
+    /// A host results may be fetched from although its address is not
+    /// public (`HOST` or `HOST:PORT`; repeat or separate with commas), for
+    /// a service that stores its media on a private host. The service's
+    /// own host and port always are; any other address must be public and
+    /// reached over https (docs/deploy.md, "Results kept").
+    #[arg(
+        long,
+        env = "MEDIA_GEN_KEEP_FROM",
+        value_delimiter = ',',
+        value_name = "HOST[:PORT]"
+    )]
+    pub keep_from: Vec<crate::kept::sources::MediaHost>,
     /// Take uploads in `--access open` too: anyone who reaches the gateway
     /// may then store files on it (for loopback and demos).
     #[arg(long, env = "MEDIA_GEN_UPLOADS_OPEN")]
@@ -506,15 +522,18 @@ impl Config {
             return None;
         }
         let upstream = upstream?;
-        let plain_http = upstream.base.starts_with("http://");
         Some(crate::kept::KeepSettings {
             keep_for: self.keep_for,
             quota: self.keep_quota,
             max_bytes: self.keep_max_bytes,
             bytes_per_day: self.keep_bytes_per_day,
-            bytes_per_person: self.keep_bytes_per_person,
+            bytes_per_person: self
+                .keep_bytes_per_person
+                .unwrap_or_else(|| crate::kept::per_person_share(self.keep_quota)),
             fetch_deadline: self.keep_fetch_timeout,
-            ..crate::kept::KeepSettings::new(upstream.authorization.as_bytes(), plain_http)
+            fetches_at_once: self.keep_fetches_at_once.max(1),
+            from: self.keep_from.clone(),
+            ..crate::kept::KeepSettings::new(upstream.authorization.as_bytes())
         })
     }
 

@@ -64,7 +64,7 @@ pub async fn handle(
     let submitted = counted(&gateway, &who, &endpoint, &asked).await?;
     // A submit the relay takes goes out with the relay's callback address.
     let relayed = match (&endpoint, &gateway.relay) {
-        (Endpoint::Submit(kind), Some(relay)) => relay.take_submit(*kind, &asked).await,
+        (Endpoint::Submit(kind), Some(relay)) => relay.take_submit(*kind, &asked, &who).await,
         _ => None,
     };
     let sent = relayed

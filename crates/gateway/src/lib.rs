@@ -17,6 +17,7 @@ pub mod kept;
 pub mod library;
 pub mod observe;
 pub mod private_files;
+pub mod public_only;
 pub mod redis_link;
 pub mod refusal;
 pub mod relay;
@@ -350,7 +351,13 @@ impl Gateway {
                 .keep
                 .clone()
                 .zip(uploads.clone())
-                .map(|(settings, uploads)| kept::Kept { settings, uploads }),
+                .map(|(keep, uploads)| {
+                    let upstream = settings
+                        .upstream
+                        .as_ref()
+                        .map(|upstream| upstream.base.as_str());
+                    kept::Kept::new(keep, uploads, upstream)
+                }),
             uploads,
             library,
         }))

@@ -127,26 +127,26 @@ impl<T: std::fmt::Display> std::fmt::Display for Scrubbed<'_, T> {
 }
 
 /// A request's path as logged: a callback address's secret (which lets
-/// its holder call back) is left out, and of an upload's address (which
-/// fetches the file) only the id's first characters; the rest as it came.
+/// its holder call back) is left out, and of an upload's or a kept copy's
+/// address (either fetches the file) only the id's first characters; the
+/// rest as it came.
 pub fn logged_path(path: &str) -> std::borrow::Cow<'_, str> {
     if path.starts_with("/callbacks/") {
         return std::borrow::Cow::Borrowed("/callbacks/{secret}");
     }
-    match path.strip_prefix(media_gen_api::relay::UPLOADS_PATH) {
-        Some(rest) if !rest.is_empty() => {
-            let (id, name) = rest
-                .split_once('/')
-                .map_or((rest, None), |(id, name)| (id, Some(name)));
-            let name = name.map(|_| "/{name}").unwrap_or_default();
-            std::borrow::Cow::Owned(format!(
-                "{}{}{name}",
-                media_gen_api::relay::UPLOADS_PATH,
-                logged_id(id)
-            ))
+    for prefix in [media_gen_api::relay::UPLOADS_PATH, crate::kept::KEPT_PATH] {
+        match path.strip_prefix(prefix) {
+            Some(rest) if !rest.is_empty() => {
+                let (id, name) = rest
+                    .split_once('/')
+                    .map_or((rest, None), |(id, name)| (id, Some(name)));
+                let name = name.map(|_| "/{name}").unwrap_or_default();
+                return std::borrow::Cow::Owned(format!("{prefix}{}{name}", logged_id(id)));
+            }
+            _ => {}
         }
-        _ => std::borrow::Cow::Borrowed(path),
     }
+    std::borrow::Cow::Borrowed(path)
 }
 
 /// The route label of a request: the documented call it makes, or what
@@ -239,6 +239,12 @@ mod tests {
             "/uploads/01234567…/{name}"
         );
         assert_eq!(logged_path("/uploads/"), "/uploads/");
+        assert_eq!(
+            logged_path(&format!("/kept/{id}/clip.mp4")),
+            "/kept/01234567…/{name}",
+            "a kept copy's address fetches it as an upload's does"
+        );
+        assert_eq!(logged_path(&format!("/kept/{id}")), "/kept/01234567…");
         assert!(!logged_path(&format!("/uploads/{id}")).contains(&id[8..]));
         let error = format!("Object at location uploads/{id}.pending not found: 404; code 0xffff");
         assert_eq!(

@@ -12,8 +12,10 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode, Ur
 use http_body_util::{BodyExt, Full, Limited};
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::{Client, ResponseFuture};
 use hyper_util::rt::TokioExecutor;
+
+use crate::public_only::PublicConnector;
 
 /// How a call failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +40,25 @@ pub struct Answer {
 /// A pooled client for the service.
 #[derive(Clone, Debug)]
 pub struct UpstreamClient {
-    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    client: Pool,
+}
+
+/// Where a client's connections may go.
+#[derive(Clone, Debug)]
+enum Pool {
+    /// Wherever a URL's host resolves: the service's own address.
+    Anywhere(Client<HttpsConnector<HttpConnector>, Full<Bytes>>),
+    /// Public addresses only ([`crate::public_only`]).
+    PublicOnly(Client<HttpsConnector<PublicConnector>, Full<Bytes>>),
+}
+
+impl Pool {
+    fn request(&self, request: Request<Full<Bytes>>) -> ResponseFuture {
+        match self {
+            Pool::Anywhere(client) => client.request(request),
+            Pool::PublicOnly(client) => client.request(request),
+        }
+    }
 }
 
 impl Default for UpstreamClient {
@@ -60,7 +80,20 @@ impl UpstreamClient {
             .enable_http1()
             .wrap_connector(http);
         UpstreamClient {
-            client: Client::builder(TokioExecutor::new()).build(connector),
+            client: Pool::Anywhere(Client::builder(TokioExecutor::new()).build(connector)),
+        }
+    }
+
+    /// A client that connects to public addresses only, for addresses the
+    /// gateway did not choose ([`crate::public_only`]).
+    pub fn public_only() -> UpstreamClient {
+        let connector = HttpsConnectorBuilder::new()
+            .with_webpki_roots()
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(PublicConnector::default());
+        UpstreamClient {
+            client: Pool::PublicOnly(Client::builder(TokioExecutor::new()).build(connector)),
         }
     }
 

@@ -13,14 +13,14 @@
 //! so a submission cannot make the sandbox reach this machine or its
 //! network.
 
-use std::fmt;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use axum::extract::State;
 use axum::Json;
 use media_gen_api::media_inputs::{InputKind, MediaInput};
 use media_gen_api::media_type::{check_media, SNIFF_BYTES};
+use media_gen_api::reach::{classify, Reach};
 use media_gen_api::Envelope;
 use sha2::{Digest, Sha256};
 
@@ -201,111 +201,6 @@ pub fn check_public(domain: Option<&str>, addresses: &[IpAddr]) -> Result<(), St
         "it could not be fetched ({named} is {reach}, not public: the sandbox fetches \
          only public addresses unless started with --fetch-private)"
     ))
-}
-
-/// Where an address leads, as far as `--fetch-private` is concerned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reach {
-    /// Reachable across the internet: fetched without `--fetch-private`.
-    Public,
-    /// This machine: 127.0.0.0/8, ::1.
-    Loopback,
-    /// The local link: 169.254.0.0/16, fe80::/10.
-    LinkLocal,
-    /// A private network: 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7.
-    Private,
-    /// 0.0.0.0 or ::, which many systems connect to this machine.
-    Unspecified,
-    /// Any other address not meant to be reached across the internet:
-    /// "this network", shared (carrier NAT), documentation, benchmarking,
-    /// protocol assignments, multicast, reserved and broadcast addresses.
-    SpecialPurpose,
-}
-
-impl fmt::Display for Reach {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str(match self {
-            Reach::Public => "public",
-            Reach::Loopback => "loopback",
-            Reach::LinkLocal => "link-local",
-            Reach::Private => "private",
-            Reach::Unspecified => "unspecified",
-            Reach::SpecialPurpose => "special-purpose",
-        })
-    }
-}
-
-/// Where `ip` leads. IPv6 addresses that carry an IPv4 one the connection
-/// goes to (IPv4-mapped, NAT64's 64:ff9b::/96, 6to4's 2002::/16) are
-/// judged by that IPv4 address.
-pub fn classify(ip: IpAddr) -> Reach {
-    match ip {
-        IpAddr::V4(ip) => classify_v4(ip),
-        IpAddr::V6(ip) => classify_v6(ip),
-    }
-}
-
-fn classify_v4(ip: Ipv4Addr) -> Reach {
-    let [a, b, c, _] = ip.octets();
-    if ip.is_unspecified() {
-        Reach::Unspecified
-    } else if ip.is_loopback() {
-        Reach::Loopback
-    } else if ip.is_link_local() {
-        Reach::LinkLocal
-    } else if ip.is_private() {
-        Reach::Private
-    } else if a == 0
-        || (a == 100 && (64..128).contains(&b))
-        || (a == 192 && b == 0 && (c == 0 || c == 2))
-        || (a == 192 && b == 88 && c == 99)
-        || (a == 198 && (b == 18 || b == 19))
-        || (a == 198 && b == 51 && c == 100)
-        || (a == 203 && b == 0 && c == 113)
-        || a >= 224
-    {
-        Reach::SpecialPurpose
-    } else {
-        Reach::Public
-    }
-}
-
-fn classify_v6(ip: Ipv6Addr) -> Reach {
-    if let Some(v4) = ip.to_ipv4_mapped() {
-        return classify_v4(v4);
-    }
-    let segments = ip.segments();
-    let [first, second, ..] = segments;
-    // The IPv4 address in the last 32 bits.
-    let low_v4 = || {
-        let [high, low] = [segments[6].to_be_bytes(), segments[7].to_be_bytes()];
-        Ipv4Addr::new(high[0], high[1], low[0], low[1])
-    };
-    if ip.is_unspecified() {
-        Reach::Unspecified
-    } else if ip.is_loopback() {
-        Reach::Loopback
-    } else if first & 0xffc0 == 0xfe80 {
-        Reach::LinkLocal
-    } else if first & 0xfe00 == 0xfc00 {
-        Reach::Private
-    } else if first == 0x64 && second == 0xff9b && segments[2..6] == [0; 4] {
-        classify_v4(low_v4())
-    } else if first == 0x2002 {
-        let [high, low] = [second.to_be_bytes(), segments[2].to_be_bytes()];
-        classify_v4(Ipv4Addr::new(high[0], high[1], low[0], low[1]))
-    } else if first & 0xe000 != 0x2000
-        || (first == 0x2001 && second < 0x0200)
-        || (first == 0x2001 && second == 0x0db8)
-        || first & 0xfff0 == 0x3ff0
-    {
-        // Outside global unicast (2000::/3), or in its protocol
-        // assignments (2001::/23, Teredo included) or documentation
-        // (2001:db8::/32, 3fff::/20).
-        Reach::SpecialPurpose
-    } else {
-        Reach::Public
-    }
 }
 
 #[cfg(test)]

@@ -545,7 +545,7 @@ async fn a_relayed_event_names_the_results_the_gateway_kept() {
         media_gen_gateway::uploads::UploadSettings::new(folder.path().to_owned(), String::new());
     let gateway = media_gen_e2e::RelayGateway::start(media_gen_e2e::RelayOptions {
         uploads: Some(uploads),
-        keep: Some(media_gen_gateway::kept::KeepSettings::new(b"relay", true)),
+        keep: Some(media_gen_gateway::kept::KeepSettings::new(b"relay")),
         ..media_gen_e2e::RelayOptions::new(&sandbox_url)
     })
     .await;

@@ -52,7 +52,7 @@ async fn keeping_site(
 ) -> (String, tempfile::TempDir) {
     let dir = test_folder("kept");
     let base = start_gateway_at(sandbox, Some(dist_dir()), |settings, base| {
-        let mut keep = KeepSettings::new(b"e2e", true);
+        let mut keep = KeepSettings::new(b"e2e");
         change(&mut keep);
         settings.keep = Some(keep);
         settings.uploads = Some(UploadSettings::new(dir.path().to_owned(), base.to_owned()));

@@ -541,7 +541,7 @@ async fn a_result_read_through_both_gateways_at_once_is_fetched_once_and_served_
     let s3 = S3Server::start().await;
     // Every gateway of a deployment holds the same token: the same copies.
     let keeping = || RelayOptions {
-        keep: Some(media_gen_gateway::kept::KeepSettings::new(b"token", true)),
+        keep: Some(media_gen_gateway::kept::KeepSettings::new(b"token")),
         ..options(&sandbox, &redis, &s3, |_| {})
     };
     let one = started(keeping()).await;

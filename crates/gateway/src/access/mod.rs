@@ -64,6 +64,26 @@ impl std::fmt::Display for Who {
     }
 }
 
+impl Who {
+    /// `Who` back from its text ([`std::fmt::Display`]), as a store kept
+    /// it: `person:NAME` or an address.
+    pub fn from_text(text: &str) -> Option<Who> {
+        match text.strip_prefix("person:") {
+            Some(name) if !name.is_empty() => Some(Who::Person(Arc::from(name))),
+            Some(_) => None,
+            None => text.parse().ok().map(Who::Address),
+        }
+    }
+
+    /// The person's name, for a person.
+    pub fn person(&self) -> Option<&str> {
+        match self {
+            Who::Person(name) => Some(name),
+            Who::Address(_) => None,
+        }
+    }
+}
+
 /// Wrong keys one address may send per minute before it is refused (429).
 const GUESSES_PER_MINUTE: u32 = 10;
 

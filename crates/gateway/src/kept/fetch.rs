@@ -1,8 +1,8 @@
 //! One result file fetched from the service's address into the store:
 //! bounded in size (`Content-Length` first, then every byte counted),
-//! time and redirects; `https` only unless the service itself is plain
-//! `http`; judged by its first bytes against what its field names; never
-//! whole in memory. What could not be kept is recorded with why, so a
+//! time and redirects; only from the addresses [`super::sources`] allows,
+//! each redirect judged again; judged by its first bytes against what its
+//! field names; never whole in memory. What could not be kept is recorded with why, so a
 //! page can say it and no gateway tries again.
 
 use crate::uploads::FileId;
@@ -15,13 +15,14 @@ use media_gen_api::kept::{MediaField, NotKept};
 use media_gen_api::media_type::MediaType;
 use media_gen_api::TaskKey;
 
+use super::sources::Sources;
 use super::{file_name, room, KeepSettings, KeptFile};
-use crate::access::now_seconds;
+use crate::access::{now_seconds, Who};
 use crate::observe::{KEPT_FILES, KEPT_SECONDS};
 use crate::uploads::bytes::Writer;
 use crate::uploads::record::Upload;
 use crate::uploads::Uploads;
-use crate::upstream::{CallError, UpstreamClient};
+use crate::upstream::CallError;
 
 /// Redirects followed at most.
 const MAX_REDIRECTS: usize = 3;
@@ -42,17 +43,18 @@ pub struct Job {
     pub field: MediaField,
     /// The service's address of it.
     pub url: String,
-    /// Whose it is (a person, or an address in `open` mode).
-    pub owner: String,
-    /// Whether the owner is a person, whose budgets count it.
-    pub person: bool,
+    /// Who submitted the task (a person, whose budgets count it, or an
+    /// address in `open` mode); none when that is not known.
+    pub owner: Option<Who>,
 }
 
-/// Whether `record` is settled: kept whole, or known not to be kept. A
-/// record that is neither was left by a fetch that never ended (a gateway
-/// stopped mid-way) and is fetched again.
+/// Whether `record` is settled: kept whole, or known not to be kept for
+/// good. A record that is neither was left by a fetch that never ended (a
+/// gateway stopped mid-way), or refused for now (a budget spent, no room):
+/// it is fetched again.
 pub fn settled(record: &Upload) -> bool {
     match &record.kept {
+        Some(kept) if kept.retry => record.complete,
         Some(kept) => kept.not_kept.is_some() || record.complete || record.gone,
         None => true,
     }
@@ -60,12 +62,7 @@ pub fn settled(record: &Upload) -> bool {
 
 /// Keep `job`'s file, unless another request or gateway is keeping it or
 /// it is settled already; the outcome is recorded and counted.
-pub async fn keep_one(
-    uploads: Arc<Uploads>,
-    http: UpstreamClient,
-    settings: KeepSettings,
-    job: Job,
-) {
+pub async fn keep_one(uploads: Arc<Uploads>, sources: Sources, settings: KeepSettings, job: Job) {
     // The store's lock: one fetch of a copy among all gateways.
     let Ok(Some(_writing)) = uploads.store.start_writing(&job.id).await else {
         return;
@@ -78,7 +75,7 @@ pub async fn keep_one(
     let started = Instant::now();
     let fetched = tokio::time::timeout(
         settings.fetch_deadline,
-        fetch_into(&uploads, &http, &settings, &job),
+        fetch_into(&uploads, &sources, &settings, &job),
     )
     .await
     .unwrap_or_else(|_| {
@@ -106,6 +103,9 @@ pub async fn keep_one(
             record.gone = true;
             if let Some(kept) = &mut record.kept {
                 kept.not_kept = Some(why.to_string());
+                // No room now may be room later: a budget's day ends,
+                // copies expire, the owner reads again.
+                kept.retry = matches!(why, NotKept::NoRoom { .. });
             }
             if let Err(error) = uploads.store.save(&job.id, &record).await {
                 tracing::warn!(error = %crate::observe::Scrubbed(&error), "why a result was not kept could not be recorded");
@@ -136,20 +136,29 @@ fn new_record(settings: &KeepSettings, job: &Job, mime: &str, extension: &str) -
             field: job.field.name().to_owned(),
             mime: mime.to_owned(),
             not_kept: None,
+            retry: false,
         }),
-        ..Upload::new(0, name, job.owner.clone(), now, expires)
+        ..Upload::new(0, name, owner_text(job), now, expires)
     }
 }
 
-/// Fetch `job`'s file into the store; the bytes kept.
+/// Whose a copy's record says it is: the owner's text, empty when unknown.
+fn owner_text(job: &Job) -> String {
+    job.owner.as_ref().map(Who::to_string).unwrap_or_default()
+}
+
+/// Fetch `job`'s file into the store; the bytes kept. Room is reserved
+/// before a byte is written ([`room::reserve`]): the declared length, or
+/// a piece at a time for a file sent with none, so fetches running
+/// together never pass the quota or a budget.
 async fn fetch_into(
     uploads: &Uploads,
-    http: &UpstreamClient,
+    sources: &Sources,
     settings: &KeepSettings,
     job: &Job,
 ) -> Result<u64, NotKept> {
     let limit = settings.max_bytes;
-    let response = answer(http, settings, &job.url).await?;
+    let response = answer(sources, settings, &job.url).await?;
     let declared = response
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -157,10 +166,16 @@ async fn fetch_into(
     if let Some(bytes) = declared.filter(|&bytes| bytes > limit) {
         return Err(NotKept::TooLarge { bytes, limit });
     }
-    let person = job.person.then_some(job.owner.as_str());
-    if let Some(bytes) = declared {
-        room::make_room(uploads, settings, person, bytes).await?;
-    }
+    let owner = owner_text(job);
+    let person = job
+        .owner
+        .as_ref()
+        .and_then(Who::person)
+        .map(|_| owner.as_str());
+    // Asked before the body is read: a refusal costs the service's head only.
+    let piece = room::PIECE.min(limit).min(settings.quota).max(1);
+    let first_reservation = declared.unwrap_or(piece);
+    room::fits(uploads, settings, person, &job.id, first_reservation).await?;
     let broke = || NotKept::NotGiven {
         detail: "the connection broke".to_owned(),
     };
@@ -196,6 +211,12 @@ async fn fetch_into(
             }
             match (&mut open, data) {
                 (Some((writer, record)), Some(data)) => {
+                    if total > record.length {
+                        // Past what is reserved (a file sent with no
+                        // length): another piece, or no copy.
+                        let more = piece.max(total - record.length);
+                        room::reserve(uploads, settings, person, &job.id, record, more).await?;
+                    }
                     writer.write(&data, record).await.map_err(storage)?;
                 }
                 (None, Some(data)) if head.len() + data.len() < HEAD_BYTES => {
@@ -214,6 +235,11 @@ async fn fetch_into(
                         .create(&job.id, &mut record)
                         .await
                         .map_err(storage)?;
+                    // Deleted with its parts should the reservation fail.
+                    finishing = Some(record.clone());
+                    let reserving = first_reservation.max(head.len() as u64);
+                    room::reserve(uploads, settings, person, &job.id, &mut record, reserving)
+                        .await?;
                     let writer = uploads
                         .store
                         .bytes
@@ -233,9 +259,6 @@ async fn fetch_into(
             return Err(broke());
         };
         finishing = Some(record.clone());
-        if declared.is_none() {
-            room::make_room(uploads, settings, person, total).await?;
-        }
         writer.finish(&mut record, true).await.map_err(storage)?;
         finishing = Some(record.clone());
         record.length = total;
@@ -273,7 +296,7 @@ fn served_as(field: MediaField, head: &[u8]) -> (&'static str, &'static str) {
 /// The service's answer for `url` (redirects followed, each address
 /// checked), when it is a success.
 async fn answer(
-    http: &UpstreamClient,
+    sources: &Sources,
     settings: &KeepSettings,
     url: &str,
 ) -> Result<hyper::Response<hyper::body::Incoming>, NotKept> {
@@ -281,13 +304,7 @@ async fn answer(
         rule: "the service's URL does not read".to_owned(),
     })?;
     for _ in 0..=MAX_REDIRECTS {
-        let allowed =
-            address.scheme() == "https" || (settings.plain_http && address.scheme() == "http");
-        if !allowed {
-            return Err(NotKept::NotFetched {
-                rule: format!("{} addresses are not fetched, only https", address.scheme()),
-            });
-        }
+        let http = sources.client_for(&address).await?;
         let uri: Uri = address.as_str().parse().map_err(|_| NotKept::NotFetched {
             rule: "the service's URL does not read".to_owned(),
         })?;

@@ -15,6 +15,7 @@ pub mod budgets;
 pub mod fetch;
 pub mod room;
 pub mod serve;
+pub mod sources;
 
 pub use crate::uploads::record::KeptFile;
 use crate::uploads::FileId;
@@ -30,8 +31,8 @@ use sha2::{Digest, Sha256};
 
 use crate::access::{now_seconds, Who};
 use crate::uploads::Uploads;
-use crate::upstream::UpstreamClient;
 use crate::Gateway;
+use sources::{MediaHost, Sources};
 
 /// The path kept copies are served under.
 pub const KEPT_PATH: &str = "/kept/";
@@ -42,6 +43,26 @@ pub struct Kept {
     pub settings: KeepSettings,
     /// The store they are kept in, beside the uploads.
     pub uploads: Arc<Uploads>,
+    /// Where files are fetched from, and the clients that fetch them.
+    pub sources: Sources,
+    /// Turns to fetch (`--keep-fetches-at-once`).
+    pub fetches: Arc<tokio::sync::Semaphore>,
+}
+
+impl Kept {
+    /// Results kept as `settings` say in `uploads`' store, fetched from
+    /// the service at `upstream` (its base URL), `--keep-from` and public
+    /// addresses.
+    pub fn new(settings: KeepSettings, uploads: Arc<Uploads>, upstream: Option<&str>) -> Kept {
+        let sources = Sources::new(upstream, &settings.from);
+        let fetches = Arc::new(tokio::sync::Semaphore::new(settings.fetches_at_once.max(1)));
+        Kept {
+            settings,
+            uploads,
+            sources,
+            fetches,
+        }
+    }
 }
 
 /// How results are kept (the `--keep-*` flags).
@@ -60,29 +81,46 @@ pub struct KeepSettings {
     pub bytes_per_person: u64,
     /// The longest one file's fetch may take, whole (`--keep-fetch-timeout`).
     pub fetch_deadline: Duration,
+    /// Files fetched at once by this gateway (`--keep-fetches-at-once`).
+    pub fetches_at_once: usize,
     /// How long a status read waits for copies being made before it
     /// answers with those made so far (a relayed callback waits half as
     /// long: the service waits on its answer).
     pub wait: Duration,
-    /// Whether plain `http` files may be fetched: only when the service
-    /// itself is reached over plain `http` (a sandbox on loopback).
-    pub plain_http: bool,
+    /// Hosts results are fetched from whatever their address, besides the
+    /// service's own (`--keep-from`).
+    pub from: Vec<MediaHost>,
     /// What the copies' ids are derived with.
     pub ids: IdKey,
 }
 
+/// Files fetched at once by one gateway unless `--keep-fetches-at-once`
+/// says: enough to keep a task's video and thumbnail and a few more
+/// coming, few enough that many tasks ending together do not take every
+/// connection and disk write of the machine.
+pub const FETCHES_AT_ONCE: usize = 8;
+
+/// The share of `quota` one person's kept results may take at once unless
+/// `--keep-bytes-per-person` says: a fifth, so one person's copies never
+/// push out everyone else's.
+pub fn per_person_share(quota: u64) -> u64 {
+    quota / 5
+}
+
 impl KeepSettings {
     /// The defaults the flags have, with ids derived from `secret`.
-    pub fn new(secret: &[u8], plain_http: bool) -> KeepSettings {
+    pub fn new(secret: &[u8]) -> KeepSettings {
+        let quota = 50 << 30;
         KeepSettings {
             keep_for: Duration::from_secs(30 * 24 * 3_600),
-            quota: 50 << 30,
+            quota,
             max_bytes: 2 << 30,
             bytes_per_day: 20 << 30,
-            bytes_per_person: 100 << 30,
+            bytes_per_person: per_person_share(quota),
             fetch_deadline: Duration::from_secs(10 * 60),
+            fetches_at_once: FETCHES_AT_ONCE,
             wait: Duration::from_secs(20),
-            plain_http,
+            from: Vec::new(),
             ids: IdKey::from_secret(secret),
         }
     }
@@ -160,17 +198,12 @@ pub fn address(uploads: &Uploads, id: &FileId, name: &str) -> String {
     )
 }
 
-/// Keep `task`'s result files that are not kept yet, as `owner`'s (none:
-/// the relay's, whose submitter is not known), waiting up to `wait` for
-/// the copies under way (they go on after); then note in `task` what is
-/// kept and why anything is not. A task not `SUCCEEDED` is left as it is.
-pub async fn keep(
-    kept: &Kept,
-    http: &UpstreamClient,
-    task: &mut AnyTask,
-    owner: Option<&Who>,
-    wait: Duration,
-) {
+/// Keep `task`'s result files that are not kept yet, as `owner`'s (the
+/// person or address that submitted it; none when that is not known),
+/// waiting up to `wait` for the copies under way (they go on after); then
+/// note in `task` what is kept and why anything is not. A task not
+/// `SUCCEEDED` is left as it is.
+pub async fn keep(kept: &Kept, task: &mut AnyTask, owner: Option<&Who>, wait: Duration) {
     let (uploads, settings) = (&kept.uploads, &kept.settings);
     let files: Vec<(MediaField, String)> = result_files(task)
         .into_iter()
@@ -193,28 +226,50 @@ pub async fn keep(
             task: key.clone(),
             field: *field,
             url: url.clone(),
-            owner: owner.map_or_else(|| "relay".to_owned(), Who::to_string),
-            person: matches!(owner, Some(Who::Person(_))),
+            owner: owner.cloned(),
         };
         // Spawned: the copy is made even when the read that asked for it
         // stops waiting or its client goes away.
-        let handle = tokio::spawn(fetch::keep_one(
-            uploads.clone(),
-            http.clone(),
-            settings.clone(),
-            job,
-        ));
+        let (uploads, sources, settings) =
+            (uploads.clone(), kept.sources.clone(), settings.clone());
+        let turns = Arc::clone(&kept.fetches);
+        let handle = tokio::spawn(async move {
+            // The semaphore is never closed: a turn always comes.
+            let _turn = turns.acquire_owned().await;
+            fetch::keep_one(uploads, sources, settings, job).await;
+        });
         fetching.push(handle);
     }
-    // All run at once; waited for in turn.
+    // All run at once; waited for in turn. A fetch that panicked is said
+    // so: its record stays unsettled and the next read tries again.
     let all_done = async {
         for handle in fetching {
-            let _ = handle.await;
+            if let Err(error) = handle.await {
+                tracing::error!(%error, "a result's fetch ended without an outcome");
+            }
         }
     };
     let _ = tokio::time::timeout(wait, all_done).await;
     let (kept, not_kept) = known(uploads, settings, &key, files.iter().map(|(f, _)| *f)).await;
     task.set_kept(kept, not_kept);
+}
+
+/// Whose kept results `task`'s are: its submitter as the library holds
+/// it, else `reader` (open mode, a gateway without a library, or a task
+/// submitted elsewhere), so the first reader does not decide for the
+/// person who asked for it.
+pub async fn owner_of(gateway: &Gateway, task: &AnyTask, reader: &Who) -> Who {
+    let Some(library) = &gateway.library else {
+        return reader.clone();
+    };
+    match library.submitter(task.kind(), task.task_id()).await {
+        Ok(Some(person)) => Who::Person(person.into()),
+        Ok(None) => reader.clone(),
+        Err(error) => {
+            tracing::warn!(error = %crate::observe::Scrubbed(&error), "the library could not say whose task it is");
+            reader.clone()
+        }
+    }
 }
 
 /// What is kept of `task`'s `fields` now, and why any is not.
@@ -262,14 +317,8 @@ pub async fn add_to_read(
     let Ok(mut task) = media_gen_api::decode_task(kind, status, &body[..]) else {
         return body;
     };
-    keep(
-        kept,
-        &gateway.http,
-        &mut task,
-        Some(owner),
-        kept.settings.wait,
-    )
-    .await;
+    let owner = owner_of(gateway, &task, owner).await;
+    keep(kept, &mut task, Some(&owner), kept.settings.wait).await;
     let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(&body) else {
         return body;
     };

@@ -314,6 +314,30 @@ impl Library {
             .and_then(|cell| cell.text().map(str::to_owned)))
     }
 
+    /// Who submitted task `task_id` of `kind`, when the library holds it:
+    /// whose budgets its kept results count against, whoever reads it.
+    pub async fn submitter(
+        &self,
+        kind: TaskKind,
+        task_id: &str,
+    ) -> Result<Option<String>, DbError> {
+        let rows = self
+            .db()
+            .run(vec![Statement::new(
+                "SELECT r.person FROM library_tasks t \
+                 JOIN library_requests r ON r.id = t.request \
+                 WHERE t.kind = $1 AND t.task_id = $2",
+            )
+            .text(kind.as_str())
+            .text(task_id)])
+            .await?;
+        Ok(rows
+            .first()
+            .and_then(|rows| rows.first())
+            .and_then(|row| row.first())
+            .and_then(|cell| cell.text().map(str::to_owned)))
+    }
+
     /// A page of `person`'s library, as `query` asks.
     pub async fn list(&self, person: &str, query: &LibraryQuery) -> Result<LibraryPage, DbError> {
         let rows = self

@@ -55,9 +55,13 @@ impl LibraryAt {
             }
             Ok(LibraryAt::Sqlite(PathBuf::from(path)))
         } else {
+            // Only its scheme is named: the rest may hold a password.
+            let given = match text.split_once(':') {
+                Some((scheme, _)) => format!("a {scheme}: address"),
+                None => "a value without a scheme".to_owned(),
+            };
             Err(format!(
-                "--library {:?}: give postgres://user@host/database or sqlite:PATH",
-                media_gen_api::url_parts::without_userinfo(text)
+                "--library takes postgres://user@host/database or sqlite:PATH, not {given}"
             ))
         }
     }

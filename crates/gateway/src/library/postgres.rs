@@ -24,6 +24,37 @@ const WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// gateways only need to agree on it).
 const MIGRATION_LOCK: i64 = 0x6d67_6c69_6272;
 
+/// Where `config` connects, as a log line or an error names it: its
+/// hosts, ports, database and user, read from the parsed configuration so
+/// no password (in the URL's user part or a `?password=`) is ever in it.
+fn described(config: &tokio_postgres::Config) -> String {
+    use tokio_postgres::config::Host;
+    let ports = config.get_ports();
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(n, host)| {
+            let host = match host {
+                Host::Tcp(name) => name.clone(),
+                #[cfg(unix)]
+                Host::Unix(path) => path.display().to_string(),
+            };
+            // One port for all hosts, or one each.
+            match ports.get(n).or(ports.first()) {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            }
+        })
+        .collect();
+    let user = config
+        .get_user()
+        .map(|user| format!("{user}@"))
+        .unwrap_or_default();
+    let database = config.get_dbname().unwrap_or_default();
+    format!("{user}{}/{database}", hosts.join(","))
+}
+
 /// The library's PostgreSQL.
 pub struct Postgres {
     pool: Pool,
@@ -34,14 +65,17 @@ impl Postgres {
     /// A pool for the server at `url` (`postgres://user:password@host/db`);
     /// nothing is connected until the first call.
     pub fn open(url: &str) -> Result<Postgres, DbError> {
-        let at = media_gen_api::url_parts::without_userinfo(url);
+        let config: tokio_postgres::Config =
+            url.parse()
+                .map_err(|error: tokio_postgres::Error| DbError::Postgres {
+                    at: "given to --library".to_owned(),
+                    error: error.to_string(),
+                })?;
+        let at = described(&config);
         let failed = |error: String| DbError::Postgres {
             at: at.clone(),
             error,
         };
-        let config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|error: tokio_postgres::Error| failed(error.to_string()))?;
         let manager = Manager::from_config(
             config,
             NoTls,
@@ -225,5 +259,29 @@ impl Database for Postgres {
 
     fn writers(&self) -> usize {
         WRITERS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_is_named_without_its_password_wherever_the_url_put_it() {
+        for url in [
+            "postgres://ada:hunter2@db.internal:5433/media?sslmode=disable",
+            "postgres://ada@db.internal:5433/media?password=hunter2",
+            "postgresql://db.internal:5433/media?user=ada&password=hunter2",
+        ] {
+            let library = Postgres::open(url).expect("the URL reads");
+            let named = library.describe();
+            assert_eq!(named, "postgres ada@db.internal:5433/media", "{url}");
+            let refusal = library
+                .failed(std::io::Error::other("connection refused"))
+                .to_string();
+            assert!(!refusal.contains("hunter2"), "{refusal}");
+        }
+        let several = Postgres::open("postgres://a:1,b:2/media").expect("the URL reads");
+        assert_eq!(several.describe(), "postgres a:1,b:2/media");
     }
 }

@@ -74,9 +74,9 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
     // given; the address only the service knows names it through the
     // secret. A page's capability here names no submission.
     let capability = &secret.listening();
-    if store.kind(capability).await.map_err(unavailable)?.is_none() {
+    let Some((_, submitter)) = store.opened(capability).await.map_err(unavailable)? else {
         return Err(Refusal::NotFound);
-    }
+    };
     let body: Bytes = to_bytes(body, MAX_CALLBACK_BYTES)
         .await
         .map_err(|error| crate::forward::body_refusal(&error, MAX_CALLBACK_BYTES))?;
@@ -124,7 +124,7 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
     // The event carries where its results are kept, as a read does.
     if let Some(kept) = &gateway.kept {
         let wait = kept.settings.wait / 2;
-        crate::kept::keep(kept, &gateway.http, &mut task, None, wait).await;
+        crate::kept::keep(kept, &mut task, submitter.as_ref(), wait).await;
     }
     crate::library::record::learn_task(gateway, &task).await;
     if store

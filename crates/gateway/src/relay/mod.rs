@@ -150,6 +150,7 @@ impl Relay {
         &self,
         kind: TaskKind,
         body: &Bytes,
+        submitter: &crate::access::Who,
     ) -> Option<(capability::Capability, Bytes)> {
         let secret = capability::CallbackSecret::new()?;
         let url = format!("{}/callbacks/{}", self.settings.public_url, secret.as_str());
@@ -157,7 +158,7 @@ impl Relay {
         // Kept and announced under the listening capability: the one the
         // page is given. The callback secret is only in the service's body.
         let capability = secret.listening();
-        if let Err(error) = self.store.open(&capability, kind).await {
+        if let Err(error) = self.store.open(&capability, kind, submitter).await {
             tracing::warn!(%error, "the relay could not take a submit");
             return None;
         }

@@ -24,6 +24,7 @@ use tokio::sync::broadcast;
 
 use super::log::{Announcement, Channel, EventId, Subscription, KEPT};
 use super::submissions::{Arrival, LIFETIME};
+use crate::access::Who;
 use crate::redis_link::StoreError;
 use crate::redis_link::{RedisLink, MAX_RECONNECT_WAIT, REDIS_TIMEOUT};
 
@@ -108,10 +109,17 @@ impl RedisStore {
     }
 
     /// See [`super::store::Store::open`].
-    pub async fn open(&self, capability: &str, kind: TaskKind) -> Result<(), StoreError> {
+    pub async fn open(
+        &self,
+        capability: &str,
+        kind: TaskKind,
+        owner: &Who,
+    ) -> Result<(), StoreError> {
         let key = submission_key(capability);
         redis::pipe()
             .hset(&key, "kind", kind.as_str())
+            .ignore()
+            .hset(&key, "owner", owner.to_string())
             .ignore()
             .expire(&key, LIFETIME.as_secs() as i64)
             .ignore()
@@ -136,13 +144,19 @@ impl RedisStore {
         self.close_if_done(capability).await
     }
 
-    /// See [`super::store::Store::kind`].
-    pub async fn kind(&self, capability: &str) -> Result<Option<TaskKind>, StoreError> {
-        let kind: Option<String> = self
+    /// See [`super::store::Store::opened`].
+    pub async fn opened(
+        &self,
+        capability: &str,
+    ) -> Result<Option<(TaskKind, Option<Who>)>, StoreError> {
+        let (kind, owner): (Option<String>, Option<String>) = self
             .connection()?
-            .hget(submission_key(capability), "kind")
+            .hget(submission_key(capability), &["kind", "owner"])
             .await?;
-        Ok(kind.and_then(|kind| kind.parse().ok()))
+        let owner = owner.as_deref().and_then(Who::from_text);
+        Ok(kind
+            .and_then(|kind| kind.parse().ok())
+            .map(|kind| (kind, owner)))
     }
 
     /// See [`super::store::Store::arrival`].

@@ -12,6 +12,7 @@ use super::capability::Capability;
 use super::log::{Channel, EventId, Log, Subscription};
 use super::redis_store::RedisStore;
 use super::submissions::{Arrival, Submissions};
+use crate::access::Who;
 use crate::redis_link::StoreError;
 
 /// The relay's store.
@@ -41,13 +42,18 @@ impl Store {
     }
 
     /// Follow a submission of `kind` under `capability`.
-    pub async fn open(&self, capability: &Capability, kind: TaskKind) -> Result<(), StoreError> {
+    pub async fn open(
+        &self,
+        capability: &Capability,
+        kind: TaskKind,
+        owner: &Who,
+    ) -> Result<(), StoreError> {
         match self {
             Store::Memory { submissions, .. } => {
-                locked(submissions).open(capability.as_str(), kind, Instant::now());
+                locked(submissions).open(capability.as_str(), kind, owner.clone(), Instant::now());
                 Ok(())
             }
-            Store::Redis(redis) => redis.open(capability.as_str(), kind).await,
+            Store::Redis(redis) => redis.open(capability.as_str(), kind, owner).await,
         }
     }
 
@@ -66,11 +72,17 @@ impl Store {
         }
     }
 
-    /// The kind of the open submission under `capability`.
-    pub async fn kind(&self, capability: &Capability) -> Result<Option<TaskKind>, StoreError> {
+    /// The kind and submitter of the open submission under `capability`
+    /// (the submitter unknown for one opened before it was kept).
+    pub async fn opened(
+        &self,
+        capability: &Capability,
+    ) -> Result<Option<(TaskKind, Option<Who>)>, StoreError> {
         match self {
-            Store::Memory { submissions, .. } => Ok(locked(submissions).kind(capability.as_str())),
-            Store::Redis(redis) => redis.kind(capability.as_str()).await,
+            Store::Memory { submissions, .. } => {
+                Ok(locked(submissions).opened(capability.as_str()))
+            }
+            Store::Redis(redis) => redis.opened(capability.as_str()).await,
         }
     }
 

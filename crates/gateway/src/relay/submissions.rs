@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use media_gen_api::TaskKind;
 
+use crate::access::Who;
+
 /// How long a submission's capability stays valid.
 pub const LIFETIME: Duration = Duration::from_secs(24 * 60 * 60);
 /// The most submissions followed at once; the oldest is forgotten first.
@@ -16,6 +18,8 @@ pub const MAX_OPEN: usize = 100_000;
 #[derive(Debug)]
 struct Submission {
     kind: TaskKind,
+    /// Who submitted it: whose budgets its results count against.
+    owner: Who,
     /// The ids the submit answered with; `None` until it has.
     created: Option<HashSet<String>>,
     announced: HashSet<String>,
@@ -45,8 +49,8 @@ pub struct Submissions {
 }
 
 impl Submissions {
-    /// Follow a submission of `kind` under `capability`.
-    pub fn open(&mut self, capability: &str, kind: TaskKind, now: Instant) {
+    /// Follow a submission of `kind` by `owner` under `capability`.
+    pub fn open(&mut self, capability: &str, kind: TaskKind, owner: Who, now: Instant) {
         self.forget_expired(now);
         while self.open.len() >= MAX_OPEN {
             let Some(oldest) = self.order.pop_front() else {
@@ -66,6 +70,7 @@ impl Submissions {
             capability.to_owned(),
             Submission {
                 kind,
+                owner,
                 created: None,
                 announced: HashSet::new(),
                 opened: now,
@@ -86,9 +91,12 @@ impl Submissions {
         self.close_if_done(capability);
     }
 
-    /// The kind of the submission under `capability`, if it is open.
-    pub fn kind(&self, capability: &str) -> Option<TaskKind> {
-        self.open.get(capability).map(|submission| submission.kind)
+    /// The kind and submitter of the submission under `capability`, if
+    /// it is open.
+    pub fn opened(&self, capability: &str) -> Option<(TaskKind, Option<Who>)> {
+        self.open
+            .get(capability)
+            .map(|submission| (submission.kind, Some(submission.owner.clone())))
     }
 
     /// What a callback about task `task_id` of `kind` to `capability` is.
@@ -169,11 +177,26 @@ impl Submissions {
 mod tests {
     use super::*;
 
+    fn owner() -> Who {
+        Who::Person("ada".into())
+    }
+
+    #[test]
+    fn a_submission_remembers_who_submitted_it() {
+        let mut open = Submissions::default();
+        open.open("c", TaskKind::ImageGenerate, owner(), Instant::now());
+        assert_eq!(
+            open.opened("c"),
+            Some((TaskKind::ImageGenerate, Some(owner())))
+        );
+        assert_eq!(open.opened("other"), None);
+    }
+
     #[test]
     fn a_capability_is_used_up_once_every_task_is_announced() {
         let mut open = Submissions::default();
         let now = Instant::now();
-        open.open("c", TaskKind::ImageGenerate, now);
+        open.open("c", TaskKind::ImageGenerate, owner(), now);
         // A callback before the submit's answer is taken on the submission's word.
         assert_eq!(
             open.arrival("c", TaskKind::ImageGenerate, "a"),
@@ -205,13 +228,16 @@ mod tests {
     fn failed_submits_and_old_capabilities_are_forgotten() {
         let mut open = Submissions::default();
         let start = Instant::now();
-        open.open("failed", TaskKind::ImageGenerate, start);
+        open.open("failed", TaskKind::ImageGenerate, owner(), start);
         open.created("failed", Vec::new());
-        assert_eq!(open.kind("failed"), None);
-        open.open("old", TaskKind::ImageGenerate, start);
-        open.open("new", TaskKind::ImageGenerate, start + LIFETIME);
-        assert_eq!(open.kind("old"), None);
-        assert_eq!(open.kind("new"), Some(TaskKind::ImageGenerate));
+        assert_eq!(open.opened("failed").map(|(kind, _)| kind), None);
+        open.open("old", TaskKind::ImageGenerate, owner(), start);
+        open.open("new", TaskKind::ImageGenerate, owner(), start + LIFETIME);
+        assert_eq!(open.opened("old").map(|(kind, _)| kind), None);
+        assert_eq!(
+            open.opened("new").map(|(kind, _)| kind),
+            Some(TaskKind::ImageGenerate)
+        );
         assert_eq!(open.len(), 1);
     }
 
@@ -219,17 +245,27 @@ mod tests {
     fn at_the_bound_the_oldest_open_submission_goes_first() {
         let mut open = Submissions::default();
         let now = Instant::now();
-        open.open("closed", TaskKind::ImageGenerate, now);
+        open.open("closed", TaskKind::ImageGenerate, owner(), now);
         open.created("closed", Vec::new());
         for n in 0..MAX_OPEN {
-            open.open(&n.to_string(), TaskKind::ImageGenerate, now);
+            open.open(&n.to_string(), TaskKind::ImageGenerate, owner(), now);
         }
         assert_eq!(open.len(), MAX_OPEN);
-        open.open("one more", TaskKind::ImageGenerate, now);
+        open.open("one more", TaskKind::ImageGenerate, owner(), now);
         assert_eq!(open.len(), MAX_OPEN);
-        assert_eq!(open.kind("0"), None, "the oldest open one went");
-        assert_eq!(open.kind("1"), Some(TaskKind::ImageGenerate));
-        assert_eq!(open.kind("one more"), Some(TaskKind::ImageGenerate));
+        assert_eq!(
+            open.opened("0").map(|(kind, _)| kind),
+            None,
+            "the oldest open one went"
+        );
+        assert_eq!(
+            open.opened("1").map(|(kind, _)| kind),
+            Some(TaskKind::ImageGenerate)
+        );
+        assert_eq!(
+            open.opened("one more").map(|(kind, _)| kind),
+            Some(TaskKind::ImageGenerate)
+        );
         assert!(open.order.len() <= 2 * MAX_OPEN);
     }
 }

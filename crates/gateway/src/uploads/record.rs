@@ -175,6 +175,10 @@ pub struct KeptFile {
     /// Why it was not kept, when it was not (the record then only says so).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_kept: Option<String>,
+    /// Whether that is for now (a budget, the room): tried again when its
+    /// task is read again, rather than settled for good.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retry: bool,
 }
 
 #[cfg(test)]

@@ -381,6 +381,21 @@ async fn receive(
     } else {
         Vec::new()
     };
+    // The quota is asked before the first byte is taken, whatever the
+    // client's piece size, and again each time a reservation's worth has
+    // arrived since it was last asked.
+    if offset < upload.length {
+        let (now, remaining) = (now_seconds(), upload.length - offset);
+        // An upload idle past `--upload-idle` holds no reservation: it
+        // takes one again now.
+        let adding = if upload.under_way_at(now, uploads.idle_seconds()) {
+            0
+        } else {
+            remaining.min(RESERVATION)
+        };
+        room_for(uploads, now, adding, remaining).await?;
+    }
+    let mut asked_at = offset;
     let mut stream = body.into_data_stream();
     let mut outcome = Ok(());
     while let Some(frame) = stream.next().await {
@@ -425,9 +440,10 @@ async fn receive(
                 }
             }
         }
-        // Another reservation's worth in: counted, and the quota asked
-        // again (a client may send a whole file in one request).
-        let counted_again = offset >= upload.received.saturating_add(RESERVATION);
+        // Another reservation's worth in since the quota was last asked:
+        // counted, and the quota asked again (a client may send a whole
+        // file in one request, or in pieces smaller than a reservation).
+        let counted_again = offset >= asked_at.saturating_add(RESERVATION);
         if changed || counted_again {
             // A part is in: a resume (here or on another gateway) starts after it.
             upload.touched = now_seconds();
@@ -439,6 +455,7 @@ async fn receive(
                 .map_err(UploadRefusal::storage)?;
         }
         if counted_again && offset < upload.length {
+            asked_at = offset;
             if let Err(full) = room_for(uploads, now_seconds(), 0, upload.length - offset).await {
                 outcome = Err(full);
                 break;

@@ -144,7 +144,7 @@ async fn gateway(
 ) -> String {
     start_gateway_at(settings(Some(&service.base())), |settings, base| {
         let uploads = UploadSettings::new(dir.to_owned(), base.to_owned());
-        let mut keep = KeepSettings::new(TOKEN.as_bytes(), true);
+        let mut keep = KeepSettings::new(TOKEN.as_bytes());
         keep.max_bytes = 200_000;
         keep.fetch_deadline = Duration::from_secs(2);
         keep.wait = Duration::from_secs(10);
@@ -364,7 +364,7 @@ async fn with_keys_a_persons_kept_results_count_toward_their_budgets() {
     let base = start_gateway_at(settings(Some(&service.base())), |settings, base| {
         settings.access = media_gen_gateway::access::AccessMode::Keys;
         settings.data_dir = Some(dir.path().to_owned());
-        let mut keep = KeepSettings::new(TOKEN.as_bytes(), true);
+        let mut keep = KeepSettings::new(TOKEN.as_bytes());
         // One video and its cover a day each.
         keep.bytes_per_day = 150_000;
         settings.keep = Some(keep);

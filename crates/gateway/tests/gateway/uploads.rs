@@ -515,6 +515,63 @@ async fn the_quota_counts_what_arrived_and_says_what_is_used() {
     );
 }
 
+/// Send `file` to `upload` in `piece`-byte `PATCH`es from `from`: the
+/// first answer that is not 204, if any.
+async fn send_in_pieces(upload: &str, file: &[u8], from: u64, piece: usize) -> Option<Response> {
+    let mut offset = from as usize;
+    while offset < file.len() {
+        let end = (offset + piece).min(file.len());
+        let answer = patch(upload, offset as u64, file[offset..end].to_vec()).await;
+        if answer.status() != StatusCode::NO_CONTENT {
+            return Some(answer);
+        }
+        offset = end;
+    }
+    None
+}
+
+#[tokio::test]
+async fn the_quota_binds_whatever_size_the_clients_pieces_are() {
+    // 1 MB, 4,000,000 bytes (below a reservation) and 4 MiB (exactly one).
+    for piece in [1_000_000, 4_000_000, 4 * MIB as usize] {
+        let dir = tempfile::tempdir().unwrap();
+        let base = gateway(dir.path(), |uploads| {
+            uploads.quota = 30_000_000;
+            uploads.in_flight = 100;
+            uploads.bytes_per_day = 1 << 30;
+        })
+        .await;
+        let file = png(20_000_000);
+        let first = created(&base, file.len() as u64, "a.png").await;
+        assert!(
+            send_in_pieces(&first, &file, 0, piece).await.is_none(),
+            "{piece}: the first fits"
+        );
+        let second = created(&base, file.len() as u64, "b.png").await;
+        let stopped = send_in_pieces(&second, &file, 0, piece)
+            .await
+            .unwrap_or_else(|| panic!("{piece}: the second was stored whole, over the quota"));
+        assert_eq!(
+            stopped.status(),
+            StatusCode::INSUFFICIENT_STORAGE,
+            "{piece}"
+        );
+        let kept = offset(&second).await.unwrap();
+        assert!(
+            20_000_000 + kept <= 30_000_000,
+            "{piece}: {kept} bytes of the second kept beside the first's 20 MB"
+        );
+        // A stopped upload resumed is stopped again before its first byte.
+        let again = patch(&second, kept, file[kept as usize..][..1_000].to_vec()).await;
+        assert_eq!(again.status(), StatusCode::INSUFFICIENT_STORAGE, "{piece}");
+        assert_eq!(
+            offset(&second).await,
+            Ok(kept),
+            "{piece}: nothing more taken"
+        );
+    }
+}
+
 #[tokio::test]
 async fn an_upload_trickled_below_the_floor_rate_is_ended_and_keeps_what_came() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

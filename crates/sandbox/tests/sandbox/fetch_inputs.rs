@@ -10,7 +10,8 @@ use std::net::IpAddr;
 
 use axum::http::{header, StatusCode};
 use axum::routing::get;
-use media_gen_sandbox::fetch_inputs::{check_public, classify, Reach};
+use media_gen_api::reach::{classify, Reach};
+use media_gen_sandbox::fetch_inputs::check_public;
 use media_gen_sandbox::Config;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
