@@ -125,18 +125,13 @@ impl Expected {
                     }),
                 }
             }
-            Expected::Captions => {
-                let text = String::from_utf8_lossy(head);
-                let start = text.trim_start_matches('\u{feff}').trim_start();
-                if head.contains(&0) || start.starts_with('<') {
-                    Err(NotKept::NotWhatItSaid {
-                        expected: self,
-                        found: looks_like(head).to_owned(),
-                    })
-                } else {
-                    Ok(())
-                }
-            }
+            Expected::Captions => match SubtitleFormat::sniff(head) {
+                Some(_) => Ok(()),
+                None => Err(NotKept::NotWhatItSaid {
+                    expected: self,
+                    found: looks_like(head).to_owned(),
+                }),
+            },
         }
     }
 
@@ -146,6 +141,80 @@ impl Expected {
             Expected::Image => "an image",
             Expected::Captions => "subtitles",
         }
+    }
+}
+
+/// The subtitle formats a caption is kept in, by its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubtitleFormat {
+    /// Advanced SubStation Alpha: opens with `[Script Info]`.
+    Ass,
+    /// SubRip: a cue number, then `00:00:01,000 --> 00:00:02,500`.
+    Srt,
+    /// WebVTT: opens with `WEBVTT`.
+    WebVtt,
+}
+
+impl SubtitleFormat {
+    /// The format of a file opening with `head`, if it reads as one (a
+    /// byte order mark and blank lines before it allowed); none for
+    /// anything else, a page, a metrics text or JSON among them.
+    pub fn sniff(head: &[u8]) -> Option<SubtitleFormat> {
+        if head.contains(&0) {
+            return None;
+        }
+        let text = String::from_utf8_lossy(head);
+        let text = text.trim_start_matches('\u{feff}').trim_start();
+        let mut lines = text.lines().map(str::trim);
+        let first = lines.next()?;
+        if first.eq_ignore_ascii_case("[script info]") {
+            return Some(SubtitleFormat::Ass);
+        }
+        if first == "WEBVTT" || first.starts_with("WEBVTT ") || first.starts_with("WEBVTT\t") {
+            return Some(SubtitleFormat::WebVtt);
+        }
+        let numbered = !first.is_empty() && first.bytes().all(|byte| byte.is_ascii_digit());
+        let timed = lines.next().is_some_and(is_srt_timing);
+        (numbered && timed).then_some(SubtitleFormat::Srt)
+    }
+
+    /// The type a copy is served as.
+    pub fn mime(self) -> &'static str {
+        match self {
+            SubtitleFormat::WebVtt => "text/vtt; charset=utf-8",
+            SubtitleFormat::Ass | SubtitleFormat::Srt => "text/plain; charset=utf-8",
+        }
+    }
+
+    /// The extension a copy is named with.
+    pub fn extension(self) -> &'static str {
+        match self {
+            SubtitleFormat::Ass => "ass",
+            SubtitleFormat::Srt => "srt",
+            SubtitleFormat::WebVtt => "vtt",
+        }
+    }
+}
+
+/// Whether `line` is a SubRip timing line: `HH:MM:SS,mmm --> HH:MM:SS,mmm`
+/// (a full stop for the comma taken too).
+fn is_srt_timing(line: &str) -> bool {
+    let stamp = |text: &str| {
+        let bytes = text.trim().as_bytes();
+        bytes.len() == 12
+            && bytes.iter().enumerate().all(|(at, byte)| match at {
+                2 | 5 => *byte == b':',
+                8 => *byte == b',' || *byte == b'.',
+                _ => byte.is_ascii_digit(),
+            })
+    };
+    match line.split_once("-->") {
+        Some((start, end)) => {
+            // Position settings may follow the end.
+            let end = end.split_whitespace().next().unwrap_or_default();
+            stamp(start) && stamp(end)
+        }
+        None => false,
     }
 }
 
@@ -578,6 +647,25 @@ mod tests {
         );
         let ass = "\u{feff}[Script Info]\nTitle: clip\n".as_bytes();
         assert_eq!(MediaField::CaptionUrl.expected().judge(ass), Ok(()));
+        let srt = b"1\r\n00:00:01,000 --> 00:00:02,500\r\nHello\r\n";
+        assert_eq!(MediaField::CaptionUrl.expected().judge(srt), Ok(()));
+        let vtt = b"WEBVTT\n\n00:01.000 --> 00:02.000\nHello\n";
+        assert_eq!(MediaField::CaptionUrl.expected().judge(vtt), Ok(()));
+        // What an internal address answers is text, but no subtitles.
+        for not_subtitles in [
+            &b"# HELP gateway_requests_total Requests.\n# TYPE gateway_requests_total counter\n"[..],
+            b"{\"code\":0,\"data\":{\"token\":\"x\"}}",
+            b"ami-id\nhostname\ninstance-id\n",
+            b"1\nnot a timing\n",
+            b"",
+        ] {
+            let refused = MediaField::CaptionUrl.expected().judge(not_subtitles);
+            assert!(
+                refused.is_err(),
+                "{:?}",
+                String::from_utf8_lossy(not_subtitles)
+            );
+        }
         assert!(MediaField::CaptionUrl.expected().judge(html).is_err());
         assert!(MediaField::CaptionUrl.expected().judge(png).is_err());
     }

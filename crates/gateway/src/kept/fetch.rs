@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::{header, StatusCode, Uri};
 use http_body_util::BodyExt;
-use media_gen_api::kept::{MediaField, NotKept};
+use media_gen_api::kept::{MediaField, NotKept, SubtitleFormat};
 use media_gen_api::media_type::MediaType;
 use media_gen_api::TaskKey;
 
@@ -287,9 +287,14 @@ async fn fetch_into(
 
 /// The type and extension a copy of `field` opening with `head` is served as.
 fn served_as(field: MediaField, head: &[u8]) -> (&'static str, &'static str) {
+    if field == MediaField::CaptionUrl {
+        // Judged already: a caption that reads as no subtitle format is not kept.
+        let format = SubtitleFormat::sniff(head).unwrap_or(SubtitleFormat::Ass);
+        return (format.mime(), format.extension());
+    }
     match MediaType::sniff(head) {
-        Some(media) if field != MediaField::CaptionUrl => (media.mime(), media.extension()),
-        _ => ("text/plain; charset=utf-8", "ass"),
+        Some(media) => (media.mime(), media.extension()),
+        None => ("application/octet-stream", "bin"),
     }
 }
 

@@ -17,6 +17,7 @@ use std::time::Duration;
 use axum::extract::{Path as UrlPath, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use futures_util::StreamExt;
 use media_gen_gateway::kept::KeepSettings;
 use media_gen_gateway::uploads::UploadSettings;
 use reqwest::StatusCode;
@@ -48,6 +49,13 @@ struct Service {
     base: Arc<Mutex<String>>,
     fetched: Arc<Mutex<HashMap<String, usize>>>,
     gone: Arc<AtomicBool>,
+    /// The video address a task `aim-…` names, by its id.
+    aims: Arc<Mutex<HashMap<String, String>>>,
+    /// The callback address each submit carried, by the task it made.
+    callbacks: Arc<Mutex<HashMap<String, String>>>,
+    /// Slow files being sent now, and the most sent at once.
+    sending: Arc<std::sync::atomic::AtomicUsize>,
+    most_at_once: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Service {
@@ -57,7 +65,9 @@ impl Service {
         *service.base.lock().unwrap() = format!("http://{}", listener.local_addr().unwrap());
         let app = axum::Router::new()
             .route("/v1/image_to_video/{id}", get(status))
+            .route("/v1/image_to_video", axum::routing::post(submit))
             .route("/media/{name}", get(media))
+            .route("/redirect/{port}", get(redirect))
             .with_state(service.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
         service
@@ -65,6 +75,14 @@ impl Service {
 
     fn base(&self) -> String {
         self.base.lock().unwrap().clone()
+    }
+
+    /// Task `id` names `url` as its video.
+    fn aim(&self, id: &str, url: &str) {
+        self.aims
+            .lock()
+            .unwrap()
+            .insert(id.to_owned(), url.to_owned());
     }
 
     fn fetches(&self, name: &str) -> usize {
@@ -78,9 +96,11 @@ async fn status(State(service): State<Service>, UrlPath(id): UrlPath<String>) ->
         "html" => "page.mp4",
         "big" => "big.mp4",
         "silent" => "never.mp4",
+        "slow" => "slow.mp4",
         "streamed" => "streamed.mp4",
         _ => "clip.mp4",
     };
+    let aimed = service.aims.lock().unwrap().get(&id).cloned();
     let status = if id == "running" {
         "GENERATING"
     } else {
@@ -92,7 +112,7 @@ async fn status(State(service): State<Service>, UrlPath(id): UrlPath<String>) ->
         "data": {
             "task_id": id,
             "status": status,
-            "video_url": format!("{base}/media/{video}"),
+            "video_url": aimed.unwrap_or_else(|| format!("{base}/media/{video}")),
             "thumbnail_url": format!("{base}/media/cover.png"),
             "error_message": "",
         }
@@ -127,12 +147,85 @@ async fn media(State(service): State<Service>, UrlPath(name): UrlPath<String>) -
             "<!DOCTYPE html><html><body>Not found</body></html>",
         )
             .into_response(),
+        // 700 KiB with its length, sent over about 400 ms.
+        "slow.mp4" => {
+            let now = service.sending.fetch_add(1, Ordering::SeqCst) + 1;
+            service.most_at_once.fetch_max(now, Ordering::SeqCst);
+            let sending = Arc::clone(&service.sending);
+            let pieces: Vec<Vec<u8>> = mp4(700 << 10)
+                .chunks(70 << 10)
+                .map(<[u8]>::to_vec)
+                .collect();
+            let last = pieces.len() - 1;
+            let stream = futures_util::stream::iter(pieces.into_iter().enumerate()).then(
+                move |(n, piece)| {
+                    let sending = Arc::clone(&sending);
+                    async move {
+                        tokio::time::sleep(Duration::from_millis(40)).await;
+                        if n == last {
+                            sending.fetch_sub(1, Ordering::SeqCst);
+                        }
+                        Ok::<_, std::io::Error>(piece)
+                    }
+                },
+            );
+            (
+                [("content-length", (700 << 10).to_string())],
+                axum::body::Body::from_stream(stream),
+            )
+                .into_response()
+        }
         "never.mp4" => {
             tokio::time::sleep(Duration::from_secs(60)).await;
             StatusCode::OK.into_response()
         }
         _ => StatusCode::NOT_FOUND.into_response(),
     }
+}
+
+/// A submit: one task, named by the request's prompt; its callback
+/// address noted.
+async fn submit(State(service): State<Service>, body: axum::body::Bytes) -> Response {
+    let body: Value = serde_json::from_slice(&body).unwrap_or_default();
+    let id = body["prompt"].as_str().unwrap_or("task").to_owned();
+    if let Some(url) = body["callback_url"].as_str() {
+        service
+            .callbacks
+            .lock()
+            .unwrap()
+            .insert(id.clone(), url.to_owned());
+    }
+    axum::Json(serde_json::json!({
+        "code": 0, "msg": "success", "data": { "task_ids": [id] }
+    }))
+    .into_response()
+}
+
+/// A 302 from the service's own host to this machine's `port`.
+async fn redirect(UrlPath(port): UrlPath<u16>) -> Response {
+    (
+        StatusCode::FOUND,
+        [("location", format!("http://127.0.0.1:{port}/clip.mp4"))],
+    )
+        .into_response()
+}
+
+/// Another server on this machine, as an internal service would be: it
+/// answers every path with a video and counts who reached it.
+async fn internal_service() -> (u16, Arc<std::sync::atomic::AtomicUsize>) {
+    let reached = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let counted = Arc::clone(&reached);
+    let app = axum::Router::new().fallback(move || {
+        let counted = Arc::clone(&counted);
+        async move {
+            counted.fetch_add(1, Ordering::SeqCst);
+            mp4(1_000).into_response()
+        }
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (port, reached)
 }
 
 /// A gateway in front of `service`, keeping results in `dir` as `change`
@@ -396,4 +489,296 @@ async fn with_keys_a_persons_kept_results_count_toward_their_budgets() {
         other["kept"]["video_url"].is_string(),
         "another person's budget: {other}"
     );
+}
+
+#[tokio::test]
+async fn a_task_naming_this_machine_or_its_network_gets_nothing_fetched_from_there() {
+    let service = Service::start().await;
+    let (port, reached) = internal_service().await;
+    let dir = tempfile::tempdir().unwrap();
+    let gateway = gateway(&service, dir.path(), |_| {}).await;
+    let cases = [
+        (
+            "loopback",
+            format!("http://127.0.0.1:{port}/clip.mp4"),
+            "127.0.0.1 is loopback",
+        ),
+        (
+            "name",
+            format!("http://localhost:{port}/clip.mp4"),
+            "localhost resolves to",
+        ),
+        (
+            "decimal",
+            format!("http://2130706433:{port}/clip.mp4"),
+            "127.0.0.1 is loopback",
+        ),
+        (
+            "v6",
+            format!("http://[::1]:{port}/clip.mp4"),
+            "::1 is loopback",
+        ),
+        (
+            "mapped",
+            format!("http://[::ffff:127.0.0.1]:{port}/clip.mp4"),
+            "is loopback",
+        ),
+        (
+            "https",
+            format!("https://127.0.0.1:{port}/clip.mp4"),
+            "127.0.0.1 is loopback",
+        ),
+        (
+            "redirected",
+            format!("{}/redirect/{port}", service.base()),
+            "127.0.0.1 is loopback",
+        ),
+        (
+            "metadata",
+            "http://169.254.169.254/latest/meta-data/".to_owned(),
+            "is link-local",
+        ),
+        (
+            "private",
+            "http://10.0.0.7/clip.mp4".to_owned(),
+            "10.0.0.7 is private",
+        ),
+        (
+            "the gateway",
+            format!("{gateway}/metrics"),
+            "127.0.0.1 is loopback",
+        ),
+    ];
+    for (case, url, why) in &cases {
+        let id = format!("aim-{case}");
+        service.aim(&id, url);
+        let data = read(&gateway, &id).await;
+        assert!(data["kept"]["video_url"].is_null(), "{case}: {data}");
+        let said = data["not_kept"]["video_url"].as_str().unwrap_or_default();
+        assert!(said.contains(why), "{case}: {said}");
+        assert!(said.contains("not public"), "{case}: {said}");
+    }
+    assert_eq!(
+        reached.load(Ordering::SeqCst),
+        0,
+        "nothing reached the internal service"
+    );
+
+    // Allowed by --keep-from, the same host is fetched from and kept.
+    let dir = tempfile::tempdir().unwrap();
+    let allowing = self::gateway(&service, dir.path(), |keep| {
+        keep.as_mut().unwrap().from = vec![format!("127.0.0.1:{port}").parse().unwrap()];
+    })
+    .await;
+    service.aim("aim-allowed", &format!("http://127.0.0.1:{port}/clip.mp4"));
+    let data = read(&allowing, "aim-allowed").await;
+    assert!(data["kept"]["video_url"].is_string(), "{data}");
+    assert_eq!(reached.load(Ordering::SeqCst), 1);
+}
+
+/// A gateway in keys mode in front of `service`, keeping results under
+/// `dir` as `change` says, with the relay when `relay`; its base URL and
+/// the keys of ada, grace and lin.
+async fn keyed(
+    service: &Service,
+    dir: &Path,
+    relay: bool,
+    change: impl FnOnce(&mut KeepSettings),
+) -> (String, [String; 3]) {
+    let keys = media_gen_gateway::access::key_file::KeyFile::new(dir);
+    let people = ["ada", "grace", "lin"].map(|name| keys.add(name, None, 0).unwrap());
+    let uploads = dir.join("uploads");
+    let base = start_gateway_at(settings(Some(&service.base())), |settings, base| {
+        settings.access = media_gen_gateway::access::AccessMode::Keys;
+        settings.data_dir = Some(dir.to_owned());
+        let mut keep = KeepSettings::new(TOKEN.as_bytes());
+        change(&mut keep);
+        settings.keep = Some(keep);
+        settings.uploads = Some(UploadSettings::new(uploads, base.to_owned()));
+        if relay {
+            settings.relay = Some(media_gen_gateway::relay::RelaySettings::new(
+                base.to_owned(),
+                64,
+            ));
+        }
+    })
+    .await;
+    (base, people)
+}
+
+/// The `data` of `key`'s status read of task `id` through `gateway`.
+async fn read_as(gateway: &str, key: &str, id: &str) -> Value {
+    let answer = reqwest::Client::new()
+        .get(format!("{gateway}/v1/image_to_video/{id}"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap();
+    answer.json::<Value>().await.unwrap()["data"].clone()
+}
+
+/// `key` submits a task the service names `id`.
+async fn submit_as(gateway: &str, key: &str, id: &str) {
+    let answer = reqwest::Client::new()
+        .post(format!("{gateway}/v1/image_to_video"))
+        .bearer_auth(key)
+        .json(&serde_json::json!({
+            "model": "V",
+            "image_url": "https://example.com/a.png",
+            "prompt": id,
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::OK, "{:?}", answer.text().await);
+}
+
+const DAY_SPENT: &str =
+    "no room to keep it: your 150 KB of kept results a day are used; more from midnight UTC";
+
+#[tokio::test]
+async fn a_relayed_task_is_kept_against_its_submitters_budget() {
+    let service = Service::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (gateway, [ada, ..]) = keyed(&service, dir.path(), true, |keep| {
+        keep.bytes_per_day = 150_000;
+    })
+    .await;
+    // Ada's day: one video and its cover.
+    assert!(read_as(&gateway, &ada, "b-1").await["kept"]["video_url"].is_string());
+    // Her relayed task ends while her page only listens.
+    submit_as(&gateway, &ada, "s-1").await;
+    let callback = service.callbacks.lock().unwrap()["s-1"].clone();
+    let ended = reqwest::Client::new()
+        .post(callback)
+        .json(&serde_json::json!({
+            "code": 0, "msg": "ok", "task_type": "image_to_video",
+            "data": { "task_id": "s-1", "status": "SUCCEEDED",
+                      "video_url": format!("{}/media/clip.mp4", service.base()),
+                      "thumbnail_url": "", "error_message": "" }
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert!(ended.status().is_success(), "{:?}", ended.text().await);
+    assert_eq!(
+        read_as(&gateway, &ada, "s-1").await["not_kept"]["video_url"],
+        DAY_SPENT,
+        "the relay's copy counts against ada"
+    );
+}
+
+#[tokio::test]
+async fn the_first_reader_does_not_decide_whose_copy_it_is() {
+    let service = Service::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (gateway, [_, grace, lin]) = keyed(&service, dir.path(), false, |keep| {
+        keep.bytes_per_day = 150_000;
+    })
+    .await;
+    assert!(read_as(&gateway, &grace, "g-1").await["kept"]["video_url"].is_string());
+    assert_eq!(
+        read_as(&gateway, &grace, "g-2").await["not_kept"]["video_url"],
+        DAY_SPENT
+    );
+    // Lin's task, read first by grace, whose day is spent: kept as lin's.
+    submit_as(&gateway, &lin, "s-2").await;
+    let first = read_as(&gateway, &grace, "s-2").await;
+    assert!(first["kept"]["video_url"].is_string(), "{first}");
+    assert!(read_as(&gateway, &lin, "s-2").await["kept"]["video_url"].is_string());
+}
+
+#[tokio::test]
+async fn a_budget_refusal_is_tried_again_when_the_task_is_read_again() {
+    let service = Service::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (gateway, [ada, ..]) = keyed(&service, dir.path(), false, |keep| {
+        keep.bytes_per_person = 150_000;
+        keep.keep_for = Duration::from_secs(2);
+    })
+    .await;
+    assert!(read_as(&gateway, &ada, "b-1").await["kept"]["video_url"].is_string());
+    let refused = read_as(&gateway, &ada, "b-2").await;
+    let said = refused["not_kept"]["video_url"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        said.contains("your kept results take 100 KB of your 150 KB"),
+        "{refused}"
+    );
+    // Ada's first copies end: there is room again, and the refusal was for now.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let again = read_as(&gateway, &ada, "b-2").await;
+    assert!(again["kept"]["video_url"].is_string(), "{again}");
+}
+
+/// The bytes of every file kept under `dir`.
+fn kept_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "part"))
+        .map(|entry| entry.metadata().unwrap().len())
+        .sum()
+}
+
+#[tokio::test]
+async fn fetches_running_together_stay_under_the_quota() {
+    let service = Service::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let gateway = gateway(&service, dir.path(), |keep| {
+        let keep = keep.as_mut().unwrap();
+        keep.quota = 1 << 20;
+        keep.max_bytes = 1 << 20;
+    })
+    .await;
+    // Five 700 KiB results at once under 1 MiB.
+    let reads: Vec<_> = (0..5)
+        .map(|n| {
+            let gateway = gateway.clone();
+            tokio::spawn(async move { read(&gateway, &format!("slow-{n}")).await })
+        })
+        .collect();
+    let mut kept = 0;
+    for read in reads {
+        let data = read.await.unwrap();
+        if data["kept"]["video_url"].is_string() {
+            kept += 1;
+        } else {
+            let said = data["not_kept"]["video_url"].as_str().unwrap_or_default();
+            assert!(said.starts_with("no room to keep it"), "{data}");
+        }
+    }
+    assert!(kept >= 1, "one of them is kept");
+    let bytes = kept_bytes(dir.path());
+    assert!(
+        bytes <= 1 << 20,
+        "{bytes} bytes kept under a quota of 1 MiB"
+    );
+}
+
+#[tokio::test]
+async fn at_most_keep_fetches_at_once_files_are_fetched_together() {
+    let service = Service::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let gateway = gateway(&service, dir.path(), |keep| {
+        let keep = keep.as_mut().unwrap();
+        keep.max_bytes = 1 << 20;
+        keep.fetches_at_once = 2;
+    })
+    .await;
+    let reads: Vec<_> = (0..5)
+        .map(|n| {
+            let gateway = gateway.clone();
+            tokio::spawn(async move { read(&gateway, &format!("slow-{n}")).await })
+        })
+        .collect();
+    for read in reads {
+        let data = read.await.unwrap();
+        assert!(
+            data["kept"]["video_url"].is_string(),
+            "every one in turn: {data}"
+        );
+    }
+    assert_eq!(service.most_at_once.load(Ordering::SeqCst), 2);
 }
