@@ -160,14 +160,19 @@ pub struct Config {
     /// Take uploads (tus 1.0 under `/uploads/`) into this folder and serve
     /// them to the service; needs --public-url, and in `--access open`
     /// --uploads-open too (docs/deploy.md, "Uploads").
-    #[arg(long, env = "MEDIA_GEN_UPLOAD_DIR", value_name = "DIR")]
+    #[arg(long, env = "MEDIA_GEN_UPLOAD_DIR", value_name = "DIR", global = true)]
     pub upload_dir: Option<PathBuf>,
     /// Keep uploads' bytes in S3-compatible object storage
     /// (`s3://bucket/prefix`) instead of --upload-dir; endpoint and
     /// credentials from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID,
     /// AWS_SECRET_ACCESS_KEY, AWS_REGION. What is known of each upload is
     /// kept in --redis, or in --upload-dir without it.
-    #[arg(long, env = "MEDIA_GEN_UPLOAD_STORE", value_name = "S3_URL")]
+    #[arg(
+        long,
+        env = "MEDIA_GEN_UPLOAD_STORE",
+        value_name = "S3_URL",
+        global = true
+    )]
     pub upload_store: Option<String>,
     /// How long an upload is kept after it is made, and again after it is
     /// finished.

@@ -11,6 +11,7 @@ pub mod budgets;
 pub mod client_address;
 pub mod config;
 pub mod csp;
+pub mod forgetting;
 pub mod forward;
 pub mod health;
 pub mod kept;
@@ -628,7 +629,8 @@ pub async fn serve(
     let library_upkeep = library.map(|library| tokio::spawn(library::upkeep(library)));
     let sweeping = uploads.map(|uploads| tokio::spawn(uploads::sweep(uploads)));
     let watching_holds = tokio::spawn(uploads::hold_watch::watch(gateway.clone()));
-    let forgetting = {
+    let watching_forgotten = tokio::spawn(forgetting::watch(gateway.clone()));
+    let idle_budgets = {
         let gateway = gateway.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(Duration::from_secs(60));
@@ -647,7 +649,7 @@ pub async fn serve(
         shutdown,
     )
     .await;
-    forgetting.abort();
+    idle_budgets.abort();
     upkeep.abort();
     keys_upkeep.abort();
     if let Some(library_upkeep) = library_upkeep {
@@ -657,6 +659,7 @@ pub async fn serve(
         sweeping.abort();
     }
     watching_holds.abort();
+    watching_forgotten.abort();
     gateway.access.keep_usage().await;
     Ok(())
 }

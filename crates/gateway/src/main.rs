@@ -70,6 +70,8 @@ fn keys(action: &media_gen_gateway::access::cli::KeysAction, config: &Config) ->
             library,
             data_dir: config.data_dir.clone(),
             redis: config.redis.clone(),
+            uploads: (config.upload_dir.is_some() || config.upload_store.is_some())
+                .then(|| (config.upload_dir.clone(), config.upload_store.clone())),
         },
         Err(error) => {
             eprintln!("media-gen-gateway keys: {error}");

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
+use super::forgotten::Removed;
 use super::key_file::KeyFile;
 use super::key_store::KeyStore;
 use super::keys::KeyError;
@@ -38,8 +39,11 @@ pub enum KeysAction {
     Revoke {
         /// The person's name.
         name: String,
-        /// Remove their library too: every request, task and figure of
-        /// theirs.
+        /// Forget them too: every request, task, figure and record of use
+        /// of theirs, their uploads and kept copies (in --upload-dir or
+        /// --upload-store; running gateways delete theirs within a
+        /// second), the freed space overwritten. Prints what was removed,
+        /// in counts.
         #[arg(long)]
         forget: bool,
     },
@@ -56,6 +60,9 @@ pub struct KeysAt {
     pub data_dir: Option<PathBuf>,
     /// `--redis`.
     pub redis: Option<String>,
+    /// `--upload-dir` and `--upload-store`: where a person forgotten has
+    /// uploads and kept copies.
+    pub uploads: Option<(Option<PathBuf>, Option<String>)>,
 }
 
 impl KeysAt {
@@ -65,6 +72,7 @@ impl KeysAt {
             library: Some(crate::library::LibraryAt::in_dir(dir)),
             data_dir: Some(dir.to_owned()),
             redis: None,
+            uploads: None,
         }
     }
 
@@ -137,27 +145,79 @@ pub async fn run(
             list(&store, &people, default_tasks_per_day).await
         }
         KeysAction::Revoke { name, forget } => {
-            store.revoke(name).await?;
-            let _ = writeln!(
-                std::io::stderr(),
-                "{name}'s key is revoked: running gateways refuse it within a second."
-            );
+            match store.revoke(name).await {
+                Ok(()) => {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "{name}'s key is revoked: running gateways refuse it within a second."
+                    );
+                }
+                // A person with no key (named by an auth proxy, or revoked
+                // before) can still be forgotten.
+                Err(KeyError::Unknown(_)) if *forget => {}
+                Err(error) => return Err(error),
+            }
             if *forget {
-                let library = library.ok_or_else(|| {
-                    KeyError::Name(
-                        "--forget: no library is kept here (--library, or --data-dir without --redis)"
-                            .to_owned(),
-                    )
-                })?;
-                library.forget(name).await?;
+                let removed = forget_person(name, at, library.as_deref(), redis.as_ref()).await?;
                 let _ = writeln!(
                     std::io::stderr(),
-                    "{name}'s library is removed: every request, task and figure of theirs."
+                    "{name} is forgotten: {removed} removed; running gateways drop what they \
+                     hold of them within a second."
                 );
             }
             Ok(String::new())
         }
     }
+}
+
+/// Forget `name` wherever `at` names: the library's rows (then its freed
+/// space overwritten), their use in Redis, their uploads and kept copies;
+/// a mark left for running gateways. What was removed, in counts.
+async fn forget_person(
+    name: &str,
+    at: &KeysAt,
+    library: Option<&crate::library::Library>,
+    redis: Option<&Arc<RedisLink>>,
+) -> Result<Removed, KeyError> {
+    if library.is_none() && redis.is_none() {
+        return Err(KeyError::Name(
+            "--forget: no library is kept here and no --redis is given (--library, or \
+             --data-dir without --redis)"
+                .to_owned(),
+        ));
+    }
+    let now = now_seconds();
+    let mut removed = Removed::default();
+    if let Some(library) = library {
+        removed = removed.and(library.forget(name, now).await?);
+        library.scrub().await?;
+    }
+    if let Some(link) = redis {
+        let use_records = super::shared::usage::forget(&mut link.connection()?, name, now).await?;
+        removed = removed.and(Removed {
+            use_records,
+            ..Removed::default()
+        });
+    }
+    if let Some((dir, store)) = &at.uploads {
+        let mut settings = crate::uploads::UploadSettings::new(PathBuf::new(), String::new());
+        settings.dir = dir.clone();
+        settings.store = store.clone();
+        let files = crate::uploads::Uploads::open(settings, redis.cloned())
+            .await
+            .map_err(|error| KeyError::Name(format!("--forget: the uploads: {error}")))?;
+        let (uploads, kept) = files
+            .store
+            .forget_owner(&format!("person:{name}"), now)
+            .await
+            .map_err(|error| KeyError::Name(format!("--forget: the uploads: {error}")))?;
+        removed = removed.and(Removed {
+            uploads,
+            kept,
+            ..Removed::default()
+        });
+    }
+    Ok(removed)
 }
 
 /// The Redis at `url`, answering, or why not: named by its URL as the start

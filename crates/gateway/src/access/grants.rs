@@ -159,6 +159,39 @@ impl Grants {
         }
     }
 
+    /// The names of the people holding grants kept here.
+    pub fn names(&self) -> Vec<String> {
+        match &self.kept {
+            Kept::Here(here) => with(here, |here| {
+                here.grants
+                    .values()
+                    .map(|grant| grant.name.clone())
+                    .collect()
+            }),
+            Kept::Redis(_) => Vec::new(),
+        }
+    }
+
+    /// Drop `name`'s grants kept here (forgotten); how many. In Redis
+    /// theirs end with their revoked key, on their next use.
+    pub fn drop_person(&self, name: &str) -> usize {
+        let Kept::Here(here) = &self.kept else {
+            return 0;
+        };
+        with(here, |here| {
+            let theirs: Vec<String> = here
+                .grants
+                .iter()
+                .filter(|(_, grant)| grant.name == name)
+                .map(|(hash, _)| hash.clone())
+                .collect();
+            for hash in &theirs {
+                here.forget(hash);
+            }
+            theirs.len()
+        })
+    }
+
     /// Drop the grants kept here that have ended (past their lifetime or
     /// idle too long). Redis drops its own.
     pub fn sweep(&self) {

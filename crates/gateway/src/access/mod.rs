@@ -13,6 +13,7 @@
 //! by every gateway behind a balancer ([`shared`]).
 
 pub mod cli;
+pub mod forgotten;
 pub mod grants;
 pub mod key_file;
 pub mod key_store;
@@ -500,6 +501,26 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+impl Access {
+    /// The names of the people this gateway holds something of: their
+    /// use counted here, their sessions and page tokens kept here.
+    pub fn people_held(&self) -> Vec<String> {
+        let mut names = self.usage.names();
+        names.extend(self.sessions.grants().names());
+        names.extend(self.page_tokens.grants().names());
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Drop what this gateway holds of `name` (forgotten): their use
+    /// counted here and their sessions and page tokens; how many grants.
+    pub fn drop_person(&self, name: &str) -> usize {
+        self.usage.drop_person(name);
+        self.sessions.grants().drop_person(name) + self.page_tokens.grants().drop_person(name)
+    }
 }
 
 /// Keep the keys read, the people's use kept (when it changed) and the

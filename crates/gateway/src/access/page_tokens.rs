@@ -55,6 +55,11 @@ impl PageTokens {
         self.0.sweep();
     }
 
+    /// The grants underneath, for what every kind does alike.
+    pub fn grants(&self) -> &Grants {
+        &self.0
+    }
+
     /// The person of `token`, while it lasts and its key is one
     /// `key_alive` still knows. Fails only when the Redis tokens are kept
     /// in does not answer.

@@ -110,6 +110,11 @@ impl Sessions {
         self.0.sweep();
     }
 
+    /// The grants underneath, for what every kind does alike.
+    pub fn grants(&self) -> &Grants {
+        &self.0
+    }
+
     /// Sessions alive now (for the metrics).
     pub async fn count(&self) -> Result<usize, StoreError> {
         self.0.count().await

@@ -90,6 +90,16 @@ impl Usage {
         change(&mut people)
     }
 
+    /// The names whose use is counted here.
+    pub fn names(&self) -> Vec<String> {
+        self.with(|people| people.keys().cloned().collect())
+    }
+
+    /// Drop what is counted here of `name` (forgotten): whether anything was.
+    pub fn drop_person(&self, name: &str) -> bool {
+        self.with(|people| people.remove(name).is_some())
+    }
+
     /// `name` made a call at `now`.
     pub fn seen(&self, name: &str, now: u64) {
         self.with(|people| people.entry(name.to_owned()).or_default().last_used = now);

@@ -75,6 +75,13 @@ impl Statement {
         }
     }
 
+    /// The same statement answering a row for each row it changed, to
+    /// count them.
+    pub fn returning_one(mut self) -> Statement {
+        self.sql.push_str(" RETURNING 1");
+        self
+    }
+
     /// With a text parameter next.
     pub fn text(mut self, value: impl Into<String>) -> Statement {
         self.params.push(Param::Text(Some(value.into())));
@@ -167,6 +174,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0003_access_use.sql",
         sql: include_str!("../../migrations/0003_access_use.sql"),
     },
+    Migration {
+        version: 4,
+        name: "0004_access_forgotten.sql",
+        sql: include_str!("../../migrations/0004_access_forgotten.sql"),
+    },
 ];
 
 /// The table that records which migrations were applied.
@@ -214,6 +226,13 @@ pub trait Database: Send + Sync + 'static {
     /// Upkeep the database wants now and then, off the writers' path
     /// (SQLite: its write-ahead log copied into the file).
     fn tidy(&self) -> BoxFuture<'_, Result<(), DbError>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    /// Overwrite what deleted rows left behind, after a person is
+    /// forgotten (SQLite: the log copied in and emptied, the freed pages
+    /// zeroed already by `secure_delete`; PostgreSQL: the tables vacuumed).
+    fn scrub(&self) -> BoxFuture<'_, Result<(), DbError>> {
         Box::pin(async { Ok(()) })
     }
 }

@@ -153,7 +153,7 @@ fn items(rows: Rows) -> Vec<LibraryItem> {
 
 /// The statements deleting the requests `filter` picks (a condition on
 /// `library_requests` of `$1`, which `bind` gives), their tasks first.
-fn deleting(filter: &str, bind: impl Fn(Statement) -> Statement) -> Vec<Statement> {
+pub(super) fn deleting(filter: &str, bind: impl Fn(Statement) -> Statement) -> Vec<Statement> {
     vec![
         bind(Statement::new(format!(
             "DELETE FROM library_tasks WHERE request IN (SELECT id FROM library_requests WHERE {filter})"
@@ -510,14 +510,6 @@ impl Library {
         Ok(Imported {
             added: u32::try_from(added).unwrap_or(u32::MAX),
         })
-    }
-
-    /// Remove everything of `person`'s: their requests, tasks and what
-    /// they spent.
-    pub async fn forget(&self, person: &str) -> Result<(), DbError> {
-        let mut statements = deleting("person = $1", |statement| statement.text(person));
-        statements.push(Statement::new("DELETE FROM library_spent WHERE person = $1").text(person));
-        self.db().run(statements).await.map(drop)
     }
 
     /// Every request of `person`'s, newest first, a page at a time, each

@@ -60,7 +60,10 @@ impl Library {
 
     /// Keep `record`, unless its name already has a key.
     pub async fn add_key(&self, record: &KeyRecord) -> Result<(), KeyError> {
-        let added = self.db().run(vec![insert(record)]).await?;
+        // A person forgotten and given a key again is remembered anew.
+        let unmark = Statement::new("DELETE FROM access_forgotten WHERE who = $1")
+            .text(crate::access::forgotten::mark(&record.name));
+        let added = self.db().run(vec![insert(record), unmark]).await?;
         if added.first().is_some_and(|rows| !rows.is_empty()) {
             Ok(())
         } else {

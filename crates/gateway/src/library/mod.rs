@@ -13,6 +13,7 @@
 
 pub mod cli;
 pub mod database;
+pub mod forget;
 pub mod items;
 pub mod key_table;
 pub mod news;
@@ -203,6 +204,10 @@ impl Database for Timed {
 
     fn tidy(&self) -> database::BoxFuture<'_, Result<(), DbError>> {
         self.0.tidy()
+    }
+
+    fn scrub(&self) -> database::BoxFuture<'_, Result<(), DbError>> {
+        self.0.scrub()
     }
 
     fn writers(&self) -> usize {

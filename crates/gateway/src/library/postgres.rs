@@ -257,6 +257,21 @@ impl Database for Postgres {
         format!("postgres {}", self.at)
     }
 
+    fn scrub(&self) -> BoxFuture<'_, Result<(), DbError>> {
+        Box::pin(async move {
+            let client = self.pool.get().await.map_err(|e| self.failed(e))?;
+            // Plain VACUUM: the dead rows' space is pruned and marked for
+            // reuse, without the exclusive lock FULL would take from every
+            // gateway (docs/deploy.md says what stays until reused).
+            client
+                .batch_execute(
+                    "VACUUM library_requests, library_tasks, library_spent, access_use, access_keys",
+                )
+                .await
+                .map_err(|e| self.failed(e))
+        })
+    }
+
     fn writers(&self) -> usize {
         WRITERS
     }

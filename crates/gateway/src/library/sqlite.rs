@@ -36,10 +36,13 @@ impl Sqlite {
         connection.busy_timeout(BUSY_TIMEOUT).map_err(failed)?;
         // No checkpoint in a writer's commit: `checkpoint` copies the log
         // into the file from another connection, so no submit waits on
-        // that copy and its flush to disk.
+        // that copy and its flush to disk. What a delete frees is zeroed
+        // (`secure_delete`): a forgotten person's prompts are not left in
+        // free pages.
         connection
             .execute_batch(
-                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;",
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                 PRAGMA wal_autocheckpoint = 0; PRAGMA secure_delete = ON;",
             )
             .map_err(failed)?;
         Ok(Sqlite {
@@ -186,6 +189,18 @@ impl Database for Sqlite {
         format!("sqlite {}", self.path.display())
     }
 
+    fn scrub(&self) -> BoxFuture<'_, Result<(), DbError>> {
+        let path = self.path.clone();
+        Box::pin(async move {
+            let shown = path.display().to_string();
+            tokio::task::spawn_blocking(move || Sqlite::truncate_log(&path))
+                .await
+                .map_err(|error| error.to_string())
+                .and_then(|scrubbed| scrubbed)
+                .map_err(|error| DbError::Sqlite { path: shown, error })
+        })
+    }
+
     fn tidy(&self) -> BoxFuture<'_, Result<(), DbError>> {
         let path = self.path.clone();
         Box::pin(async move {
@@ -205,6 +220,34 @@ impl Database for Sqlite {
             .map_err(|error| failed(error.to_string()))?
             .map_err(|error| failed(error.to_string()))
         })
+    }
+}
+
+/// How long a scrub waits for the log to be free of readers, in all.
+const SCRUB_TRIES: u32 = 50;
+
+impl Sqlite {
+    /// The log copied into the file and emptied (`TRUNCATE`): the page
+    /// images it held, the deleted rows' among them, are gone from disk.
+    /// Readers on other connections (a running gateway) may hold the log
+    /// for a moment: tried again until they let go.
+    fn truncate_log(path: &Path) -> Result<(), String> {
+        let connection = Connection::open(path).map_err(|error| error.to_string())?;
+        connection
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|error| error.to_string())?;
+        for _ in 0..SCRUB_TRIES {
+            let (busy, _, _): (i64, i64, i64) = connection
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| {
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+                })
+                .map_err(|error| error.to_string())?;
+            if busy == 0 {
+                return Ok(());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Err("its write-ahead log stayed in use; run the command again".to_owned())
     }
 }
 

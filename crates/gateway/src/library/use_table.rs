@@ -18,8 +18,13 @@ impl Library {
         let statements = people
             .iter()
             .map(|(name, used)| {
+                // Never for a person forgotten since this gateway counted
+                // them: what it holds of them is being dropped.
                 Statement::new(
-                    "INSERT INTO access_use (name, last_used, day, tasks) VALUES ($1, $2, $3, $4) \
+                    "INSERT INTO access_use (name, last_used, day, tasks) \
+                     SELECT CAST($1 AS TEXT), CAST($2 AS BIGINT), CAST($3 AS BIGINT), \
+                     CAST($4 AS BIGINT) \
+                     WHERE NOT EXISTS (SELECT 1 FROM access_forgotten WHERE who = $5) \
                      ON CONFLICT (name) DO UPDATE SET \
                      last_used = CASE WHEN excluded.last_used > access_use.last_used \
                          THEN excluded.last_used ELSE access_use.last_used END, \
@@ -33,6 +38,7 @@ impl Library {
                 .int(used.last_used)
                 .int(used.day)
                 .int(used.tasks_today)
+                .text(crate::access::forgotten::mark(name))
             })
             .collect();
         self.write(statements).await.map(drop)

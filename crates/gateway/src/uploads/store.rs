@@ -140,6 +140,53 @@ impl Store {
         self.records.forget_holds(task).await
     }
 
+    /// The owners of the uploads and kept copies known, each once.
+    pub async fn owners(&self) -> io::Result<Vec<String>> {
+        let mut owners: Vec<String> = self
+            .records
+            .all()
+            .await?
+            .into_iter()
+            .map(|(_, upload)| upload.owner)
+            .collect();
+        owners.sort();
+        owners.dedup();
+        Ok(owners)
+    }
+
+    /// Forget everything of `owner`'s (a person forgotten) at `now`: each
+    /// upload's and kept copy's bytes deleted, and its record kept gone
+    /// and naming nobody, so its address answers 410 until the sweep
+    /// drops it. How many uploads and how many kept copies.
+    pub async fn forget_owner(&self, owner: &str, now: u64) -> io::Result<(u64, u64)> {
+        let (mut uploads, mut kept) = (0, 0);
+        for (id, upload) in self.records.all().await? {
+            if upload.owner != owner {
+                continue;
+            }
+            let deleted = upload.gone || self.bytes.delete(&id, &upload).await.is_ok();
+            let changed = self
+                .records
+                .update(&id, |record| {
+                    record.owner.clear();
+                    record.name = "forgotten".to_owned();
+                    record.held_by.clear();
+                    record.held_until = 0;
+                    record.expires = record.expires.min(now);
+                    // Bytes not deleted: the sweep deletes them (expired).
+                    record.gone = record.gone || deleted;
+                })
+                .await?;
+            if changed.is_some() {
+                match upload.kept {
+                    Some(_) => kept += 1,
+                    None => uploads += 1,
+                }
+            }
+        }
+        Ok((uploads, kept))
+    }
+
     /// Delete `id`: its bytes and what was known of it.
     pub async fn remove(&self, id: &FileId, upload: &Upload) {
         if !upload.gone {

@@ -782,3 +782,144 @@ async fn at_most_keep_fetches_at_once_files_are_fetched_together() {
     }
     assert_eq!(service.most_at_once.load(Ordering::SeqCst), 2);
 }
+
+/// Whether `needle` is in the file at `path` (false when there is none).
+fn file_holds(path: &Path, needle: &[u8]) -> bool {
+    std::fs::read(path).is_ok_and(|bytes| bytes.windows(needle.len()).any(|w| w == needle))
+}
+
+/// Whether any file under `dir` holds `needle`.
+fn folder_holds(dir: &Path, needle: &[u8]) -> bool {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .any(|entry| file_holds(&entry.path(), needle))
+}
+
+/// `key`'s upload of a PNG: its address.
+async fn upload_as(gateway: &str, key: &str) -> String {
+    let mut png = png();
+    png.resize(2_000, 1);
+    let made = reqwest::Client::new()
+        .post(format!("{gateway}/uploads/"))
+        .bearer_auth(key)
+        .header("tus-resumable", "1.0.0")
+        .header("upload-length", png.len())
+        .header("content-type", "application/offset+octet-stream")
+        .body(png)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        made.status(),
+        StatusCode::CREATED,
+        "{:?}",
+        made.text().await
+    );
+    made.headers()["location"].to_str().unwrap().to_owned()
+}
+
+/// The status of a `GET` of `url`, once it is `wanted` or two seconds have
+/// passed: a running gateway drops a forgotten person's files within one.
+async fn status_soon(url: &str, wanted: StatusCode) -> StatusCode {
+    let mut status = StatusCode::OK;
+    for _ in 0..20 {
+        status = reqwest::get(url).await.unwrap().status();
+        if status == wanted {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    status
+}
+
+#[tokio::test]
+async fn forgetting_a_person_leaves_nothing_of_theirs_on_disk_or_in_a_running_gateway() {
+    let service = Service::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (gateway, [ada, grace, _]) = keyed(&service, dir.path(), false, |_| {}).await;
+    let marker = "zebra-7f3a";
+    submit_as(&gateway, &ada, marker).await;
+    let read = read_as(&gateway, &ada, marker).await;
+    let copy = read["kept"]["video_url"].as_str().unwrap().to_owned();
+    let upload = upload_as(&gateway, &ada).await;
+    let theirs = read_as(&gateway, &grace, "b-1").await["kept"]["video_url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for url in [&copy, &upload, &theirs] {
+        assert_eq!(reqwest::get(url).await.unwrap().status(), StatusCode::OK);
+    }
+    let (database, log) = (
+        dir.path().join("library.sqlite3"),
+        dir.path().join("library.sqlite3-wal"),
+    );
+    // The use is kept every second: wait for ada's.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    assert!(
+        file_holds(&database, marker.as_bytes()) || file_holds(&log, marker.as_bytes()),
+        "the prompt is on disk before"
+    );
+
+    let path = dir.path().to_str().unwrap();
+    let uploads = dir.path().join("uploads");
+    let (_, said, ok) = crate::library::command(&[
+        "keys",
+        "revoke",
+        "ada",
+        "--forget",
+        "--data-dir",
+        path,
+        "--upload-dir",
+        uploads.to_str().unwrap(),
+    ]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("ada is forgotten: 1 request, 1 task, 1 day of figures, 1 record of use, 1 upload, 2 kept copies"),
+        "{said}"
+    );
+    assert!(
+        !said.contains(marker),
+        "what was removed is counted, never shown: {said}"
+    );
+
+    // Their files answer 410 on the running gateway; another's are served.
+    assert_eq!(status_soon(&copy, StatusCode::GONE).await, StatusCode::GONE);
+    assert_eq!(
+        status_soon(&upload, StatusCode::GONE).await,
+        StatusCode::GONE
+    );
+    assert_eq!(
+        reqwest::get(&theirs).await.unwrap().status(),
+        StatusCode::OK
+    );
+    assert!(
+        !folder_holds(&uploads, b"person:ada"),
+        "no record names them"
+    );
+    // Grace goes on calling; the gateway never writes ada's use back.
+    for _ in 0..3 {
+        read_as(&gateway, &grace, "b-1").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    for file in [&database, &log] {
+        assert!(!file_holds(file, marker.as_bytes()), "{}", file.display());
+    }
+    let library = media_gen_gateway::library::Library::open(
+        &media_gen_gateway::library::LibraryAt::in_dir(dir.path()),
+    )
+    .await
+    .unwrap();
+    let used = library.use_of_everyone().await.unwrap();
+    assert!(
+        !used.contains_key("ada") && used.contains_key("grace"),
+        "{used:?}"
+    );
+    let refused = reqwest::Client::new()
+        .get(format!("{gateway}/v1/image_to_video/b-1"))
+        .bearer_auth(&ada)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+}

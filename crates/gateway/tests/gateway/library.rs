@@ -73,7 +73,7 @@ async fn start_maker() -> String {
 }
 
 /// `media-gen-gateway` with `args`: standard output, error, success.
-fn command(args: &[&str]) -> (String, String, bool) {
+pub(crate) fn command(args: &[&str]) -> (String, String, bool) {
     let output = Command::new(env!("CARGO_BIN_EXE_media-gen-gateway"))
         .args(args)
         .env_remove("MEDIA_GEN_DATA_DIR")
@@ -663,6 +663,71 @@ async fn two_gateways_share_one_library_in_postgres() {
 }
 
 #[tokio::test]
+async fn forgetting_in_postgres_removes_every_row_and_both_gateways_keep_it_so() {
+    let postgres = tokio::task::spawn_blocking(media_gen_launch::postgres::Postgres::start)
+        .await
+        .unwrap()
+        .unwrap();
+    let url = postgres.database("forget").unwrap();
+    let (ada, grace) = (
+        new_key(&["--library", &url], "ada"),
+        new_key(&["--library", &url], "grace"),
+    );
+    let service = start_maker().await;
+    let flag = LibraryFlag::At(LibraryAt::Postgres(url.clone()));
+    let one = keyed(&service, |s| s.library = flag.clone()).await;
+    let two = keyed(&service, |s| s.library = flag.clone()).await;
+    for base in [&one, &two] {
+        Person::new(base, &ada)
+            .submit("image_generate", json!({ "prompt": "zebra-7f3a" }))
+            .await;
+        Person::new(base, &grace)
+            .submit("image_generate", json!({ "prompt": "grace's" }))
+            .await;
+    }
+    let naming_ada = "SELECT (SELECT count(*) FROM library_requests WHERE person = 'ada') \
+         + (SELECT count(*) FROM library_spent WHERE person = 'ada') \
+         + (SELECT count(*) FROM access_use WHERE name = 'ada') \
+         + (SELECT count(*) FROM access_keys WHERE name = 'ada')";
+    // Both gateways keep their use every second: wait for it.
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    assert_ne!(postgres.psql("forget", naming_ada).unwrap().trim(), "0");
+
+    let (_, err, ok) = command(&["keys", "revoke", "ada", "--forget", "--library", &url]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("ada is forgotten: 2 requests, 2 tasks, 1 day of figures, 1 record of use"),
+        "{err}"
+    );
+    assert!(!err.contains("zebra") && !err.contains(&url), "{err}");
+    // Both gateways go on, grace calling each; neither writes ada back.
+    for _ in 0..3 {
+        for base in [&one, &two] {
+            Person::new(base, &grace).list("").await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+    assert_eq!(postgres.psql("forget", naming_ada).unwrap().trim(), "0");
+    assert_eq!(
+        postgres
+            .psql(
+                "forget",
+                "SELECT count(*) FROM access_forgotten WHERE who = 'ada'"
+            )
+            .unwrap()
+            .trim(),
+        "0",
+        "the mark does not name them"
+    );
+    assert_eq!(
+        Person::new(&one, &grace).all("").await.len(),
+        2,
+        "grace's stay"
+    );
+    drop(postgres);
+}
+
+#[tokio::test]
 async fn a_submit_answered_is_in_the_library_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let key = new_key(&["--data-dir", dir.path().to_str().unwrap()], "ada");
@@ -781,7 +846,10 @@ async fn the_owners_commands_read_the_library() {
     assert_eq!(exported[1]["tasks"].as_array().unwrap().len(), 3);
 
     let (_, err, ok) = command(&["keys", "revoke", "ada", "--forget", "--data-dir", path]);
-    assert!(ok && err.contains("library is removed"), "{err}");
+    assert!(
+        ok && err.contains("ada is forgotten: 2 requests, 5 tasks"),
+        "{err}"
+    );
     let (lines, _, ok) = command(&["library", "export", "ada", "--data-dir", path]);
     assert!(ok && lines.is_empty(), "{lines}");
     let (out, _, _) = command(&["usage", "--json", "--data-dir", path]);

@@ -119,3 +119,46 @@ pub async fn everyone(
     }
     Ok(people)
 }
+
+/// The sorted set of the people forgotten, by their mark, scored by when
+/// ([`crate::access::forgotten`]).
+const FORGOTTEN: &str = "media-gen:forgotten";
+
+/// Forget `name` at `now` in Redis: their last call and tasks of the day,
+/// their upload bytes of the day, their budgets' counts; their mark kept
+/// a day so running gateways drop what they hold of them. How many
+/// records of use were removed.
+pub async fn forget(
+    connection: &mut ConnectionManager,
+    name: &str,
+    now: u64,
+) -> Result<u64, StoreError> {
+    use crate::access::forgotten::{mark, REMEMBERED};
+    let owner = format!("person:{name}");
+    let days = [now / DAY, (now / DAY).saturating_sub(1)];
+    let mut pipe = redis::pipe();
+    pipe.hdel(LAST_USED, name);
+    for day in days {
+        pipe.hdel(format!("media-gen:tasks:{day}"), name);
+    }
+    for day in days {
+        pipe.hdel(format!("media-gen:upload-bytes:{day}"), &owner)
+            .ignore();
+    }
+    pipe.del(&[
+        format!("media-gen:budget:requests:{owner}"),
+        format!("media-gen:budget:tasks:{owner}"),
+    ])
+    .ignore()
+    .zadd(FORGOTTEN, mark(name), now)
+    .ignore()
+    .zrembyscore(FORGOTTEN, "-inf", now.saturating_sub(REMEMBERED))
+    .ignore();
+    let removed: (u64, u64, u64) = pipe.query_async(connection).await?;
+    Ok(removed.0 + removed.1 + removed.2)
+}
+
+/// The marks of the people forgotten in the last day.
+pub async fn forgotten(connection: &mut ConnectionManager) -> Result<Vec<String>, StoreError> {
+    Ok(connection.zrange(FORGOTTEN, 0, -1).await?)
+}
