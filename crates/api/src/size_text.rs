@@ -97,8 +97,12 @@ mod tests {
             ("2.1 GB".to_owned(), "2.1 GB".to_owned())
         );
         assert_eq!(
-            sizes_apart(u64::MAX, u64::MAX - 1).0,
-            "18446744073.709551615 GB"
+            sizes_apart(u64::MAX, u64::MAX - 1),
+            (
+                "18446744073.70955162 GB".to_owned(),
+                "18446744073.70955161 GB".to_owned()
+            ),
+            "the largest read without overflow"
         );
     }
 

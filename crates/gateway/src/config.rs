@@ -596,6 +596,40 @@ mod tests {
     }
 
     #[test]
+    fn one_persons_kept_results_are_a_share_of_the_quota_unless_said() {
+        let upstream = Upstream::new("https://svc.example", Token::new("t").unwrap()).unwrap();
+        let keep = |args: &[&str]| config(args).keep_settings(Some(&upstream)).unwrap();
+        let default = keep(&[]);
+        assert_eq!(default.quota, 50 << 30);
+        assert_eq!(default.bytes_per_person, 10 << 30, "a fifth of the quota");
+        assert!(default.bytes_per_person < default.quota);
+        assert_eq!(
+            keep(&["--keep-quota", "1GiB"]).bytes_per_person,
+            (1 << 30) / 5
+        );
+        assert_eq!(
+            keep(&["--keep-quota", "1GiB", "--keep-bytes-per-person", "300MiB"]).bytes_per_person,
+            300 << 20
+        );
+        let defaults = crate::kept::KeepSettings::new(b"t");
+        assert_eq!(
+            defaults.bytes_per_person, default.bytes_per_person,
+            "the two defaults agree"
+        );
+        assert_eq!(defaults.fetches_at_once, default.fetches_at_once);
+        let from = keep(&["--keep-from", "media.internal:9000,10.0.0.5"]).from;
+        assert_eq!(
+            from.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["media.internal:9000", "10.0.0.5"]
+        );
+        let wrong = Config::try_parse_from(["g", "--keep-from", "http://x/y"]).unwrap_err();
+        assert!(
+            wrong.to_string().contains("--keep-from takes HOST"),
+            "{wrong}"
+        );
+    }
+
+    #[test]
     fn uploads_need_a_public_url_and_in_open_mode_a_yes() {
         let refused = config(&["--upload-dir", "/tmp/u"]).uploads().unwrap_err();
         assert!(refused

@@ -385,6 +385,7 @@ async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
         library: Some(LibraryAt::Postgres(library.clone())),
         data_dir: None,
         redis: Some(redis.url.clone()),
+        uploads: None,
     };
     let add = KeysAction::Add {
         name: "ada".to_owned(),
