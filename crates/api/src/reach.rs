@@ -121,49 +121,68 @@ fn classify_v6(ip: Ipv6Addr) -> Reach {
 mod tests {
     use super::*;
 
-    fn reach(text: &str) -> Reach {
-        classify(text.parse().expect("an address"))
+    fn ip(text: &str) -> IpAddr {
+        text.parse().expect("an address")
     }
 
     #[test]
-    fn every_form_of_this_machine_and_its_networks_is_refused() {
-        for (address, expected) in [
+    fn addresses_are_classified_by_where_they_lead() {
+        for (address, reach) in [
+            ("8.8.8.8", Reach::Public),
+            ("1.1.1.1", Reach::Public),
+            ("2606:4700:4700::1111", Reach::Public),
             ("127.0.0.1", Reach::Loopback),
-            ("127.8.9.10", Reach::Loopback),
+            ("127.255.0.9", Reach::Loopback),
             ("::1", Reach::Loopback),
-            ("::ffff:127.0.0.1", Reach::Loopback),
-            ("64:ff9b::7f00:1", Reach::Loopback),
-            ("2002:7f00:1::", Reach::Loopback),
             ("169.254.169.254", Reach::LinkLocal),
             ("fe80::1", Reach::LinkLocal),
-            ("::ffff:169.254.169.254", Reach::LinkLocal),
+            ("febf::1", Reach::LinkLocal),
             ("10.1.2.3", Reach::Private),
             ("172.16.0.1", Reach::Private),
+            ("172.31.255.255", Reach::Private),
             ("192.168.1.1", Reach::Private),
-            ("fd00::1", Reach::Private),
-            ("::ffff:10.0.0.1", Reach::Private),
+            ("fc00::1", Reach::Private),
+            ("fd12:3456::1", Reach::Private),
             ("0.0.0.0", Reach::Unspecified),
             ("::", Reach::Unspecified),
+            // IPv6 forms that carry an IPv4 address are judged by it.
+            ("::ffff:127.0.0.1", Reach::Loopback),
+            ("::ffff:10.0.0.1", Reach::Private),
+            ("::ffff:169.254.169.254", Reach::LinkLocal),
+            ("::ffff:8.8.8.8", Reach::Public),
+            ("64:ff9b::7f00:1", Reach::Loopback),
+            ("64:ff9b::808:808", Reach::Public),
+            ("2002:c0a8:101::1", Reach::Private),
+            ("2002:808:808::1", Reach::Public),
+            // Other addresses not meant to be reached across the internet.
+            ("0.1.2.3", Reach::SpecialPurpose),
             ("100.64.0.1", Reach::SpecialPurpose),
+            ("192.0.2.1", Reach::SpecialPurpose),
+            ("198.18.0.1", Reach::SpecialPurpose),
+            ("203.0.113.9", Reach::SpecialPurpose),
             ("224.0.0.1", Reach::SpecialPurpose),
             ("255.255.255.255", Reach::SpecialPurpose),
-            ("ff02::1", Reach::SpecialPurpose),
-            ("::7f00:1", Reach::SpecialPurpose),
+            ("::127.0.0.1", Reach::SpecialPurpose),
             ("2001:db8::1", Reach::SpecialPurpose),
+            ("2001::1", Reach::SpecialPurpose),
+            ("fec0::1", Reach::SpecialPurpose),
+            ("ff02::1", Reach::SpecialPurpose),
         ] {
-            assert_eq!(reach(address), expected, "{address}");
+            assert_eq!(classify(ip(address)), reach, "{address}");
+        }
+        // Just outside the private and link-local ranges.
+        for address in ["172.15.255.255", "172.32.0.1", "169.253.0.1", "100.128.0.1"] {
+            assert_eq!(classify(ip(address)), Reach::Public, "{address}");
         }
     }
 
     #[test]
     fn global_addresses_are_public_in_every_form() {
-        for address in [
-            "93.184.216.34",
-            "::ffff:93.184.216.34",
-            "2606:4700::1111",
-            "8.8.8.8",
-        ] {
-            assert_eq!(reach(address), Reach::Public, "{address}");
+        for address in ["93.184.216.34", "::ffff:93.184.216.34", "2606:4700::1111"] {
+            assert_eq!(classify(ip(address)), Reach::Public, "{address}");
         }
+        // IPv4-compatible (deprecated) forms are never dialled as IPv4.
+        assert_eq!(classify(ip("::7f00:1")), Reach::SpecialPurpose);
+        assert_eq!(classify(ip("2002:7f00:1::")), Reach::Loopback, "6to4");
     }
 }

@@ -94,6 +94,17 @@ async fn drop_marked(gateway: &Gateway, marks: &HashSet<String>) {
                 }),
             None => (0, 0),
         };
+        // Their use in Redis again, should this gateway have written it
+        // back between the command and now.
+        if let Some(link) = &gateway.redis {
+            if let Ok(mut connection) = link.connection() {
+                if let Err(error) =
+                    crate::access::shared::usage::forget(&mut connection, name, now).await
+                {
+                    tracing::warn!(%error, "a forgotten person's use stays in Redis until the next pass");
+                }
+            }
+        }
         let rows = match &gateway.library {
             Some(library) => match library.forget(name, now).await {
                 Ok(removed) => removed.requests + removed.tasks + removed.use_records,

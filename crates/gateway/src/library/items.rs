@@ -164,6 +164,15 @@ pub(super) fn deleting(filter: &str, bind: impl Fn(Statement) -> Statement) -> V
     ]
 }
 
+/// The text of the first cell of the first row of the first statement's
+/// answer, if any.
+fn first_text(ran: &[Rows]) -> Option<String> {
+    ran.first()
+        .and_then(|rows| rows.first())
+        .and_then(|row| row.first())
+        .and_then(|cell| cell.text().map(str::to_owned))
+}
+
 /// The ids a statement's `RETURNING id` gave.
 fn returned_ids(rows: &Rows) -> Vec<RequestId> {
     rows.iter()
@@ -307,11 +316,7 @@ impl Library {
             .maybe_text(tagged)
             .int(now)])
             .await?;
-        Ok(ran
-            .first()
-            .and_then(|rows| rows.first())
-            .and_then(|row| row.first())
-            .and_then(|cell| cell.text().map(str::to_owned)))
+        Ok(first_text(&ran))
     }
 
     /// Who submitted task `task_id` of `kind`, when the library holds it:
@@ -331,11 +336,7 @@ impl Library {
             .text(kind.as_str())
             .text(task_id)])
             .await?;
-        Ok(rows
-            .first()
-            .and_then(|rows| rows.first())
-            .and_then(|row| row.first())
-            .and_then(|cell| cell.text().map(str::to_owned)))
+        Ok(first_text(&rows))
     }
 
     /// A page of `person`'s library, as `query` asks.

@@ -722,6 +722,16 @@ fn kept_bytes(dir: &Path) -> u64 {
         .sum()
 }
 
+/// `count` tasks with a slow 700 KiB video each, read at once.
+fn read_slow_tasks_together(gateway: &str, count: usize) -> Vec<tokio::task::JoinHandle<Value>> {
+    (0..count)
+        .map(|n| {
+            let gateway = gateway.to_owned();
+            tokio::spawn(async move { read(&gateway, &format!("slow-{n}")).await })
+        })
+        .collect()
+}
+
 #[tokio::test]
 async fn fetches_running_together_stay_under_the_quota() {
     let service = Service::start().await;
@@ -733,12 +743,7 @@ async fn fetches_running_together_stay_under_the_quota() {
     })
     .await;
     // Five 700 KiB results at once under 1 MiB.
-    let reads: Vec<_> = (0..5)
-        .map(|n| {
-            let gateway = gateway.clone();
-            tokio::spawn(async move { read(&gateway, &format!("slow-{n}")).await })
-        })
-        .collect();
+    let reads = read_slow_tasks_together(&gateway, 5);
     let mut kept = 0;
     for read in reads {
         let data = read.await.unwrap();
@@ -767,12 +772,7 @@ async fn at_most_keep_fetches_at_once_files_are_fetched_together() {
         keep.fetches_at_once = 2;
     })
     .await;
-    let reads: Vec<_> = (0..5)
-        .map(|n| {
-            let gateway = gateway.clone();
-            tokio::spawn(async move { read(&gateway, &format!("slow-{n}")).await })
-        })
-        .collect();
+    let reads = read_slow_tasks_together(&gateway, 5);
     for read in reads {
         let data = read.await.unwrap();
         assert!(
