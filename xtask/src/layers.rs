@@ -188,9 +188,13 @@ const SOURCE_RULES: &[SourceRule] = &[
     },
 ];
 
-/// The contract's machines' folders (the follow engine, a file's upload):
-/// decisions only, no I/O.
-const ENGINES: &[&str] = &["crates/api/src/follow", "crates/api/src/upload"];
+/// The contract's machines' folders (the follow engine, a file's upload,
+/// the service model): decisions only, no I/O.
+const ENGINES: &[&str] = &[
+    "crates/api/src/follow",
+    "crates/api/src/upload",
+    "crates/api/src/service",
+];
 
 /// What the machines never call: the drivers read the clock and chance,
 /// and do the reading, sending, streaming and waiting.

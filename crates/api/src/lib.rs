@@ -35,6 +35,8 @@ pub mod reach;
 pub mod relay;
 pub mod request;
 pub mod retry;
+#[cfg(feature = "model")]
+pub mod service;
 pub mod size_text;
 pub mod status;
 #[cfg(feature = "server")]

@@ -8,7 +8,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use subtle::ConstantTimeEq;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Refusal};
 
 /// The tokens the sandbox accepts.
 #[derive(Debug, Clone)]
@@ -43,7 +43,7 @@ pub async fn require_bearer(
         .map(str::trim);
     match token {
         Some(token) if tokens.accepts(token) => Ok(next.run(request).await),
-        _ => Err(ApiError::Unauthorized),
+        _ => Err(ApiError(Refusal::Unauthorized)),
     }
 }
 

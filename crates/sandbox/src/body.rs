@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use media_gen_api::submit_body::BodyProblem;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Refusal};
 
 /// The largest body the sandbox reads.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -32,25 +32,27 @@ where
             .and_then(|value| value.split(';').next())
             .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"));
         if !is_json {
-            return Err(ApiError::MalformedBody(
+            return Err(ApiError(Refusal::MalformedBody(
                 "Content-Type: send the body as application/json".to_owned(),
-            ));
+            )));
         }
         let bytes =
             Bytes::from_request(request, state)
                 .await
                 .map_err(|rejection: BytesRejection| {
                     if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                        ApiError::BodyTooLarge
+                        ApiError(Refusal::BodyTooLarge)
                     } else {
-                        ApiError::MalformedBody(format!("Could not read the body: {rejection}"))
+                        ApiError(Refusal::MalformedBody(format!(
+                            "Could not read the body: {rejection}"
+                        )))
                     }
                 })?;
         media_gen_api::submit_body::read_json_body(&bytes)
             .map(JsonBody)
             .map_err(|problem| match problem {
-                BodyProblem::Malformed(message) => ApiError::MalformedBody(message),
-                BodyProblem::Field(message) => ApiError::InvalidParameter(message),
+                BodyProblem::Malformed(message) => ApiError(Refusal::MalformedBody(message)),
+                BodyProblem::Field(message) => ApiError(Refusal::InvalidParameter(message)),
             })
     }
 }

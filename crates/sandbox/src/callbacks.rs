@@ -1,54 +1,20 @@
-//! Completion callbacks: one POST per task when it ends, retried when the
-//! receiver fails, and by default only to loopback addresses.
+//! Completion callbacks, sent: the model says which fall due when
+//! ([`media_gen_api::service::ServiceModel::take_due_callbacks`]); one loop
+//! per sandbox sleeps until the next, POSTs each (retried when the receiver
+//! fails), and wakes early when a new task may fall due sooner. Only to
+//! loopback addresses by default: the model refuses others at submit.
 
-use std::net::IpAddr;
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use media_gen_api::envelope::MSG_OK;
-use media_gen_api::validate::{is_http_url, parse_url};
-use media_gen_api::{Callback, SUCCESS_CODE};
+use media_gen_api::Callback;
 
-use crate::render::render;
+use crate::error::{ApiError, Refusal};
 use crate::state::AppState;
-use crate::store::Task;
 
 /// Attempts per callback: the first and two retries.
 pub const ATTEMPTS: u32 = 3;
-
-/// Whether the sandbox may call `url` back. Without `any_host`, only
-/// `localhost` and loopback IP literals pass, and no name is looked up, so
-/// the sandbox cannot be used to reach other machines.
-pub fn allowed(url: &str, any_host: bool) -> Result<(), String> {
-    // The URL rule itself is the contract's; only the host guard is the sandbox's.
-    let parsed = parse_url(url)
-        .filter(|_| is_http_url(url))
-        .ok_or_else(|| "callback_url: must be an absolute http or https URL".to_owned())?;
-    if any_host {
-        return Ok(());
-    }
-    let loopback = match parsed.host() {
-        Some(url::Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
-        Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
-        None => false,
-    };
-    if loopback {
-        Ok(())
-    } else {
-        Err("callback_url: this sandbox calls back only to loopback addresses (localhost, 127.0.0.1, ::1); \
-             start it with --callbacks-to-any-host to allow others"
-            .to_owned())
-    }
-}
-
-/// The callback body for `task` as it ends.
-pub fn body(task: &Task) -> Callback {
-    Callback {
-        code: SUCCESS_CODE,
-        msg: MSG_OK.to_owned(),
-        task: render(task, task.schedule.ends),
-    }
-}
 
 /// The longest `Retry-After` a callback's receiver is obeyed for.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
@@ -96,15 +62,39 @@ pub async fn deliver(
     false
 }
 
-/// Send `task`'s callback to `url` when it ends, in the background.
-pub fn schedule(app: &AppState, task: Task, url: String) {
-    let app = app.clone();
-    tokio::spawn(async move {
-        let wait = task.schedule.ends.saturating_duration_since(Instant::now());
-        tokio::time::sleep(wait).await;
-        let first_wait = Duration::from_millis(app.config.callback_retry_ms);
-        deliver(&app.http, &url, &body(&task), first_wait).await;
-    });
+/// A task with a callback was made: the sending loop is started if it is
+/// not running, and woken to look again at when the next falls due.
+pub fn send_when_due(app: &AppState) {
+    app.callbacks_wake.notify_one();
+    if !app.callbacks_running.swap(true, Ordering::SeqCst) {
+        tokio::spawn(send_loop(app.clone()));
+    }
+}
+
+/// Sleep until the next callback falls due (or a new task wakes it), send
+/// every one due, each in a task of its own; for as long as the sandbox runs.
+async fn send_loop(app: AppState) {
+    let first_wait = Duration::from_millis(app.config.callback_retry_ms);
+    loop {
+        let next = app.with_model(|model| model.next_callback_at());
+        let woken = app.callbacks_wake.notified();
+        match next {
+            Some(at) => {
+                tokio::select! {
+                    () = tokio::time::sleep_until(app.clock.instant_of(at).into()) => {}
+                    () = woken => {}
+                }
+            }
+            None => woken.await,
+        }
+        let now = app.clock.now();
+        for due in app.with_model(|model| model.take_due_callbacks(now)) {
+            let client = app.http.clone();
+            tokio::spawn(async move {
+                deliver(&client, &due.url, &due.body, first_wait).await;
+            });
+        }
+    }
 }
 
 /// `GET /sandbox/tasks/{kind}/{task_id}/callback_url` (bearer token): the
@@ -117,39 +107,10 @@ pub async fn callback_url_of(
 ) -> Result<axum::Json<media_gen_api::Envelope<Option<String>>>, crate::error::ApiError> {
     let kind: media_gen_api::TaskKind = kind
         .parse()
-        .map_err(|_| crate::error::ApiError::NotFound(format!("kind: no task kind `{kind}`")))?;
+        .map_err(|_| ApiError(Refusal::NotFound(format!("kind: no task kind `{kind}`"))))?;
     let task = app.task(kind, &task_id)?;
     Ok(axum::Json(media_gen_api::Envelope::success(
         MSG_OK,
         task.callback_url,
     )))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn loopback_only_unless_widened() {
-        for ok in [
-            "http://localhost:9000/hook",
-            "http://127.0.0.1/x",
-            "http://127.8.9.1/x",
-            "http://[::1]:80/x",
-            "https://LOCALHOST/x",
-        ] {
-            assert!(allowed(ok, false).is_ok(), "{ok}");
-        }
-        for refused in [
-            "http://example.com/hook",
-            "http://10.0.0.1/x",
-            "http://169.254.169.254/latest",
-            "http://localhost.example.com/x",
-            "http://[::2]/x",
-        ] {
-            assert!(allowed(refused, false).is_err(), "{refused}");
-            assert!(allowed(refused, true).is_ok(), "{refused}");
-        }
-        assert!(allowed("ftp://localhost/x", true).is_err());
-    }
 }

@@ -1,10 +1,7 @@
 //! Start-up flags (`media-gen-sandbox --help` lists them all).
 
+use media_gen_api::service::{Faults, Timing};
 use std::net::IpAddr;
-use std::time::Duration;
-
-use crate::faults::Faults;
-use crate::lifecycle::Timing;
 
 /// The token the sandbox accepts when none is given.
 pub const DEMO_TOKEN: &str = "demo-token";
@@ -116,7 +113,7 @@ impl Config {
     /// Task timing from the flags.
     pub fn timing(&self) -> Timing {
         Timing {
-            typical: Duration::from_millis(self.task_ms),
+            typical_ms: self.task_ms,
             spread: self.task_spread,
         }
     }

@@ -17,15 +17,11 @@ pub mod error;
 pub mod faults;
 pub mod fetch_inputs;
 pub mod fetch_log;
-pub mod ids;
 pub mod inbox;
-pub mod lifecycle;
 mod media;
-mod render;
 pub mod routes;
 mod state;
 pub mod stats;
-pub mod store;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -43,8 +39,8 @@ use tracing::Level;
 
 pub use body::MAX_BODY_BYTES;
 pub use config::{Config, DEMO_TOKEN};
-pub use error::{codes, ApiError};
-pub use faults::Faults;
+pub use error::{codes, ApiError, Refusal};
+pub use media_gen_api::service::Faults;
 pub use state::AppState;
 
 /// The `/v1` endpoints: bearer auth inside, fault injection around it.
@@ -72,20 +68,17 @@ fn api(app: &AppState) -> Router<AppState> {
         )
         // route_layer: unknown paths reach the fallback (404) without an auth check.
         .route_layer(middleware::from_fn_with_state(tokens, auth::require_bearer))
-        .route_layer(middleware::from_fn_with_state(
-            app.faults.clone(),
-            faults::inject,
-        ))
+        .route_layer(middleware::from_fn_with_state(app.clone(), faults::inject))
         // Unknown API paths get the error envelope, never the app's index.html.
         .route("/v1/{*rest}", any(not_found))
         .route_layer(middleware::from_fn_with_state(app.clone(), stats::count))
-        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .method_not_allowed_fallback(|| async { ApiError(Refusal::MethodNotAllowed) })
 }
 
 async fn not_found() -> ApiError {
-    ApiError::NotFound(
+    ApiError(Refusal::NotFound(
         "No such endpoint: the interface document lists the paths under /v1".to_owned(),
-    )
+    ))
 }
 
 /// `/sandbox/*`: helpers for the app and for tests.
@@ -99,8 +92,7 @@ fn sandbox(app: &AppState) -> Router<AppState> {
         .route_layer(middleware::from_fn_with_state(
             tokens.clone(),
             auth::require_bearer,
-        ))
-        .with_state(app.faults.clone());
+        ));
     let callback_urls = Router::new()
         .route(
             "/sandbox/tasks/{kind}/{task_id}/callback_url",

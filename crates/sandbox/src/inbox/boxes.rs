@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Refusal};
 
 /// The most inboxes kept; the oldest is dropped past this.
 pub const MAX_INBOXES: usize = 1000;
@@ -86,9 +86,12 @@ impl Inbox {
             .unwrap_or_default();
         let body: Box<str> = body.to_string().into();
         if body.len() > MAX_MESSAGE_BYTES {
-            return Err(ApiError::BodyTooLarge);
+            return Err(ApiError(Refusal::BodyTooLarge));
         }
-        let mut guard = self.boxes.lock().map_err(|_| ApiError::ServerError)?;
+        let mut guard = self
+            .boxes
+            .lock()
+            .map_err(|_| ApiError(Refusal::ServerError))?;
         let boxes = &mut *guard;
         if !boxes.by_name.contains_key(name) {
             boxes.order.push_back(name.to_owned());
@@ -116,7 +119,10 @@ impl Inbox {
     /// The messages of the inbox `name`, oldest first (none for an unknown
     /// name).
     pub(super) fn messages(&self, name: &str) -> Result<Vec<Message>, ApiError> {
-        let guard = self.boxes.lock().map_err(|_| ApiError::ServerError)?;
+        let guard = self
+            .boxes
+            .lock()
+            .map_err(|_| ApiError(Refusal::ServerError))?;
         Ok(guard
             .by_name
             .get(name)

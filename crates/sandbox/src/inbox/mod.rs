@@ -13,7 +13,7 @@ use media_gen_api::Envelope;
 use serde_json::Value;
 
 use crate::body::JsonBody;
-use crate::error::ApiError;
+use crate::error::{ApiError, Refusal};
 use crate::state::AppState;
 
 fn check_name(name: &str) -> Result<(), ApiError> {
@@ -24,9 +24,9 @@ fn check_name(name: &str) -> Result<(), ApiError> {
     if ok {
         Ok(())
     } else {
-        Err(ApiError::InvalidParameter(
+        Err(ApiError(Refusal::InvalidParameter(
             "inbox name: 1 to 64 letters, digits, - or _".to_owned(),
-        ))
+        )))
     }
 }
 

@@ -14,7 +14,7 @@ use retention::MediaQuery;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use media_gen_api::{AspectRatio, ImageQuality, ImageRatio, TaskKind};
+use media_gen_api::{ImageQuality, ImageRatio, TaskKind};
 
 use crate::state::AppState;
 
@@ -23,22 +23,7 @@ const PORTRAIT_MP4: &[u8] = include_bytes!("files/sample-portrait.mp4");
 const LANDSCAPE_WEBP: &[u8] = include_bytes!("files/sample-landscape.webp");
 const PORTRAIT_WEBP: &[u8] = include_bytes!("files/sample-portrait.webp");
 
-/// The sample video's name for an aspect ratio.
-pub fn shape(aspect: AspectRatio) -> &'static str {
-    match aspect {
-        AspectRatio::Landscape16x9 => "landscape",
-        AspectRatio::Portrait9x16 => "portrait",
-    }
-}
-
-/// A ratio as a path segment: `16:9` → `16x9`.
-pub fn ratio_segment(ratio: ImageRatio) -> String {
-    ratio.as_str().replace(':', "x")
-}
-
-fn parse_ratio(segment: &str) -> Option<ImageRatio> {
-    segment.replace('x', ":").parse().ok()
-}
+use media_gen_api::service::media::parse_ratio;
 
 fn file(content_type: &'static str, bytes: impl Into<axum::body::Body>) -> Response {
     (
@@ -55,11 +40,8 @@ fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "No such media file").into_response()
 }
 
-/// The 404 for a file of a `kind` task that `--media-ttl` removed, if it did.
 fn removed(app: &AppState, kind: TaskKind, query: &MediaQuery) -> Option<Response> {
-    retention::check(app, kind, query, std::time::Instant::now())
-        .err()
-        .map(IntoResponse::into_response)
+    retention::removed(app, kind, query)
 }
 
 /// `GET /sandbox/media/video/{landscape|portrait}.{mp4|webp}?task=…`

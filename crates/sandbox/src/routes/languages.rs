@@ -4,27 +4,8 @@ use axum::Json;
 use media_gen_api::envelope::MSG_SUCCESS;
 use media_gen_api::TargetLanguages;
 
-/// The languages the sandbox offers: English names, as the real service uses.
-pub const LANGUAGES: &[&str] = &[
-    "English",
-    "Chinese",
-    "Japanese",
-    "Korean",
-    "Spanish",
-    "French",
-    "German",
-    "Portuguese",
-    "Italian",
-    "Russian",
-    "Arabic",
-    "Hindi",
-    "Indonesian",
-    "Thai",
-    "Vietnamese",
-    "Turkish",
-    "Dutch",
-    "Polish",
-];
+/// The languages the sandbox offers: the model's.
+pub use media_gen_api::service::TARGET_LANGUAGES as LANGUAGES;
 
 /// Handler: the language list in the documented envelope (`msg` is `success`).
 pub async fn target_languages() -> Json<TargetLanguages> {

@@ -1,11 +1,9 @@
-//! Tasks in memory, bounded: past the cap the oldest finished tasks go.
+//! Tasks held, bounded: past the cap the oldest finished tasks go.
 
 use std::collections::{HashMap, VecDeque};
-use std::time::Instant;
 
-use media_gen_api::{AspectRatio, ImageQuality, ImageRatio, Resolution, TaskKind};
-
-use crate::lifecycle::{Outcome, Schedule};
+use super::lifecycle::{Outcome, Schedule};
+use crate::{AspectRatio, ImageQuality, ImageRatio, Resolution, TaskKind};
 
 /// What a task needs to report its result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +55,7 @@ pub struct Task {
     pub schedule: Schedule,
     /// How it ends.
     pub outcome: Outcome,
-    /// The sandbox's address as the submitter saw it, for result URLs.
+    /// The service's address as the submitter saw it, for result URLs.
     pub base_url: String,
     /// What it makes.
     pub detail: Detail,
@@ -66,7 +64,7 @@ pub struct Task {
 }
 
 /// Every task, by id, with insertion order for eviction.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Store {
     tasks: HashMap<String, Task>,
     order: VecDeque<String>,
@@ -88,7 +86,7 @@ impl Store {
     /// a client is waiting for disappears; since tasks end in about the order
     /// they start, the store stays within the cap plus the tasks submitted
     /// during one task's lifetime, and each insert costs O(1) amortised.
-    pub fn insert(&mut self, task: Task, now: Instant) {
+    pub fn insert(&mut self, task: Task, now: u64) {
         self.order.push_back(task.id.clone());
         self.tasks.insert(task.id.clone(), task);
         while self.tasks.len() > self.cap {
@@ -120,18 +118,27 @@ impl Store {
     pub fn is_empty(&self) -> bool {
         self.tasks.is_empty()
     }
+
+    /// Every task held, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &Task> {
+        self.order.iter().filter_map(|id| self.tasks.get(id))
+    }
+
+    /// Forget every task.
+    pub fn clear(&mut self) {
+        self.tasks.clear();
+        self.order.clear();
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-    use crate::lifecycle::Timing;
+    use crate::service::lifecycle::Timing;
 
-    fn task(id: &str, now: Instant, millis: u64) -> Task {
+    fn task(id: &str, now: u64, millis: u64) -> Task {
         let timing = Timing {
-            typical: Duration::from_millis(millis),
+            typical_ms: millis,
             spread: 0.0,
         };
         Task {
@@ -149,9 +156,8 @@ mod tests {
 
     #[test]
     fn finds_tasks_by_id_and_kind() {
-        let now = Instant::now();
         let mut store = Store::new(10);
-        store.insert(task("i2is-1", now, 0), now);
+        store.insert(task("i2is-1", 0, 0), 0);
         assert!(store.get(TaskKind::ImageGenerate, "i2is-1").is_some());
         assert!(store.get(TaskKind::ImageToVideo, "i2is-1").is_none());
         assert!(store.get(TaskKind::ImageGenerate, "i2is-2").is_none());
@@ -159,10 +165,9 @@ mod tests {
 
     #[test]
     fn past_the_cap_the_oldest_finished_go() {
-        let now = Instant::now();
         let mut store = Store::new(2);
         for id in ["done-1", "done-2", "done-3"] {
-            store.insert(task(id, now, 0), now);
+            store.insert(task(id, 0, 0), 0);
         }
         assert_eq!(store.len(), 2);
         assert!(store.get(TaskKind::ImageGenerate, "done-1").is_none());
@@ -171,13 +176,11 @@ mod tests {
 
     #[test]
     fn unfinished_tasks_are_kept_until_they_end() {
-        let now = Instant::now();
         let mut store = Store::new(1);
-        store.insert(task("running", now, 1_000), now);
-        store.insert(task("done", now, 0), now);
+        store.insert(task("running", 0, 1_000), 0);
+        store.insert(task("done", 0, 0), 0);
         assert_eq!(store.len(), 2, "the oldest is still running");
-        let later = now + std::time::Duration::from_secs(2);
-        store.insert(task("next", later, 0), later);
+        store.insert(task("next", 2_000, 0), 2_000);
         assert_eq!(store.len(), 1);
         assert!(store.get(TaskKind::ImageGenerate, "next").is_some());
     }

@@ -1,18 +1,13 @@
-//! A stored task as the service reports it at a given moment.
+//! A task as the service reports it at a given moment: a status read's
+//! `data`, a callback's.
 
-use std::time::Instant;
-
-use media_gen_api::path::segment;
-use media_gen_api::{
-    AnyTask, AspectRatio, ImageGenerateTask, ImageToVideoTask, TaskStatus, VideoTranslateTask,
-};
-
-use crate::lifecycle::Outcome;
-use crate::media;
-use crate::store::{Detail, Task};
+use super::lifecycle::Outcome;
+use super::media::{image_urls, translation_urls, video_urls};
+use super::store::{Detail, Task};
+use crate::{AnyTask, ImageGenerateTask, ImageToVideoTask, TaskStatus, VideoTranslateTask};
 
 /// The task's status and, once it has failed, its error message.
-fn status(task: &Task, now: Instant) -> (TaskStatus, String) {
+fn status(task: &Task, now: u64) -> (TaskStatus, String) {
     let status = task.schedule.status_at(now, &task.outcome);
     let error = match (&status, &task.outcome) {
         (TaskStatus::Failed, Outcome::Failure(message)) => message.clone(),
@@ -22,16 +17,16 @@ fn status(task: &Task, now: Instant) -> (TaskStatus, String) {
 }
 
 /// `value` once the task has succeeded, else `""` (no result yet, or none).
-fn when_done(status: &TaskStatus, value: impl FnOnce() -> String) -> String {
+fn when_done(status: &TaskStatus, value: String) -> String {
     if *status == TaskStatus::Succeeded {
-        value()
+        value
     } else {
         String::new()
     }
 }
 
-/// The task object of its kind, as a status read or a callback reports it.
-pub fn render(task: &Task, now: Instant) -> AnyTask {
+/// The task object of its kind at `now`.
+pub fn render(task: &Task, now: u64) -> AnyTask {
     let (status, error_message) = status(task, now);
     let base = &task.base_url;
     match &task.detail {
@@ -40,16 +35,12 @@ pub fn render(task: &Task, now: Instant) -> AnyTask {
             resolution,
             duration,
         } => {
-            let shape = media::shape(*aspect);
             let (width, height) = resolution.frame_size(*aspect);
+            let (video, thumbnail) = video_urls(base, *aspect, &task.id);
             AnyTask::ImageToVideo(ImageToVideoTask {
                 task_id: task.id.clone(),
-                video_url: when_done(&status, || {
-                    format!("{base}/sandbox/media/video/{shape}.mp4?task={}", task.id)
-                }),
-                thumbnail_url: when_done(&status, || {
-                    format!("{base}/sandbox/media/video/{shape}.webp?task={}", task.id)
-                }),
+                video_url: when_done(&status, video),
+                thumbnail_url: when_done(&status, thumbnail),
                 status,
                 error_message,
                 duration: Some(*duration),
@@ -64,18 +55,14 @@ pub fn render(task: &Task, now: Instant) -> AnyTask {
             name,
             caption,
         } => {
-            let folder = format!("{base}/sandbox/media/translated/{}", segment(language));
+            let (video, captions) = translation_urls(base, language, name, &task.id);
             AnyTask::VideoTranslate(VideoTranslateTask {
                 task_id: task.id.clone(),
                 name: name.clone(),
                 language: language.clone(),
-                video_url: when_done(&status, || {
-                    format!("{folder}/{}.mp4?task={}", segment(name), task.id)
-                }),
+                video_url: when_done(&status, video),
                 caption_url: if *caption {
-                    when_done(&status, || {
-                        format!("{folder}/{}.ass?task={}", segment(name), task.id)
-                    })
+                    when_done(&status, captions)
                 } else {
                     String::new()
                 },
@@ -86,16 +73,11 @@ pub fn render(task: &Task, now: Instant) -> AnyTask {
             })
         }
         Detail::ImageGenerate { quality, ratio } => {
-            let image = format!(
-                "{base}/sandbox/media/image/{quality}/{}",
-                media::ratio_segment(*ratio)
-            );
+            let (image, thumbnail) = image_urls(base, *quality, *ratio, &task.id);
             AnyTask::ImageGenerate(ImageGenerateTask {
                 task_id: task.id.clone(),
-                image_url: when_done(&status, || format!("{image}.png?task={}", task.id)),
-                thumbnail_url: when_done(&status, || {
-                    format!("{image}/thumbnail.png?task={}", task.id)
-                }),
+                image_url: when_done(&status, image),
+                thumbnail_url: when_done(&status, thumbnail),
                 status,
                 error_message,
                 kept: None,
@@ -104,6 +86,3 @@ pub fn render(task: &Task, now: Instant) -> AnyTask {
         }
     }
 }
-
-/// The aspect ratio for a video task when the request gave none.
-pub const DEFAULT_ASPECT: AspectRatio = media_gen_api::defaults::ASPECT_RATIO;
