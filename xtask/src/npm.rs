@@ -35,11 +35,12 @@ struct Module {
     split: bool,
 }
 
-/// The client module (what the `client` entry loads) and the widgets'
+/// The client module (what the `client` entry loads), the widgets'
 /// module (fetched on the first mount), whose chunks each widget loads as
-/// it needs them. Built one at a time: together, Cargo would give the
-/// widgets the client's exports too.
-const MODULES: [Module; 2] = [
+/// it needs them, and the test service's (the `testing` entry's alone).
+/// Built one at a time: together, Cargo would give the widgets the
+/// client's exports too.
+const MODULES: [Module; 3] = [
     Module {
         package: "media-gen-js",
         features: &[],
@@ -53,6 +54,13 @@ const MODULES: [Module; 2] = [
         wasm: "media_gen_widgets.wasm",
         out_name: "media_gen_widgets",
         split: true,
+    },
+    Module {
+        package: "media-gen-test-service",
+        features: &[],
+        wasm: "media_gen_test_service.wasm",
+        out_name: "media_gen_test_service",
+        split: false,
     },
 ];
 
@@ -129,6 +137,9 @@ pub fn build_package() -> Result<PathBuf> {
         "index.d.ts",
         "client.js",
         "client.d.ts",
+        "testing.js",
+        "testing.d.ts",
+        "media-gen-test-worker.js",
         "custom-elements.json",
         "README.md",
     ] {
@@ -262,7 +273,7 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
         vite_build(&scratch, &pages, page)?;
     }
     build_in_default_vite_project(&scratch, tarball, &examples, &pages)?;
-    // Both entries import where there is no DOM (server-side rendering,
+    // Every entry imports where there is no DOM (server-side rendering,
     // tests in Node): nothing runs at import that needs a browser.
     cmd::run(
         command("node")
@@ -270,15 +281,25 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
                 "--input-type=module",
                 "--eval",
                 "await import('@media-gen/widgets'); await import('@media-gen/widgets/client'); \
-                 console.log('both entries import without a DOM');",
+                 await import('@media-gen/widgets/testing'); \
+                 console.log('every entry imports without a DOM');",
             ])
             .current_dir(&scratch),
     )?;
+    std::fs::copy(
+        pages.join("node-testing.mjs"),
+        scratch.join("node-testing.mjs"),
+    )
+    .context("copy node-testing.mjs")?;
     Ok(scratch)
 }
 
 /// The pages under `crates/e2e/pages/` built by Vite for production.
-const VITE_PAGES: [&str; 3] = ["vite-client", "vite-widgets", "vite-fal"];
+const VITE_PAGES: [&str; 4] = ["vite-client", "vite-widgets", "vite-fal", "vite-testing"];
+
+/// The page whose tests run with no server: it serves the testing entry's
+/// Service Worker from its root, as the package's README says to.
+const TESTING_PAGE: &str = "vite-testing";
 
 /// Copy `pages/<page>/` (its `index.html` and `main.ts`) into `scratch`,
 /// where the package is installed, and build it with Vite.
@@ -288,6 +309,17 @@ fn vite_build(scratch: &Path, pages: &Path, page: &str) -> Result<()> {
     for file in ["index.html", "main.ts"] {
         std::fs::copy(pages.join(page).join(file), dir.join(file))
             .with_context(|| format!("copy {page}/{file}"))?;
+    }
+    if page == TESTING_PAGE {
+        // As a developer does: the worker copied into `public/`, which
+        // Vite serves, and copies into the build, at the site's root.
+        let public = dir.join("public");
+        std::fs::create_dir_all(&public)?;
+        std::fs::copy(
+            scratch.join("node_modules/@media-gen/widgets/media-gen-test-worker.js"),
+            public.join("media-gen-test-worker.js"),
+        )
+        .context("copy the test service's worker into public/")?;
     }
     cmd::run(
         command("node")

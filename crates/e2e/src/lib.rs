@@ -1268,3 +1268,31 @@ impl Browser {
         }
     }
 }
+
+/// A plain static file server for `dir` on loopback, with no sandbox and
+/// no gateway behind it: its base URL, and every path asked of it in order
+/// (what left the page for this origin).
+pub async fn serve_folder(dir: PathBuf) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = std::sync::Arc::clone(&asked);
+    let files = tower_http::services::ServeDir::new(dir);
+    let app = axum::Router::new()
+        .fallback_service(files)
+        .layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                let log = std::sync::Arc::clone(&log);
+                async move {
+                    if let Ok(mut asked) = log.lock() {
+                        asked.push(request.uri().path().to_owned());
+                    }
+                    next.run(request).await
+                }
+            },
+        ));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let base = format!("http://{}", listener.local_addr().expect("its address"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (base, asked)
+}

@@ -6,7 +6,6 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::StatusCode;
-use media_gen_api::submit_body::BodyProblem;
 use serde::de::DeserializeOwned;
 
 use crate::error::{ApiError, Refusal};
@@ -25,16 +24,12 @@ where
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let is_json = request
+        let content_type = request
             .headers()
             .get(CONTENT_TYPE)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.split(';').next())
-            .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"));
-        if !is_json {
-            return Err(ApiError(Refusal::MalformedBody(
-                "Content-Type: send the body as application/json".to_owned(),
-            )));
+            .and_then(|value| value.to_str().ok());
+        if !media_gen_api::service::calls::is_json(content_type) {
+            return Err(ApiError(Refusal::not_json()));
         }
         let bytes =
             Bytes::from_request(request, state)
@@ -50,9 +45,6 @@ where
                 })?;
         media_gen_api::submit_body::read_json_body(&bytes)
             .map(JsonBody)
-            .map_err(|problem| match problem {
-                BodyProblem::Malformed(message) => ApiError(Refusal::MalformedBody(message)),
-                BodyProblem::Field(message) => ApiError(Refusal::InvalidParameter(message)),
-            })
+            .map_err(|problem| ApiError(Refusal::from(problem)))
     }
 }

@@ -76,9 +76,7 @@ fn api(app: &AppState) -> Router<AppState> {
 }
 
 async fn not_found() -> ApiError {
-    ApiError(Refusal::NotFound(
-        "No such endpoint: the interface document lists the paths under /v1".to_owned(),
-    ))
+    ApiError(Refusal::no_endpoint())
 }
 
 /// `/sandbox/*`: helpers for the app and for tests.

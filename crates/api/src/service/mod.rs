@@ -10,6 +10,7 @@
 //! Two drivers carry it out: the sandbox (`crates/sandbox`: axum, tokio's
 //! clock, real HTTP) and the test service that runs in a page.
 
+pub mod calls;
 pub mod faults;
 pub mod lifecycle;
 pub mod media;
@@ -22,6 +23,7 @@ pub mod submit;
 use crate::envelope::MSG_OK;
 use crate::{AnyTask, Callback, Request, TaskKind, SUCCESS_CODE};
 
+pub use calls::{Call, Reply};
 pub use faults::{Fault, Faults};
 pub use lifecycle::{Outcome, Schedule, Timing};
 pub use refusal::Refusal;
@@ -134,6 +136,9 @@ pub struct ServiceModel {
     rng: rng::Rng,
     /// Callbacks not sent yet: when each falls due, and for which task.
     pending_callbacks: Vec<(u64, TaskKind, String)>,
+    /// How the next tasks made end, whatever their requests say (a test's
+    /// choice), first first.
+    next_outcomes: std::collections::VecDeque<Outcome>,
 }
 
 impl ServiceModel {
@@ -145,6 +150,7 @@ impl ServiceModel {
             faults: settings.faults.clone(),
             rng: rng::Rng::new(settings.seed),
             pending_callbacks: Vec::new(),
+            next_outcomes: std::collections::VecDeque::new(),
             settings,
         }
     }
@@ -206,11 +212,15 @@ impl ServiceModel {
                 Detail::VideoTranslate { language, .. } => Some(language.clone()),
                 _ => None,
             };
+            let outcome = self
+                .next_outcomes
+                .pop_front()
+                .unwrap_or_else(|| accepted.outcome.clone());
             self.store.insert(
                 Task {
                     id: id.clone(),
                     schedule,
-                    outcome: accepted.outcome.clone(),
+                    outcome,
                     base_url: self.settings.base_url.clone(),
                     detail,
                     callback_url: accepted.callback.clone(),
@@ -231,6 +241,23 @@ impl ServiceModel {
             _ => Created::Tasks(crate::TaskIds {
                 task_ids: made.into_iter().map(|(id, _)| id).collect(),
             }),
+        }
+    }
+
+    /// The next task made ends with `outcome`, whatever its request says
+    /// (then the one after it, for each call).
+    pub fn next_outcome(&mut self, outcome: Outcome) {
+        self.next_outcomes.push_back(outcome);
+    }
+
+    /// Task `id` of `kind` ends with `outcome`; whether it is held.
+    pub fn set_outcome(&mut self, kind: TaskKind, id: &str, outcome: Outcome) -> bool {
+        match self.store.get_mut(kind, id) {
+            Some(task) => {
+                task.outcome = outcome;
+                true
+            }
+            None => false,
         }
     }
 
@@ -304,6 +331,7 @@ impl ServiceModel {
     pub fn reset(&mut self) {
         self.store.clear();
         self.pending_callbacks.clear();
+        self.next_outcomes.clear();
         self.faults = self.settings.faults.clone();
     }
 }

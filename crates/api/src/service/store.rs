@@ -109,6 +109,13 @@ impl Store {
         self.tasks.get(id).filter(|task| task.detail.kind() == kind)
     }
 
+    /// The task with this id, to change, if it is of `kind`.
+    pub fn get_mut(&mut self, kind: TaskKind, id: &str) -> Option<&mut Task> {
+        self.tasks
+            .get_mut(id)
+            .filter(|task| task.detail.kind() == kind)
+    }
+
     /// How many tasks are held.
     pub fn len(&self) -> usize {
         self.tasks.len()

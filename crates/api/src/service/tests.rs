@@ -132,6 +132,33 @@ fn a_prompt_with_the_trigger_fails_with_the_message() {
 }
 
 #[test]
+fn a_test_chooses_how_the_next_task_or_a_given_one_ends() {
+    let mut model = ServiceModel::new(settings(8));
+    model.next_outcome(Outcome::Failure("The prompt was refused".into()));
+    let made = ids(&submit(&mut model, images("p", 2, None), 0).unwrap());
+    let ended = |model: &ServiceModel, id: &str| {
+        model
+            .status(TaskKind::ImageGenerate, id, 10_000)
+            .unwrap()
+            .status()
+            .clone()
+    };
+    assert_eq!(ended(&model, &made[0]), TaskStatus::Failed);
+    assert_eq!(
+        ended(&model, &made[1]),
+        TaskStatus::Succeeded,
+        "only the next one"
+    );
+    assert!(model.set_outcome(
+        TaskKind::ImageGenerate,
+        &made[1],
+        Outcome::Failure("no".into())
+    ));
+    assert_eq!(ended(&model, &made[1]), TaskStatus::Failed);
+    assert!(!model.set_outcome(TaskKind::ImageToVideo, &made[1], Outcome::Success));
+}
+
+#[test]
 fn a_callback_falls_due_once_when_its_task_ends() {
     let mut model = ServiceModel::new(settings(3));
     let made = ids(&submit(
@@ -205,6 +232,111 @@ fn a_result_file_is_gone_its_ttl_after_its_task_ended() {
         model.media_served(TaskKind::ImageGenerate, None, 0),
         Err(Gone::UnknownTask)
     );
+}
+
+fn call<'a>(method: &'a str, path: &'a str, body: &'a [u8]) -> Call<'a> {
+    Call {
+        method,
+        path,
+        content_type: Some("application/json; charset=utf-8"),
+        body,
+    }
+}
+
+#[test]
+fn calls_are_answered_as_the_sandbox_answers_them() {
+    let mut model = ServiceModel::new(settings(6));
+    let (submitted, _) = model.answer(
+        call(
+            "POST",
+            "/v1/image_generate",
+            br#"{"prompt":"a fox","generate_count":2}"#,
+        ),
+        0,
+    );
+    let Reply::Json {
+        status: 200, body, ..
+    } = submitted
+    else {
+        panic!("{submitted:?}")
+    };
+    let id = body["data"]["task_ids"][1].as_str().unwrap().to_owned();
+    let (read, _) = model.answer(call("GET", &format!("/v1/image_generate/{id}"), b""), 5_000);
+    let Reply::Json {
+        status: 200, body, ..
+    } = read
+    else {
+        panic!("{read:?}")
+    };
+    assert_eq!(body["data"]["status"], "SUCCEEDED");
+    let refusals = [
+        (call("POST", "/v1/image_generate", b"{}"), 200, "prompt"),
+        (call("POST", "/v1/image_to_video", b"[1]"), 400, ""),
+        (
+            call("GET", "/v1/image_generate", b""),
+            405,
+            "Method not allowed",
+        ),
+        (call("GET", "/v1/nothing", b""), 404, "No such endpoint"),
+        (
+            Call {
+                content_type: Some("text/plain"),
+                ..call("POST", "/v1/image_generate", b"{}")
+            },
+            400,
+            "Content-Type",
+        ),
+    ];
+    for (asked, status, says) in refusals {
+        let (reply, _) = model.answer(asked, 0);
+        let Reply::Json {
+            status: got, body, ..
+        } = reply
+        else {
+            panic!("{asked:?}")
+        };
+        assert_eq!(got, status, "{asked:?}: {body}");
+        assert_ne!(body["code"], 0, "{asked:?}");
+        assert!(
+            body["msg"].as_str().unwrap().contains(says),
+            "{asked:?}: {body}"
+        );
+    }
+    let languages = model
+        .answer(call("GET", "/v1/video_translate/target_languages", b""), 0)
+        .0;
+    assert!(
+        matches!(languages, Reply::Json { status: 200, .. }),
+        "{languages:?}"
+    );
+}
+
+#[test]
+fn a_fault_after_the_work_makes_the_task_and_loses_the_answer() {
+    let mut model = ServiceModel::new(Settings {
+        faults: Faults {
+            drop_connection: 1.0,
+            latency_ms: 30,
+            ..Faults::default()
+        },
+        ..settings(7)
+    });
+    let (reply, latency) =
+        model.answer(call("POST", "/v1/image_generate", br#"{"prompt":"p"}"#), 0);
+    assert_eq!((reply, latency), (Reply::Dropped, 30));
+    assert_eq!(model.task_count(), 1, "the work was done");
+    model
+        .set_faults(Faults {
+            http_503: 1.0,
+            ..Faults::default()
+        })
+        .unwrap();
+    let (reply, _) = model.answer(call("POST", "/v1/image_generate", br#"{"prompt":"p"}"#), 0);
+    assert!(
+        matches!(reply, Reply::Json { status: 503, .. }),
+        "{reply:?}"
+    );
+    assert_eq!(model.task_count(), 1, "no work before a 503");
 }
 
 fn rank(status: &TaskStatus) -> u8 {

@@ -31,6 +31,7 @@ mod results;
 mod results_kept;
 mod shared_access;
 mod sign_in;
+mod testing;
 mod uploads;
 mod uploads_shared;
 mod widgets;

@@ -5,10 +5,6 @@ use std::sync::{Arc, Mutex};
 
 use media_gen_api::{ImageQuality, ImageRatio};
 
-use super::png;
-
-/// Pixels on the long side of an image thumbnail.
-pub const THUMBNAIL_LONG_SIDE: u32 = 256;
 
 /// Which image: quality, ratio, and whether it is the thumbnail.
 type ImageKey = (ImageQuality, ImageRatio, bool);
@@ -53,30 +49,11 @@ impl ImageCache {
         thumbnail: bool,
     ) -> Option<Arc<Vec<u8>>> {
         self.made.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let (width, height) = if thumbnail {
-            ImageQuality::K1.image_size(ratio)
-        } else {
-            quality.image_size(ratio)
-        };
-        let scale = |side: u32| {
-            if thumbnail {
-                (side * THUMBNAIL_LONG_SIDE / width.max(height)).max(1)
-            } else {
-                side
-            }
-        };
-        let (w, h) = (scale(width), scale(height));
-        let seed = u8::try_from(
-            ImageRatio::ALL
-                .iter()
-                .position(|r| *r == ratio)
-                .unwrap_or(0)
-                * 23,
-        )
-        .unwrap_or(0);
-        let bytes = tokio::task::spawn_blocking(move || png::grid(w, h, seed))
-            .await
-            .ok()?;
+        let bytes = tokio::task::spawn_blocking(move || {
+            media_gen_samples::image(quality, ratio, thumbnail)
+        })
+        .await
+        .ok()?;
         if bytes.is_empty() {
             return None;
         }

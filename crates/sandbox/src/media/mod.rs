@@ -1,12 +1,11 @@
 //! `GET /sandbox/media/...`: the results tasks point at.
 //!
-//! Videos are two short samples committed to the repository (16:9 and 9:16,
-//! made with ffmpeg; the README has the command); images are generated at the
-//! pixel size the request's quality and ratio call for.
+//! Where each lives is the service model's to say
+//! (`media_gen_api::service::media`); the bytes are `media-gen-samples`':
+//! two short sample videos (16:9 and 9:16) and images drawn at the pixel
+//! size the request's quality and ratio call for, each encoded once here.
 
-mod captions;
 pub(crate) mod image_cache;
-mod png;
 mod retention;
 
 use retention::MediaQuery;
@@ -16,16 +15,11 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use media_gen_api::{ImageQuality, ImageRatio, TaskKind};
 
-use crate::state::AppState;
-
-const LANDSCAPE_MP4: &[u8] = include_bytes!("files/sample-landscape.mp4");
-const PORTRAIT_MP4: &[u8] = include_bytes!("files/sample-portrait.mp4");
-const LANDSCAPE_WEBP: &[u8] = include_bytes!("files/sample-landscape.webp");
-const PORTRAIT_WEBP: &[u8] = include_bytes!("files/sample-portrait.webp");
-
 use media_gen_api::service::media::parse_ratio;
 
-fn file(content_type: &'static str, bytes: impl Into<axum::body::Body>) -> Response {
+use crate::state::AppState;
+
+fn file_response(content_type: &'static str, bytes: impl Into<axum::body::Body>) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type),
@@ -54,13 +48,12 @@ pub async fn video(
 }
 
 fn video_file(name: &str) -> Response {
-    match name {
-        "landscape.mp4" => file("video/mp4", LANDSCAPE_MP4),
-        "portrait.mp4" => file("video/mp4", PORTRAIT_MP4),
-        "landscape.webp" => file("image/webp", LANDSCAPE_WEBP),
-        "portrait.webp" => file("image/webp", PORTRAIT_WEBP),
-        _ => not_found(),
-    }
+    media_gen_samples::video(name).map_or_else(not_found, served)
+}
+
+/// A sample file, served.
+fn served(file: media_gen_samples::File) -> Response {
+    file_response(file.mime, file.bytes.into_owned())
 }
 
 async fn image_response(
@@ -73,7 +66,7 @@ async fn image_response(
         return not_found();
     };
     match app.images.get(quality, ratio, thumbnail).await {
-        Some(bytes) => file("image/png", bytes.as_ref().clone()),
+        Some(bytes) => file_response("image/png", bytes.as_ref().clone()),
         None => (
             StatusCode::INTERNAL_SERVER_ERROR,
             "Could not make the image",
@@ -119,11 +112,5 @@ pub async fn translated(
 }
 
 fn translated_file(language: &str, file_name: &str) -> Response {
-    if file_name.strip_suffix(".mp4").is_some() {
-        file("video/mp4", LANDSCAPE_MP4)
-    } else if let Some(name) = file_name.strip_suffix(".ass") {
-        file("text/x-ssa; charset=utf-8", captions::ass(language, name))
-    } else {
-        not_found()
-    }
+    media_gen_samples::translated(language, file_name).map_or_else(not_found, served)
 }

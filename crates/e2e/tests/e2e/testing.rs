@@ -1,0 +1,198 @@
+//! The testing entry (`@media-gen/widgets/testing`) as a JavaScript
+//! developer's tests use it, with no sandbox and no gateway running: a
+//! Vite page built from the packed tarball, served by a plain static file
+//! server, its requests to the service answered by the test service's
+//! worker and model in the page; and the client entry on the test service
+//! in Node, with no DOM. `cargo xtask test` packs, installs and builds
+//! them first.
+
+use std::time::Duration;
+
+use media_gen_e2e::{npm_scratch_dir, serve_folder, Browser};
+use serde_json::Value;
+
+/// The form's field labelled `label`, found as a person finds it: by the
+/// text of its label, in the submit widget's shadow root.
+fn field_by_label(label: &str) -> String {
+    format!(
+        "(() => {{ const root = document.querySelector('#submit').shadowRoot;
+           const label = [...root.querySelectorAll('label')].find((l) => l.textContent.trim().startsWith('{label}'));
+           return label && root.getElementById(label.htmlFor); }})()"
+    )
+}
+
+/// Type `prompt` into the form and press its Submit button, once it may be.
+async fn submit(browser: &Browser, prompt: &str) {
+    browser
+        .run_async(&format!(
+            "const field = {field};
+             field.value = {prompt:?};
+             field.dispatchEvent(new Event('input', {{ bubbles: true }}));",
+            field = field_by_label("Prompt"),
+        ))
+        .await;
+    browser
+        .wait_until(
+            "the form to take the prompt",
+            "!document.querySelector('#submit').shadowRoot.querySelector('#submit').disabled",
+        )
+        .await;
+    browser
+        .run_async("document.querySelector('#submit').shadowRoot.querySelector('#submit').click();")
+        .await;
+}
+
+/// The status widget's text.
+const STATUS_TEXT: &str = "document.querySelector('#status').shadowRoot?.textContent ?? ''";
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
+async fn a_page_on_the_test_service_submits_follows_and_fails_with_nothing_behind_it() {
+    let dist = npm_scratch_dir().join("vite-testing").join("dist");
+    let (base, asked) = serve_folder(dist).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{base}/index.html")).await;
+    browser
+        .wait_until(
+            "the test service to start",
+            "document.body.dataset.ready === 'true'",
+        )
+        .await;
+
+    // A task to SUCCEEDED, its image shown: loaded from the test service.
+    submit(&browser, "A lighthouse at dusk").await;
+    browser
+        .wait_until(
+            "the finished image, loaded",
+            "[...(document.querySelector('#status').shadowRoot?.querySelectorAll('.gallery img') ?? [])]
+               .some((img) => img.complete && img.naturalWidth > 0)",
+        )
+        .await;
+    let image = browser
+        .eval("document.querySelector('#status').shadowRoot.querySelector('.gallery img').src")
+        .await;
+    assert!(
+        image
+            .as_str()
+            .is_some_and(|src| src.starts_with("https://media-gen.test/")),
+        "{image}"
+    );
+
+    // A failure the test chose, shown to the person.
+    browser
+        .eval("window.testService.next({ fail: 'The prompt was refused' })")
+        .await;
+    submit(&browser, "A second one").await;
+    browser
+        .wait_until(
+            "the chosen failure, said",
+            &format!("{STATUS_TEXT}.includes('The prompt was refused')"),
+        )
+        .await;
+
+    // A 429 waited out as the client does: the submit goes through after
+    // its Retry-After.
+    browser
+        .eval("window.testService.faults({ http_429: 1, retry_after_secs: 1, limit: 1 })")
+        .await;
+    submit(&browser, "After a wait").await;
+    browser
+        .wait_until(
+            "the submit after the 429",
+            "window.testService.submissions().length === 4",
+        )
+        .await;
+    let prompts = browser
+        .eval("window.testService.submissions().map((s) => s.body.prompt)")
+        .await;
+    assert_eq!(
+        prompts,
+        serde_json::json!([
+            "A lighthouse at dusk",
+            "A second one",
+            "After a wait",
+            "After a wait"
+        ]),
+        "each body as the service received it, the refused one and its retry"
+    );
+
+    // Nothing left the page for the service: every request to its base URL
+    // was answered by the worker, and the page's own server was asked for
+    // the page's files only.
+    let not_by_worker = browser
+        .eval(
+            "performance.getEntriesByType('resource')
+               .filter((e) => new URL(e.name).host === 'media-gen.test' && e.workerStart === 0)
+               .map((e) => e.name)",
+        )
+        .await;
+    assert_eq!(not_by_worker, serde_json::json!([]), "answered in the page");
+    let by_worker = browser
+        .eval(
+            "performance.getEntriesByType('resource')
+               .filter((e) => new URL(e.name).host === 'media-gen.test').length",
+        )
+        .await;
+    assert!(by_worker.as_u64() > Some(3), "{by_worker}");
+    let paths = asked.lock().unwrap().clone();
+    for path in &paths {
+        let a_file = path == "/"
+            || path == "/index.html"
+            || path == "/favicon.ico"
+            || path == "/media-gen-test-worker.js"
+            || path.starts_with("/assets/");
+        assert!(
+            a_file,
+            "only the page's files were asked of its server: {paths:?}"
+        );
+    }
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package and Node: run through `cargo xtask test`"]
+async fn the_client_entry_runs_on_the_test_service_in_node() {
+    let output = tokio::process::Command::new("node")
+        .arg("node-testing.mjs")
+        .current_dir(npm_scratch_dir())
+        .output();
+    let output = tokio::time::timeout(Duration::from_secs(60), output)
+        .await
+        .expect("node within a minute")
+        .expect("node runs");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let result: Value = serde_json::from_str(said.trim()).expect("one JSON line");
+    assert_eq!(result["document"], "undefined", "no DOM: {result}");
+    assert_eq!(
+        result["succeeded"],
+        serde_json::json!({ "status": "SUCCEEDED", "image": 200, "type": "image/png" }),
+        "{result}"
+    );
+    assert_eq!(
+        result["failed"],
+        serde_json::json!({ "status": "FAILED", "message": "The prompt was refused" }),
+        "{result}"
+    );
+    assert!(
+        result["waited"].as_u64() >= Some(900),
+        "the 429's Retry-After waited out: {result}"
+    );
+    assert_eq!(result["afterWait"], 1, "{result}");
+    assert_eq!(result["invalid"]["field"], "prompt", "{result}");
+    assert_eq!(
+        result["submissions"],
+        serde_json::json!([
+            "A lighthouse at dusk",
+            "A second one",
+            "After a wait",
+            "After a wait",
+            ""
+        ]),
+        "{result}"
+    );
+}

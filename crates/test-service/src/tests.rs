@@ -1,0 +1,128 @@
+//! The test service answered natively, as its JavaScript drives it.
+
+use super::*;
+
+fn json(answer: &Answer) -> serde_json::Value {
+    serde_json::from_slice(&answer.body).unwrap_or_default()
+}
+
+fn submit(service: &mut TestService, body: &str, now: u64) -> Answer {
+    service.respond(
+        "POST",
+        "/v1/image_generate",
+        Some("application/json"),
+        body.as_bytes(),
+        now,
+    )
+}
+
+#[test]
+fn a_submit_ends_at_once_names_its_image_and_the_image_is_served() {
+    let mut service = TestService::start("{}", "https://media-gen.test/", 1).unwrap();
+    let submitted = submit(&mut service, r#"{"prompt":"a lighthouse"}"#, 1_000);
+    assert_eq!(submitted.status, 200);
+    let id = json(&submitted)["data"]["task_ids"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let read = service.respond("GET", &format!("/v1/image_generate/{id}"), None, b"", 1_000);
+    let task = json(&read)["data"].clone();
+    assert_eq!(task["status"], "SUCCEEDED", "instant by default: {task}");
+    let image = task["image_url"].as_str().unwrap();
+    let path = image.strip_prefix("https://media-gen.test").unwrap();
+    let file = service.respond("GET", path, None, b"", 1_000);
+    assert_eq!((file.status, file.mime.as_str()), (200, "image/png"));
+    assert!(file.body.starts_with(b"\x89PNG"), "a PNG");
+    let thumbnail = task["thumbnail_url"]
+        .as_str()
+        .unwrap()
+        .strip_prefix("https://media-gen.test")
+        .unwrap();
+    assert_eq!(
+        service.respond("GET", thumbnail, None, b"", 1_000).status,
+        200
+    );
+    assert_eq!(
+        json(&submitted)["data"]["task_ids"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let submissions: serde_json::Value = serde_json::from_str(&service.submissions()).unwrap();
+    assert_eq!(
+        submissions,
+        serde_json::json!([{ "kind": "image_generate", "body": { "prompt": "a lighthouse" } }])
+    );
+}
+
+#[test]
+fn a_refused_submit_has_the_sandboxs_code_and_words() {
+    let mut service = TestService::start("", "https://media-gen.test", 1).unwrap();
+    let refused = submit(&mut service, r#"{"prompt":""}"#, 0);
+    assert_eq!(
+        refused.status, 200,
+        "image generation's refusals are in HTTP 200"
+    );
+    assert_eq!(
+        json(&refused)["code"],
+        media_gen_api::error_codes::INVALID_PARAMETER
+    );
+    assert!(json(&refused)["msg"]
+        .as_str()
+        .unwrap()
+        .starts_with("prompt:"));
+    assert_eq!(service.model().task_count(), 0);
+}
+
+#[test]
+fn a_test_chooses_the_speed_the_next_outcome_and_the_faults() {
+    let mut service =
+        TestService::start(r#"{"speed": 2000, "seed": 5}"#, "https://media-gen.test", 1).unwrap();
+    service.next_outcome(Some("The prompt was refused".to_owned()));
+    let id = json(&submit(&mut service, r#"{"prompt":"p"}"#, 0))["data"]["task_ids"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let read = |service: &mut TestService, now| {
+        json(&service.respond("GET", &format!("/v1/image_generate/{id}"), None, b"", now))["data"]
+            .clone()
+    };
+    assert_eq!(read(&mut service, 1_999)["status"], "GENERATING");
+    let ended = read(&mut service, 2_000);
+    assert_eq!(
+        (ended["status"].as_str(), ended["error_message"].as_str()),
+        (Some("FAILED"), Some("The prompt was refused"))
+    );
+    service
+        .change_faults(r#"{"http_429": 1.0, "retry_after_secs": 3}"#)
+        .unwrap();
+    let limited = submit(&mut service, r#"{"prompt":"p"}"#, 0);
+    assert_eq!((limited.status, limited.retry_after), (429, Some(3)));
+    assert!(service.change_faults(r#"{"http_429": 2}"#).is_err());
+    service.reset();
+    assert_eq!(service.submissions(), "[]");
+    assert_eq!(
+        submit(&mut service, r#"{"prompt":"p"}"#, 0).status,
+        200,
+        "faults reset"
+    );
+}
+
+#[test]
+fn options_name_what_is_wrong() {
+    for (options, says) in [
+        (r#"{"speed": "fast"}"#, "speed is"),
+        (r#"{"sped": "instant"}"#, "unknown field `sped`"),
+        (r#"{"faults": {"http_500": 3}}"#, "faults:"),
+    ] {
+        let error = TestService::start(options, "https://media-gen.test", 1)
+            .err()
+            .unwrap();
+        assert!(error.contains(says), "{options}: {error}");
+    }
+    let capabilities = TestService::start("", "https://media-gen.test", 1)
+        .unwrap()
+        .respond("GET", "/capabilities", None, b"", 0);
+    assert_eq!(json(&capabilities)["relay"], serde_json::Value::Null);
+}

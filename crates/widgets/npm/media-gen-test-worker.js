@@ -1,0 +1,51 @@
+// The Service Worker of `@media-gen/widgets/testing`: serve it from your
+// site's root (copy it from node_modules/@media-gen/widgets/, or let your
+// dev server serve it there). It answers nothing itself: each request a
+// page makes to its test service's base URL is handed to that page, where
+// the service model answers it; every other request goes to the network
+// as always. Self-contained: no import, so it works wherever it is served.
+const REQUEST = "media-gen-test:request";
+
+/** The base URL each page (client id) started a test service at. */
+const bases = new Map();
+
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+self.addEventListener("message", (event) => {
+  const id = event.source?.id;
+  if (event.data?.type === "media-gen-test:start" && id) bases.set(id, event.data.baseUrl);
+  if (event.data?.type === "media-gen-test:stop" && id) bases.delete(id);
+  event.ports[0]?.postMessage("done");
+});
+
+self.addEventListener("fetch", (event) => {
+  const base = bases.get(event.clientId);
+  if (!base || !event.request.url.startsWith(base + "/")) return;
+  event.respondWith(answered(event, base));
+});
+
+/** The page's answer to `event`'s request, as a `Response`. */
+async function answered(event, base) {
+  const request = event.request;
+  const client = await self.clients.get(event.clientId);
+  if (!client) return Response.error();
+  const body = ["GET", "HEAD"].includes(request.method) ? null : await request.arrayBuffer();
+  const channel = new MessageChannel();
+  const reply = new Promise((resolve) => {
+    channel.port1.onmessage = (message) => resolve(message.data);
+  });
+  const message = {
+    type: REQUEST,
+    method: request.method,
+    path: request.url.slice(base.length),
+    contentType: request.headers.get("content-type"),
+    body,
+  };
+  client.postMessage(message, body ? [channel.port2, body] : [channel.port2]);
+  const answer = await reply;
+  if (answer.dropped) return Response.error();
+  const headers = { "Content-Type": answer.mime, "Cache-Control": "no-store" };
+  if (answer.retryAfter !== undefined && answer.retryAfter !== null) headers["Retry-After"] = String(answer.retryAfter);
+  return new Response(answer.body, { status: answer.status, headers });
+}
