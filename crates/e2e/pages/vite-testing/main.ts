@@ -11,9 +11,10 @@ await init();
 const service = await startTestService({ speed: 300 });
 (window as unknown as { testService: typeof service }).testService = service;
 
-mountSubmitWidget("#submit", { kind: "image_generate", baseUrl: service.baseUrl });
+const form = mountSubmitWidget("#submit", { kind: "image_generate", baseUrl: service.baseUrl });
 document.addEventListener(EVENT_SUBMITTED, (event) => {
   const { kind, taskIds } = event.detail;
   mountStatusWidget("#status", { kind, taskIds, baseUrl: service.baseUrl });
 });
+await form.ready;
 document.body.dataset.ready = "true";

@@ -183,7 +183,11 @@ async fn the_client_entry_runs_on_the_test_service_in_node() {
         "the 429's Retry-After waited out: {result}"
     );
     assert_eq!(result["afterWait"], 1, "{result}");
-    assert_eq!(result["invalid"]["field"], "prompt", "{result}");
+    assert_eq!(
+        (&result["invalid"]["kind"], &result["invalid"]["code"]),
+        (&serde_json::json!("business"), &serde_json::json!(100001)),
+        "image generation refuses in HTTP 200, as the document shows: {result}"
+    );
     assert_eq!(
         result["submissions"],
         serde_json::json!([

@@ -5,7 +5,6 @@ use std::sync::{Arc, Mutex};
 
 use media_gen_api::{ImageQuality, ImageRatio};
 
-
 /// Which image: quality, ratio, and whether it is the thumbnail.
 type ImageKey = (ImageQuality, ImageRatio, bool);
 
