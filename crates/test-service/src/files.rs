@@ -13,12 +13,9 @@ pub const MEDIA_PATH: &str = "/sandbox/media/";
 /// A file's answer.
 fn served(mime: &str, bytes: Vec<u8>) -> Answer {
     Answer {
-        status: 200,
         mime: mime.to_owned(),
-        retry_after: None,
         body: bytes,
-        dropped: false,
-        latency_ms: 0,
+        ..Answer::empty(200)
     }
 }
 

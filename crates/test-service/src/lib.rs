@@ -10,6 +10,7 @@
 
 mod files;
 mod options;
+mod uploads;
 
 use std::collections::HashMap;
 
@@ -27,6 +28,7 @@ pub struct Answer {
     status: u16,
     mime: String,
     retry_after: Option<u32>,
+    headers: Vec<(String, String)>,
     body: Vec<u8>,
     dropped: bool,
     latency_ms: u32,
@@ -52,6 +54,17 @@ impl Answer {
         self.retry_after
     }
 
+    /// Its other headers (tus's), as a JSON object.
+    #[wasm_bindgen(getter)]
+    pub fn headers(&self) -> String {
+        let headers: serde_json::Map<String, serde_json::Value> = self
+            .headers
+            .iter()
+            .map(|(name, value)| (name.clone(), serde_json::Value::String(value.clone())))
+            .collect();
+        serde_json::Value::Object(headers).to_string()
+    }
+
     /// The body's bytes.
     #[wasm_bindgen(getter)]
     pub fn body(&self) -> Vec<u8> {
@@ -72,14 +85,25 @@ impl Answer {
 }
 
 impl Answer {
-    fn json(status: u16, body: &serde_json::Value) -> Answer {
+    /// An answer with no body.
+    fn empty(status: u16) -> Answer {
         Answer {
             status,
-            mime: "application/json".to_owned(),
+            mime: "text/plain; charset=utf-8".to_owned(),
             retry_after: None,
-            body: body.to_string().into_bytes(),
+            headers: Vec::new(),
+            body: Vec::new(),
             dropped: false,
             latency_ms: 0,
+        }
+    }
+
+    /// A JSON answer.
+    fn json(status: u16, body: &serde_json::Value) -> Answer {
+        Answer {
+            mime: "application/json".to_owned(),
+            body: body.to_string().into_bytes(),
+            ..Answer::empty(status)
         }
     }
 }
@@ -98,6 +122,7 @@ pub struct TestService {
     model: ServiceModel,
     submissions: Vec<Submission>,
     images: HashMap<String, Vec<u8>>,
+    uploads: uploads::Uploads,
 }
 
 #[wasm_bindgen]
@@ -110,17 +135,19 @@ impl TestService {
         TestService::start(options, base_url, seed as u64).map_err(|error| JsError::new(&error))
     }
 
-    /// Answer `method path` (the path under the base URL, with its query) with
-    /// `content_type` and `body`, at `now` (milliseconds since 1970).
+    /// Answer `method path` (the path under the base URL, with its query)
+    /// with `headers` (a JSON object, names in lower case) and `body`, at
+    /// `now` (milliseconds since 1970).
     pub fn answer(
         &mut self,
         method: &str,
         path: &str,
-        content_type: Option<String>,
+        headers: &str,
         body: &[u8],
         now: f64,
     ) -> Answer {
-        self.respond(method, path, content_type.as_deref(), body, now as u64)
+        let headers: uploads::Headers = serde_json::from_str(headers).unwrap_or_default();
+        self.respond(method, path, &headers, body, now as u64)
     }
 
     /// The next task made fails with `fail`, or succeeds when it is none.
@@ -178,6 +205,7 @@ impl TestService {
             model: ServiceModel::new(options.settings(base_url, seed)),
             submissions: Vec::new(),
             images: HashMap::new(),
+            uploads: uploads::Uploads::default(),
         })
     }
 
@@ -198,14 +226,22 @@ impl TestService {
         &mut self,
         method: &str,
         path: &str,
-        content_type: Option<&str>,
+        headers: &uploads::Headers,
         body: &[u8],
         now: u64,
     ) -> Answer {
         if path == media_gen_api::relay::CAPABILITIES_PATH && method == "GET" {
-            let offered = serde_json::to_value(Capabilities::default()).unwrap_or_default();
-            return Answer::json(200, &offered);
+            let offered = Capabilities {
+                uploads: Some(uploads::offered()),
+                ..Capabilities::default()
+            };
+            return Answer::json(200, &serde_json::to_value(offered).unwrap_or_default());
         }
+        if let Some(rest) = path.strip_prefix(media_gen_api::relay::UPLOADS_PATH) {
+            let base = self.model.settings().base_url.clone();
+            return self.uploads.answer(method, rest, headers, body, &base);
+        }
+        let content_type = headers.get("content-type").map(String::as_str);
         if let Some(file) = path.strip_prefix(files::MEDIA_PATH) {
             return self.file(file, now);
         }

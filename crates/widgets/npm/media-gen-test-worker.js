@@ -39,13 +39,19 @@ async function answered(event, base) {
     type: REQUEST,
     method: request.method,
     path: request.url.slice(base.length),
-    contentType: request.headers.get("content-type"),
+    headers: Object.fromEntries(request.headers),
     body,
   };
   client.postMessage(message, body ? [channel.port2, body] : [channel.port2]);
   const answer = await reply;
   if (answer.dropped) return Response.error();
-  const headers = { "Content-Type": answer.mime, "Cache-Control": "no-store" };
-  if (answer.retryAfter !== undefined && answer.retryAfter !== null) headers["Retry-After"] = String(answer.retryAfter);
-  return new Response(answer.body, { status: answer.status, headers });
+  // Readable by the page whatever its origin: the page asked for it.
+  const headers = {
+    ...answer.headers,
+    "cache-control": "no-store",
+    "access-control-allow-origin": "*",
+    "access-control-expose-headers": "*",
+  };
+  const empty = request.method === "HEAD" || answer.status === 204;
+  return new Response(empty ? null : answer.body, { status: answer.status, headers });
 }

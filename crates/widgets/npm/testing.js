@@ -62,16 +62,17 @@ export async function startTestService(options = {}) {
   let offset = 0;
   const now = () => Date.now() + offset;
 
-  /** Answer one request: `path` with its query, under the base URL. */
-  async function answer(method, path, contentType, body) {
-    const answered = model.answer(method, path, contentType ?? undefined, body, now());
+  /** Answer one request: `path` with its query, under the base URL,
+   * `headers` an object of lower-case names. */
+  async function answer(method, path, headers, body) {
+    const answered = model.answer(method, path, JSON.stringify(headers), body, now());
     const reply = {
       status: answered.status,
-      mime: answered.mime,
-      retryAfter: answered.retryAfter,
+      headers: { ...JSON.parse(answered.headers), "content-type": answered.mime },
       body: answered.body,
       dropped: answered.dropped,
     };
+    if (answered.retryAfter !== undefined) reply.headers["retry-after"] = String(answered.retryAfter);
     const wait = answered.latencyMs;
     answered.free();
     await later(wait);
@@ -115,8 +116,8 @@ async function intercept(options, baseUrl, answer) {
 async function throughWorker(container, worker, baseUrl, answer) {
   const onMessage = async (event) => {
     if (event.data?.type !== REQUEST) return;
-    const { method, path, contentType, body } = event.data;
-    const reply = await answer(method, path, contentType, new Uint8Array(body ?? new ArrayBuffer(0)));
+    const { method, path, headers, body } = event.data;
+    const reply = await answer(method, path, headers, new Uint8Array(body ?? new ArrayBuffer(0)));
     event.ports[0]?.postMessage(reply, [reply.body.buffer]);
   };
   container.addEventListener("message", onMessage);
@@ -151,18 +152,20 @@ function wrappingFetch(baseUrl, answer) {
     const request = new Request(input, init);
     if (!request.url.startsWith(baseUrl + "/")) return original(input, init);
     const body = ["GET", "HEAD"].includes(request.method) ? new Uint8Array(0) : new Uint8Array(await request.arrayBuffer());
-    const reply = await answer(request.method, request.url.slice(baseUrl.length), request.headers.get("content-type"), body);
+    const reply = await answer(request.method, request.url.slice(baseUrl.length), Object.fromEntries(request.headers), body);
     if (reply.dropped) throw new TypeError("fetch failed: the test service dropped the connection (a fault)");
-    return toResponse(reply);
+    return toResponse(request.method, reply);
   };
   return async () => {
     globalThis.fetch = original;
   };
 }
 
-/** A reply as a `Response`. */
-function toResponse(reply) {
-  const headers = { "Content-Type": reply.mime, "Cache-Control": "no-store" };
-  if (reply.retryAfter !== undefined) headers["Retry-After"] = String(reply.retryAfter);
-  return new Response(reply.status === 204 ? null : reply.body, { status: reply.status, headers });
+/** A reply to a `method` request as a `Response` (no body where HTTP has none). */
+function toResponse(method, reply) {
+  const empty = method === "HEAD" || reply.status === 204;
+  return new Response(empty ? null : reply.body, {
+    status: reply.status,
+    headers: { ...reply.headers, "cache-control": "no-store" },
+  });
 }

@@ -11,6 +11,8 @@ use std::time::Duration;
 use media_gen_e2e::{npm_scratch_dir, serve_folder, Browser};
 use serde_json::Value;
 
+use crate::common::MAKE_FILE;
+
 /// The form's field labelled `label`, found as a person finds it: by the
 /// text of its label, in the submit widget's shadow root.
 fn field_by_label(label: &str) -> String {
@@ -115,6 +117,53 @@ async fn a_page_on_the_test_service_submits_follows_and_fails_with_nothing_behin
         ]),
         "each body as the service received it, the refused one and its retry"
     );
+
+    // A picked file uploaded to the test service and used: dropped on the
+    // reference images, sent as the service receives it, its bytes served.
+    let hash = browser
+        .run_async(&MAKE_FILE.replace("NAME", "a picked photo.png"))
+        .await;
+    browser
+        .wait_until(
+            "the reference images' file control",
+            "document.querySelector('#submit').shadowRoot.querySelector('#reference_images')?.closest('.file-target') != null",
+        )
+        .await;
+    browser
+        .run_async(
+            "const data = new DataTransfer(); data.items.add(window.__file);
+             document.querySelector('#submit').shadowRoot.querySelector('#reference_images').closest('.file-target')
+               .dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));",
+        )
+        .await;
+    browser
+        .wait_until(
+            "the field to hold the upload's address",
+            "document.querySelector('#submit').shadowRoot.querySelector('#reference_images').value.includes('https://media-gen.test/uploads/')",
+        )
+        .await;
+    submit(&browser, "From the picked photo").await;
+    browser
+        .wait_until(
+            "the submit with the upload",
+            "window.testService.submissions().length === 5",
+        )
+        .await;
+    let uploaded = browser
+        .run_async(
+            "const url = window.testService.submissions()[4].body.reference_images[0];
+             const bytes = await (await fetch(url)).arrayBuffer();
+             const digest = await crypto.subtle.digest('SHA-256', bytes);
+             return [url, [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')];",
+        )
+        .await;
+    assert!(
+        uploaded[0]
+            .as_str()
+            .is_some_and(|url| url.starts_with("https://media-gen.test/uploads/")),
+        "{uploaded}"
+    );
+    assert_eq!(uploaded[1], hash, "the service holds the picked bytes");
 
     // Nothing left the page for the service: every request to its base URL
     // was answered by the worker, and the page's own server was asked for
