@@ -235,7 +235,9 @@ impl TestService {
                 uploads: Some(uploads::offered()),
                 ..Capabilities::default()
             };
-            return Answer::json(200, &serde_json::to_value(offered).unwrap_or_default());
+            let envelope =
+                media_gen_api::Envelope::success(media_gen_api::envelope::MSG_OK, offered);
+            return Answer::json(200, &serde_json::to_value(envelope).unwrap_or_default());
         }
         if let Some(rest) = path.strip_prefix(media_gen_api::relay::UPLOADS_PATH) {
             let base = self.model.settings().base_url.clone();

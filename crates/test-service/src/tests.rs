@@ -145,8 +145,16 @@ fn options_name_what_is_wrong() {
     let capabilities = TestService::start("", "https://media-gen.test", 1)
         .unwrap()
         .respond("GET", "/capabilities", &headers(&[]), b"", 0);
-    assert_eq!(json(&capabilities)["relay"], serde_json::Value::Null);
-    assert_eq!(json(&capabilities)["uploads"]["path"], "/uploads/");
+    assert_eq!(
+        json(&capabilities)["code"],
+        0,
+        "in the envelope, as a gateway answers"
+    );
+    assert_eq!(
+        json(&capabilities)["data"]["relay"],
+        serde_json::Value::Null
+    );
+    assert_eq!(json(&capabilities)["data"]["uploads"]["path"], "/uploads/");
 }
 
 #[test]

@@ -126,20 +126,20 @@ async fn a_page_on_the_test_service_submits_follows_and_fails_with_nothing_behin
     browser
         .wait_until(
             "the reference images' file control",
-            "document.querySelector('#submit').shadowRoot.querySelector('#reference_images')?.closest('.file-target') != null",
+            "document.querySelector('#submit').shadowRoot.querySelector('#references')?.closest('.file-target') != null",
         )
         .await;
     browser
         .run_async(
             "const data = new DataTransfer(); data.items.add(window.__file);
-             document.querySelector('#submit').shadowRoot.querySelector('#reference_images').closest('.file-target')
+             document.querySelector('#submit').shadowRoot.querySelector('#references').closest('.file-target')
                .dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));",
         )
         .await;
     browser
         .wait_until(
             "the field to hold the upload's address",
-            "document.querySelector('#submit').shadowRoot.querySelector('#reference_images').value.includes('https://media-gen.test/uploads/')",
+            "document.querySelector('#submit').shadowRoot.querySelector('#references').value.includes('https://media-gen.test/uploads/')",
         )
         .await;
     submit(&browser, "From the picked photo").await;
