@@ -97,6 +97,13 @@ fn files(dir: &Path, extensions: &[&str]) -> Result<Vec<PathBuf>, String> {
     Ok(found)
 }
 
+/// The testing entry's own module (the service model, the contract's rules,
+/// the sample result files and a PNG encoder), gzipped, at most (KB): only
+/// a page that imports `@media-gen/widgets/testing` ships or loads it.
+pub const TESTING_BUDGET_KB: f64 = 250.0;
+/// Its ceiling, as [`APP_CEILING_KB`].
+pub const TESTING_CEILING_KB: f64 = 224.0;
+
 /// What a page of one kind downloads.
 struct Download {
     label: &'static str,
@@ -162,8 +169,23 @@ fn measured_sets(root: &Path) -> Result<Vec<Download>, String> {
             budget_kb: WIDGETS_SHIPPED_BUDGET_KB,
             ceiling_kb: WIDGETS_SHIPPED_CEILING_KB,
         },
+        Download {
+            label: "npm testing entry's module",
+            files: files(
+                &root.join("target/npm/scratch/vite-testing/dist/assets"),
+                &["wasm"],
+            )?
+            .into_iter()
+            .filter(|path| file_name_of(path).starts_with(TESTING_MODULE))
+            .collect(),
+            budget_kb: TESTING_BUDGET_KB,
+            ceiling_kb: TESTING_CEILING_KB,
+        },
     ])
 }
+
+/// The name the testing entry's module starts with.
+const TESTING_MODULE: &str = "media_gen_test_service";
 
 /// `path`'s file name.
 fn file_name_of(path: &Path) -> String {
@@ -414,5 +436,38 @@ mod tests {
     #[ignore]
     fn what_vite_emits_for_the_widgets_stays_under_its_ceiling() {
         assert_within("npm widgets as Vite emits them");
+    }
+
+    #[test]
+    #[ignore]
+    fn the_testing_entrys_module_stays_under_its_ceiling() {
+        assert_within("npm testing entry's module");
+    }
+
+    #[test]
+    #[ignore]
+    fn a_page_that_does_not_import_the_testing_entry_ships_none_of_it() {
+        for page in ["vite-client", "vite-widgets"] {
+            let assets = root().join(format!("target/npm/scratch/{page}/dist/assets"));
+            for path in files(&assets, &["js", "wasm"]).expect("the page's build") {
+                let name = file_name_of(&path);
+                assert!(!name.starts_with(TESTING_MODULE), "{page} ships {name}");
+                let text = String::from_utf8_lossy(&std::fs::read(&path).expect("a built file"))
+                    .into_owned();
+                for word in [
+                    "media-gen-test-worker",
+                    "startTestService",
+                    "media-gen.test",
+                ] {
+                    assert!(!text.contains(word), "{page}'s {name} holds {word}");
+                }
+            }
+        }
+        // The testing page does ship it: the check reads what it means to.
+        let testing = root().join("target/npm/scratch/vite-testing/dist/assets");
+        assert!(files(&testing, &["wasm"])
+            .expect("the testing page's build")
+            .iter()
+            .any(|path| file_name_of(path).starts_with(TESTING_MODULE)));
     }
 }
