@@ -198,6 +198,10 @@ const CREATE_VITE: &str = "create-vite@8.3.0";
 /// (`node_modules/axe-core/axe.min.js`, read by `crates/e2e`).
 const AXE_CORE: &str = "axe-core@4.14.1";
 
+/// The test runner the README's Playwright examples are run with, as
+/// written, in Debian's Chromium (its own browser download is skipped).
+const PLAYWRIGHT_TEST: &str = "@playwright/test@1.65.2";
+
 /// A tus client another program would upload with: the end-to-end tests
 /// upload through the gateway with it (`node_modules/tus-js-client/dist/tus.min.js`).
 const TUS_CLIENT: &str = "tus-js-client@4.3.1";
@@ -245,8 +249,26 @@ pub fn install_and_check_types(tarball: &Path) -> Result<PathBuf> {
             .arg(FAL_CLIENT)
             .arg(CREATE_VITE)
             .arg(TUS_CLIENT)
+            .arg(PLAYWRIGHT_TEST)
+            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
             .current_dir(&scratch),
     )?;
+    // The README's Playwright examples, each a spec file, run by an
+    // end-to-end test against the testing page.
+    let specs = scratch.join("playwright");
+    std::fs::create_dir_all(&specs)?;
+    for (index, spec) in fenced_blocks(&readme, "js")
+        .iter()
+        .filter(|block| block.contains("@playwright/test"))
+        .enumerate()
+    {
+        std::fs::write(specs.join(format!("readme-{}.spec.js", index + 1)), spec)?;
+    }
+    std::fs::copy(
+        pages.join("playwright.config.mjs"),
+        scratch.join("playwright.config.mjs"),
+    )
+    .context("copy playwright.config.mjs")?;
     cmd::run(
         command("node")
             .arg(scratch.join("node_modules/typescript/bin/tsc"))
@@ -391,18 +413,28 @@ pub fn copy_folder(from: &Path, to: &Path) -> Result<()> {
 
 /// The bodies of the ```` ```ts ```` blocks of a Markdown text, in order.
 fn typescript_blocks(markdown: &str) -> Vec<String> {
+    fenced_blocks(markdown, "ts")
+}
+
+/// The bodies of the blocks fenced as `language` in a Markdown text, in
+/// order; a block indented under a list item loses its indentation.
+fn fenced_blocks(markdown: &str, language: &str) -> Vec<String> {
+    let opening = format!("```{language}");
     let mut blocks = Vec::new();
-    let mut open: Option<String> = None;
+    // The block being read, and the indentation of its fence.
+    let mut open: Option<(String, usize)> = None;
     for line in markdown.lines() {
+        let indent = line.len() - line.trim_start().len();
         match open.as_mut() {
-            None if line.trim_end() == "```ts" => open = Some(String::new()),
+            None if line.trim() == opening => open = Some((String::new(), indent)),
             None => {}
-            Some(block) if line.trim_end() == "```" => {
+            Some((block, _)) if line.trim() == "```" => {
                 blocks.push(std::mem::take(block));
                 open = None;
             }
-            Some(block) => {
-                block.push_str(line);
+            Some((block, fence)) => {
+                let cut = (*fence).min(indent);
+                block.push_str(&line[cut..]);
                 block.push('\n');
             }
         }
@@ -447,6 +479,11 @@ mod tests {
         assert_eq!(
             super::typescript_blocks(markdown),
             ["const a = 1;\n", "let b;\nb = 2;\n"]
+        );
+        let listed = "- item:\n\n  ```js\n  test();\n    inner();\n  ```\n";
+        assert_eq!(
+            super::fenced_blocks(listed, "js"),
+            ["test();\n  inner();\n"]
         );
     }
 }

@@ -1,6 +1,6 @@
 // The client entry driven against the test service in Node, with no DOM
 // and no network: a submit, `watch` to the end, a chosen failure, a 429
-// waited out, and what the service received. Prints one JSON line; the
+// waited out, a clock moved on, and what the service received. Prints one JSON line; the
 // end-to-end test reads it (`cargo xtask test` runs it from the folder the
 // packed package is installed in).
 import { readFile } from "node:fs/promises";
@@ -33,6 +33,12 @@ const started = Date.now();
 const afterWait = await client.submit("image_generate", { prompt: "After a wait" });
 const waited = Date.now() - started;
 
+// A clock moved on by the test: the task read at once has ended.
+const early = await client.submit("image_generate", { prompt: "Under a moved clock" });
+const before = (await client.task("image_generate", early.taskIds[0])).status;
+service.advance(1_000);
+const after = (await client.task("image_generate", early.taskIds[0])).status;
+
 let invalid;
 try {
   await client.submit("image_generate", { prompt: "" });
@@ -47,6 +53,7 @@ console.log(
     failed: { status: failed.task.status, message: failed.task.error_message },
     waited,
     afterWait: afterWait.taskIds.length,
+    advanced: [before, after],
     invalid,
     submissions: service.submissions().map((submission) => submission.body.prompt),
   }),

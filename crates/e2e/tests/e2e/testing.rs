@@ -233,6 +233,11 @@ async fn the_client_entry_runs_on_the_test_service_in_node() {
     );
     assert_eq!(result["afterWait"], 1, "{result}");
     assert_eq!(
+        result["advanced"],
+        serde_json::json!(["PENDING", "SUCCEEDED"]),
+        "service.advance moves the tasks' clock: {result}"
+    );
+    assert_eq!(
         (&result["invalid"]["kind"], &result["invalid"]["code"]),
         (&serde_json::json!("business"), &serde_json::json!(100001)),
         "image generation refuses in HTTP 200, as the document shows: {result}"
@@ -244,8 +249,42 @@ async fn the_client_entry_runs_on_the_test_service_in_node() {
             "A second one",
             "After a wait",
             "After a wait",
+            "Under a moved clock",
             ""
         ]),
         "{result}"
     );
+}
+
+#[tokio::test]
+#[ignore = "needs the packed npm package, Playwright's runner and Debian's Chromium: run through `cargo xtask test`"]
+async fn the_readmes_playwright_examples_pass_as_written_against_the_testing_page() {
+    let scratch = npm_scratch_dir();
+    let specs: Vec<_> = std::fs::read_dir(scratch.join("playwright"))
+        .expect("the README's specs, written by cargo xtask npm")
+        .filter_map(Result::ok)
+        .collect();
+    assert!(!specs.is_empty(), "the README has a Playwright example");
+    let (base, _) = serve_folder(scratch.join("vite-testing").join("dist")).await;
+    let run = tokio::process::Command::new("node")
+        .arg(scratch.join("node_modules/@playwright/test/cli.js"))
+        .args(["test", "--config", "playwright.config.mjs"])
+        .env("BASE_URL", &base)
+        .env(
+            "CHROMIUM",
+            std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned()),
+        )
+        .current_dir(&scratch)
+        .output();
+    let output = tokio::time::timeout(Duration::from_secs(120), run)
+        .await
+        .expect("Playwright within two minutes")
+        .expect("Playwright runs");
+    let said = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{said}");
+    assert!(said.contains("2 passed"), "both examples ran: {said}");
 }
