@@ -11,6 +11,7 @@ mod bench;
 #[path = "../../crates/bench/src/parts.rs"]
 mod bench_parts;
 mod cmd;
+mod demo;
 mod disk;
 mod dist;
 mod fuzz;
@@ -72,6 +73,10 @@ enum Command {
         /// One module, without its lazy points, to compare the two.
         #[arg(long)]
         whole: bool,
+        /// The app with the service inside, for any static file server
+        /// (target/demo/): no gateway, no token, sample results.
+        #[arg(long, conflicts_with = "whole")]
+        demo: bool,
     },
     /// Property tests with arbitrary input, round after round, for a fixed time.
     Fuzz {
@@ -88,13 +93,31 @@ fn main() -> ExitCode {
         Command::Serve => start::serve(),
         Command::Bench { parts } => bench::run(&parts),
         Command::Npm => npm::run(),
-        Command::Dist { whole } => {
+        Command::Dist { whole, demo } => {
             let shape = if whole {
                 dist::Shape::Whole
             } else {
                 dist::Shape::Split
             };
-            dist::build_app(shape).map(|()| ExitCode::SUCCESS)
+            let built = dist::build_app(shape);
+            if demo {
+                built
+                    .and_then(|()| tools::ensure_build_tools())
+                    .and_then(|()| npm::build_package().map(drop))
+                    .and_then(|()| demo::assemble())
+                    .map(|folder| {
+                        println!(
+                            "\nThe demo is in {}: serve it with any static file server, \
+                             such as `python3 -m http.server 8000 -d {}`, and open \
+                             http://localhost:8000/",
+                            folder.display(),
+                            folder.display()
+                        );
+                        ExitCode::SUCCESS
+                    })
+            } else {
+                built.map(|()| ExitCode::SUCCESS)
+            }
         }
         Command::Fuzz { seconds } => fuzz::run(std::time::Duration::from_secs(seconds)),
     };

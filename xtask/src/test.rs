@@ -46,6 +46,8 @@ const NPM_INPUTS: &[&str] = &[
     "crates/ui",
     "crates/js",
     "crates/widgets",
+    "crates/samples",
+    "crates/test-service",
     "crates/e2e/pages",
     "examples",
     "Cargo.toml",
@@ -165,7 +167,11 @@ fn release_lane(lane: &mut Lane) -> Result<PathBuf> {
         Ok(scratch)
     });
     match (app, package) {
-        (Ok(()), Ok(scratch)) => Ok(scratch),
+        (Ok(()), Ok(scratch)) => {
+            // The demo: the two above put together, in a moment.
+            lane.run("the demo", || crate::demo::assemble().map(drop))?;
+            Ok(scratch)
+        }
         (Err(error), _) => Err(error.context("the release build failed")),
         (_, Err(error)) => Err(error.context("the npm package failed")),
     }

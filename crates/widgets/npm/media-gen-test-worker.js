@@ -6,7 +6,8 @@
 // as always. Self-contained: no import, so it works wherever it is served.
 const REQUEST = "media-gen-test:request";
 
-/** The base URL each page (client id) started a test service at. */
+/** The base URL each page (client id) started a test service at, and the
+ * paths under it the service answers (none: all of them). */
 const bases = new Map();
 
 self.addEventListener("install", () => self.skipWaiting());
@@ -14,14 +15,21 @@ self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim(
 
 self.addEventListener("message", (event) => {
   const id = event.source?.id;
-  if (event.data?.type === "media-gen-test:start" && id) bases.set(id, event.data.baseUrl);
+  if (event.data?.type === "media-gen-test:start" && id) {
+    bases.set(id, { base: event.data.baseUrl, paths: event.data.paths ?? null });
+  }
   if (event.data?.type === "media-gen-test:stop" && id) bases.delete(id);
   event.ports[0]?.postMessage("done");
 });
 
 self.addEventListener("fetch", (event) => {
-  const base = bases.get(event.clientId);
-  if (!base || !event.request.url.startsWith(base + "/")) return;
+  const started = bases.get(event.clientId);
+  if (!started) return;
+  const { base, paths } = started;
+  const url = event.request.url;
+  if (!url.startsWith(base + "/")) return;
+  const path = url.slice(base.length);
+  if (paths !== null && !paths.some((prefix) => path.startsWith(prefix))) return;
   event.respondWith(answered(event, base));
 });
 

@@ -45,6 +45,9 @@ export interface TestServiceOptions {
   faults?: TestFaults;
   /** The same seed gives the same task ids. */
   seed?: number;
+  /** Only requests under these paths of `baseUrl` are the service's (for
+   * a service at a site's own origin, beside its files); default: all. */
+  paths?: string[];
   /** Where the Service Worker is served (default `/media-gen-test-worker.js`). */
   worker?: string;
   /** `"worker"` (in a browser, the default) or `"fetch"` (wrap `fetch`

@@ -106,14 +106,14 @@ export async function startTestService(options = {}) {
 async function intercept(options, baseUrl, answer) {
   const container = globalThis.navigator?.serviceWorker;
   if (container && options.intercept !== "fetch") {
-    return throughWorker(container, options.worker ?? TEST_WORKER_URL, baseUrl, answer);
+    return throughWorker(container, options.worker ?? TEST_WORKER_URL, baseUrl, options.paths ?? null, answer);
   }
-  return wrappingFetch(baseUrl, answer);
+  return wrappingFetch(baseUrl, options.paths ?? null, answer);
 }
 
 /** The worker registered and controlling this page, told `baseUrl`; its
  * requests answered here. */
-async function throughWorker(container, worker, baseUrl, answer) {
+async function throughWorker(container, worker, baseUrl, paths, answer) {
   const onMessage = async (event) => {
     if (event.data?.type !== REQUEST) return;
     const { method, path, headers, body } = event.data;
@@ -127,7 +127,7 @@ async function throughWorker(container, worker, baseUrl, answer) {
     // The worker claims the page as it activates.
     await new Promise((resolve) => container.addEventListener("controllerchange", resolve, { once: true }));
   }
-  await ask(container.controller, { type: START, baseUrl });
+  await ask(container.controller, { type: START, baseUrl, paths });
   return async () => {
     container.removeEventListener("message", onMessage);
     if (container.controller) await ask(container.controller, { type: STOP });
@@ -146,11 +146,11 @@ function ask(worker, message) {
 
 /** `fetch` wrapped: requests for `baseUrl` answered by `answer`, any
  * other passed on. */
-function wrappingFetch(baseUrl, answer) {
+function wrappingFetch(baseUrl, paths, answer) {
   const original = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
     const request = new Request(input, init);
-    if (!request.url.startsWith(baseUrl + "/")) return original(input, init);
+    if (!isServices(request.url, baseUrl, paths)) return original(input, init);
     const body = ["GET", "HEAD"].includes(request.method) ? new Uint8Array(0) : new Uint8Array(await request.arrayBuffer());
     const reply = await answer(request.method, request.url.slice(baseUrl.length), Object.fromEntries(request.headers), body);
     if (reply.dropped) throw new TypeError("fetch failed: the test service dropped the connection (a fault)");
@@ -159,6 +159,14 @@ function wrappingFetch(baseUrl, answer) {
   return async () => {
     globalThis.fetch = original;
   };
+}
+
+/** Whether `url` is the test service's: under `baseUrl`, and under one of
+ * `paths` when they are given. */
+function isServices(url, baseUrl, paths) {
+  if (!url.startsWith(baseUrl + "/")) return false;
+  const path = url.slice(baseUrl.length);
+  return paths === null || paths.some((prefix) => path.startsWith(prefix));
 }
 
 /** A reply to a `method` request as a `Response` (no body where HTTP has none). */

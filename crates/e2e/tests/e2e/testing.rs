@@ -288,3 +288,69 @@ async fn the_readmes_playwright_examples_pass_as_written_against_the_testing_pag
     assert!(output.status.success(), "{said}");
     assert!(said.contains("2 passed"), "both examples ran: {said}");
 }
+
+#[tokio::test]
+#[ignore = "needs the demo (cargo xtask dist --demo) and ChromeDriver: run through `cargo xtask test`"]
+async fn the_demo_runs_the_app_on_a_plain_static_server_and_says_it_is_a_demo() {
+    let demo = media_gen_e2e::workspace_root().join("target").join("demo");
+    let (base, asked) = serve_folder(demo).await;
+    let browser = Browser::start().await;
+    browser.open(&format!("{base}/")).await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    let notice = "document.querySelector('aside[aria-label=Demo]')?.textContent ?? ''";
+    let said = browser.eval(notice).await;
+    assert!(
+        said.as_str()
+            .is_some_and(|text| text.contains("This is a demo")
+                && text.contains("nothing you enter is sent anywhere")),
+        "{said}"
+    );
+    browser.check_accessibility("the demo's board").await;
+
+    // A form, a task to SUCCEEDED on the board, as on a site with a gateway.
+    browser
+        .click("nav[aria-label=Main] a[href='/new/image-generate']")
+        .await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    assert!(
+        browser
+            .eval(notice)
+            .await
+            .as_str()
+            .is_some_and(|text| text.contains("This is a demo")),
+        "the notice on the form's page too"
+    );
+    browser.type_into("#prompt", "A lighthouse at dusk").await;
+    browser.submit_and_wait("SUCCEEDED").await;
+    assert!(
+        browser
+            .eval(notice)
+            .await
+            .as_str()
+            .is_some_and(|text| text.contains("This is a demo")),
+        "the notice on the board after the submit"
+    );
+
+    // At a phone's width: nothing wider than the screen, the notice kept.
+    browser.resize(360, 800).await;
+    assert_eq!(
+        browser.sideways_overflow().await,
+        0,
+        "nothing sideways at 360 px"
+    );
+    browser
+        .check_accessibility("the demo's board at 360 px")
+        .await;
+
+    // The service's calls never reached the static server: the worker and
+    // the page answered them.
+    let paths = asked.lock().unwrap().clone();
+    let served = ["/v1/", "/capabilities", "/uploads/", "/sandbox/"];
+    assert!(
+        !paths
+            .iter()
+            .any(|path| served.iter().any(|prefix| path.starts_with(prefix))),
+        "{paths:?}"
+    );
+    browser.close().await;
+}
