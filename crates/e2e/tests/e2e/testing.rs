@@ -331,6 +331,23 @@ async fn the_demo_runs_the_app_on_a_plain_static_server_and_says_it_is_a_demo() 
         "the notice on the board after the submit"
     );
 
+    // The task's page, its image loaded from the service in the page.
+    browser.click("li.task-row a.open").await;
+    browser
+        .wait_until(
+            "the task's image, loaded",
+            "[...document.querySelectorAll('main img')].some((img) => img.complete && img.naturalWidth > 0)",
+        )
+        .await;
+    assert!(
+        browser
+            .eval(notice)
+            .await
+            .as_str()
+            .is_some_and(|text| text.contains("This is a demo")),
+        "the notice on the task's page"
+    );
+
     // At a phone's width: nothing wider than the screen, the notice kept.
     browser.resize(360, 800).await;
     assert_eq!(
