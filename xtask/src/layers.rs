@@ -28,19 +28,22 @@ const VIEWS: &[&str] = &["leptos", "tachys", "reactive_graph", "leptos_router"];
 /// Browser bindings.
 const BROWSER: &[&str] = &["web-sys", "js-sys", "wasm-bindgen", "gloo"];
 
+/// What a crate of plain Rust never depends on: views and browser bindings.
+const PLAIN_RUST: &[&str] = &[
+    "leptos",
+    "tachys",
+    "reactive_graph",
+    "web-sys",
+    "js-sys",
+    "wasm-bindgen",
+    "gloo",
+];
+
 const RULES: &[Rule] = &[
     Rule {
         package: "media-gen-api",
         target: Some(WASM_TARGET),
-        forbidden: &[
-            "leptos",
-            "tachys",
-            "reactive_graph",
-            "web-sys",
-            "js-sys",
-            "wasm-bindgen",
-            "gloo",
-        ],
+        forbidden: PLAIN_RUST,
         forbidden_exactly: &[],
         why: "the contract is plain Rust, tested natively, shared by every part",
     },
@@ -89,17 +92,8 @@ const RULES: &[Rule] = &[
     Rule {
         package: "media-gen-samples",
         target: Some(WASM_TARGET),
-        forbidden: &[
-            "leptos",
-            "tachys",
-            "reactive_graph",
-            "web-sys",
-            "js-sys",
-            "wasm-bindgen",
-            "gloo",
-            "tokio",
-        ],
-        forbidden_exactly: &[],
+        forbidden: PLAIN_RUST,
+        forbidden_exactly: &["tokio"],
         why: "the result files are bytes, served alike by the sandbox and by the test service in a page",
     },
     Rule {

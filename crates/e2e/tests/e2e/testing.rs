@@ -11,7 +11,7 @@ use std::time::Duration;
 use media_gen_e2e::{npm_scratch_dir, serve_folder, Browser};
 use serde_json::Value;
 
-use crate::common::MAKE_FILE;
+use crate::common::{DROP_FILE, MAKE_FILE};
 
 /// The form's field labelled `label`, found as a person finds it: by the
 /// text of its label, in the submit widget's shadow root.
@@ -130,11 +130,10 @@ async fn a_page_on_the_test_service_submits_follows_and_fails_with_nothing_behin
         )
         .await;
     browser
-        .run_async(
-            "const data = new DataTransfer(); data.items.add(window.__file);
-             document.querySelector('#submit').shadowRoot.querySelector('#references').closest('.file-target')
-               .dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));",
-        )
+        .run_async(&DROP_FILE.replace(
+            "FIELD",
+            "document.querySelector('#submit').shadowRoot.querySelector('#references')",
+        ))
         .await;
     browser
         .wait_until(
@@ -289,6 +288,19 @@ async fn the_readmes_playwright_examples_pass_as_written_against_the_testing_pag
     assert!(said.contains("2 passed"), "both examples ran: {said}");
 }
 
+/// The demo notice's text.
+const DEMO_NOTICE: &str = "document.querySelector('aside[aria-label=Demo]')?.textContent ?? ''";
+
+/// The page shows the demo notice (`on` says which page, for the message).
+async fn assert_demo_notice(browser: &Browser, on: &str) {
+    let said = browser.eval(DEMO_NOTICE).await;
+    assert!(
+        said.as_str()
+            .is_some_and(|text| text.contains("This is a demo")),
+        "{on}: {said}"
+    );
+}
+
 #[tokio::test]
 #[ignore = "needs the demo (cargo xtask dist --demo) and ChromeDriver: run through `cargo xtask test`"]
 async fn the_demo_runs_the_app_on_a_plain_static_server_and_says_it_is_a_demo() {
@@ -297,8 +309,7 @@ async fn the_demo_runs_the_app_on_a_plain_static_server_and_says_it_is_a_demo() 
     let browser = Browser::start().await;
     browser.open(&format!("{base}/")).await;
     browser.wait_for_text("main h1", "Tasks").await;
-    let notice = "document.querySelector('aside[aria-label=Demo]')?.textContent ?? ''";
-    let said = browser.eval(notice).await;
+    let said = browser.eval(DEMO_NOTICE).await;
     assert!(
         said.as_str()
             .is_some_and(|text| text.contains("This is a demo")
@@ -312,24 +323,10 @@ async fn the_demo_runs_the_app_on_a_plain_static_server_and_says_it_is_a_demo() 
         .click("nav[aria-label=Main] a[href='/new/image-generate']")
         .await;
     browser.wait_for_text("main h1", "Image generation").await;
-    assert!(
-        browser
-            .eval(notice)
-            .await
-            .as_str()
-            .is_some_and(|text| text.contains("This is a demo")),
-        "the notice on the form's page too"
-    );
+    assert_demo_notice(&browser, "the notice on the form's page too").await;
     browser.type_into("#prompt", "A lighthouse at dusk").await;
     browser.submit_and_wait("SUCCEEDED").await;
-    assert!(
-        browser
-            .eval(notice)
-            .await
-            .as_str()
-            .is_some_and(|text| text.contains("This is a demo")),
-        "the notice on the board after the submit"
-    );
+    assert_demo_notice(&browser, "the notice on the board after the submit").await;
 
     // The task's page, its image loaded from the service in the page.
     browser.click("li.task-row a.open").await;
@@ -339,14 +336,7 @@ async fn the_demo_runs_the_app_on_a_plain_static_server_and_says_it_is_a_demo() 
             "[...document.querySelectorAll('main img')].some((img) => img.complete && img.naturalWidth > 0)",
         )
         .await;
-    assert!(
-        browser
-            .eval(notice)
-            .await
-            .as_str()
-            .is_some_and(|text| text.contains("This is a demo")),
-        "the notice on the task's page"
-    );
+    assert_demo_notice(&browser, "the notice on the task's page").await;
 
     // At a phone's width: nothing wider than the screen, the notice kept.
     browser.resize(360, 800).await;

@@ -12,7 +12,7 @@ use media_gen_e2e::{
 };
 use serde_json::Value;
 
-use crate::common::{fetched_hash_soon, sha256, slow_line, MAKE_FILE, RECORD_PATCHES};
+use crate::common::{fetched_hash_soon, sha256, slow_line, DROP_FILE, MAKE_FILE, RECORD_PATCHES};
 
 /// The test page with the package loaded; returns the site and the browser.
 async fn page(task_ms: u64) -> (Site, Browser) {
@@ -1475,11 +1475,7 @@ async fn the_submit_widget_takes_a_file_when_its_site_takes_uploads() {
         .run_async(&MAKE_FILE.replace("NAME", "from the widget.png"))
         .await;
     browser
-        .run_async(
-            "const data = new DataTransfer(); data.items.add(window.__file);
-             inWidget('#submit-a', '#image_url').closest('.file-target')
-               .dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));",
-        )
+        .run_async(&DROP_FILE.replace("FIELD", "inWidget('#submit-a', '#image_url')"))
         .await;
     browser
         .wait_until(

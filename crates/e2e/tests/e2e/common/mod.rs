@@ -234,6 +234,14 @@ pub const MAKE_FILE: &str = "
     const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
     return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');";
 
+/// On the page: `window.__file` ([`MAKE_FILE`]) dropped on the file
+/// target of the field `FIELD` (replaced by an expression finding it), as
+/// a person drags a file onto it.
+pub const DROP_FILE: &str = "
+    const data = new DataTransfer(); data.items.add(window.__file);
+    FIELD.closest('.file-target')
+      .dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));";
+
 /// [`fetched_hash`], waiting up to 10 s for the sandbox to fetch `url`
 /// (it fetches a submit's inputs as the service does, as the task starts).
 pub async fn fetched_hash_soon(sandbox: &str, url: &str) -> Option<String> {
