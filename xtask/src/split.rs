@@ -229,11 +229,23 @@ fn page_files(
         .collect()
 }
 
-/// `text` with its one `from` made `to`, or why not: the file was not
-/// written as the split writes it (`what` names it).
-fn replaced(text: &str, from: &str, to: &str, what: &str) -> Result<String> {
+/// `text` with each `from` made `to` (one at least), or why not: the file
+/// was not written as the split writes it (`what` names it).
+fn replaced_each(text: &str, from: &str, to: &str, what: &str) -> Result<String> {
     anyhow::ensure!(text.contains(from), "{what} does not hold {from}");
     Ok(text.replace(from, to))
+}
+
+/// `text` with its one `from` made `to`, or why not: the file was not
+/// written as the split writes it (`what` names it), holding `from` not at
+/// all or more than once (a name the split would then change where it
+/// should not).
+fn replaced(text: &str, from: &str, to: &str, what: &str) -> Result<String> {
+    match text.matches(from).count() {
+        1 => Ok(text.replacen(from, to, 1)),
+        0 => anyhow::bail!("{what} does not hold {from}"),
+        times => anyhow::bail!("{what} holds {from} {times} times, not once"),
+    }
 }
 
 /// `cargo {how}` of the app's `bin` for the browser with `profile`.
@@ -373,8 +385,9 @@ fn name_and_write(bin: &str, parts: &Parts, dist: &Path) -> Result<BuiltApp> {
         &format!("\"./{js_name}\""),
         LOADER,
     )?;
-    // Only the import: the module's imports keep the name the wasm asks for.
-    js_text = replaced(
+    // Only the imports from the loader (one per import statement wasm-bindgen
+    // wrote): the module's other imports keep the names the wasm asks for.
+    js_text = replaced_each(
         &js_text,
         &format!("from \"./{LINK}\""),
         &format!("from \"./{link_name}\""),
@@ -421,5 +434,7 @@ mod tests {
         );
         let missing = replaced("nothing", "\"./a.js\"", "b", "the loader").unwrap_err();
         assert!(missing.to_string().contains("the loader does not hold"));
+        let twice = replaced("\"./a.js\" \"./a.js\"", "\"./a.js\"", "b", "the loader").unwrap_err();
+        assert!(twice.to_string().contains("2 times, not once"), "{twice}");
     }
 }

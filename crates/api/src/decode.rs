@@ -87,6 +87,12 @@ impl Body for [u8] {
     }
 }
 
+impl Body for serde_json::Value {
+    fn read_as<T: DeserializeOwned>(&self) -> Result<T, String> {
+        T::deserialize(self).map_err(|error| error.to_string())
+    }
+}
+
 /// Decode a whole success envelope (`code`, `msg` and `data`).
 pub fn decode_envelope<T: DeserializeOwned>(
     status: u16,
@@ -148,11 +154,21 @@ pub fn decode_task(
     status: u16,
     body: &[u8],
 ) -> Result<crate::AnyTask, ResponseError> {
+    decode_task_in(kind, status, body)
+}
+
+/// [`decode_task`] for a body of any form ([`Body`]: a JSON value already
+/// parsed, say, so a server reads an answer's bytes once).
+pub fn decode_task_in(
+    kind: crate::TaskKind,
+    status: u16,
+    body: &(impl Body + ?Sized),
+) -> Result<crate::AnyTask, ResponseError> {
     use crate::{AnyTask, TaskKind};
     match kind {
-        TaskKind::ImageToVideo => decode_data(status, body).map(AnyTask::ImageToVideo),
-        TaskKind::VideoTranslate => decode_data(status, body).map(AnyTask::VideoTranslate),
-        TaskKind::ImageGenerate => decode_data(status, body).map(AnyTask::ImageGenerate),
+        TaskKind::ImageToVideo => decode_data_in(status, body).map(AnyTask::ImageToVideo),
+        TaskKind::VideoTranslate => decode_data_in(status, body).map(AnyTask::VideoTranslate),
+        TaskKind::ImageGenerate => decode_data_in(status, body).map(AnyTask::ImageGenerate),
     }
 }
 

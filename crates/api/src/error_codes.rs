@@ -23,3 +23,6 @@ pub const UNAVAILABLE: i64 = 100008;
 pub const BUSY: i64 = 100009;
 /// A gateway could not get a usable answer from the service upstream.
 pub const UPSTREAM: i64 = 100010;
+/// A stored file that was there and is gone: its time ended, or its owner
+/// was forgotten (HTTP 410).
+pub const GONE: i64 = 100011;

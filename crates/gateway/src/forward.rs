@@ -238,29 +238,33 @@ async fn after_submit(
     (answer, written)
 }
 
-/// What a status read's answer leads to: the uploads of a task that ended
-/// are let go; a task that succeeded keeps its results and the read says
-/// where (the status read once, for both); the person's library learns it.
+/// What a status read's answer leads to ([`crate::task_news`]): its bytes
+/// read once, into JSON the task is decoded from; where its results are
+/// kept, and why any is not, added to `data` (the service's own fields
+/// passed on as they came).
 async fn after_read(
     gateway: &Gateway,
     who: &access::Who,
     task: &TaskKey,
     mut answer: Answer,
 ) -> Answer {
-    let (kind, status) = (task.kind, answer.status.as_u16());
-    if let Some(uploads) = &gateway.uploads {
-        // The status alone: most reads find the task running.
-        let read = media_gen_api::decode::decode_status(status, &answer.body[..]).ok();
-        if let Some(read) = &read {
-            uploads.seen(task, read).await;
+    let status = answer.status.as_u16();
+    let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(&answer.body) else {
+        return answer;
+    };
+    let Ok(mut read) = media_gen_api::decode::decode_task_in(task.kind, status, &json) else {
+        return answer;
+    };
+    crate::task_news::learnt(
+        gateway,
+        &mut read,
+        crate::task_news::Heard::Read { reader: who },
+    )
+    .await;
+    if crate::kept::add_to_json(&read, &mut json) {
+        if let Ok(body) = serde_json::to_vec(&json) {
+            answer.body = body.into();
         }
-        if read == Some(media_gen_api::TaskStatus::Succeeded) {
-            let body = std::mem::take(&mut answer.body);
-            answer.body = crate::kept::add_to_read(gateway, kind, status, body, who).await;
-        }
-    }
-    if let access::Who::Person(_) = who {
-        crate::library::record::learn(gateway, kind, status, &answer.body).await;
     }
     answer
 }

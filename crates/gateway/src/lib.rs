@@ -25,6 +25,7 @@ pub mod relay;
 pub mod server;
 pub mod shared_budgets;
 pub mod static_files;
+pub mod task_news;
 pub mod uploads;
 pub mod upstream;
 

@@ -259,15 +259,19 @@ pub async fn keep(kept: &Kept, task: &mut AnyTask, owner: Option<&Who>, wait: Du
 /// submitted elsewhere), so the first reader does not decide for the
 /// person who asked for it.
 pub async fn owner_of(gateway: &Gateway, task: &AnyTask, reader: &Who) -> Who {
-    let Some(library) = &gateway.library else {
-        return reader.clone();
-    };
+    submitter_of(gateway, task)
+        .await
+        .unwrap_or_else(|| reader.clone())
+}
+
+/// Who submitted `task`, when the library holds it.
+pub async fn submitter_of(gateway: &Gateway, task: &AnyTask) -> Option<Who> {
+    let library = gateway.library.as_ref()?;
     match library.submitter(task.kind(), task.task_id()).await {
-        Ok(Some(person)) => Who::Person(person.into()),
-        Ok(None) => reader.clone(),
+        Ok(person) => person.map(|person| Who::Person(person.into())),
         Err(error) => {
             tracing::warn!(error = %crate::observe::Scrubbed(&error), "the library could not say whose task it is");
-            reader.clone()
+            None
         }
     }
 }
@@ -300,32 +304,14 @@ async fn known(
     (kept, not_kept)
 }
 
-/// Keep the results of a task a status read found `SUCCEEDED`, and add
-/// what is kept to the read's answer `body` (the service's JSON) in its
-/// `data`; the body as it was when nothing is (the service's own fields
-/// pass through unchanged either way).
-pub async fn add_to_read(
-    gateway: &Gateway,
-    kind: media_gen_api::TaskKind,
-    status: u16,
-    body: axum::body::Bytes,
-    owner: &Who,
-) -> axum::body::Bytes {
-    let Some(kept) = &gateway.kept else {
-        return body;
-    };
-    let Ok(mut task) = media_gen_api::decode_task(kind, status, &body[..]) else {
-        return body;
-    };
-    let owner = owner_of(gateway, &task, owner).await;
-    keep(kept, &mut task, Some(&owner), kept.settings.wait).await;
-    let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(&body) else {
-        return body;
-    };
-    let Some(data) = json.get_mut("data").and_then(|data| data.as_object_mut()) else {
-        return body;
-    };
+/// Add where `task`'s results are kept, and why any is not, to a status
+/// read's `json` (the service's, in its envelope) in its `data`; whether
+/// anything was added (the service's own fields stay as they came).
+pub fn add_to_json(task: &AnyTask, json: &mut serde_json::Value) -> bool {
     use media_gen_api::kept::{ResultFiles, KEPT_FIELD, NOT_KEPT_FIELD};
+    let Some(data) = json.get_mut("data").and_then(|data| data.as_object_mut()) else {
+        return false;
+    };
     let mut added = false;
     for (name, files) in [
         (KEPT_FIELD, task.kept_files()),
@@ -336,10 +322,7 @@ pub async fn add_to_read(
             added = true;
         }
     }
-    if !added {
-        return body;
-    }
-    serde_json::to_vec(&json).map_or(body, axum::body::Bytes::from)
+    added
 }
 
 /// The routes under [`KEPT_PATH`].

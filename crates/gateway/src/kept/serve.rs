@@ -31,23 +31,20 @@ pub async fn named(
     serve(&gateway, &id, request).await
 }
 
-/// Why no copy is served: its status and what the envelope says.
-pub struct Refused(StatusCode, &'static str);
+/// Why no copy is served: its status, the envelope's code and what it says.
+pub struct Refused(StatusCode, i64, &'static str);
 
 /// No kept copy at the address asked (or not one to show).
-const UNKNOWN: Refused = Refused(StatusCode::NOT_FOUND, "No kept file at this address");
+const UNKNOWN: Refused = Refused(
+    StatusCode::NOT_FOUND,
+    error_codes::NOT_FOUND,
+    "No kept file at this address",
+);
 
 impl IntoResponse for Refused {
     fn into_response(self) -> Response {
-        let Refused(status, message) = self;
-        (
-            status,
-            Json(ErrorEnvelope::new(
-                error_codes::NOT_FOUND,
-                message.to_owned(),
-            )),
-        )
-            .into_response()
+        let Refused(status, code, message) = self;
+        (status, Json(ErrorEnvelope::new(code, message.to_owned()))).into_response()
     }
 }
 
@@ -62,6 +59,7 @@ async fn serve(gateway: &Gateway, id: &str, request: Request) -> Result<Response
             tracing::warn!(error = %crate::observe::Scrubbed(&error), "a kept copy's record could not be read");
             Refused(
                 StatusCode::SERVICE_UNAVAILABLE,
+                error_codes::UNAVAILABLE,
                 "The storage did not answer; try again in a moment",
             )
         })?
@@ -74,6 +72,7 @@ async fn serve(gateway: &Gateway, id: &str, request: Request) -> Result<Response
     if record.expired_at(now_seconds()) {
         return Err(Refused(
             StatusCode::GONE,
+            error_codes::GONE,
             "This kept copy's time ended and it was deleted",
         ));
     }

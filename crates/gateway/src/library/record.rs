@@ -55,17 +55,6 @@ pub async fn write_submit(
     Some(id)
 }
 
-/// What a status read's answer (or a confirmed callback's read) says of a
-/// task of `kind`, kept in the library when it holds the task.
-pub async fn learn(gateway: &Gateway, kind: TaskKind, status: u16, body: &[u8]) {
-    if gateway.library.is_none() {
-        return;
-    }
-    if let Ok(task) = media_gen_api::decode_task(kind, status, body) {
-        learn_task(gateway, &task).await;
-    }
-}
-
 /// `task` as last read, kept in the library when it holds it.
 pub async fn learn_task(gateway: &Gateway, task: &AnyTask) {
     let Some(library) = &gateway.library else {

@@ -22,7 +22,7 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use media_gen_api::envelope::MSG_OK;
-use media_gen_api::{Callback, ErrorEnvelope, TaskKey, SUCCESS_CODE};
+use media_gen_api::{Callback, ErrorEnvelope, SUCCESS_CODE};
 
 use super::capability::CallbackSecret;
 use super::submissions::Arrival;
@@ -116,17 +116,11 @@ async fn take(gateway: &Gateway, secret: &str, body: Body) -> Result<Taken, Refu
         tracing::warn!(%kind, "a callback for a task the service says has not ended");
         return Err(Refusal::RetryLater(relay.confirmations().interval()));
     }
-    if let Some(uploads) = &gateway.uploads {
-        uploads
-            .seen(&TaskKey::new(task.kind(), task.task_id()), task.status())
-            .await;
-    }
     // The event carries where its results are kept, as a read does.
-    if let Some(kept) = &gateway.kept {
-        let wait = kept.settings.wait / 2;
-        crate::kept::keep(kept, &mut task, submitter.as_ref(), wait).await;
-    }
-    crate::library::record::learn_task(gateway, &task).await;
+    let heard = crate::task_news::Heard::Callback {
+        submitter: submitter.as_ref(),
+    };
+    crate::task_news::learnt(gateway, &mut task, heard).await;
     if store
         .announce(capability, task)
         .await

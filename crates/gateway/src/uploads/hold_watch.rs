@@ -144,8 +144,9 @@ pub async fn watch(gateway: Gateway) {
         for task in uploads.watch.due(held, Instant::now(), budget) {
             let read = gateway.read_task(task.kind, &task.id).await;
             metrics::counter!(crate::observe::HOLD_READS).increment(1);
-            if let Ok(read) = read {
-                uploads.seen(&task, read.status()).await;
+            if let Ok(mut read) = read {
+                crate::task_news::learnt(&gateway, &mut read, crate::task_news::Heard::Watched)
+                    .await;
             }
         }
     }

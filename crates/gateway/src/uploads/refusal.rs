@@ -101,7 +101,7 @@ impl UploadRefusal {
             UploadRefusal::Off | UploadRefusal::Unknown | UploadRefusal::Incomplete => {
                 (StatusCode::NOT_FOUND, error_codes::NOT_FOUND)
             }
-            UploadRefusal::Expired => (StatusCode::GONE, error_codes::NOT_FOUND),
+            UploadRefusal::Expired => (StatusCode::GONE, error_codes::GONE),
             UploadRefusal::Header(_) => (StatusCode::BAD_REQUEST, error_codes::INVALID_PARAMETER),
             UploadRefusal::Version => (
                 StatusCode::PRECONDITION_FAILED,

@@ -1,0 +1,65 @@
+//! What a task's news leads to, written once, whoever brought it: a
+//! status read the gateway forwarded, a relayed callback it confirmed, or
+//! its own read of a task holding an upload. In one order: the uploads the
+//! task held are let go once it ended; its results are kept once it
+//! succeeded, as its submitter's, and the task says where; the person's
+//! library learns it (and through it their open pages).
+
+use std::time::Duration;
+
+use media_gen_api::{AnyTask, TaskKey, TaskStatus};
+
+use crate::access::Who;
+use crate::Gateway;
+
+/// Who brought the news.
+#[derive(Debug, Clone, Copy)]
+pub enum Heard<'a> {
+    /// A status read the gateway forwarded for `reader`.
+    Read {
+        /// Who read it.
+        reader: &'a Who,
+    },
+    /// A relayed callback, confirmed; its submitter as the relay kept it.
+    Callback {
+        /// Who submitted the task, when known.
+        submitter: Option<&'a Who>,
+    },
+    /// The gateway's own read of a task that holds an upload.
+    Watched,
+}
+
+/// Act on `task` as `heard` told it: see the module's order. `task` gains
+/// where its results are kept, and why any is not.
+pub async fn learnt(gateway: &Gateway, task: &mut AnyTask, heard: Heard<'_>) {
+    let key = TaskKey::new(task.kind(), task.task_id());
+    if let Some(uploads) = &gateway.uploads {
+        uploads.seen(&key, task.status()).await;
+    }
+    if *task.status() == TaskStatus::Succeeded {
+        if let Some(kept) = &gateway.kept {
+            let (owner, wait) = match heard {
+                Heard::Read { reader } => (
+                    Some(crate::kept::owner_of(gateway, task, reader).await),
+                    kept.settings.wait,
+                ),
+                // The service waits on a callback's answer: half as long.
+                Heard::Callback { submitter } => (submitter.cloned(), kept.settings.wait / 2),
+                // Nobody waits: the copies are made in the background.
+                Heard::Watched => (
+                    crate::kept::submitter_of(gateway, task).await,
+                    Duration::ZERO,
+                ),
+            };
+            crate::kept::keep(kept, task, owner.as_ref(), wait).await;
+        }
+    }
+    // A read by an address (open mode) names no one's library.
+    let tells_library = match heard {
+        Heard::Read { reader } => matches!(reader, Who::Person(_)),
+        Heard::Callback { .. } | Heard::Watched => true,
+    };
+    if tells_library {
+        crate::library::record::learn_task(gateway, task).await;
+    }
+}
