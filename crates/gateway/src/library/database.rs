@@ -31,12 +31,20 @@ pub enum Cell {
 }
 
 impl Cell {
-    /// The number, or 0 (`NULL`, a text).
-    pub fn int(&self) -> i64 {
-        match self {
-            Cell::Int(value) => *value,
-            _ => 0,
-        }
+    /// The whole number the cell of `column` holds, as `T` (a count, a
+    /// time), or the error that names the column and what it held: a
+    /// `NULL`, a text, or a number out of `T`'s range is a database this
+    /// gateway does not understand, never read as 0 or cut to fit.
+    pub fn whole<T: TryFrom<i64>>(&self, column: &'static str) -> Result<T, DbError> {
+        let found = match self {
+            Cell::Int(value) => match T::try_from(*value) {
+                Ok(value) => return Ok(value),
+                Err(_) => value.to_string(),
+            },
+            Cell::Null => "NULL".to_owned(),
+            Cell::Text(_) => "a text".to_owned(),
+        };
+        Err(DbError::Value { column, found })
     }
 
     /// The text, or `None` (`NULL`, a number).
@@ -64,6 +72,8 @@ pub struct Statement {
     pub sql: String,
     /// The parameters.
     pub params: Vec<Param>,
+    /// A parameter that did not fit, said when the statement is run.
+    pub unfit: Option<String>,
 }
 
 impl Statement {
@@ -72,6 +82,7 @@ impl Statement {
         Statement {
             sql: sql.into(),
             params: Vec::new(),
+            unfit: None,
         }
     }
 
@@ -94,11 +105,28 @@ impl Statement {
         self
     }
 
-    /// With a number parameter next.
-    pub fn int(mut self, value: impl TryInto<i64>) -> Statement {
-        self.params
-            .push(Param::Int(Some(value.try_into().unwrap_or(i64::MAX))));
+    /// With a number parameter next. One over the largest `BIGINT` is not
+    /// cut to fit: the statement is refused when run, naming it.
+    pub fn int(mut self, value: impl TryInto<i64> + Copy + std::fmt::Display) -> Statement {
+        match value.try_into() {
+            Ok(value) => self.params.push(Param::Int(Some(value))),
+            Err(_) => {
+                let place = self.params.len() + 1;
+                self.unfit.get_or_insert_with(|| {
+                    format!("parameter ${place} is {value}, over the largest BIGINT")
+                });
+                self.params.push(Param::Int(None));
+            }
+        }
         self
+    }
+
+    /// `Ok` unless a parameter did not fit ([`Statement::int`]).
+    pub fn check(&self) -> Result<(), DbError> {
+        match &self.unfit {
+            Some(why) => Err(DbError::Parameter(why.clone())),
+            None => Ok(()),
+        }
     }
 
     /// With a number parameter or `NULL` next.
@@ -135,6 +163,18 @@ pub enum DbError {
     /// The library is closing: the call was not run.
     #[error("the library is closing")]
     Closed,
+    /// A cell held what its column should not (a `NULL`, a text, a number
+    /// out of range).
+    #[error("the library's {column} holds {found}, not the whole number it keeps")]
+    Value {
+        /// The column.
+        column: &'static str,
+        /// What it held.
+        found: String,
+    },
+    /// A statement's parameter did not fit its column.
+    #[error("the library was asked to keep a value that does not fit: {0}")]
+    Parameter(String),
     /// The schema on disk is newer than this gateway knows.
     #[error("the library's schema is at version {found}, newer than this gateway's {known}: run the newer gateway")]
     Newer {
@@ -240,6 +280,30 @@ pub trait Database: Send + Sync + 'static {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cell_is_read_as_the_number_it_holds_or_named_as_what_it_is_not() {
+        assert_eq!(Cell::Int(7).whole::<u64>("t.c").unwrap(), 7);
+        for (cell, found) in [
+            (Cell::Null, "NULL"),
+            (Cell::Text("7".into()), "a text"),
+            (Cell::Int(-1), "-1"),
+        ] {
+            let error = cell.whole::<u64>("t.c").unwrap_err().to_string();
+            assert_eq!(
+                error,
+                format!("the library's t.c holds {found}, not the whole number it keeps")
+            );
+        }
+        let too_many = Cell::Int(i64::from(u32::MAX) + 1)
+            .whole::<u32>("t.c")
+            .unwrap_err();
+        assert!(
+            too_many.to_string().contains("4294967296"),
+            "never cut to fit"
+        );
+        assert!(Statement::new("SELECT $1").int(5u64).check().is_ok());
+    }
 
     #[test]
     fn migrations_are_numbered_in_order_by_their_files() {

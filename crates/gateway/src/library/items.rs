@@ -113,7 +113,7 @@ fn listing(person: &str, query: &LibraryQuery, only: Option<&RequestId>) -> Stat
 }
 
 /// The requests of a listing's rows, in order.
-fn items(rows: Rows) -> Vec<LibraryItem> {
+fn items(rows: Rows) -> Result<Vec<LibraryItem>, DbError> {
     let mut items: Vec<LibraryItem> = Vec::new();
     for row in rows {
         let [id, kind, created, name, body, task_id, status, task, updated] = &row[..] else {
@@ -125,7 +125,7 @@ fn items(rows: Rows) -> Vec<LibraryItem> {
         let task = LibraryTask {
             task_id: task_id.string(),
             status: TaskStatus::from(status.text().unwrap_or_default()),
-            updated: u64::try_from(updated.int()).unwrap_or(0),
+            updated: updated.whole("library_tasks.updated")?,
             task: task.text().and_then(|text| serde_json::from_str(text).ok()),
         };
         match items.last_mut() {
@@ -137,7 +137,7 @@ fn items(rows: Rows) -> Vec<LibraryItem> {
                 items.push(LibraryItem {
                     request,
                     kind,
-                    created: u64::try_from(created.int()).unwrap_or(0),
+                    created: created.whole("library_requests.created")?,
                     name: name.text().map(str::to_owned),
                     body: body
                         .text()
@@ -148,7 +148,7 @@ fn items(rows: Rows) -> Vec<LibraryItem> {
             }
         }
     }
-    items
+    Ok(items)
 }
 
 /// The statements deleting the requests `filter` picks (a condition on
@@ -347,7 +347,7 @@ impl Library {
             .await?
             .pop()
             .unwrap_or_default();
-        let mut items = items(rows);
+        let mut items = items(rows)?;
         let limit = query.limit.min(PAGE_MAX) as usize;
         let next = (items.len() > limit).then(|| {
             items.truncate(limit);
@@ -371,7 +371,7 @@ impl Library {
             .await?
             .pop()
             .unwrap_or_default();
-        Ok(items(rows).pop())
+        Ok(items(rows)?.pop())
     }
 
     /// Name `person`'s request `id` (a name already checked); whether it

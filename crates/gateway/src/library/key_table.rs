@@ -14,21 +14,25 @@ impl From<DbError> for KeyError {
     }
 }
 
-fn records(rows: Rows) -> Vec<KeyRecord> {
+fn records(rows: Rows) -> Result<Vec<KeyRecord>, DbError> {
     rows.into_iter()
         .filter_map(|row| {
             let [name, hash, created, tasks_per_day] = &row[..] else {
                 return None;
             };
-            Some(KeyRecord {
+            let created = match created.whole("access_keys.created") {
+                Ok(created) => created,
+                Err(error) => return Some(Err(error)),
+            };
+            Some(Ok(KeyRecord {
                 name: name.string(),
                 hash: hash.string(),
-                created: u64::try_from(created.int()).unwrap_or(0),
+                created,
                 tasks_per_day: match tasks_per_day {
                     Cell::Int(n) => u32::try_from(*n).ok(),
                     _ => None,
                 },
-            })
+            }))
         })
         .collect()
 }
@@ -55,7 +59,7 @@ impl Library {
             .await?
             .pop()
             .unwrap_or_default();
-        Ok(records(rows))
+        Ok(records(rows)?)
     }
 
     /// Keep `record`, unless its name already has a key.

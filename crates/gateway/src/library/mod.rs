@@ -183,6 +183,9 @@ impl Database for Timed {
         statements: Vec<database::Statement>,
     ) -> database::BoxFuture<'_, Result<Vec<database::Rows>, DbError>> {
         Box::pin(async move {
+            for statement in &statements {
+                statement.check()?;
+            }
             let started = std::time::Instant::now();
             let ran = self.0.run(statements).await;
             metrics::histogram!(crate::observe::LIBRARY_SECONDS)
@@ -235,6 +238,36 @@ pub async fn upkeep(library: std::sync::Arc<Library>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_value_that_does_not_fit_is_refused_and_a_cell_that_does_not_read_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let library = Library::open(&LibraryAt::in_dir(dir.path())).await.unwrap();
+        let unfit = library
+            .db()
+            .run(vec![database::Statement::new("SELECT $1").int(u64::MAX)])
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            unfit.contains("parameter $1 is 18446744073709551615, over the largest BIGINT"),
+            "{unfit}"
+        );
+        // A text where a time is kept: the listing says which column, it
+        // does not read it as the start of 1970.
+        library
+            .db()
+            .run(vec![database::Statement::new(
+                "INSERT INTO access_use (name, last_used, day, tasks) VALUES ('ada', 'soon', 0, 0)",
+            )])
+            .await
+            .unwrap();
+        let unread = library.use_of_everyone().await.unwrap_err().to_string();
+        assert!(
+            unread.contains("access_use.last_used holds a text"),
+            "{unread}"
+        );
+    }
 
     #[test]
     fn the_flag_names_one_of_two_databases() {

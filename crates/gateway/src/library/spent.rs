@@ -81,14 +81,13 @@ impl Library {
             };
             let key = match by {
                 By::Person => person.string(),
-                By::Day => date_of(u64::try_from(day.int()).unwrap_or(0)),
+                By::Day => date_of(day.whole("library_spent.day")?),
                 By::Kind => kind.string(),
             };
-            let count = |cell: &super::database::Cell| u64::try_from(cell.int()).unwrap_or(0);
             lines.entry(key).or_default().add(Spent {
-                tasks: count(tasks),
-                images: count(images),
-                video_seconds: count(seconds),
+                tasks: tasks.whole("library_spent.tasks")?,
+                images: images.whole("library_spent.images")?,
+                video_seconds: seconds.whole("library_spent.video_seconds")?,
             });
         }
         Ok(lines)

@@ -54,21 +54,20 @@ impl Library {
             .await?
             .pop()
             .unwrap_or_default();
-        Ok(rows
-            .into_iter()
+        rows.into_iter()
             .filter_map(|row| {
                 let [name, last_used, day, tasks] = &row[..] else {
                     return None;
                 };
-                Some((
-                    name.string(),
-                    PersonUsage {
-                        last_used: u64::try_from(last_used.int()).unwrap_or(0),
-                        day: u64::try_from(day.int()).unwrap_or(0),
-                        tasks_today: u32::try_from(tasks.int()).unwrap_or(u32::MAX),
-                    },
-                ))
+                let used = || -> Result<PersonUsage, DbError> {
+                    Ok(PersonUsage {
+                        last_used: last_used.whole("access_use.last_used")?,
+                        day: day.whole("access_use.day")?,
+                        tasks_today: tasks.whole("access_use.tasks")?,
+                    })
+                };
+                Some(used().map(|used| (name.string(), used)))
             })
-            .collect())
+            .collect()
     }
 }

@@ -129,7 +129,7 @@ impl RedisRecords {
             .get(record_key(id))
             .await
             .map_err(io_error)?;
-        Ok(text.and_then(|text| serde_json::from_str(&text).ok()))
+        read_record(id, text)
     }
 
     /// Keep `upload` as what is known of `id`.
@@ -165,8 +165,7 @@ impl RedisRecords {
                 .await
                 .map_err(io_error)?;
             let text: Option<String> = connection.get(&key).await.map_err(io_error)?;
-            let Some(mut upload) = text.and_then(|text| serde_json::from_str::<Upload>(&text).ok())
-            else {
+            let Some(mut upload) = read_record(id, text)? else {
                 redis::cmd("UNWATCH")
                     .query_async::<()>(&mut connection)
                     .await
@@ -235,7 +234,7 @@ impl RedisRecords {
     }
 
     /// Every upload known (ids whose record is missing are dropped from
-    /// the set).
+    /// the set; a record that does not read is said in the log, and kept).
     pub async fn all(&self) -> std::io::Result<Vec<(FileId, Upload)>> {
         let mut connection = self.connection()?;
         let ids: Vec<String> = connection.smembers(IDS).await.map_err(io_error)?;
@@ -250,11 +249,21 @@ impl RedisRecords {
                 .await
                 .map_err(io_error)?;
             for (id, text) in chunk.iter().zip(texts) {
-                match text.and_then(|text| serde_json::from_str::<Upload>(&text).ok()) {
-                    Some(upload) => all.push((id.clone(), upload)),
-                    None => {
-                        let _: redis::RedisResult<()> = connection.srem(IDS, id.as_str()).await;
+                match read_record(id, text) {
+                    Ok(Some(upload)) => all.push((id.clone(), upload)),
+                    // Gone (expired, removed): its id leaves the set.
+                    Ok(None) => {
+                        if let Err(error) = connection.srem::<_, _, ()>(IDS, id.as_str()).await {
+                            tracing::warn!(%error, "a removed record's id stays in the set until the next pass");
+                        }
                     }
+                    // Kept for whoever looks, and said loudly: a record
+                    // this gateway cannot read is not one to delete.
+                    Err(error) => tracing::error!(
+                        upload = %crate::observe::logged_id(id.as_str()),
+                        error = %crate::observe::Scrubbed(&error),
+                        "a record in Redis does not read; it is left out of every count"
+                    ),
                 }
             }
         }
@@ -336,5 +345,36 @@ impl RedisRecords {
             renewing,
             lost,
         }))
+    }
+}
+/// The record of `id` out of its text in Redis: none when there is none,
+/// an error naming it when the text does not read as one (never taken for
+/// a missing record, which would be forgotten).
+fn read_record(id: &FileId, text: Option<String>) -> std::io::Result<Option<Upload>> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    serde_json::from_str(&text).map(Some).map_err(|error| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("the record of upload {id} does not read: {error}"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_that_does_not_read_is_an_error_not_a_missing_one() {
+        let id = FileId::parse("0123456789abcdef0123456789abcdef").unwrap();
+        assert!(read_record(&id, None).unwrap().is_none());
+        let error = read_record(&id, Some("{not json".to_owned())).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+        assert!(error.to_string().contains("does not read"), "{error}");
+        let upload = Upload::new(3, "a.png".to_owned(), "x".to_owned(), 0, 10);
+        let text = serde_json::to_string(&upload).unwrap();
+        assert_eq!(read_record(&id, Some(text)).unwrap(), Some(upload));
     }
 }
