@@ -47,7 +47,7 @@ pub fn cache_dir() -> PathBuf {
 /// `cargo xtask serve`) and the wasm-bindgen CLI's at the version
 /// `Cargo.lock` pins (its test runner runs the browser tests).
 pub fn cargo_tools() -> Vec<(&'static str, String)> {
-    let mut tools = vec![("trunk", crate::tools::TRUNK_VERSION.to_owned())];
+    let mut tools = vec![("trunk", crate::project::TRUNK_VERSION.to_owned())];
     if let Ok(version) = project::wasm_bindgen_version(&project::root()) {
         tools.push(("wasm-bindgen-cli", version));
     }

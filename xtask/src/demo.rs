@@ -41,7 +41,7 @@ pub fn assemble() -> Result<PathBuf> {
     if demo.exists() {
         std::fs::remove_dir_all(&demo).context("clear target/demo")?;
     }
-    crate::npm::copy_folder(&dist, &demo)?;
+    crate::files::copy_folder(&dist, &demo)?;
     // The compressed copies are of the page before the demo changed it.
     for name in ["index.html.br", "index.html.gz"] {
         let _ = std::fs::remove_file(demo.join(name));

@@ -16,6 +16,8 @@ use anyhow::{bail, Context, Result};
 use base64::Engine;
 use sha2::{Digest, Sha384};
 
+use crate::files::hashed;
+
 use crate::project;
 
 /// File types worth compressing: text, and WebAssembly.
@@ -195,22 +197,6 @@ fn integrity(bytes: &[u8]) -> String {
         "sha384-{}",
         base64::engine::general_purpose::STANDARD.encode(Sha384::digest(bytes))
     )
-}
-
-/// The name a file gets in `dist/`: 16 hexadecimal digits of a hash of
-/// `parts` after the stem, so a changed file is a new address and every
-/// file can be cached for good.
-pub fn hashed(stem: &str, parts: &[&[u8]]) -> String {
-    let mut hasher = Sha384::new();
-    for part in parts {
-        hasher.update(part);
-    }
-    let digest = hasher.finalize();
-    let hex: String = digest[..8]
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
-    format!("{stem}-{hex}")
 }
 
 /// The page's script that fetches the chunks of the page it opens on
@@ -412,6 +398,25 @@ fn compress_file(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The wasm-opt flags the app is built with: `data-wasm-opt-params` in
+/// `index.html` (the release build and `trunk serve` read them there), so
+/// the npm package is optimised with the same ones.
+pub fn wasm_opt_params(root: &Path) -> Result<Vec<String>> {
+    let path = root.join("index.html");
+    let html =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    params_in(&html).with_context(|| format!("{} has no data-wasm-opt-params", path.display()))
+}
+
+fn params_in(html: &str) -> Option<Vec<String>> {
+    Some(
+        link_attribute(html, "data-wasm-opt-params")?
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -533,5 +538,25 @@ mod tests {
         ));
         assert!(script.contains(r#""tasks":["split-tasks-0.wasm"]"#));
         assert!(script.starts_with("<script>") && script.ends_with("</script>"));
+    }
+}
+
+#[cfg(test)]
+mod wasm_opt_tests {
+    use super::*;
+    use crate::project::root;
+
+    #[test]
+    fn the_apps_wasm_opt_params_are_read_from_index_html() {
+        let params = wasm_opt_params(&root()).unwrap();
+        assert!(
+            params.contains(&"--enable-reference-types".to_owned()),
+            "{params:?}"
+        );
+        assert_eq!(
+            params_in("<link data-wasm-opt-params=\"--a --b\">"),
+            Some(vec!["--a".into(), "--b".into()])
+        );
+        assert_eq!(params_in("<link>"), None);
     }
 }

@@ -14,6 +14,7 @@ mod cmd;
 mod demo;
 mod disk;
 mod dist;
+mod files;
 mod fuzz;
 mod layers;
 mod libtest;

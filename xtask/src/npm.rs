@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 
 use crate::cmd::{self, command};
+use crate::files::copy_folder;
 use crate::phases::Phases;
 use crate::project;
 use crate::tools::{self, WASM_TARGET};
@@ -97,7 +98,7 @@ fn build_module(root: &Path, module: &Module, package: &Path) -> Result<()> {
     }
     cmd::run(&mut build)?;
     let built = crate::wasm::built("wasm-release", module.wasm);
-    let params = project::wasm_opt_params(root)?;
+    let params = crate::dist::wasm_opt_params(root)?;
     if module.split {
         let names = crate::split::Names {
             first: module.out_name,
@@ -394,21 +395,6 @@ fn build_in_default_vite_project(
             .args(["run", "build", "--silent", "--", "--logLevel", "warn"])
             .current_dir(&project),
     )
-}
-
-/// `from` copied into `to`, folders and all.
-pub fn copy_folder(from: &Path, to: &Path) -> Result<()> {
-    std::fs::create_dir_all(to).with_context(|| format!("create {}", to.display()))?;
-    for entry in std::fs::read_dir(from).with_context(|| format!("read {}", from.display()))? {
-        let path = entry?.path();
-        let target = to.join(path.file_name().unwrap_or_default());
-        if path.is_dir() {
-            copy_folder(&path, &target)?;
-        } else {
-            std::fs::copy(&path, &target).with_context(|| format!("copy {}", path.display()))?;
-        }
-    }
-    Ok(())
 }
 
 /// The bodies of the ```` ```ts ```` blocks of a Markdown text, in order.

@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
+/// The Trunk `cargo xtask serve` runs the app with while developing.
+pub const TRUNK_VERSION: &str = "0.21.14";
+
 /// The workspace root (the folder holding `Cargo.lock`).
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -129,43 +132,5 @@ mod tests {
     fn a_missing_package_is_an_error_that_names_it() {
         let error = locked_version(&root(), "no-such-package").unwrap_err();
         assert!(error.to_string().contains("no-such-package"));
-    }
-}
-
-/// The wasm-opt flags the app is built with: `data-wasm-opt-params` in
-/// `index.html` (the release build and `trunk serve` read them there), so
-/// the npm package is optimised with the same ones.
-pub fn wasm_opt_params(root: &Path) -> Result<Vec<String>> {
-    let path = root.join("index.html");
-    let html =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    params_in(&html).with_context(|| format!("{} has no data-wasm-opt-params", path.display()))
-}
-
-fn params_in(html: &str) -> Option<Vec<String>> {
-    Some(
-        crate::dist::link_attribute(html, "data-wasm-opt-params")?
-            .split_whitespace()
-            .map(str::to_owned)
-            .collect(),
-    )
-}
-
-#[cfg(test)]
-mod wasm_opt_tests {
-    use super::*;
-
-    #[test]
-    fn the_apps_wasm_opt_params_are_read_from_index_html() {
-        let params = wasm_opt_params(&root()).unwrap();
-        assert!(
-            params.contains(&"--enable-reference-types".to_owned()),
-            "{params:?}"
-        );
-        assert_eq!(
-            params_in("<link data-wasm-opt-params=\"--a --b\">"),
-            Some(vec!["--a".into(), "--b".into()])
-        );
-        assert_eq!(params_in("<link>"), None);
     }
 }

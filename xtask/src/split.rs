@@ -195,7 +195,7 @@ pub fn write_to_package(parts: &Parts, prefix: &str, package: &Path) -> Result<(
         }
         let name = path.file_name().context("a file has a name")?;
         if path.is_dir() {
-            crate::npm::copy_folder(&path, &package.join(name))?;
+            crate::files::copy_folder(&path, &package.join(name))?;
         } else {
             std::fs::copy(&path, package.join(name))?;
         }
@@ -293,7 +293,7 @@ pub fn build_whole(
     }
     let js = std::fs::read(bound.join(format!("{bin}.js")))?;
     let wasm = std::fs::read(&wasm_path)?;
-    let name = crate::dist::hashed(bin, &[&js, &wasm]);
+    let name = crate::files::hashed(bin, &[&js, &wasm]);
     let (js_name, wasm_name) = (format!("{name}.js"), format!("{name}_bg.wasm"));
     std::fs::write(dist.join(&js_name), &js)?;
     std::fs::write(dist.join(&wasm_name), &wasm)?;
@@ -356,7 +356,7 @@ fn name_and_write(bin: &str, parts: &Parts, dist: &Path) -> Result<BuiltApp> {
     let renamed = write_chunks(&mut link_text, &parts.chunks, dist, |stem, bytes| {
         format!(
             "{}.wasm",
-            crate::dist::hashed(&stem.replace('_', "-"), &[bytes])
+            crate::files::hashed(&stem.replace('_', "-"), &[bytes])
         )
     })?;
     for WrittenChunk { stem, name, bytes } in renamed {
@@ -364,11 +364,11 @@ fn name_and_write(bin: &str, parts: &Parts, dist: &Path) -> Result<BuiltApp> {
         written.insert(stem, name);
     }
     let wasm_bytes = std::fs::read(&parts.wasm)?;
-    let wasm_name = format!("{}_bg.wasm", crate::dist::hashed(bin, &[&wasm_bytes]));
+    let wasm_name = format!("{}_bg.wasm", crate::files::hashed(bin, &[&wasm_bytes]));
     let mut js_text =
         std::fs::read_to_string(&parts.js).context("reading the first module's JavaScript")?;
     // Both name each other: one hash over the whole build names both.
-    let build = crate::dist::hashed(
+    let build = crate::files::hashed(
         "",
         &[
             &wasm_bytes,

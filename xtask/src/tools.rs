@@ -14,7 +14,7 @@ use crate::cmd::{self, command, first_line};
 use crate::project;
 
 /// The Trunk release the project builds with (0.22 needs a newer rustc).
-pub const TRUNK_VERSION: &str = "0.21.14";
+pub use crate::project::TRUNK_VERSION;
 /// The Rust target of the browser code.
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// The wasm-opt the app is built with: binaryen from the npm registry,

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::callback::AnyTask;
+use crate::any_task::AnyTask;
 use crate::kept::{result_files, ResultFiles};
 use crate::request::Request;
 

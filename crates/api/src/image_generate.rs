@@ -54,8 +54,8 @@ pub struct ImageGenerateTask {
     /// The gateway's copies of its files, by field: a gateway's addition,
     /// absent from the service's own answers; a page shows these first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kept: Option<crate::kept::ByMediaField>,
+    pub kept: Option<crate::media_field::ByMediaField>,
     /// Why a file of it was not kept, by field: a gateway's addition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub not_kept: Option<crate::kept::ByMediaField>,
+    pub not_kept: Option<crate::media_field::ByMediaField>,
 }

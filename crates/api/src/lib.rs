@@ -7,6 +7,7 @@
 //! the JavaScript bindings and the sandbox all share exactly the same rules.
 //! The crate README maps each rule to the document section it comes from.
 
+pub mod any_task;
 pub mod archive;
 pub mod callback;
 pub mod curl;
@@ -24,6 +25,7 @@ pub mod kind;
 pub mod languages;
 mod lenient;
 pub mod library;
+pub mod media_field;
 pub mod media_inputs;
 pub mod media_type;
 pub mod model_rules;
@@ -53,7 +55,8 @@ pub mod values;
 pub mod video_translate;
 mod wire_enum;
 
-pub use callback::{AnyTask, Callback, TaggedTask};
+pub use any_task::{AnyTask, TaggedTask};
+pub use callback::Callback;
 pub use curl::{curl_command, shell_quote, CurlToken, TOKEN_VARIABLE};
 pub use decode::{decode_data, decode_envelope, decode_task, ResponseError};
 pub use endpoint::{Endpoint, NotDocumented};

@@ -4,7 +4,7 @@
 //! The page carries the choice in the form's address (`?image_url=…`), so
 //! the form it opens can be reloaded, shared and gone back to.
 
-use crate::callback::AnyTask;
+use crate::any_task::AnyTask;
 use crate::image_generate::ImageGenerateRequest;
 use crate::image_to_video::ImageToVideoRequest;
 use crate::kept::ResultFiles;

@@ -138,7 +138,7 @@ fn is_upload(request: &Request) -> bool {
         && request
             .uri()
             .path()
-            .starts_with(crate::uploads::UPLOADS_PATH.trim_end_matches('/'))
+            .starts_with(media_gen_api::relay::UPLOADS_PATH.trim_end_matches('/'))
 }
 
 /// The middleware that gives every request body its deadline (a request
