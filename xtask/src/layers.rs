@@ -104,6 +104,13 @@ const RULES: &[Rule] = &[
         why: "the test service is the service's model and nothing of a page: the page's client and widgets talk to it as to a site",
     },
     Rule {
+        package: "media-gen-gateway-base",
+        target: None,
+        forbidden: BROWSER,
+        forbidden_exactly: &["media-gen-gateway", "media-gen-sandbox", "media-gen-client"],
+        why: "what every part of the gateway stands on depends on none of its parts, nor on another server",
+    },
+    Rule {
         package: "media-gen-gateway",
         target: None,
         forbidden: BROWSER,

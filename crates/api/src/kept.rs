@@ -20,6 +20,9 @@ use crate::media_type::MediaType;
 use crate::size_text::sizes_apart;
 use crate::status::TaskStatus;
 
+/// The path a gateway serves its kept copies under.
+pub const KEPT_PATH: &str = "/kept/";
+
 /// The name of the field with the gateway's copies, in a task object.
 pub const KEPT_FIELD: &str = "kept";
 

@@ -6,9 +6,7 @@
 
 pub mod access;
 pub mod base_path;
-pub mod body_deadline;
 pub mod budgets;
-pub mod client_address;
 pub mod config;
 pub mod csp;
 pub mod forgetting;
@@ -16,11 +14,7 @@ pub mod forward;
 pub mod health;
 pub mod kept;
 pub mod library;
-pub mod observe;
-pub mod private_files;
 pub mod public_only;
-pub mod redis_link;
-pub mod refusal;
 pub mod relay;
 pub mod server;
 pub mod shared_budgets;
@@ -28,6 +22,10 @@ pub mod static_files;
 pub mod task_news;
 pub mod uploads;
 pub mod upstream;
+
+pub use media_gen_gateway_base::{
+    body_deadline, client_address, observe, private_files, redis_link, refusal,
+};
 
 use std::sync::Arc;
 use std::time::Duration;

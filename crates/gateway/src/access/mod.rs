@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use axum::http::{header, HeaderMap};
 use governor::clock::{Clock, DefaultClock};
@@ -146,13 +146,7 @@ pub struct AccessSettings {
     pub token_lifetime: Duration,
 }
 
-/// Seconds since 1970.
-pub fn now_seconds() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default()
-        .as_secs()
-}
+pub use media_gen_gateway_base::clock::now_seconds;
 
 impl AccessSettings {
     /// Whether the flags go together, and the key file (if keys are kept in

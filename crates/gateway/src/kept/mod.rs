@@ -35,7 +35,7 @@ use crate::Gateway;
 use sources::{MediaHost, Sources};
 
 /// The path kept copies are served under.
-pub const KEPT_PATH: &str = "/kept/";
+pub use media_gen_api::kept::KEPT_PATH;
 
 /// Results kept: how (the `--keep-*` flags), in the uploads' store.
 pub struct Kept {

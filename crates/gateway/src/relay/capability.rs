@@ -16,13 +16,7 @@
 use media_gen_api::relay::is_capability;
 use sha2::{Digest, Sha256};
 
-/// 128 random bits from the operating system, as 32 hex digits (the
-/// contract's capability shape): a callback secret, an upload's id.
-pub(crate) fn random_id() -> Option<String> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).ok()?;
-    Some(hex(&bytes))
-}
+pub(crate) use media_gen_gateway_base::ids::{hex, random_id};
 
 /// A relayed submission's callback secret: in the callback address the
 /// service is given and nowhere else (never in a log: its `Debug` prints
@@ -79,11 +73,6 @@ impl std::fmt::Debug for CallbackSecret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("CallbackSecret(…)")
     }
-}
-
-/// `bytes` in lowercase hex.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 #[cfg(test)]

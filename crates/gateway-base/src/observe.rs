@@ -134,7 +134,10 @@ pub fn logged_path(path: &str) -> std::borrow::Cow<'_, str> {
     if path.starts_with("/callbacks/") {
         return std::borrow::Cow::Borrowed("/callbacks/{secret}");
     }
-    for prefix in [media_gen_api::relay::UPLOADS_PATH, crate::kept::KEPT_PATH] {
+    for prefix in [
+        media_gen_api::relay::UPLOADS_PATH,
+        media_gen_api::kept::KEPT_PATH,
+    ] {
         match path.strip_prefix(prefix) {
             Some(rest) if !rest.is_empty() => {
                 let (id, name) = rest

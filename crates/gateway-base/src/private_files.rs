@@ -68,8 +68,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     File::open(folder)?.sync_all()
 }
 
-/// The permission bits of `path` (what the tests read back).
-#[cfg(test)]
+/// The permission bits of `path` (0 when it cannot be read): what the
+/// tests of every part read back.
 pub fn mode_of(path: &Path) -> u32 {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).map_or(0, |meta| meta.permissions().mode() & 0o777)

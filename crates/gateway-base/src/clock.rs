@@ -1,0 +1,11 @@
+//! The time, as the gateway's records keep it.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Seconds since 1970 (0 on a clock set before it).
+pub fn now_seconds() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs()
+}
