@@ -5,7 +5,7 @@
 //! task once through Redis.
 use std::time::Duration;
 
-use crate::common::{call_back_succeeded, status_reads, submit_images, succeeded};
+use crate::common::{call_back_succeeded, redis_cli, status_reads, submit_images, succeeded};
 use media_gen_e2e::{
     callback_url_of, start_relay_site, start_sandbox, Redis, RelayGateway, RelayOptions,
 };
@@ -146,18 +146,6 @@ async fn racing_callbacks_announce_each_task_once_through_redis() {
         announced += events;
     }
     assert_eq!(announced, 10);
-}
-
-/// `redis-cli` against the Redis at `url`, with `args`; its output.
-async fn redis_cli(url: &str, args: &[&str]) -> String {
-    let output = tokio::process::Command::new("redis-cli")
-        .arg("-u")
-        .arg(url)
-        .args(args)
-        .output()
-        .await
-        .expect("run redis-cli (Debian's redis-tools, beside redis-server)");
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 #[tokio::test]

@@ -18,7 +18,7 @@ use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
 use media_gen_gateway::access::AccessMode;
 use serde_json::{json, Value};
 
-use crate::common::{page_token, person_says};
+use crate::common::{page_token, person_says, redis_cli};
 
 /// How a call is made: with a session cookie, or `Authorization: Bearer`.
 #[derive(Clone, Copy)]
@@ -316,4 +316,78 @@ async fn signed_in_behind_nginx_and_two_gateways_one_session_and_one_day_on_eith
     assert_eq!(browser.eval(STORED_TASKS).await, 2, "no stored task lost");
     browser.assert_still_working("a key revoked in redis").await;
     browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs redis-server: run through `cargo xtask test`"]
+async fn forgetting_a_person_in_redis_removes_their_use_and_a_running_gateway_keeps_it_so() {
+    let redis = Redis::start().await;
+    let sandbox = start_sandbox(100).await;
+    let gateway = start_gateway(&sandbox, None, |settings| {
+        settings.access = AccessMode::Keys;
+        settings.redis = Some(redis.url.clone());
+    })
+    .await;
+    let add = |name: &str| KeysAction::Add {
+        name: name.to_owned(),
+        tasks_per_day: None,
+    };
+    let ada = keys(&redis.url, add("ada")).await.trim().to_owned();
+    let grace = keys(&redis.url, add("grace")).await.trim().to_owned();
+    until_read_is(&gateway, As::Bearer(&ada), 404).await;
+    assert_eq!(submit(&gateway, As::Bearer(&ada), 1).await, 200);
+    read(&gateway, As::Bearer(&grace)).await;
+    // Each person's use is kept in Redis every second.
+    let last_used = |name: &'static str| {
+        let url = redis.url.clone();
+        async move { redis_cli(&url, &["HGET", "media-gen:last-used", name]).await }
+    };
+    let start = Instant::now();
+    while last_used("ada").await.trim().is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "ada's use never kept"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    keys(
+        &redis.url,
+        KeysAction::Revoke {
+            name: "ada".to_owned(),
+            forget: true,
+        },
+    )
+    .await;
+    assert!(
+        last_used("ada").await.trim().is_empty(),
+        "her last call is gone"
+    );
+    let marks = redis_cli(&redis.url, &["ZRANGE", "media-gen:forgotten", "0", "-1"]).await;
+    assert_eq!(marks.lines().count(), 1, "{marks}");
+    assert!(
+        !marks.contains("ada"),
+        "the mark does not name her: {marks}"
+    );
+    // The running gateway goes on, grace calling it; ada's use is never
+    // written back, and her key is refused.
+    for _ in 0..6 {
+        read(&gateway, As::Bearer(&grace)).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert!(last_used("ada").await.trim().is_empty(), "not written back");
+    assert!(
+        !last_used("grace").await.trim().is_empty(),
+        "grace's use is kept"
+    );
+    let day = redis_cli(&redis.url, &["KEYS", "media-gen:tasks:*"]).await;
+    for key in day.lines() {
+        let tasks = redis_cli(&redis.url, &["HGET", key.trim(), "ada"]).await;
+        assert!(
+            tasks.trim().is_empty(),
+            "ada's tasks of the day in {key}: {tasks}"
+        );
+    }
+    assert_eq!(read(&gateway, As::Bearer(&ada)).await, 401);
+    drop(redis);
 }

@@ -303,3 +303,15 @@ pub async fn slow_line(browser: &Browser, slow: bool) {
         )
         .await;
 }
+
+/// `redis-cli` against the Redis at `url`, with `args`; its output.
+pub async fn redis_cli(url: &str, args: &[&str]) -> String {
+    let output = tokio::process::Command::new("redis-cli")
+        .arg("-u")
+        .arg(url)
+        .args(args)
+        .output()
+        .await
+        .expect("run redis-cli (Debian's redis-tools, beside redis-server)");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
