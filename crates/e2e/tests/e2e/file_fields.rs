@@ -21,7 +21,7 @@ use crate::common::{fetched_hash, sha256, slow_line, MAKE_FILE, RECORD_PATCHES};
 
 /// A noisy 640×360 PNG (noise does not compress: about 700 KB), written
 /// to `path`; its bytes.
-fn write_png(path: &Path, seed: u32) -> Vec<u8> {
+pub(crate) fn write_png(path: &Path, seed: u32) -> Vec<u8> {
     write_noise_png(path, seed, 640, 360)
 }
 
@@ -85,7 +85,7 @@ async fn holds_an_upload(browser: &Browser, id: &str, site: &str) -> String {
 
 /// Pick `paths` (several: one a line) in the file input `input`, as
 /// "Choose file" lets a person do.
-async fn choose(browser: &Browser, input: &str, paths: &str) {
+pub(crate) async fn choose(browser: &Browser, input: &str, paths: &str) {
     browser
         .client
         .find(Locator::Css(input))

@@ -338,6 +338,36 @@ async fn the_demo_runs_the_app_on_a_plain_static_server_and_says_it_is_a_demo() 
         .await;
     assert_demo_notice(&browser, "the notice on the task's page").await;
 
+    // A picked file, uploaded to the service in the page and used as a
+    // video's start frame: its bytes are there to fetch.
+    browser
+        .click("nav[aria-label=Main] a[href='/new/image-to-video']")
+        .await;
+    browser.wait_for_text("main h1", "Image to video").await;
+    let picked = media_gen_e2e::test_folder("demo-picked");
+    let file = picked.path().join("lighthouse.png");
+    let bytes = crate::file_fields::write_png(&file, 7);
+    browser.find("#image_url-choose").await;
+    crate::file_fields::choose(&browser, "#image_url-file", &file.to_string_lossy()).await;
+    browser
+        .wait_until(
+            "the start frame's uploaded address",
+            &format!("document.querySelector('#image_url').value.startsWith('{base}/uploads/')"),
+        )
+        .await;
+    let served = browser
+        .run_async(
+            "const answer = await fetch(document.querySelector('#image_url').value);
+             return (await answer.arrayBuffer()).byteLength;",
+        )
+        .await;
+    assert_eq!(
+        served,
+        bytes.len(),
+        "the service in the page holds the picked file"
+    );
+    assert_demo_notice(&browser, "the notice on the form with an upload").await;
+
     // At a phone's width: nothing wider than the screen, the notice kept.
     browser.resize(360, 800).await;
     assert_eq!(
