@@ -12,17 +12,20 @@ use media_gen_api::size_text::{size_text, sizes_apart};
 
 use super::KeepSettings;
 use crate::access::person_usage::DAY;
+use crate::access::Who;
 use crate::uploads::record::Upload;
 
-/// Whether `incoming` more bytes of `owner`'s (a person's) fit their
-/// budgets at `now`, counted from `records` (every other stored record).
+/// Whether `incoming` more bytes of `person`'s fit their budgets at `now`,
+/// counted from `records` (every other stored record, each naming its
+/// owner as [`Who`] writes itself).
 pub fn check<'a>(
     records: impl Iterator<Item = &'a (FileId, Upload)>,
     settings: &KeepSettings,
-    owner: &str,
+    person: &Who,
     incoming: u64,
     now: u64,
 ) -> Result<(), NotKept> {
+    let owner = person.to_string();
     let mine = records
         .map(|(_, record)| record)
         .filter(|record| record.kept.is_some() && record.owner == owner);

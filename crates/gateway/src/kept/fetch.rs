@@ -166,16 +166,11 @@ async fn fetch_into(
     if let Some(bytes) = declared.filter(|&bytes| bytes > limit) {
         return Err(NotKept::TooLarge { bytes, limit });
     }
-    let owner = owner_text(job);
-    let person = job
-        .owner
-        .as_ref()
-        .and_then(Who::person)
-        .map(|_| owner.as_str());
+    let owner = job.owner.as_ref();
     // Asked before the body is read: a refusal costs the service's head only.
     let piece = room::PIECE.min(limit).min(settings.quota).max(1);
     let first_reservation = declared.unwrap_or(piece);
-    room::fits(uploads, settings, person, &job.id, first_reservation).await?;
+    room::fits(uploads, settings, owner, &job.id, first_reservation).await?;
     let broke = || NotKept::NotGiven {
         detail: "the connection broke".to_owned(),
     };
@@ -215,7 +210,7 @@ async fn fetch_into(
                         // Past what is reserved (a file sent with no
                         // length): another piece, or no copy.
                         let more = piece.max(total - record.length);
-                        room::reserve(uploads, settings, person, &job.id, record, more).await?;
+                        room::reserve(uploads, settings, owner, &job.id, record, more).await?;
                     }
                     writer.write(&data, record).await.map_err(storage)?;
                 }
@@ -238,7 +233,7 @@ async fn fetch_into(
                     // Deleted with its parts should the reservation fail.
                     finishing = Some(record.clone());
                     let reserving = first_reservation.max(head.len() as u64);
-                    room::reserve(uploads, settings, person, &job.id, &mut record, reserving)
+                    room::reserve(uploads, settings, owner, &job.id, &mut record, reserving)
                         .await?;
                     let writer = uploads
                         .store

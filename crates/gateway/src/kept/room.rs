@@ -16,7 +16,7 @@
 use media_gen_api::kept::NotKept;
 
 use super::KeepSettings;
-use crate::access::now_seconds;
+use crate::access::{now_seconds, Who};
 use crate::observe::KEPT_EVICTED;
 use crate::uploads::record::{Upload, RESERVATION};
 use crate::uploads::{FileId, Uploads};
@@ -51,12 +51,13 @@ pub fn counted_at(record: &Upload, now: u64, settings: &KeepSettings) -> u64 {
     }
 }
 
-/// Whether `incoming` bytes for copy `id` would fit now, evicting nothing:
-/// asked before a file's body is read, so a refusal costs its head only.
+/// Whether `incoming` bytes for copy `id` (`owner`'s, whose budgets count
+/// it when a person) would fit now, evicting nothing: asked before a
+/// file's body is read, so a refusal costs its head only.
 pub async fn fits(
     uploads: &Uploads,
     settings: &KeepSettings,
-    person: Option<&str>,
+    owner: Option<&Who>,
     id: &FileId,
     incoming: u64,
 ) -> Result<(), NotKept> {
@@ -69,20 +70,20 @@ pub async fn fits(
     let all = records(uploads).await?;
     let now = now_seconds();
     let others = all.iter().filter(|(other, _)| other != id);
-    if let Some(owner) = person {
-        super::budgets::check(others.clone(), settings, owner, incoming, now)?;
+    if let Some(person) = owner.filter(|owner| owner.person().is_some()) {
+        super::budgets::check(others.clone(), settings, person, incoming, now)?;
     }
     Ok(())
 }
 
 /// Reserve `more` bytes for copy `id` (`record`, its record as this fetch
-/// holds it), `person`'s when a person's: their budgets checked, the
+/// holds it), `owner`'s: a person's budgets checked, the
 /// oldest kept copies evicted if need be, and the record saved with the
 /// new reservation, all in one admission at a time among the gateways.
 pub async fn reserve(
     uploads: &Uploads,
     settings: &KeepSettings,
-    person: Option<&str>,
+    owner: Option<&Who>,
     id: &FileId,
     record: &mut Upload,
     more: u64,
@@ -98,8 +99,8 @@ pub async fn reserve(
     let all = records(uploads).await?;
     let now = now_seconds();
     let others: Vec<&(FileId, Upload)> = all.iter().filter(|(other, _)| other != id).collect();
-    if let Some(owner) = person {
-        super::budgets::check(others.iter().copied(), settings, owner, reserved, now)?;
+    if let Some(person) = owner.filter(|owner| owner.person().is_some()) {
+        super::budgets::check(others.iter().copied(), settings, person, reserved, now)?;
     }
     let mut used: u64 = others
         .iter()
