@@ -117,6 +117,16 @@ fn classify_v6(ip: Ipv6Addr) -> Reach {
     }
 }
 
+/// The first of `addresses` that is not public, with where it leads: what
+/// a server refuses to dial when a name resolves to it (none: every one is
+/// public).
+pub fn first_not_public(addresses: &[IpAddr]) -> Option<(IpAddr, Reach)> {
+    addresses
+        .iter()
+        .map(|ip| (*ip, classify(*ip)))
+        .find(|(_, reach)| *reach != Reach::Public)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +184,18 @@ mod tests {
         for address in ["172.15.255.255", "172.32.0.1", "169.253.0.1", "100.128.0.1"] {
             assert_eq!(classify(ip(address)), Reach::Public, "{address}");
         }
+    }
+
+    #[test]
+    fn the_first_address_not_public_is_named() {
+        assert_eq!(
+            first_not_public(&[ip("8.8.8.8"), ip("2606:4700::1111")]),
+            None
+        );
+        assert_eq!(
+            first_not_public(&[ip("8.8.8.8"), ip("10.0.0.7"), ip("::1")]),
+            Some((ip("10.0.0.7"), Reach::Private))
+        );
     }
 
     #[test]

@@ -248,6 +248,12 @@ async fn after_read(
     task: &TaskKey,
     mut answer: Answer,
 ) -> Answer {
+    // Nothing to learn (no uploads held or results kept, no library of
+    // the reader's): the answer passes on unread.
+    let person = matches!(who, access::Who::Person(_));
+    if gateway.uploads.is_none() && !(person && gateway.library.is_some()) {
+        return answer;
+    }
     let status = answer.status.as_u16();
     let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(&answer.body) else {
         return answer;

@@ -17,7 +17,7 @@ use axum::http::Uri;
 use hyper_util::client::legacy::connect::dns::Name;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioIo;
-use media_gen_api::reach::{classify, Reach};
+use media_gen_api::reach::{first_not_public, Reach};
 use tokio::net::TcpStream;
 
 /// Why an address is not dialled: `subject` (an address, or a name and
@@ -32,18 +32,15 @@ pub fn check(host: &str, addresses: &[IpAddr]) -> Result<(), String> {
     if addresses.is_empty() {
         return Err(format!("{host} resolves to no address"));
     }
-    for ip in addresses {
-        let reach = classify(*ip);
-        if reach != Reach::Public {
-            let subject = if host.trim_matches(['[', ']']) == ip.to_string() {
-                ip.to_string()
-            } else {
-                format!("{host} resolves to {ip}, which")
-            };
-            return Err(refusal(&subject, reach));
-        }
-    }
-    Ok(())
+    let Some((ip, reach)) = first_not_public(addresses) else {
+        return Ok(());
+    };
+    let subject = if host.trim_matches(['[', ']']) == ip.to_string() {
+        ip.to_string()
+    } else {
+        format!("{host} resolves to {ip}, which")
+    };
+    Err(refusal(&subject, reach))
 }
 
 /// Resolves a name to its addresses when every one is public.

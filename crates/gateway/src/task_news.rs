@@ -38,20 +38,23 @@ pub async fn learnt(gateway: &Gateway, task: &mut AnyTask, heard: Heard<'_>) {
     }
     if *task.status() == TaskStatus::Succeeded {
         if let Some(kept) = &gateway.kept {
-            let (owner, wait) = match heard {
-                Heard::Read { reader } => (
-                    Some(crate::kept::owner_of(gateway, task, reader).await),
-                    kept.settings.wait,
-                ),
+            // The owner is looked up only when a file is to be fetched.
+            match heard {
+                Heard::Read { reader } => {
+                    let owner = async || Some(crate::kept::owner_of(gateway, &key, reader).await);
+                    crate::kept::keep(kept, task, owner, kept.settings.wait).await;
+                }
                 // The service waits on a callback's answer: half as long.
-                Heard::Callback { submitter } => (submitter.cloned(), kept.settings.wait / 2),
+                Heard::Callback { submitter } => {
+                    let owner = async || submitter.cloned();
+                    crate::kept::keep(kept, task, owner, kept.settings.wait / 2).await;
+                }
                 // Nobody waits: the copies are made in the background.
-                Heard::Watched => (
-                    crate::kept::submitter_of(gateway, task).await,
-                    Duration::ZERO,
-                ),
-            };
-            crate::kept::keep(kept, task, owner.as_ref(), wait).await;
+                Heard::Watched => {
+                    let owner = async || crate::kept::submitter_of(gateway, &key).await;
+                    crate::kept::keep(kept, task, owner, Duration::ZERO).await;
+                }
+            }
         }
     }
     // A read by an address (open mode) names no one's library.

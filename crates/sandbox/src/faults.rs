@@ -12,7 +12,8 @@ use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use media_gen_api::service::{Fault, Faults};
+use media_gen_api::service::calls::MALFORMED_BODY;
+use media_gen_api::service::{Faults, Spoilt};
 use media_gen_api::Envelope;
 
 use crate::error::{ApiError, Refusal};
@@ -26,22 +27,21 @@ pub async fn inject(State(app): State<AppState>, request: Request, next: Next) -
     if injected.latency_ms > 0 {
         tokio::time::sleep(Duration::from_millis(injected.latency_ms)).await;
     }
-    let Some(fault) = injected.fault else {
-        return next.run(request).await;
-    };
-    if fault.after_the_work() {
-        // The work happens; only the answer is lost.
-        let _ = next.run(request).await;
+    if let Some(refusal) = injected.instead {
+        return ApiError(refusal).into_response();
     }
-    match (fault, injected.refusal) {
-        (_, Some(refusal)) => ApiError(refusal).into_response(),
-        (Fault::Malformed, None) => (
+    let answer = next.run(request).await;
+    match injected.afterwards {
+        None => answer,
+        // The work happened; only the answer is lost.
+        Some(Spoilt::Refused(refusal)) => ApiError(refusal).into_response(),
+        Some(Spoilt::Malformed) => (
             axum::http::StatusCode::OK,
             [(header::CONTENT_TYPE, "application/json")],
-            r#"{"code":0,"msg":"ok","data":{"task_ids":["#,
+            MALFORMED_BODY,
         )
             .into_response(),
-        _ => dropped_connection(),
+        Some(Spoilt::Dropped) => dropped_connection(),
     }
 }
 

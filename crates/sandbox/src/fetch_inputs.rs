@@ -20,7 +20,7 @@ use axum::extract::State;
 use axum::Json;
 use media_gen_api::media_inputs::{InputKind, MediaInput};
 use media_gen_api::media_type::{check_media, SNIFF_BYTES};
-use media_gen_api::reach::{classify, Reach};
+use media_gen_api::reach::first_not_public;
 use media_gen_api::Envelope;
 use sha2::{Digest, Sha256};
 
@@ -186,11 +186,7 @@ pub fn check_public(domain: Option<&str>, addresses: &[IpAddr]) -> Result<(), St
             "it could not be fetched ({host} resolves to no address)"
         ));
     }
-    let Some((ip, reach)) = addresses
-        .iter()
-        .map(|ip| (ip, classify(*ip)))
-        .find(|(_, reach)| *reach != Reach::Public)
-    else {
+    let Some((ip, reach)) = first_not_public(addresses) else {
         return Ok(());
     };
     let named = match domain {

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::refusal::Refusal;
-use super::{Fault, ServiceModel, TARGET_LANGUAGES};
+use super::{ServiceModel, Spoilt, TARGET_LANGUAGES};
 use crate::endpoint::{Endpoint, NotDocumented};
 use crate::envelope::MSG_SUCCESS;
 use crate::submit_body::BodyProblem;
@@ -107,17 +107,15 @@ impl ServiceModel {
         };
         let injected = self.inject();
         let latency = injected.latency_ms;
-        if let Some(fault) = injected.fault.filter(|fault| !fault.after_the_work()) {
-            let refusal = injected.refusal.unwrap_or(Refusal::Unavailable);
-            debug_assert!(fault != Fault::Drop);
-            return (refused(&refusal), latency);
+        if let Some(refusal) = &injected.instead {
+            return (refused(refusal), latency);
         }
         let reply = self.carry_out(&endpoint, call, now);
-        let reply = match (injected.fault, injected.refusal) {
-            (Some(_), Some(refusal)) => refused(&refusal),
-            (Some(Fault::Malformed), None) => Reply::Malformed,
-            (Some(_), None) => Reply::Dropped,
-            (None, _) => reply,
+        let reply = match injected.afterwards {
+            None => reply,
+            Some(Spoilt::Refused(refusal)) => refused(&refusal),
+            Some(Spoilt::Dropped) => Reply::Dropped,
+            Some(Spoilt::Malformed) => Reply::Malformed,
         };
         (reply, latency)
     }

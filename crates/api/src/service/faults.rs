@@ -112,13 +112,6 @@ pub enum Fault {
     Business,
 }
 
-impl Fault {
-    /// Whether the call is carried out before the answer is spoilt.
-    pub fn after_the_work(self) -> bool {
-        matches!(self, Fault::ServerError | Fault::Drop | Fault::Malformed)
-    }
-}
-
 impl Faults {
     fn rates(&self) -> [(Fault, f64); 6] {
         [

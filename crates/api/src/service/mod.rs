@@ -91,16 +91,28 @@ pub struct DueCallback {
     pub body: Callback,
 }
 
-/// What the faults do to one call.
+/// What the faults do to one call: every driver carries it out alike.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Injected {
     /// Milliseconds the answer is held back.
     pub latency_ms: u64,
-    /// The fault, if any.
-    pub fault: Option<Fault>,
-    /// The refusal the fault answers with, when it is one (a dropped
-    /// connection and a malformed body are the driver's to carry out).
-    pub refusal: Option<Refusal>,
+    /// The refusal answered instead of carrying the call out (a fault that
+    /// means the service did no work).
+    pub instead: Option<Refusal>,
+    /// What becomes of the answer once the call is carried out (a fault
+    /// that means the work was done and the answer lost).
+    pub afterwards: Option<Spoilt>,
+}
+
+/// An answer spoilt after the work was done.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Spoilt {
+    /// Refused instead (HTTP 500).
+    Refused(Refusal),
+    /// The connection dropped mid-answer.
+    Dropped,
+    /// A body cut short: not JSON ([`calls::MALFORMED_BODY`]).
+    Malformed,
 }
 
 /// Why a result file is not served any more.
@@ -175,18 +187,19 @@ impl ServiceModel {
     /// What the faults do to the next `/v1` call (counted against their limit).
     pub fn inject(&mut self) -> Injected {
         let faults = self.faults.take();
-        let fault = faults.pick(self.rng.unit());
-        let refusal = fault.and_then(|fault| match fault {
-            Fault::RateLimited => Some(Refusal::RateLimited(faults.retry_after_secs)),
-            Fault::Unavailable => Some(Refusal::Unavailable),
-            Fault::Business => Some(Refusal::Busy),
-            Fault::ServerError => Some(Refusal::ServerError),
-            Fault::Drop | Fault::Malformed => None,
-        });
+        let (instead, afterwards) = match faults.pick(self.rng.unit()) {
+            None => (None, None),
+            Some(Fault::RateLimited) => (Some(Refusal::RateLimited(faults.retry_after_secs)), None),
+            Some(Fault::Unavailable) => (Some(Refusal::Unavailable), None),
+            Some(Fault::Business) => (Some(Refusal::Busy), None),
+            Some(Fault::ServerError) => (None, Some(Spoilt::Refused(Refusal::ServerError))),
+            Some(Fault::Drop) => (None, Some(Spoilt::Dropped)),
+            Some(Fault::Malformed) => (None, Some(Spoilt::Malformed)),
+        };
         Injected {
             latency_ms: faults.latency_ms,
-            fault,
-            refusal,
+            instead,
+            afterwards,
         }
     }
 

@@ -191,13 +191,18 @@ fn faults_refuse_before_the_work_and_count_down_their_limit() {
         ..settings(4)
     });
     let first = model.inject();
-    assert_eq!(first.refusal, Some(Refusal::RateLimited(7)));
-    assert_eq!(first.refusal.unwrap().retry_after(), Some(7));
-    assert_eq!(model.inject().fault, None, "the limit is spent");
+    assert_eq!(first.instead, Some(Refusal::RateLimited(7)));
+    assert_eq!(first.instead.unwrap().retry_after(), Some(7));
+    let spent = model.inject();
+    assert_eq!(
+        (spent.instead, spent.afterwards),
+        (None, None),
+        "the limit is spent"
+    );
     model.reset();
     assert_eq!(
-        model.inject().fault,
-        Some(Fault::RateLimited),
+        model.inject().instead,
+        Some(Refusal::RateLimited(7)),
         "reset to the start's"
     );
     assert!(model

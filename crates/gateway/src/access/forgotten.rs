@@ -17,10 +17,7 @@ pub fn mark(name: &str) -> String {
     let mut hash = Sha256::new();
     hash.update(b"media-gen forgotten\n");
     hash.update(name.as_bytes());
-    hash.finalize()
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    media_gen_gateway_base::ids::hex(&hash.finalize())
 }
 
 /// What forgetting a person removed: counts only, never what it said.

@@ -198,12 +198,19 @@ pub fn address(uploads: &Uploads, id: &FileId, name: &str) -> String {
     )
 }
 
-/// Keep `task`'s result files that are not kept yet, as `owner`'s (the
-/// person or address that submitted it; none when that is not known),
-/// waiting up to `wait` for the copies under way (they go on after); then
-/// note in `task` what is kept and why anything is not. A task not
-/// `SUCCEEDED` is left as it is.
-pub async fn keep(kept: &Kept, task: &mut AnyTask, owner: Option<&Who>, wait: Duration) {
+/// Keep `task`'s result files that are not kept yet, as the copies of
+/// whoever `owner` finds (the person or address that submitted it; none
+/// when that is not known: asked only once a file is to be fetched, so a
+/// task read again once its copies are settled costs no lookup), waiting
+/// up to `wait` for the copies under way (they go on after); then note in
+/// `task` what is kept and why anything is not. A task not `SUCCEEDED` is
+/// left as it is.
+pub async fn keep(
+    kept: &Kept,
+    task: &mut AnyTask,
+    owner: impl AsyncFnOnce() -> Option<Who>,
+    wait: Duration,
+) {
     let (uploads, settings) = (&kept.uploads, &kept.settings);
     let files: Vec<(MediaField, String)> = result_files(task)
         .into_iter()
@@ -214,6 +221,7 @@ pub async fn keep(kept: &Kept, task: &mut AnyTask, owner: Option<&Who>, wait: Du
     }
     let key = TaskKey::new(task.kind(), task.task_id());
     let mut fetching = Vec::new();
+    let (mut find_owner, mut found) = (Some(owner), None);
     for (field, url) in &files {
         let id = settings.ids.id(&key, *field);
         if let Ok(Some(record)) = uploads.store.get(&id).await {
@@ -221,12 +229,15 @@ pub async fn keep(kept: &Kept, task: &mut AnyTask, owner: Option<&Who>, wait: Du
                 continue;
             }
         }
+        if let Some(find) = find_owner.take() {
+            found = find().await;
+        }
         let job = fetch::Job {
             id,
             task: key.clone(),
             field: *field,
             url: url.clone(),
-            owner: owner.cloned(),
+            owner: found.clone(),
         };
         // Spawned: the copy is made even when the read that asked for it
         // stops waiting or its client goes away.
@@ -254,20 +265,20 @@ pub async fn keep(kept: &Kept, task: &mut AnyTask, owner: Option<&Who>, wait: Du
     task.set_kept(kept, not_kept);
 }
 
-/// Whose kept results `task`'s are: its submitter as the library holds
+/// Whose kept results task `key`'s are: its submitter as the library holds
 /// it, else `reader` (open mode, a gateway without a library, or a task
 /// submitted elsewhere), so the first reader does not decide for the
 /// person who asked for it.
-pub async fn owner_of(gateway: &Gateway, task: &AnyTask, reader: &Who) -> Who {
-    submitter_of(gateway, task)
+pub async fn owner_of(gateway: &Gateway, key: &TaskKey, reader: &Who) -> Who {
+    submitter_of(gateway, key)
         .await
         .unwrap_or_else(|| reader.clone())
 }
 
-/// Who submitted `task`, when the library holds it.
-pub async fn submitter_of(gateway: &Gateway, task: &AnyTask) -> Option<Who> {
+/// Who submitted task `key`, when the library holds it.
+pub async fn submitter_of(gateway: &Gateway, key: &TaskKey) -> Option<Who> {
     let library = gateway.library.as_ref()?;
-    match library.submitter(task.kind(), task.task_id()).await {
+    match library.submitter(key.kind, &key.id).await {
         Ok(person) => person.map(|person| Who::Person(person.into())),
         Err(error) => {
             tracing::warn!(error = %crate::observe::Scrubbed(&error), "the library could not say whose task it is");
