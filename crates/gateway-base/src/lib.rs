@@ -3,8 +3,9 @@
 //! log line may show (`observe`), who a visitor is behind trusted proxies
 //! (`client_address`), the deadlines of request bodies (`body_deadline`),
 //! files only the gateway reads (`private_files`), the link to the Redis
-//! the gateways share (`redis_link`), random ids (`ids`) and the clock
-//! (`clock`).
+//! the gateways share (`redis_link`), random ids (`ids`), the clock
+//! (`clock`), and the client that calls out: to the service (`upstream`),
+//! or to public addresses only (`public_only`).
 
 pub mod body_deadline;
 pub mod client_address;
@@ -12,5 +13,7 @@ pub mod clock;
 pub mod ids;
 pub mod observe;
 pub mod private_files;
+pub mod public_only;
 pub mod redis_link;
 pub mod refusal;
+pub mod upstream;

@@ -220,6 +220,19 @@ impl IntoResponse for Refusal {
     }
 }
 
+/// Why reading a body of at most `limit` bytes failed: too large, or not
+/// in time.
+pub fn body_refusal(error: &axum::Error, limit: usize) -> Refusal {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(error) = source {
+        if error.is::<http_body_util::LengthLimitError>() {
+            return Refusal::BodyTooLarge(limit);
+        }
+        source = error.source();
+    }
+    Refusal::BodyTimeout
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -322,7 +322,7 @@ pub enum Command {
     Keys {
         /// What to do.
         #[command(subcommand)]
-        action: crate::access::cli::KeysAction,
+        action: crate::keys_cli::KeysAction,
     },
     /// What the service was spent on, per person, day or kind, from the
     /// library (--library, or --data-dir's).

@@ -63,6 +63,7 @@ async fn marks(gateway: &Gateway) -> Option<HashSet<String>> {
 async fn drop_marked(gateway: &Gateway, marks: &HashSet<String>) {
     let now = now_seconds();
     let mut names: HashMap<String, String> = gateway
+        .admission
         .access
         .people_held()
         .into_iter()
@@ -82,7 +83,7 @@ async fn drop_marked(gateway: &Gateway, marks: &HashSet<String>) {
         }
     }
     for (_, name) in names.iter().filter(|(marked, _)| marks.contains(*marked)) {
-        let grants = gateway.access.drop_person(name);
+        let grants = gateway.admission.access.drop_person(name);
         let (uploads, kept) = match &gateway.uploads {
             Some(store) => store
                 .store

@@ -8,20 +8,20 @@
 //! `Retry-After` when it sent one; redirects are not followed, and an
 //! answer that is not JSON becomes a 502 that names nothing of the service.
 
-use std::net::SocketAddr;
 use std::time::Instant;
 
 use axum::body::{to_bytes, Body};
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, Method};
 use axum::response::Response;
-use http_body_util::LengthLimitError;
 use media_gen_api::library::RequestId;
 use media_gen_api::{Endpoint, TaskKey};
 
 use crate::access;
+use crate::access::admission::Admitted;
 use crate::observe::UPSTREAM_SECONDS;
-use crate::refusal::Refusal;
+use crate::refusal::{body_refusal, Refusal};
 use crate::relay::RELAY_HEADER;
 use crate::upstream::{Answer, CallError};
 use crate::Gateway;
@@ -31,19 +31,6 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// The largest answer taken from the service.
 pub const MAX_ANSWER_BYTES: usize = 8 * 1024 * 1024;
 
-/// Why reading a body of at most `limit` bytes failed: too large, or not
-/// in time.
-pub fn body_refusal(error: &axum::Error, limit: usize) -> Refusal {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    while let Some(error) = source {
-        if error.is::<LengthLimitError>() {
-            return Refusal::BodyTooLarge(limit);
-        }
-        source = error.source();
-    }
-    Refusal::BodyTimeout
-}
-
 /// Any request under `/v1`: let in ([`endpoint_of`], then the budgets of
 /// [`Gateway::admit`] and, for a submit, [`counted`]), forwarded
 /// ([`forwarded`]), then what its answer leads to ([`after_submit`],
@@ -51,20 +38,20 @@ pub fn body_refusal(error: &axum::Error, limit: usize) -> Refusal {
 /// service's answer.
 pub async fn handle(
     State(gateway): State<Gateway>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Documented(endpoint): Documented,
+    admitted: Admitted,
     request: Request,
 ) -> Result<Response, Refusal> {
     let (parts, body) = request.into_parts();
-    let endpoint = endpoint_of(&gateway, &parts)?;
-    let (who, _) = gateway.admit(&parts.headers, peer.ip()).await?;
+    let who = &admitted.who;
     let upstream = gateway.upstream.as_ref().ok_or(Refusal::NoUpstream)?;
     let asked = to_bytes(body, MAX_BODY_BYTES)
         .await
         .map_err(|error| body_refusal(&error, MAX_BODY_BYTES))?;
-    let submitted = counted(&gateway, &who, &endpoint, &asked).await?;
+    let submitted = counted(&gateway, &admitted, &endpoint, &asked).await?;
     // A submit the relay takes goes out with the relay's callback address.
     let relayed = match (&endpoint, &gateway.relay) {
-        (Endpoint::Submit(kind), Some(relay)) => relay.take_submit(*kind, &asked, &who).await,
+        (Endpoint::Submit(kind), Some(relay)) => relay.take_submit(*kind, &asked, who).await,
         _ => None,
     };
     let sent = relayed
@@ -97,12 +84,12 @@ pub async fn handle(
                 request: &request,
                 capability: capability.as_ref(),
             };
-            after_submit(&gateway, &who, done, answered).await
+            after_submit(&gateway, who, done, answered).await
         }
         (Endpoint::Status(kind, task_id), _) => (
             after_read(
                 &gateway,
-                &who,
+                who,
                 &TaskKey::new(*kind, task_id.as_str()),
                 answered,
             )
@@ -124,10 +111,22 @@ pub async fn handle(
     Ok(response)
 }
 
+/// The documented call a request asks for: taken before the call is let
+/// in, so an undocumented path is a 404 that counts against no budget.
+pub struct Documented(pub Endpoint);
+
+impl FromRequestParts<Gateway> for Documented {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, gateway: &Gateway) -> Result<Self, Refusal> {
+        endpoint_of(gateway, parts).map(Documented)
+    }
+}
+
 /// The documented call `parts` asks for, or the refusal: an absolute-form
 /// target, an undocumented path (404), a submit from another site's page
 /// (403).
-fn endpoint_of(gateway: &Gateway, parts: &axum::http::request::Parts) -> Result<Endpoint, Refusal> {
+fn endpoint_of(gateway: &Gateway, parts: &Parts) -> Result<Endpoint, Refusal> {
     // An absolute-form target (`GET http://host/v1/… HTTP/1.1`) is not how
     // browsers ask; its path is not trusted to be the one meant.
     if parts.uri.scheme().is_some() || parts.uri.authority().is_some() {
@@ -135,7 +134,9 @@ fn endpoint_of(gateway: &Gateway, parts: &axum::http::request::Parts) -> Result<
     }
     let endpoint =
         Endpoint::parse(parts.method.as_str(), parts.uri.path()).map_err(|_| Refusal::NotFound)?;
-    if matches!(endpoint, Endpoint::Submit(_)) && !gateway.access.may_change(&parts.headers) {
+    if matches!(endpoint, Endpoint::Submit(_))
+        && !gateway.admission.access.may_change(&parts.headers)
+    {
         return Err(Refusal::CrossSite);
     }
     Ok(endpoint)
@@ -147,7 +148,7 @@ fn endpoint_of(gateway: &Gateway, parts: &axum::http::request::Parts) -> Result<
 /// that took it anyway could make more than were counted.
 async fn counted(
     gateway: &Gateway,
-    who: &access::Who,
+    admitted: &Admitted,
     endpoint: &Endpoint,
     asked: &[u8],
 ) -> Result<Option<media_gen_api::Request>, Refusal> {
@@ -156,11 +157,11 @@ async fn counted(
     };
     let request = media_gen_api::Request::read_submit(*kind, asked).map_err(Refusal::Body)?;
     let tasks = request.tasks_created();
-    if let access::Who::Person(name) = who {
+    if let access::Who::Person(name) = &admitted.who {
         // The person, never the key.
         tracing::info!(person = %name, kind = kind.as_str(), tasks, "submit");
     }
-    gateway.count_submit(who, tasks).await?;
+    gateway.admission.count_submit(admitted, tasks).await?;
     Ok(Some(request))
 }
 
@@ -223,7 +224,7 @@ async fn after_submit(
     }
     let written = match who {
         access::Who::Person(person) => {
-            crate::library::record::write_submit(
+            crate::library_writes::write_submit(
                 gateway,
                 person,
                 submit.kind,

@@ -4,28 +4,30 @@
 //! budgets, connection cap, timeouts, body limit) and reports what it does
 //! (metrics, health, one log line per request).
 
-pub mod access;
 pub mod base_path;
-pub mod budgets;
+pub mod capabilities;
 pub mod config;
 pub mod csp;
 pub mod forgetting;
 pub mod forward;
 pub mod health;
-pub mod kept;
-pub mod library;
-pub mod public_only;
-pub mod relay;
+pub mod hold_reads;
+pub mod keys_cli;
+pub mod library_news;
+pub mod library_writes;
 pub mod server;
-pub mod shared_budgets;
 pub mod static_files;
 pub mod task_news;
-pub mod uploads;
-pub mod upstream;
 
+pub use media_gen_gateway_access as access;
 pub use media_gen_gateway_base::{
-    body_deadline, client_address, observe, private_files, redis_link, refusal,
+    body_deadline, client_address, observe, private_files, public_only, redis_link, refusal,
+    upstream,
 };
+pub use media_gen_gateway_kept as kept;
+pub use media_gen_gateway_library as library;
+pub use media_gen_gateway_relay as relay;
+pub use media_gen_gateway_uploads as uploads;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -40,7 +42,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
-pub use budgets::Budgets;
+pub use access::budgets::Budgets;
 pub use config::{Config, ConfigError, Token, Upstream};
 pub use server::ConnectionLimits;
 
@@ -54,24 +56,18 @@ pub struct Gateway(Arc<Shared>);
 pub struct Shared {
     /// Where the documented calls go, if anywhere.
     pub upstream: Option<Upstream>,
-    /// Who visitors are behind the trusted proxies.
-    pub client_addresses: client_address::ClientAddresses,
-    /// Per-visitor budgets.
-    pub budgets: Budgets,
+    /// Letting calls in: the access rule, visitors' addresses, budgets.
+    pub admission: Arc<access::admission::Admission>,
     /// The client for the service (it follows no redirect).
     pub http: upstream::UpstreamClient,
     /// Time the service has to answer a call, whole.
     pub upstream_timeout: Duration,
     /// The callback relay, with `--public-url`.
-    pub relay: Option<relay::Relay>,
-    /// The budgets counted in Redis with the other gateways, with `--redis`.
-    pub shared_budgets: Option<shared_budgets::SharedBudgets>,
+    pub relay: Option<Arc<relay::Relay>>,
     /// The Redis the gateways share, with `--redis` (`/readyz` asks it).
     pub redis: Option<Arc<redis_link::RedisLink>>,
     /// The last readiness answer (`/readyz` reuses it a few seconds).
     pub readiness: std::sync::Mutex<Option<health::Readiness>>,
-    /// Who may use it (`--access`), and each person's use.
-    pub access: Arc<access::Access>,
     /// Files uploaded for the service to fetch, with `--upload-dir`.
     pub uploads: Option<Arc<uploads::Uploads>>,
     /// Results kept in the uploads' store, when they are.
@@ -235,31 +231,6 @@ impl Settings {
 }
 
 impl Gateway {
-    /// Who a call is from, let in: the visitor's address (behind a trusted
-    /// proxy, the one it names), whose budget it counts against (the
-    /// access rule's person or the address), and that one request counted.
-    /// The refusal otherwise (no person, a wrong key, over budget).
-    pub async fn admit(
-        &self,
-        headers: &axum::http::HeaderMap,
-        peer: std::net::IpAddr,
-    ) -> Result<(access::Who, std::net::IpAddr), Refusal> {
-        let client = self.client_address(peer, headers);
-        let who = self.access.who(headers, peer, client).await?;
-        self.count_request(&who).await?;
-        Ok((who, client))
-    }
-
-    /// The visitor's address: `peer`, or behind a trusted proxy the one
-    /// its header names ([`client_address::ClientAddresses::of`]).
-    pub fn client_address(
-        &self,
-        peer: std::net::IpAddr,
-        headers: &axum::http::HeaderMap,
-    ) -> std::net::IpAddr {
-        self.client_addresses.of(peer, headers)
-    }
-
     /// Task `task_id` of `kind` as the service reads it now: one status
     /// read of the gateway's own (a callback confirmed, a held upload's
     /// task nobody else follows). The service's answer must be the task.
@@ -286,48 +257,12 @@ impl Gateway {
             .map_err(|_| Refusal::BadGateway)
     }
 
-    /// Count one request from `client` against its budget: the one the
-    /// gateways share in Redis (`--redis`), else this gateway's own (also
-    /// when Redis does not answer). Over budget: the 429 to answer, counted
-    /// in the metrics.
-    pub async fn count_request(&self, client: &access::Who) -> Result<(), Refusal> {
-        let shared = match &self.shared_budgets {
-            Some(shared) => Some(shared.request(client).await),
-            None => None,
-        };
-        let verdict = shared_or_local(shared, || self.budgets.request(client));
-        verdict.map_err(|wait| {
-            metrics::counter!(observe::REFUSED, "budget" => "requests").increment(1);
-            Refusal::TooManyRequests(wait)
-        })
-    }
-
-    /// Count the `tasks` a submit from `client` would create, as
-    /// [`Gateway::count_request`] counts requests.
-    pub async fn count_submit(&self, client: &access::Who, tasks: u64) -> Result<(), Refusal> {
-        let shared = match &self.shared_budgets {
-            Some(shared) => Some(shared.submit(client, tasks).await),
-            None => None,
-        };
-        let verdict = shared_or_local(shared, || self.budgets.submit(client, tasks));
-        verdict.map_err(|wait| {
-            metrics::counter!(observe::REFUSED, "budget" => "tasks").increment(1);
-            Refusal::TooManyTasks(wait)
-        })?;
-        self.access
-            .take_tasks(client, tasks)
-            .await
-            .inspect_err(|_| {
-                metrics::counter!(observe::REFUSED, "budget" => "tasks_of_the_day").increment(1);
-            })
-    }
-
     /// A gateway with `settings`, the relay started for them, the shared
     /// budgets connected and the access rule read.
     pub fn new(
         settings: &Settings,
-        relay: Option<relay::Relay>,
-        shared_budgets: Option<shared_budgets::SharedBudgets>,
+        relay: Option<Arc<relay::Relay>>,
+        shared_budgets: Option<access::shared_budgets::SharedBudgets>,
         redis: Option<Arc<redis_link::RedisLink>>,
         access: Arc<access::Access>,
         uploads: Option<Arc<uploads::Uploads>>,
@@ -335,18 +270,20 @@ impl Gateway {
     ) -> Gateway {
         Gateway(Arc::new(Shared {
             upstream: settings.upstream.clone(),
-            client_addresses: client_address::ClientAddresses {
-                trusted: settings.trusted_proxies.clone(),
-                header: settings.client_address_header,
-            },
-            budgets: Budgets::new(settings.requests_per_minute, settings.tasks_per_hour),
+            admission: Arc::new(access::admission::Admission::new(
+                access,
+                client_address::ClientAddresses {
+                    trusted: settings.trusted_proxies.clone(),
+                    header: settings.client_address_header,
+                },
+                Budgets::new(settings.requests_per_minute, settings.tasks_per_hour),
+                shared_budgets,
+            )),
             http: upstream::UpstreamClient::new(),
             upstream_timeout: settings.upstream_timeout,
             relay,
-            shared_budgets,
             redis,
             readiness: std::sync::Mutex::new(None),
-            access,
             kept: settings
                 .keep
                 .clone()
@@ -361,22 +298,6 @@ impl Gateway {
             uploads,
             library,
         }))
-    }
-}
-
-/// The shared budgets' verdict when there is one, else (none, or Redis not
-/// answering) this gateway's own.
-fn shared_or_local(
-    shared: Option<Result<Result<(), Duration>, redis_link::StoreError>>,
-    local: impl FnOnce() -> Result<(), Duration>,
-) -> Result<(), Duration> {
-    match shared {
-        Some(Ok(verdict)) => verdict,
-        Some(Err(error)) => {
-            tracing::warn!(%error, "shared budgets unreachable; counted here");
-            local()
-        }
-        None => local(),
     }
 }
 
@@ -400,13 +321,9 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
         .route("/v1/{*rest}", any(forward::handle))
         .route(
             media_gen_api::relay::CAPABILITIES_PATH,
-            get(relay::capabilities),
+            get(capabilities::capabilities),
         )
-        .route(
-            media_gen_api::relay::EVENTS_PATH,
-            get(relay::events::stream),
-        )
-        .route("/callbacks/{capability}", post(relay::callbacks::receive))
+        .merge(relay::routes())
         .route(
             media_gen_api::relay::SESSION_PATH,
             post(access::sign_in::sign_in).delete(access::sign_in::sign_out),
@@ -598,9 +515,9 @@ pub async fn serve(
     let relay = settings
         .relay
         .clone()
-        .map(|relay| relay::Relay::start(relay, redis.clone()));
+        .map(|relay| Arc::new(relay::Relay::start(relay, redis.clone())));
     let shared_budgets = redis.clone().map(|link| {
-        shared_budgets::SharedBudgets::new(
+        access::shared_budgets::SharedBudgets::new(
             link,
             settings.requests_per_minute,
             settings.tasks_per_hour,
@@ -627,7 +544,7 @@ pub async fn serve(
     let keys_upkeep = tokio::spawn(access::upkeep(access));
     let library_upkeep = library.map(|library| tokio::spawn(library::upkeep(library)));
     let sweeping = uploads.map(|uploads| tokio::spawn(uploads::sweep(uploads)));
-    let watching_holds = tokio::spawn(uploads::hold_watch::watch(gateway.clone()));
+    let watching_holds = tokio::spawn(hold_reads::watch(gateway.clone()));
     let watching_forgotten = tokio::spawn(forgetting::watch(gateway.clone()));
     let idle_budgets = {
         let gateway = gateway.clone();
@@ -635,7 +552,7 @@ pub async fn serve(
             let mut every = tokio::time::interval(Duration::from_secs(60));
             loop {
                 every.tick().await;
-                gateway.budgets.forget_idle();
+                gateway.admission.forget_idle();
             }
         })
     };
@@ -644,7 +561,7 @@ pub async fn serve(
         listener,
         app,
         settings.connections,
-        gateway.client_addresses.clone(),
+        gateway.admission.client_addresses.clone(),
         shutdown,
     )
     .await;
@@ -659,7 +576,7 @@ pub async fn serve(
     }
     watching_holds.abort();
     watching_forgotten.abort();
-    gateway.access.keep_usage().await;
+    gateway.admission.access.keep_usage().await;
     Ok(())
 }
 
@@ -670,10 +587,14 @@ async fn access_of(
     redis: Option<Arc<redis_link::RedisLink>>,
     library: Option<Arc<library::Library>>,
 ) -> std::io::Result<Arc<access::Access>> {
-    access::Access::new(&access_settings(settings), redis, library)
-        .await
-        .map(Arc::new)
-        .map_err(std::io::Error::other)
+    access::Access::new(
+        &access_settings(settings),
+        redis,
+        library.map(|library| library as Arc<dyn access::database::PeopleDatabase>),
+    )
+    .await
+    .map(Arc::new)
+    .map_err(std::io::Error::other)
 }
 
 /// Where `settings` keep the library, if anywhere.
@@ -713,5 +634,33 @@ fn access_settings(settings: &Settings) -> access::AccessSettings {
         trusted: settings.trusted_proxies.clone(),
         allowed_origins: settings.allowed_origins.clone(),
         token_lifetime: settings.token_lifetime,
+    }
+}
+
+impl axum::extract::FromRef<Gateway> for Arc<access::admission::Admission> {
+    fn from_ref(gateway: &Gateway) -> Self {
+        Arc::clone(&gateway.admission)
+    }
+}
+
+impl axum::extract::FromRef<Gateway> for library::routes::KeptLibrary {
+    fn from_ref(gateway: &Gateway) -> Self {
+        library::routes::KeptLibrary(gateway.library.clone())
+    }
+}
+
+impl axum::extract::FromRef<Gateway> for relay::RelayState {
+    fn from_ref(gateway: &Gateway) -> Self {
+        relay::RelayState {
+            relay: gateway.relay.clone(),
+            news: Arc::new(gateway.clone()),
+            library: gateway.library.is_some(),
+        }
+    }
+}
+
+impl axum::extract::FromRef<Gateway> for uploads::TakenUploads {
+    fn from_ref(gateway: &Gateway) -> Self {
+        uploads::TakenUploads(gateway.uploads.clone())
     }
 }

@@ -63,8 +63,8 @@ fn library_at(config: &Config) -> Result<Option<LibraryAt>, String> {
 }
 
 /// `keys add | list | revoke`: the key alone on standard output for `add`.
-fn keys(action: &media_gen_gateway::access::cli::KeysAction, config: &Config) -> ExitCode {
-    use media_gen_gateway::access::cli::{run, KeysAt};
+fn keys(action: &media_gen_gateway::keys_cli::KeysAction, config: &Config) -> ExitCode {
+    use media_gen_gateway::keys_cli::{run, KeysAt};
     let at = match library_at(config) {
         Ok(library) => KeysAt {
             library,

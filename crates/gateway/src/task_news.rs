@@ -41,7 +41,7 @@ pub async fn learnt(gateway: &Gateway, task: &mut AnyTask, heard: Heard<'_>) {
             // The owner is looked up only when a file is to be fetched.
             match heard {
                 Heard::Read { reader } => {
-                    let owner = async || Some(crate::kept::owner_of(gateway, &key, reader).await);
+                    let owner = async || Some(owner_of(gateway, &key, reader).await);
                     crate::kept::keep(kept, task, owner, kept.settings.wait).await;
                 }
                 // The service waits on a callback's answer: half as long.
@@ -51,7 +51,7 @@ pub async fn learnt(gateway: &Gateway, task: &mut AnyTask, heard: Heard<'_>) {
                 }
                 // Nobody waits: the copies are made in the background.
                 Heard::Watched => {
-                    let owner = async || crate::kept::submitter_of(gateway, &key).await;
+                    let owner = async || submitter_of(gateway, &key).await;
                     crate::kept::keep(kept, task, owner, Duration::ZERO).await;
                 }
             }
@@ -63,6 +63,43 @@ pub async fn learnt(gateway: &Gateway, task: &mut AnyTask, heard: Heard<'_>) {
         Heard::Callback { .. } | Heard::Watched => true,
     };
     if tells_library {
-        crate::library::record::learn_task(gateway, task).await;
+        crate::library_writes::learn_task(gateway, task).await;
+    }
+}
+
+/// Whose kept results task `key`'s are: its submitter as the library holds
+/// it, else `reader` (open mode, a gateway without a library, or a task
+/// submitted elsewhere), so the first reader does not decide for the
+/// person who asked for it.
+async fn owner_of(gateway: &Gateway, key: &TaskKey, reader: &Who) -> Who {
+    submitter_of(gateway, key)
+        .await
+        .unwrap_or_else(|| reader.clone())
+}
+
+/// Who submitted task `key`, when the library holds it.
+async fn submitter_of(gateway: &Gateway, key: &TaskKey) -> Option<Who> {
+    let library = gateway.library.as_ref()?;
+    match library.submitter(key.kind, &key.id).await {
+        Ok(person) => person.map(|person| Who::Person(person.into())),
+        Err(error) => {
+            tracing::warn!(error = %crate::observe::Scrubbed(&error), "the library could not say whose task it is");
+            None
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl crate::relay::TaskNews for Gateway {
+    async fn read(
+        &self,
+        kind: media_gen_api::TaskKind,
+        task_id: &str,
+    ) -> Result<AnyTask, crate::refusal::Refusal> {
+        self.read_task(kind, task_id).await
+    }
+
+    async fn ended(&self, task: &mut AnyTask, submitter: Option<&Who>) {
+        learnt(self, task, Heard::Callback { submitter }).await;
     }
 }

@@ -362,7 +362,7 @@ async fn the_board_pages_through_a_library_of_300_and_searches_all_of_it() {
 #[ignore = "needs the release build, ChromeDriver, nginx, Redis and PostgreSQL: run through `cargo xtask test`"]
 async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
     use media_gen_e2e::Redis;
-    use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
+    use media_gen_gateway::keys_cli::{run, KeysAction, KeysAt};
     use media_gen_gateway::library::LibraryAt;
 
     let redis = Redis::start().await;

@@ -10,9 +10,9 @@ use media_gen_e2e::{
     npm_scratch_dir, start_gateway, start_sandbox, test_folder, Browser, Redis, RelayGateway,
     RelayOptions,
 };
-use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
 use media_gen_gateway::access::key_file::KeyFile;
 use media_gen_gateway::access::AccessMode;
+use media_gen_gateway::keys_cli::{run, KeysAction, KeysAt};
 use serde_json::Value;
 
 use crate::common::{heard_not_read, page_token};

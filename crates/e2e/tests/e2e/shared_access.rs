@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use media_gen_e2e::{
     dist_dir, start_gateway, start_sandbox, Browser, Redis, RelayOptions, STORED_TASKS,
 };
-use media_gen_gateway::access::cli::{run, KeysAction, KeysAt};
 use media_gen_gateway::access::AccessMode;
+use media_gen_gateway::keys_cli::{run, KeysAction, KeysAt};
 use serde_json::{json, Value};
 
 use crate::common::{page_token, person_says, redis_cli};

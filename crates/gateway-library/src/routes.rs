@@ -1,0 +1,245 @@
+//! The page's calls on its person's library, under the site's base path:
+//! `GET /library` (a page, filtered), `GET|PATCH|DELETE /library/{request}`
+//! (one, renamed, removed), `POST /library/remove`, `/library/restore`
+//! and `/library/import`. Each is let in as a `/v1` call is (a key or the
+//! session cookie, the budgets); changes only from this site's pages or
+//! programs. A person reaches only their own requests: another's id
+//! answers 404, as a guessed one does.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, FromRef, FromRequestParts, Path, RawQuery};
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use media_gen_api::library::{
+    check_name, Import, LibraryQuery, Many, Removed, Rename, RequestId, IMPORT_MAX, MANY_MAX,
+};
+use serde::de::DeserializeOwned;
+
+use super::{now_ms, Library};
+use crate::access::admission::{Admission, Admitted, MayChange};
+use crate::access::Who;
+use crate::refusal::Refusal;
+
+/// The largest import's body (a thousand tasks with their requests).
+const IMPORT_BODY_BYTES: usize = 8 * 1024 * 1024;
+
+/// The library a gateway keeps, if any: the routes' state.
+#[derive(Clone, Default)]
+pub struct KeptLibrary(pub Option<Arc<Library>>);
+
+/// The library's routes, on a state that holds the library and lets
+/// calls in.
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    KeptLibrary: FromRef<S>,
+    Arc<Admission>: FromRef<S>,
+{
+    Router::new()
+        .route("/library", get(list))
+        .route(
+            "/library/{request}",
+            get(one).patch(rename).delete(remove_one),
+        )
+        .route("/library/remove", post(remove_many))
+        .route("/library/restore", post(restore))
+        .route(
+            "/library/import",
+            post(import).layer(DefaultBodyLimit::max(IMPORT_BODY_BYTES)),
+        )
+}
+
+/// The library, when this site keeps one; 404 otherwise (before the call
+/// is let in: it counts against no budget).
+struct Open(Arc<Library>);
+
+impl<S> FromRequestParts<S> for Open
+where
+    KeptLibrary: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = Refusal;
+
+    async fn from_request_parts(_: &mut Parts, state: &S) -> Result<Open, Refusal> {
+        KeptLibrary::from_ref(state)
+            .0
+            .map(Open)
+            .ok_or(Refusal::NotFound)
+    }
+}
+
+/// The person a call let in is from; an address (open mode) has no
+/// library (404).
+fn person(admitted: Admitted) -> Result<Arc<str>, Refusal> {
+    match admitted.who {
+        Who::Person(name) => Ok(name),
+        Who::Address(_) => Err(Refusal::NotFound),
+    }
+}
+
+/// `data` in the service's envelope, as the gateway's other answers are.
+fn answer(data: impl serde::Serialize) -> Response {
+    Json(media_gen_api::Envelope::success(
+        media_gen_api::envelope::MSG_OK,
+        data,
+    ))
+    .into_response()
+}
+
+/// A failed call of the database: 503, said in the log.
+fn unavailable(error: super::database::DbError) -> Refusal {
+    tracing::error!(%error, "the library failed a call");
+    metrics::counter!(crate::observe::LIBRARY_FAILURES).increment(1);
+    Refusal::Unavailable
+}
+
+/// `body` read as `T`, or a 400 naming what is wrong.
+fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, Refusal> {
+    serde_json::from_slice(body).map_err(|error| Refusal::Invalid(format!("the body: {error}")))
+}
+
+/// The id in the path, or 404 (nothing else reaches the database).
+fn id(text: &str) -> Result<RequestId, Refusal> {
+    RequestId::parse(text).ok_or(Refusal::NotFound)
+}
+
+async fn list(
+    Open(library): Open,
+    admitted: Admitted,
+    RawQuery(query): RawQuery,
+) -> Result<Response, Refusal> {
+    let person = person(admitted)?;
+    let pairs: Vec<(String, String)> =
+        url::form_urlencoded::parse(query.unwrap_or_default().as_bytes())
+            .into_owned()
+            .collect();
+    let query = LibraryQuery::from_pairs(pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())))
+        .map_err(Refusal::Invalid)?;
+    let page = library.list(&person, &query).await.map_err(unavailable)?;
+    Ok(answer(page))
+}
+
+async fn one(
+    Open(library): Open,
+    admitted: Admitted,
+    Path(request): Path<String>,
+) -> Result<Response, Refusal> {
+    let person = person(admitted)?;
+    let item = library
+        .get(&person, &id(&request)?)
+        .await
+        .map_err(unavailable)?
+        .ok_or(Refusal::NotFound)?;
+    Ok(answer(item))
+}
+
+async fn rename(
+    Open(library): Open,
+    _: MayChange,
+    admitted: Admitted,
+    Path(request): Path<String>,
+    body: Bytes,
+) -> Result<Response, Refusal> {
+    let person = person(admitted)?;
+    let id = id(&request)?;
+    let rename: Rename = read(&body)?;
+    let name = check_name(&rename.name).map_err(Refusal::Invalid)?;
+    if !library
+        .rename(&person, &id, &name)
+        .await
+        .map_err(unavailable)?
+    {
+        return Err(Refusal::NotFound);
+    }
+    let item = library.get(&person, &id).await.map_err(unavailable)?;
+    Ok(answer(item))
+}
+
+async fn remove_one(
+    Open(library): Open,
+    _: MayChange,
+    admitted: Admitted,
+    Path(request): Path<String>,
+) -> Result<Response, Refusal> {
+    let person = person(admitted)?;
+    let removed = library
+        .remove(&person, &[id(&request)?], now_ms())
+        .await
+        .map_err(unavailable)?;
+    if removed.requests.is_empty() {
+        return Err(Refusal::NotFound);
+    }
+    Ok(answer(removed))
+}
+
+/// The requests a `remove` or `restore` names, or a 400.
+fn many(body: &[u8]) -> Result<Vec<RequestId>, Refusal> {
+    let many: Many = read(body)?;
+    if many.requests.is_empty() || many.requests.len() > MANY_MAX {
+        return Err(Refusal::Invalid(format!(
+            "requests: 1 to {MANY_MAX} request ids"
+        )));
+    }
+    Ok(many.requests)
+}
+
+async fn remove_many(
+    Open(library): Open,
+    _: MayChange,
+    admitted: Admitted,
+    body: Bytes,
+) -> Result<Response, Refusal> {
+    let person = person(admitted)?;
+    let removed = library
+        .remove(&person, &many(&body)?, now_ms())
+        .await
+        .map_err(unavailable)?;
+    Ok(answer(removed))
+}
+
+async fn restore(
+    Open(library): Open,
+    _: MayChange,
+    admitted: Admitted,
+    body: Bytes,
+) -> Result<Response, Refusal> {
+    let person = person(admitted)?;
+    let asked = many(&body)?;
+    let restored = library
+        .restore(&person, &asked, now_ms())
+        .await
+        .map_err(unavailable)?;
+    if restored.is_empty() {
+        return Err(Refusal::Gone(
+            "removed more than a minute ago, or not removed: nothing to restore".to_owned(),
+        ));
+    }
+    Ok(answer(Removed {
+        requests: restored,
+        undo_until: 0,
+    }))
+}
+
+async fn import(
+    Open(library): Open,
+    _: MayChange,
+    admitted: Admitted,
+    body: Bytes,
+) -> Result<Response, Refusal> {
+    let person = person(admitted)?;
+    let import: Import = read(&body)?;
+    if import.tasks.len() > IMPORT_MAX {
+        return Err(Refusal::Invalid(format!(
+            "tasks: at most {IMPORT_MAX} at once"
+        )));
+    }
+    let imported = library
+        .import(&person, &import.tasks, now_ms())
+        .await
+        .map_err(unavailable)?;
+    Ok(answer(imported))
+}
