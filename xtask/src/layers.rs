@@ -2,13 +2,16 @@
 //! graph (`cargo tree`), what each crate must never pull in, however
 //! indirectly; in the browser crates' sources, which folder alone may call
 //! browser storage or the network; in the contract's follow engine, no
-//! clock, wait or I/O at all. Part of the lint phase of `cargo xtask test`.
+//! clock, wait or I/O at all; in each gateway crate, no two modules that
+//! import each other (`module_cycles.rs`). Part of the lint phase of
+//! `cargo xtask test`.
 
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
 use crate::cmd::{self, command};
+use crate::module_cycles;
 use crate::tools::WASM_TARGET;
 
 /// One rule: `package`, built for `target` (this machine when `None`),
@@ -107,8 +110,82 @@ const RULES: &[Rule] = &[
         package: "media-gen-gateway-base",
         target: None,
         forbidden: BROWSER,
-        forbidden_exactly: &["media-gen-gateway", "media-gen-sandbox", "media-gen-client"],
+        forbidden_exactly: &[
+            "media-gen-gateway-access",
+            "media-gen-gateway-uploads",
+            "media-gen-gateway-kept",
+            "media-gen-gateway-relay",
+            "media-gen-gateway-library",
+            "media-gen-gateway",
+            "media-gen-sandbox",
+            "media-gen-client",
+        ],
         why: "what every part of the gateway stands on depends on none of its parts, nor on another server",
+    },
+    Rule {
+        package: "media-gen-gateway-access",
+        target: None,
+        forbidden: BROWSER,
+        forbidden_exactly: &[
+            "media-gen-gateway-uploads",
+            "media-gen-gateway-kept",
+            "media-gen-gateway-relay",
+            "media-gen-gateway-library",
+            "media-gen-gateway",
+            "media-gen-sandbox",
+        ],
+        why: "access knows no other part: the library answers the database it asks for through a trait",
+    },
+    Rule {
+        package: "media-gen-gateway-uploads",
+        target: None,
+        forbidden: BROWSER,
+        forbidden_exactly: &[
+            "media-gen-gateway-kept",
+            "media-gen-gateway-relay",
+            "media-gen-gateway-library",
+            "media-gen-gateway",
+            "media-gen-sandbox",
+        ],
+        why: "uploads stand on access alone: the kept results share their store, not the other way round",
+    },
+    Rule {
+        package: "media-gen-gateway-kept",
+        target: None,
+        forbidden: BROWSER,
+        forbidden_exactly: &[
+            "media-gen-gateway-relay",
+            "media-gen-gateway-library",
+            "media-gen-gateway",
+            "media-gen-sandbox",
+        ],
+        why: "kept results stand on uploads and access: the server tells them a task succeeded, whether a read or the relay brought the news",
+    },
+    Rule {
+        package: "media-gen-gateway-relay",
+        target: None,
+        forbidden: BROWSER,
+        forbidden_exactly: &[
+            "media-gen-gateway-uploads",
+            "media-gen-gateway-kept",
+            "media-gen-gateway-library",
+            "media-gen-gateway",
+            "media-gen-sandbox",
+        ],
+        why: "the relay stands on access alone: what a confirmed callback leads to, the server decides",
+    },
+    Rule {
+        package: "media-gen-gateway-library",
+        target: None,
+        forbidden: BROWSER,
+        forbidden_exactly: &[
+            "media-gen-gateway-uploads",
+            "media-gen-gateway-kept",
+            "media-gen-gateway-relay",
+            "media-gen-gateway",
+            "media-gen-sandbox",
+        ],
+        why: "the library stands on access alone: what forwarded calls write in it, the server decides",
     },
     Rule {
         package: "media-gen-gateway",
@@ -420,7 +497,9 @@ fn check_sources(root: &Path) -> Result<Vec<String>> {
 
 /// Check every rule; fails naming each broken one.
 pub fn check() -> Result<()> {
-    let mut broken = check_sources(&crate::project::root())?;
+    let root = crate::project::root();
+    let mut broken = check_sources(&root)?;
+    let cycles = module_cycles::cycles(&module_cycles::gateway_sources(&root)?);
     if broken.is_empty() {
         for rule in SOURCE_RULES {
             println!("{}: {}", BROWSER_SOURCES.join(", "), rule.why);
@@ -430,6 +509,10 @@ pub fn check() -> Result<()> {
         println!("{DRIVER}: {DRIVER_WHY}");
         println!("{}: {RUST_DRIVER_WHY}", RUST_DRIVERS.join(", "));
     }
+    if cycles.is_empty() {
+        println!("crates/gateway*/src: {}", module_cycles::WHY);
+    }
+    broken.extend(cycles);
     for rule in RULES {
         let mut tree = command("cargo");
         tree.args(["tree", "--quiet", "--package", rule.package])

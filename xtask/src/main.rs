@@ -19,6 +19,7 @@ mod fuzz;
 mod layers;
 mod libtest;
 mod machine;
+mod module_cycles;
 mod npm;
 mod phases;
 mod project;

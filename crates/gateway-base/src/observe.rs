@@ -44,6 +44,9 @@ pub const KEPT_SECONDS: &str = "gateway_kept_duration_seconds";
 pub const LIBRARY_FAILURES: &str = "gateway_library_failures_total";
 /// Seconds each call of the library's database took, by `call`.
 pub const LIBRARY_SECONDS: &str = "gateway_library_duration_seconds";
+/// Counts of the uploads' and kept copies' bytes found to differ from a
+/// recount of their records (and mended), by count's `kind`.
+pub const COUNTS_DRIFTED: &str = "gateway_upload_counts_drifted_total";
 /// Connections open now.
 pub const CONNECTIONS_OPEN: &str = "gateway_connections_open";
 

@@ -2,18 +2,36 @@
 //! bytes kept a day (UTC) and bytes kept at once, counted from the copies'
 //! records (shared through Redis when the records are), so every gateway
 //! counts the same; a copy being fetched counts its reservation
-//! ([`super::room`]). A copy counts against the person who submitted its
+//! ([`super::counted`]). A copy counts against the person who submitted its
 //! task, whoever reads it. An address in `open` mode has none: the quota
 //! bounds it.
 
 use media_gen_api::kept::NotKept;
 use media_gen_api::size_text::{size_text, sizes_apart};
+use media_gen_gateway_uploads::counts::{kept_of, kept_on, Counts};
 use media_gen_gateway_uploads::FileId;
 
 use super::KeepSettings;
 use crate::access::person_usage::DAY;
 use crate::access::Who;
 use media_gen_gateway_uploads::record::Upload;
+
+/// Whether `incoming` more bytes of `person`'s fit their budgets at `now`
+/// by the counts ([`media_gen_gateway_uploads::counts`]): never below a
+/// recount, so what fits here fits; what does not is for [`check`] to say.
+pub fn fit_in_counts(
+    counts: &Counts,
+    settings: &KeepSettings,
+    person: &Who,
+    incoming: u64,
+    now: u64,
+) -> bool {
+    let owner = person.to_string();
+    let today = counts.get(&kept_on(now / DAY, &owner));
+    let held = counts.get(&kept_of(&owner));
+    today.saturating_add(incoming) <= settings.bytes_per_day
+        && held.saturating_add(incoming) <= settings.bytes_per_person
+}
 
 /// Whether `incoming` more bytes of `person`'s fit their budgets at `now`,
 /// counted from `records` (every other stored record, each naming its
@@ -34,7 +52,7 @@ pub fn check<'a>(
         if record.created / DAY == now / DAY {
             today = today.saturating_add(record.length);
         }
-        held = held.saturating_add(super::room::counted_at(record, now, settings));
+        held = held.saturating_add(super::counted::counted_at(record, now, settings));
     }
     if today.saturating_add(incoming) > settings.bytes_per_day {
         return Err(NotKept::NoRoom {

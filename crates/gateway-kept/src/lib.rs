@@ -12,6 +12,7 @@
 //! id lets exactly one gateway fetch it.
 
 pub mod budgets;
+pub mod counted;
 pub mod fetch;
 pub mod room;
 pub mod serve;

@@ -15,41 +15,16 @@
 
 use media_gen_api::kept::NotKept;
 
+use super::counted::counted_at;
 use super::KeepSettings;
 use crate::access::{now_seconds, Who};
 use crate::observe::KEPT_EVICTED;
+use media_gen_gateway_uploads::counts::{Counts, KEPT};
 use media_gen_gateway_uploads::record::{Upload, RESERVATION};
 use media_gen_gateway_uploads::{FileId, Uploads};
 
 /// Bytes reserved at a time for a file sent with no length.
 pub const PIECE: u64 = RESERVATION;
-
-/// The bytes of the quota `record` takes at `now`: a kept copy's length,
-/// a fetch under way's reservation, nothing for anything else (uploads,
-/// refusals, copies expired or whose fetch stopped long ago).
-pub fn counted_at(record: &Upload, now: u64, settings: &KeepSettings) -> u64 {
-    let Some(kept) = &record.kept else {
-        return 0;
-    };
-    if record.complete {
-        return if record.expired_at(now) {
-            0
-        } else {
-            record.length
-        };
-    }
-    let fetching = !record.gone
-        && kept.not_kept.is_none()
-        && record
-            .touched
-            .saturating_add(settings.fetch_deadline.as_secs())
-            > now;
-    if fetching {
-        record.length.max(record.received)
-    } else {
-        0
-    }
-}
 
 /// Whether `incoming` bytes for copy `id` (`owner`'s, whose budgets count
 /// it when a person) would fit now, evicting nothing: asked before a
@@ -67,13 +42,18 @@ pub async fn fits(
             limit: settings.quota,
         });
     }
-    let all = records(uploads).await?;
     let now = now_seconds();
-    let others = all.iter().filter(|(other, _)| other != id);
-    if let Some(person) = owner.filter(|owner| owner.person().is_some()) {
-        super::budgets::check(others.clone(), settings, person, incoming, now)?;
+    let Some(person) = owner.filter(|owner| owner.person().is_some()) else {
+        return Ok(());
+    };
+    if let Some(counts) = counts(uploads).await? {
+        if super::budgets::fit_in_counts(&counts, settings, person, incoming, now) {
+            return Ok(());
+        }
     }
-    Ok(())
+    let all = records(uploads).await?;
+    let others = all.iter().filter(|(other, _)| other != id);
+    super::budgets::check(others, settings, person, incoming, now)
 }
 
 /// Reserve `more` bytes for copy `id` (`record`, its record as this fetch
@@ -96,8 +76,20 @@ pub async fn reserve(
         });
     }
     let _one_at_a_time = uploads.admit().await.map_err(unanswered)?;
-    let all = records(uploads).await?;
     let now = now_seconds();
+    // The counts are never below a recount: when they say it fits, it does
+    // (this copy's own reservation counted twice, to be sure).
+    if let Some(counts) = counts(uploads).await? {
+        let budgets_fit = owner
+            .filter(|owner| owner.person().is_some())
+            .is_none_or(|person| {
+                super::budgets::fit_in_counts(&counts, settings, person, reserved, now)
+            });
+        if budgets_fit && counts.get(KEPT).saturating_add(reserved) <= settings.quota {
+            return keep_reservation(uploads, id, record, reserved, now).await;
+        }
+    }
+    let all = records(uploads).await?;
     let others: Vec<&(FileId, Upload)> = all.iter().filter(|(other, _)| other != id).collect();
     if let Some(person) = owner.filter(|owner| owner.person().is_some()) {
         super::budgets::check(others.iter().copied(), settings, person, reserved, now)?;
@@ -135,6 +127,17 @@ pub async fn reserve(
                 .to_owned(),
         });
     }
+    keep_reservation(uploads, id, record, reserved, now).await
+}
+
+/// Save copy `id`'s `record` with `reserved` bytes reserved at `now`.
+async fn keep_reservation(
+    uploads: &Uploads,
+    id: &FileId,
+    record: &mut Upload,
+    reserved: u64,
+    now: u64,
+) -> Result<(), NotKept> {
     record.length = reserved;
     record.touched = now;
     uploads.store.save(id, record).await.map_err(|error| {
@@ -143,6 +146,12 @@ pub async fn reserve(
             detail: "the gateway's storage did not answer".to_owned(),
         }
     })
+}
+
+/// The counts of every stored record once trusted, or the refusal that
+/// the storage did not answer.
+async fn counts(uploads: &Uploads) -> Result<Option<Counts>, NotKept> {
+    uploads.store.counts().await.map_err(unanswered)
 }
 
 /// Every stored record, or the refusal that the storage did not answer.
@@ -154,53 +163,5 @@ fn unanswered(error: std::io::Error) -> NotKept {
     tracing::warn!(error = %crate::observe::Scrubbed(&error), "the kept copies could not be counted");
     NotKept::NoRoom {
         detail: "the gateway's storage did not answer".to_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use media_gen_gateway_uploads::record::KeptFile;
-
-    fn copy(length: u64, now: u64) -> Upload {
-        Upload {
-            kept: Some(KeptFile {
-                task: "image_to_video:t".to_owned(),
-                field: "video_url".to_owned(),
-                mime: "video/mp4".to_owned(),
-                not_kept: None,
-                retry: false,
-            }),
-            ..Upload::new(
-                length,
-                "t.mp4".to_owned(),
-                "person:ada".to_owned(),
-                now,
-                now + 100,
-            )
-        }
-    }
-
-    #[test]
-    fn a_fetch_under_way_counts_its_reservation_until_it_goes_silent() {
-        let settings = KeepSettings::new(b"token");
-        let now = 1_000_000;
-        let fetching = copy(700_000, now);
-        assert_eq!(counted_at(&fetching, now, &settings), 700_000);
-        let silent_since = now + settings.fetch_deadline.as_secs();
-        assert_eq!(counted_at(&fetching, silent_since, &settings), 0);
-        let kept = Upload {
-            complete: true,
-            ..copy(500, now)
-        };
-        assert_eq!(counted_at(&kept, now + 50, &settings), 500);
-        assert_eq!(counted_at(&kept, now + 100, &settings), 0, "expired");
-        let mut refused = copy(0, now);
-        if let Some(kept) = &mut refused.kept {
-            kept.not_kept = Some("no room".to_owned());
-        }
-        assert_eq!(counted_at(&refused, now, &settings), 0);
-        let upload = Upload::new(900, "a.png".to_owned(), "x".to_owned(), now, now + 100);
-        assert_eq!(counted_at(&upload, now, &settings), 0, "not a copy");
     }
 }

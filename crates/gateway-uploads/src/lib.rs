@@ -7,6 +7,7 @@
 
 pub mod budgets;
 pub mod bytes;
+pub mod counts;
 pub mod file_id;
 pub mod held;
 pub mod hold_watch;
@@ -191,8 +192,14 @@ impl Uploads {
             }
             None => Bytes::Folder(bytes::folder::FolderBytes::open(folder()?)?),
         };
+        let store = Store::new(records, bytes);
+        // Records in Redis may have been written before counts were kept:
+        // counted now, or at the first sweep Redis answers.
+        if matches!(store.records, Records::Redis(_)) {
+            recount(&store).await;
+        }
         Ok(Uploads {
-            store: Store { records, bytes },
+            store,
             budgets,
             watch: hold_watch::HoldWatch::new(settings.hold_reads),
             settings,
@@ -329,6 +336,25 @@ pub async fn sweep(uploads: Arc<Uploads>) {
         }
         for (id, upload) in forgotten {
             uploads.store.remove(&id, &upload).await;
+        }
+        recount(&uploads.store).await;
+    }
+}
+
+/// Recount the counts from the records, and say in the log and the
+/// metrics each count that had drifted (a store changed by hand, records
+/// written before counts were kept); mended either way.
+pub async fn recount(store: &Store) {
+    match store.recount().await {
+        Ok(drift) => {
+            for (count, was, recounted) in drift {
+                let kind = count.split(':').next().unwrap_or_default().to_owned();
+                tracing::warn!(%count, was, recounted, "a count of the uploads had drifted; mended");
+                metrics::counter!(crate::observe::COUNTS_DRIFTED, "kind" => kind).increment(1);
+            }
+        }
+        Err(error) => {
+            tracing::warn!(error = %crate::observe::Scrubbed(&error), "the uploads' counts could not be recounted; trying again");
         }
     }
 }

@@ -4,12 +4,14 @@
 
 use crate::FileId;
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use media_gen_api::TaskKey;
 
 use super::bytes::Bytes;
 use super::record::Upload;
 use super::records::{Records, Writing};
+use crate::counts;
 
 /// The uploads' records and bytes.
 pub struct Store {
@@ -17,9 +19,41 @@ pub struct Store {
     pub records: Records,
     /// Their bytes.
     pub bytes: Bytes,
+    /// Whether this gateway has seen the counts recounted (in a folder,
+    /// made from the records at start): until then, records written before
+    /// counts were kept may be missing from them, and only a recount
+    /// decides.
+    recounted: AtomicBool,
 }
 
 impl Store {
+    /// The store of `records` and `bytes`.
+    pub fn new(records: Records, bytes: Bytes) -> Store {
+        let recounted = AtomicBool::new(matches!(records, Records::Folder(_)));
+        Store {
+            records,
+            bytes,
+            recounted,
+        }
+    }
+
+    /// The counts of every record's charge ([`counts`]), once they can be
+    /// trusted; `None` before.
+    pub async fn counts(&self) -> io::Result<Option<counts::Counts>> {
+        if !self.recounted.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        self.records.counts().await.map(Some)
+    }
+
+    /// Recount the counts from the records: each count that drifted, as
+    /// it was and as recounted; mended, and trusted from now on.
+    pub async fn recount(&self) -> io::Result<Vec<(String, u64, u64)>> {
+        let drift = self.records.recount().await?;
+        self.recounted.store(true, Ordering::Relaxed);
+        Ok(drift)
+    }
+
     /// What is known of `id`.
     pub async fn get(&self, id: &FileId) -> io::Result<Option<Upload>> {
         self.records.get(id).await
@@ -53,6 +87,44 @@ impl Store {
             .filter(|(_, upload)| upload.kept.is_none())
             .map(|(_, upload)| upload.counted_at(now, idle))
             .sum())
+    }
+
+    /// The bytes of the quota in use at `now` as far as `adding` more
+    /// within `quota` needs to know: the counts when they say it fits
+    /// (they are never below a recount), else the recount, which ages
+    /// what time has freed.
+    pub async fn counted_for(
+        &self,
+        adding: u64,
+        quota: u64,
+        now: u64,
+        idle: u64,
+    ) -> io::Result<u64> {
+        if let Some(counts) = self.counts().await? {
+            let counted = counts.get(counts::UPLOADS);
+            if counted.saturating_add(adding) <= quota {
+                return Ok(counted);
+            }
+        }
+        self.counted(now, idle).await
+    }
+
+    /// `owner`'s uploads under way at `now` as far as a limit of `limit`
+    /// needs to know: the count when it is below, else the recount.
+    pub async fn in_flight_for(
+        &self,
+        owner: &str,
+        limit: usize,
+        now: u64,
+        idle: u64,
+    ) -> io::Result<usize> {
+        if let Some(counts) = self.counts().await? {
+            match usize::try_from(counts.get(&counts::in_flight(owner))) {
+                Ok(counted) if counted < limit => return Ok(counted),
+                _ => {}
+            }
+        }
+        self.in_flight(owner, now, idle).await
     }
 
     /// `owner`'s uploads under way at `now`.

@@ -255,7 +255,7 @@ async fn start(
     let owner = who.to_string();
     let under_way = uploads
         .store
-        .in_flight(&owner, now, idle)
+        .in_flight_for(&owner, uploads.settings.in_flight, now, idle)
         .await
         .map_err(UploadRefusal::storage)?;
     uploads.budgets.take(&owner, length, under_way, now).await?;
@@ -291,7 +291,7 @@ async fn room_for(
     let quota = uploads.settings.quota;
     let used = uploads
         .store
-        .counted(now, uploads.idle_seconds())
+        .counted_for(adding, quota, now, uploads.idle_seconds())
         .await
         .map_err(UploadRefusal::storage)?;
     if remaining <= quota && used.saturating_add(adding) <= quota {

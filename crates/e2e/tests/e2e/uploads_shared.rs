@@ -517,6 +517,112 @@ async fn two_gateways_admit_uploads_against_one_quota_one_at_a_time() {
     }
 }
 
+#[tokio::test]
+#[ignore = "needs redis-server: run through `cargo xtask test`"]
+async fn the_counts_two_gateways_keep_are_a_recount_and_drift_is_mended() {
+    use media_gen_gateway::uploads::counts::{Counts, UPLOADS};
+    use media_gen_gateway::uploads::record::RESERVATION;
+    let sandbox = start_fetching_sandbox(100).await;
+    let redis = Redis::start().await;
+    let dir = media_gen_e2e::test_folder("shared-counts");
+    let settings = || UploadSettings {
+        in_flight: 100,
+        ..UploadSettings::new(dir.path().to_owned(), String::new())
+    };
+    let start = || {
+        RelayGateway::start(RelayOptions {
+            redis: Some(redis.url.clone()),
+            uploads: Some(settings()),
+            ..RelayOptions::new(&sandbox)
+        })
+    };
+    let (one, other) = (start().await, start().await);
+    one.ready().await;
+    other.ready().await;
+    // Uploads made, written to and cancelled on both gateways.
+    let mut made = Vec::new();
+    for (base, length) in [
+        (&one.base_url, MIB),
+        (&other.base_url, 2 * MIB),
+        (&one.base_url, 3 * MIB),
+    ] {
+        let answer = create(base, length).await;
+        assert_eq!(answer.status(), StatusCode::CREATED);
+        made.push(answer.headers()["location"].to_str().unwrap().to_owned());
+    }
+    assert_eq!(
+        patch(&made[0], 0, &png(64 * 1024)).await,
+        StatusCode::NO_CONTENT
+    );
+    let ended = tus(reqwest::Client::new().delete(&made[1]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), StatusCode::NO_CONTENT);
+    // A third look at the same records: its counts are what a recount of
+    // every record finds.
+    let link = media_gen_gateway::redis_link::RedisLink::start(&redis.url)
+        .await
+        .unwrap();
+    let uploads = media_gen_gateway::uploads::Uploads::open(settings(), Some(link))
+        .await
+        .unwrap();
+    let records = &uploads.store.records;
+    let all = records.all().await.unwrap();
+    assert_eq!(all.len(), 2, "the cancelled upload is gone");
+    let recounted = Counts::of(all.iter().map(|(_, record)| record));
+    let counts = records.counts().await.unwrap();
+    assert_eq!(counts.drift(&recounted), Vec::new(), "{counts:?}");
+    assert!(counts.get(UPLOADS) > 0, "{counts:?}");
+    // A count changed by hand, and a record written with no charge (as one
+    // from before counts were kept): the recount says both and mends them.
+    assert_eq!(
+        redis_command(
+            &redis.url,
+            &["HSET", "media-gen:upload-counts", UPLOADS, "1"]
+        )
+        .await,
+        ":0"
+    );
+    let id = FileId::parse("00112233445566778899aabbccddeeff").unwrap();
+    let record = media_gen_gateway::uploads::record::Upload::new(
+        5 * MIB as u64,
+        "old.png".to_owned(),
+        "192.0.2.9".to_owned(),
+        1,
+        u64::MAX / 2,
+    );
+    let text = serde_json::to_string(&record).unwrap();
+    let key = format!("media-gen:upload:{id}");
+    assert_eq!(
+        redis_command(&redis.url, &["SET", &key, &text]).await,
+        "+OK"
+    );
+    redis_command(&redis.url, &["SADD", "media-gen:uploads", id.as_str()]).await;
+    let drift = uploads.store.recount().await.unwrap();
+    let uploads_drift = drift.iter().find(|(count, _, _)| count == UPLOADS);
+    // The old record's charge enters the counts as it is mended; then the
+    // sum of every charge is found to differ from the count set by hand.
+    let reserved = RESERVATION.min(5 * MIB as u64);
+    let with_old = recounted.get(UPLOADS) + reserved;
+    assert_eq!(
+        uploads_drift,
+        Some(&(UPLOADS.to_owned(), 1 + reserved, with_old)),
+        "{drift:?}"
+    );
+    let all = records.all().await.unwrap();
+    let counts = records.counts().await.unwrap();
+    assert_eq!(
+        counts.drift(&Counts::of(all.iter().map(|(_, record)| record))),
+        Vec::new()
+    );
+    assert_eq!(
+        uploads.store.recount().await.unwrap(),
+        Vec::new(),
+        "nothing left to mend"
+    );
+}
+
 /// The sandbox's counters, as `/sandbox/stats` gives them.
 async fn sandbox_stats(sandbox: &str) -> serde_json::Value {
     let stats: serde_json::Value = reqwest::get(format!("{sandbox}/sandbox/stats"))

@@ -9,12 +9,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::super::record::Upload;
+use crate::counts::{Charge, Counts};
 use crate::private_files::{self, write_atomically};
 
-/// The records of one folder.
+/// The records of one folder, and their counts.
 pub struct FolderRecords {
     dir: PathBuf,
-    index: Mutex<HashMap<FileId, Upload>>,
+    index: Mutex<Index>,
     writing: Arc<Mutex<HashSet<FileId>>>,
     /// Held by each change read, made and written (see [`FolderRecords::update`]).
     changing: tokio::sync::Mutex<()>,
@@ -35,12 +36,33 @@ impl Drop for FolderWriting {
     }
 }
 
+/// Every record, and the counts of their charges, changed together.
+#[derive(Default)]
+struct Index {
+    records: HashMap<FileId, Upload>,
+    counts: Counts,
+}
+
+impl Index {
+    /// Keep `upload` as `id`'s record (none: forget it), its charge
+    /// moved in the counts.
+    fn put(&mut self, id: &FileId, upload: Option<Upload>) {
+        let after = upload.as_ref().map(Charge::of).unwrap_or_default();
+        let before = match upload {
+            Some(upload) => self.records.insert(id.clone(), upload),
+            None => self.records.remove(id),
+        };
+        let before = before.as_ref().map(Charge::of).unwrap_or_default();
+        self.counts.change(&before, &after);
+    }
+}
+
 impl FolderRecords {
     /// The records under `dir` (made if missing, private: see
     /// [`crate::private_files`]), as the folder holds them.
     pub fn open(dir: &Path) -> io::Result<FolderRecords> {
         private_files::create_dir_all(dir)?;
-        let mut index = HashMap::new();
+        let mut index = Index::default();
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
             let Some(id) = path
@@ -55,7 +77,7 @@ impl FolderRecords {
                 .ok()
                 .and_then(|text| serde_json::from_str::<Upload>(&text).ok());
             if let Some(upload) = upload {
-                index.insert(id, upload);
+                index.put(&id, Some(upload));
             }
         }
         Ok(FolderRecords {
@@ -66,7 +88,7 @@ impl FolderRecords {
         })
     }
 
-    fn with<T>(&self, look: impl FnOnce(&mut HashMap<FileId, Upload>) -> T) -> T {
+    fn with<T>(&self, look: impl FnOnce(&mut Index) -> T) -> T {
         look(&mut self.index.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
@@ -76,13 +98,14 @@ impl FolderRecords {
 
     /// What is known of `id`.
     pub fn get(&self, id: &FileId) -> Option<Upload> {
-        self.with(|index| index.get(id).cloned())
+        self.with(|index| index.records.get(id).cloned())
     }
 
     /// Every upload known.
     pub fn all(&self) -> Vec<(FileId, Upload)> {
         self.with(|index| {
             index
+                .records
                 .iter()
                 .map(|(id, upload)| (id.clone(), upload.clone()))
                 .collect()
@@ -96,7 +119,7 @@ impl FolderRecords {
         tokio::task::spawn_blocking(move || write_atomically(&path, &text))
             .await
             .map_err(io::Error::other)??;
-        self.with(|index| index.insert(id.clone(), upload.clone()));
+        self.with(|index| index.put(id, Some(upload.clone())));
         Ok(())
     }
 
@@ -118,11 +141,26 @@ impl FolderRecords {
 
     /// Forget `id`.
     pub async fn remove(&self, id: &FileId) -> io::Result<()> {
-        self.with(|index| index.remove(id));
+        self.with(|index| index.put(id, None));
         match tokio::fs::remove_file(self.path(id)).await {
             Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
             _ => Ok(()),
         }
+    }
+
+    /// The counts of the records' charges.
+    pub fn counts(&self) -> Counts {
+        self.with(|index| index.counts.clone())
+    }
+
+    /// Recount the counts from the records: the drift found, mended.
+    pub fn recount(&self) -> Vec<(String, u64, u64)> {
+        self.with(|index| {
+            let recount = Counts::of(index.records.values());
+            let drift = index.counts.drift(&recount);
+            index.counts = recount;
+            drift
+        })
     }
 
     /// The right to write `id`, unless another request holds it.
@@ -168,6 +206,46 @@ mod tests {
         // As written: read again from the folder.
         let again = FolderRecords::open(dir.path()).unwrap();
         assert_eq!(again.get(&id).unwrap().held_by.len(), 20);
+    }
+
+    #[tokio::test]
+    async fn the_counts_follow_every_change_are_read_back_and_drift_is_mended() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = FolderRecords::open(dir.path()).unwrap();
+        let (a, b) = (
+            FileId::parse("0123456789abcdef0123456789abcdef").unwrap(),
+            FileId::parse("fedcba9876543210fedcba9876543210").unwrap(),
+        );
+        let upload = |length| Upload::new(length, "a.png".to_owned(), "ada".to_owned(), 0, 10);
+        records.save(&a, &upload(300)).await.unwrap();
+        records.save(&b, &upload(500)).await.unwrap();
+        records
+            .update(&a, |upload| upload.complete = true)
+            .await
+            .unwrap();
+        records.remove(&b).await.unwrap();
+        let recount = || {
+            Counts::of(
+                records
+                    .all()
+                    .iter()
+                    .map(|(_, upload)| upload.clone())
+                    .collect::<Vec<_>>()
+                    .iter(),
+            )
+        };
+        assert_eq!(records.counts(), recount());
+        assert_eq!(records.counts().get(crate::counts::UPLOADS), 300);
+        assert_eq!(records.counts().get(&crate::counts::in_flight("ada")), 0);
+        // Read back from the folder at start.
+        assert_eq!(FolderRecords::open(dir.path()).unwrap().counts(), recount());
+        // Counts that drifted are said and mended.
+        records.with(|index| index.counts = Counts::default());
+        assert_eq!(
+            records.recount(),
+            vec![(crate::counts::UPLOADS.to_owned(), 0, 300)]
+        );
+        assert_eq!(records.recount(), Vec::new());
     }
 
     #[tokio::test]

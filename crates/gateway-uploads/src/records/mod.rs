@@ -5,12 +5,14 @@
 
 pub mod folder;
 pub mod redis;
+pub mod redis_counts;
 
 use crate::FileId;
 use std::io;
 use std::sync::Arc;
 
 use super::record::Upload;
+use crate::counts::Counts;
 
 /// The records of every upload.
 pub enum Records {
@@ -114,6 +116,23 @@ impl Records {
         match self {
             Records::Folder(folder) => Ok(folder.all()),
             Records::Redis(redis) => redis.all().await,
+        }
+    }
+
+    /// The counts of every record's charge ([`crate::counts`]).
+    pub async fn counts(&self) -> io::Result<Counts> {
+        match self {
+            Records::Folder(folder) => Ok(folder.counts()),
+            Records::Redis(redis) => redis.counts().await,
+        }
+    }
+
+    /// Recount the counts from every record: each count that drifted, as
+    /// it was and as recounted; mended.
+    pub async fn recount(&self) -> io::Result<Vec<(String, u64, u64)>> {
+        match self {
+            Records::Folder(folder) => Ok(folder.recount()),
+            Records::Redis(redis) => redis.recount().await,
         }
     }
 

@@ -2,7 +2,8 @@
 //! upload's record as JSON, the set `media-gen:uploads` their ids, and
 //! `media-gen:upload-writing:{id}` the lock of the one request writing it,
 //! kept alive while that request runs and gone within [`LOCK_LIFETIME`]
-//! of a gateway that died holding it.
+//! of a gateway that died holding it. Every write moves the record's
+//! charge in the counts in the same step ([`super::redis_counts`]).
 
 use crate::FileId;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,7 +13,9 @@ use std::time::Duration;
 use redis::AsyncCommands;
 
 use super::super::record::Upload;
+use super::redis_counts::{self, CHARGES, COUNTS, WRITE, WRITE_SOURCE};
 use super::{io_error, Link};
+use crate::counts::{Charge, Counts};
 use crate::redis_link::REDIS_TIMEOUT;
 
 /// The set of every upload's id.
@@ -135,12 +138,17 @@ impl RedisRecords {
     /// Keep `upload` as what is known of `id`.
     pub async fn save(&self, id: &FileId, upload: &Upload) -> std::io::Result<()> {
         let text = serde_json::to_string(upload).map_err(io_error)?;
-        redis::pipe()
-            .atomic()
-            .set(record_key(id), text)
-            .sadd(IDS, id.as_str())
-            .query_async::<()>(&mut self.connection()?)
+        WRITE
+            .key(record_key(id))
+            .key(IDS)
+            .key(CHARGES)
+            .key(COUNTS)
+            .arg(id.as_str())
+            .arg(text)
+            .arg(redis_counts::written(&Charge::of(upload)))
+            .invoke_async::<i64>(&mut self.connection()?)
             .await
+            .map(drop)
             .map_err(io_error)
     }
 
@@ -174,9 +182,20 @@ impl RedisRecords {
             };
             change(&mut upload);
             let text = serde_json::to_string(&upload).map_err(io_error)?;
+            let mut write = redis::cmd("EVAL");
+            write
+                .arg(WRITE_SOURCE)
+                .arg(4)
+                .arg(&key)
+                .arg(IDS)
+                .arg(CHARGES)
+                .arg(COUNTS)
+                .arg(id.as_str())
+                .arg(text)
+                .arg(redis_counts::written(&Charge::of(&upload)));
             let written: redis::Value = redis::pipe()
                 .atomic()
-                .set(&key, text)
+                .add_command(write)
                 .query_async(&mut connection)
                 .await
                 .map_err(io_error)?;
@@ -224,47 +243,89 @@ impl RedisRecords {
 
     /// Forget `id`.
     pub async fn remove(&self, id: &FileId) -> std::io::Result<()> {
-        redis::pipe()
-            .atomic()
-            .del(record_key(id))
-            .srem(IDS, id.as_str())
-            .query_async::<()>(&mut self.connection()?)
+        WRITE
+            .key(record_key(id))
+            .key(IDS)
+            .key(CHARGES)
+            .key(COUNTS)
+            .arg(id.as_str())
+            .arg("")
+            .arg("")
+            .invoke_async::<i64>(&mut self.connection()?)
+            .await
+            .map(drop)
+            .map_err(io_error)
+    }
+
+    /// The counts, as every gateway keeps them.
+    pub async fn counts(&self) -> std::io::Result<Counts> {
+        redis_counts::read(&mut self.connection()?)
             .await
             .map_err(io_error)
     }
 
-    /// Every upload known (ids whose record is missing are dropped from
-    /// the set; a record that does not read is said in the log, and kept).
-    pub async fn all(&self) -> std::io::Result<Vec<(FileId, Upload)>> {
+    /// Recount the counts from every record: the drift found, mended.
+    pub async fn recount(&self) -> std::io::Result<Vec<(String, u64, u64)>> {
+        let texts = self.texts().await?;
+        let records: Vec<(FileId, String, Charge)> = texts
+            .into_iter()
+            .filter_map(|(id, text)| {
+                // A record that does not read is left to `all`'s loud word.
+                let upload: Upload = serde_json::from_str(&text).ok()?;
+                let charge = Charge::of(&upload);
+                Some((id, text, charge))
+            })
+            .collect();
+        redis_counts::recount(&mut self.connection()?, &records, record_key)
+            .await
+            .map_err(io_error)
+    }
+
+    /// Every upload's record as Redis holds it (ids whose record is
+    /// missing are dropped from the set).
+    async fn texts(&self) -> std::io::Result<Vec<(FileId, String)>> {
         let mut connection = self.connection()?;
         let ids: Vec<String> = connection.smembers(IDS).await.map_err(io_error)?;
         // Only ids of the shape written: nothing else names a record.
         let ids: Vec<FileId> = ids.iter().filter_map(|id| FileId::parse(id)).collect();
-        let mut all = Vec::with_capacity(ids.len());
+        let mut texts = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(500) {
             let keys: Vec<String> = chunk.iter().map(record_key).collect();
-            let texts: Vec<Option<String>> = redis::cmd("MGET")
+            let found: Vec<Option<String>> = redis::cmd("MGET")
                 .arg(&keys)
                 .query_async(&mut connection)
                 .await
                 .map_err(io_error)?;
-            for (id, text) in chunk.iter().zip(texts) {
-                match read_record(id, text) {
-                    Ok(Some(upload)) => all.push((id.clone(), upload)),
+            for (id, text) in chunk.iter().zip(found) {
+                match text {
+                    Some(text) => texts.push((id.clone(), text)),
                     // Gone (expired, removed): its id leaves the set.
-                    Ok(None) => {
+                    None => {
                         if let Err(error) = connection.srem::<_, _, ()>(IDS, id.as_str()).await {
                             tracing::warn!(%error, "a removed record's id stays in the set until the next pass");
                         }
                     }
-                    // Kept for whoever looks, and said loudly: a record
-                    // this gateway cannot read is not one to delete.
-                    Err(error) => tracing::error!(
-                        upload = %crate::observe::logged_id(id.as_str()),
-                        error = %crate::observe::Scrubbed(&error),
-                        "a record in Redis does not read; it is left out of every count"
-                    ),
                 }
+            }
+        }
+        Ok(texts)
+    }
+
+    /// Every upload known (a record that does not read is said in the
+    /// log, and kept).
+    pub async fn all(&self) -> std::io::Result<Vec<(FileId, Upload)>> {
+        let mut all = Vec::new();
+        for (id, text) in self.texts().await? {
+            match read_record(&id, Some(text)) {
+                Ok(Some(upload)) => all.push((id, upload)),
+                Ok(None) => {}
+                // Kept for whoever looks, and said loudly: a record
+                // this gateway cannot read is not one to delete.
+                Err(error) => tracing::error!(
+                    upload = %crate::observe::logged_id(id.as_str()),
+                    error = %crate::observe::Scrubbed(&error),
+                    "a record in Redis does not read; it is left out of every count"
+                ),
             }
         }
         Ok(all)

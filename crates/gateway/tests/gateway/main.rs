@@ -9,6 +9,7 @@ mod support;
 
 mod abuse;
 mod access;
+mod admission;
 mod forwarding;
 mod kept;
 mod library;
