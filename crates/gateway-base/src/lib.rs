@@ -12,6 +12,7 @@ pub mod client_address;
 pub mod clock;
 pub mod ids;
 pub mod observe;
+pub mod offered;
 pub mod private_files;
 pub mod public_only;
 pub mod redis_link;

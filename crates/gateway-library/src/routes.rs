@@ -9,8 +9,7 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, FromRef, FromRequestParts, Path, RawQuery};
-use axum::http::request::Parts;
+use axum::extract::{DefaultBodyLimit, FromRef, Path, RawQuery};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -23,6 +22,7 @@ use super::{now_ms, Library};
 use crate::access::admission::{Admission, Admitted, MayChange};
 use crate::access::Who;
 use crate::refusal::Refusal;
+use media_gen_gateway_base::offered::{Offered, On};
 
 /// The largest import's body (a thousand tasks with their requests).
 const IMPORT_BODY_BYTES: usize = 8 * 1024 * 1024;
@@ -53,22 +53,13 @@ where
         )
 }
 
-/// The library, when this site keeps one; 404 otherwise (before the call
-/// is let in: it counts against no budget).
-struct Open(Arc<Library>);
+impl Offered for KeptLibrary {
+    type Part = Arc<Library>;
+    type Off = Refusal;
 
-impl<S> FromRequestParts<S> for Open
-where
-    KeptLibrary: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = Refusal;
-
-    async fn from_request_parts(_: &mut Parts, state: &S) -> Result<Open, Refusal> {
-        KeptLibrary::from_ref(state)
-            .0
-            .map(Open)
-            .ok_or(Refusal::NotFound)
+    /// The library, when this site keeps one; 404 otherwise.
+    fn part(self) -> Result<Arc<Library>, Refusal> {
+        self.0.ok_or(Refusal::NotFound)
     }
 }
 
@@ -108,7 +99,7 @@ fn id(text: &str) -> Result<RequestId, Refusal> {
 }
 
 async fn list(
-    Open(library): Open,
+    On(library): On<KeptLibrary>,
     admitted: Admitted,
     RawQuery(query): RawQuery,
 ) -> Result<Response, Refusal> {
@@ -124,7 +115,7 @@ async fn list(
 }
 
 async fn one(
-    Open(library): Open,
+    On(library): On<KeptLibrary>,
     admitted: Admitted,
     Path(request): Path<String>,
 ) -> Result<Response, Refusal> {
@@ -138,7 +129,7 @@ async fn one(
 }
 
 async fn rename(
-    Open(library): Open,
+    On(library): On<KeptLibrary>,
     _: MayChange,
     admitted: Admitted,
     Path(request): Path<String>,
@@ -160,7 +151,7 @@ async fn rename(
 }
 
 async fn remove_one(
-    Open(library): Open,
+    On(library): On<KeptLibrary>,
     _: MayChange,
     admitted: Admitted,
     Path(request): Path<String>,
@@ -188,7 +179,7 @@ fn many(body: &[u8]) -> Result<Vec<RequestId>, Refusal> {
 }
 
 async fn remove_many(
-    Open(library): Open,
+    On(library): On<KeptLibrary>,
     _: MayChange,
     admitted: Admitted,
     body: Bytes,
@@ -202,7 +193,7 @@ async fn remove_many(
 }
 
 async fn restore(
-    Open(library): Open,
+    On(library): On<KeptLibrary>,
     _: MayChange,
     admitted: Admitted,
     body: Bytes,
@@ -225,7 +216,7 @@ async fn restore(
 }
 
 async fn import(
-    Open(library): Open,
+    On(library): On<KeptLibrary>,
     _: MayChange,
     admitted: Admitted,
     body: Bytes,

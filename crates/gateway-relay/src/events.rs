@@ -17,7 +17,7 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{FromRef, FromRequestParts, Query, State};
+use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -34,6 +34,7 @@ use crate::client_address::visitor;
 use crate::refusal::Refusal;
 use crate::RelayState;
 use media_gen_api::relay::MAX_RELAYS;
+use media_gen_gateway_base::offered::On;
 
 /// Streams open now.
 pub const STREAMS_OPEN: &str = "gateway_relay_streams_open";
@@ -96,30 +97,11 @@ where
     }
 }
 
-/// The relay, when the gateway relays; 404 otherwise (before the call is
-/// let in).
-pub struct Relaying(pub std::sync::Arc<crate::Relay>);
-
-impl<S> FromRequestParts<S> for Relaying
-where
-    RelayState: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = Refusal;
-
-    async fn from_request_parts(_: &mut Parts, state: &S) -> Result<Relaying, Refusal> {
-        RelayState::from_ref(state)
-            .relay
-            .map(Relaying)
-            .ok_or(Refusal::NotFound)
-    }
-}
-
 /// The stream, or why there is none.
 pub async fn stream(
     State(state): State<RelayState>,
     Query(query): Query<EventsQuery>,
-    Relaying(relay): Relaying,
+    On(relay): On<RelayState>,
     _: TokenInAddress,
     Admitted { who, client }: Admitted,
     headers: HeaderMap,

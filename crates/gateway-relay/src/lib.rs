@@ -204,6 +204,16 @@ pub struct RelayState {
     pub library: bool,
 }
 
+impl media_gen_gateway_base::offered::Offered for RelayState {
+    type Part = Arc<Relay>;
+    type Off = Refusal;
+
+    /// The relay, when the gateway relays; 404 otherwise.
+    fn part(self) -> Result<Arc<Relay>, Refusal> {
+        self.relay.ok_or(Refusal::NotFound)
+    }
+}
+
 /// The relay's routes: the service's callbacks, and the pages' streams.
 pub fn routes<S>() -> Router<S>
 where

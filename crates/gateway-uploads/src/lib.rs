@@ -272,6 +272,16 @@ pub struct OneAtATime<'a> {
 #[derive(Clone, Default)]
 pub struct TakenUploads(pub Option<Arc<Uploads>>);
 
+impl media_gen_gateway_base::offered::Offered for TakenUploads {
+    type Part = Arc<Uploads>;
+    type Off = refusal::UploadRefusal;
+
+    /// The uploads, when the gateway takes them; 404 otherwise.
+    fn part(self) -> Result<Arc<Uploads>, refusal::UploadRefusal> {
+        self.0.ok_or(refusal::UploadRefusal::Off)
+    }
+}
+
 /// The routes under [`UPLOADS_PATH`], on a state that holds the uploads
 /// and lets calls in.
 pub fn routes<S>() -> Router<S>

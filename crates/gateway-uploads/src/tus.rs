@@ -10,7 +10,7 @@ use crate::FileId;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{FromRef, FromRequestParts, Path, Request, State};
+use axum::extract::{FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -26,6 +26,7 @@ use super::{Uploads, TUS_RESUMABLE};
 use crate::access::{now_seconds, Who};
 use crate::TakenUploads;
 use media_gen_gateway_access::admission::Admitted;
+use media_gen_gateway_base::offered::On;
 use media_gen_gateway_base::refusal::Refusal;
 
 /// The extensions this server speaks.
@@ -38,25 +39,6 @@ pub const UPLOADED_BYTES: &str = "gateway_upload_bytes_total";
 /// The uploads, or the refusal that they are off.
 fn on(state: &TakenUploads) -> Result<&Arc<Uploads>, UploadRefusal> {
     state.0.as_ref().ok_or(UploadRefusal::Off)
-}
-
-/// The uploads, when the gateway takes them; 404 otherwise (before the
-/// call is let in: it counts against no budget).
-pub struct Taking(pub Arc<Uploads>);
-
-impl<S> FromRequestParts<S> for Taking
-where
-    TakenUploads: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = UploadRefusal;
-
-    async fn from_request_parts(_: &mut Parts, state: &S) -> Result<Taking, UploadRefusal> {
-        TakenUploads::from_ref(state)
-            .0
-            .map(Taking)
-            .ok_or(UploadRefusal::Off)
-    }
 }
 
 /// A call that speaks tus 1.0.0; 412 otherwise (before the call is let
@@ -168,7 +150,7 @@ fn tus_answer(status: StatusCode, upload: Option<(&Upload, u64)>) -> Response {
 }
 
 /// `OPTIONS /uploads/`: what this server speaks.
-pub async fn options(Taking(uploads): Taking) -> Result<Response, UploadRefusal> {
+pub async fn options(On(uploads): On<TakenUploads>) -> Result<Response, UploadRefusal> {
     let mut response = tus_answer(StatusCode::NO_CONTENT, None);
     let headers = response.headers_mut();
     headers.insert("tus-version", HeaderValue::from_static("1.0.0"));
@@ -180,7 +162,7 @@ pub async fn options(Taking(uploads): Taking) -> Result<Response, UploadRefusal>
 /// `POST /uploads/`: a new upload of `Upload-Length` bytes (and its first
 /// bytes, when the body carries them).
 pub async fn create(
-    Taking(uploads): Taking,
+    On(uploads): On<TakenUploads>,
     _: Tus,
     Admitted { who, .. }: Admitted,
     request: Request,

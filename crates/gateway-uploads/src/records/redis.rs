@@ -13,13 +13,10 @@ use std::time::Duration;
 use redis::AsyncCommands;
 
 use super::super::record::Upload;
-use super::redis_counts::{self, CHARGES, COUNTS, WRITE, WRITE_SOURCE};
+use super::redis_counts::{self, CHARGES, COUNTS, IDS, WRITE_SOURCE};
 use super::{io_error, Link};
 use crate::counts::{Charge, Counts};
 use crate::redis_link::REDIS_TIMEOUT;
-
-/// The set of every upload's id.
-const IDS: &str = "media-gen:uploads";
 
 /// How long a lock outlives its last renewal.
 pub const LOCK_LIFETIME: Duration = Duration::from_secs(15);
@@ -138,18 +135,8 @@ impl RedisRecords {
     /// Keep `upload` as what is known of `id`.
     pub async fn save(&self, id: &FileId, upload: &Upload) -> std::io::Result<()> {
         let text = serde_json::to_string(upload).map_err(io_error)?;
-        WRITE
-            .key(record_key(id))
-            .key(IDS)
-            .key(CHARGES)
-            .key(COUNTS)
-            .arg(id.as_str())
-            .arg(text)
-            .arg(redis_counts::written(&Charge::of(upload)))
-            .invoke_async::<i64>(&mut self.connection()?)
-            .await
-            .map(drop)
-            .map_err(io_error)
+        let charge = redis_counts::written(&Charge::of(upload));
+        self.write(id, &text, &charge).await
     }
 
     /// Change `id` with `change` in one step across gateways: on a
@@ -243,18 +230,23 @@ impl RedisRecords {
 
     /// Forget `id`.
     pub async fn remove(&self, id: &FileId) -> std::io::Result<()> {
-        WRITE
-            .key(record_key(id))
-            .key(IDS)
-            .key(CHARGES)
-            .key(COUNTS)
-            .arg(id.as_str())
-            .arg("")
-            .arg("")
-            .invoke_async::<i64>(&mut self.connection()?)
-            .await
-            .map(drop)
-            .map_err(io_error)
+        self.write(id, "", "").await
+    }
+
+    /// Write `id`'s record `text` (empty: remove it) with its `charge`.
+    async fn write(&self, id: &FileId, text: &str, charge: &str) -> std::io::Result<()> {
+        let key = record_key(id);
+        redis_counts::write(
+            &mut self.connection()?,
+            &key,
+            id.as_str(),
+            text,
+            charge,
+            None,
+        )
+        .await
+        .map(drop)
+        .map_err(io_error)
     }
 
     /// The counts, as every gateway keeps them.

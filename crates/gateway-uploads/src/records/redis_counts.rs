@@ -11,18 +11,23 @@ use std::sync::LazyLock;
 use crate::counts::{Charge, Counts};
 use crate::FileId;
 
+/// The set of every record's id.
+pub const IDS: &str = "media-gen:uploads";
 /// The counts.
 pub const COUNTS: &str = "media-gen:upload-counts";
 /// Each record's charge, by id.
 pub const CHARGES: &str = "media-gen:upload-charges";
 
 /// `KEYS`: the record, the set of ids, [`CHARGES`], [`COUNTS`]. `ARGV`:
-/// the id, the record's text (empty: remove it), its charge. The old
-/// charge leaves the counts and the new one enters, with the record.
-pub static WRITE: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(WRITE_SOURCE));
+/// the id, the record's text (empty: remove it), its charge, and when
+/// given, the text the record must still have (empty: none) for anything
+/// to be written (a recount mending a charge, never a newer record). The
+/// old charge leaves the counts and the new one enters, with the record.
+static WRITE: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(WRITE_SOURCE));
 
 /// [`WRITE`]'s source, also sent whole inside a transaction (`EVAL`).
 pub const WRITE_SOURCE: &str = r"
+if ARGV[4] and (redis.call('GET', KEYS[1]) or '') ~= ARGV[4] then return 0 end
 local old = redis.call('HGET', KEYS[3], ARGV[1])
 if old then
   for count, amount in string.gmatch(old, '([^\t\n]+)\t(%d+)') do
@@ -45,36 +50,6 @@ else
 end
 return 1
 ";
-
-/// `KEYS`: the record, [`CHARGES`], [`COUNTS`]. `ARGV`: the id, the
-/// record's text as read (empty: none), the charge it makes. When the
-/// record is still that text, its charge is set to this one (a record
-/// written before counts were kept, or whose charge drifted).
-static MEND: LazyLock<redis::Script> = LazyLock::new(|| {
-    redis::Script::new(
-        r"
-local now = redis.call('GET', KEYS[1])
-if (now or '') ~= ARGV[2] then return 0 end
-local old = redis.call('HGET', KEYS[2], ARGV[1])
-if old then
-  for count, amount in string.gmatch(old, '([^\t\n]+)\t(%d+)') do
-    if redis.call('HINCRBY', KEYS[3], count, '-' .. amount) <= 0 then
-      redis.call('HDEL', KEYS[3], count)
-    end
-  end
-end
-if ARGV[2] == '' then
-  redis.call('HDEL', KEYS[2], ARGV[1])
-  return 1
-end
-for count, amount in string.gmatch(ARGV[3], '([^\t\n]+)\t(%d+)') do
-  redis.call('HINCRBY', KEYS[3], count, amount)
-end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-return 1
-",
-    )
-});
 
 /// `KEYS`: [`CHARGES`], [`COUNTS`]. The counts summed again from every
 /// charge, in one step; each count that differed, as it was and as summed.
@@ -152,13 +127,21 @@ pub async fn recount(
         seen.insert(id.as_str().to_owned());
         let charge = written(charge);
         if kept.get(id.as_str()) != Some(&charge) {
-            mend(connection, &record_key(id), id.as_str(), text, &charge).await?;
+            write(
+                connection,
+                &record_key(id),
+                id.as_str(),
+                text,
+                &charge,
+                Some(text),
+            )
+            .await?;
         }
     }
     for id in kept.keys().filter(|id| !seen.contains(id.as_str())) {
         // A charge whose record is gone: mended only if it is still gone.
         if let Some(id) = FileId::parse(id) {
-            mend(connection, &record_key(&id), id.as_str(), "", "").await?;
+            write(connection, &record_key(&id), id.as_str(), "", "", Some("")).await?;
         }
     }
     let drift: Vec<(String, String, String)> = RECOUNT
@@ -172,20 +155,30 @@ pub async fn recount(
         .collect())
 }
 
-async fn mend(
+/// Write `id`'s record `text` (empty: remove it) with its `charge`, the
+/// counts moved in the same step; when `expected` is given, only if the
+/// record is still that text (empty: none). Whether it was written.
+pub async fn write(
     connection: &mut redis::aio::ConnectionManager,
     key: &str,
     id: &str,
     text: &str,
     charge: &str,
-) -> redis::RedisResult<()> {
-    MEND.key(key)
+    expected: Option<&str>,
+) -> redis::RedisResult<bool> {
+    let mut write = WRITE.key(key);
+    write
+        .key(IDS)
         .key(CHARGES)
         .key(COUNTS)
         .arg(id)
         .arg(text)
-        .arg(charge)
+        .arg(charge);
+    if let Some(expected) = expected {
+        write.arg(expected);
+    }
+    write
         .invoke_async::<i64>(connection)
         .await
-        .map(drop)
+        .map(|written| written == 1)
 }
