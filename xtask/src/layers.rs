@@ -112,6 +112,7 @@ const RULES: &[Rule] = &[
         forbidden: BROWSER,
         forbidden_exactly: &[
             "media-gen-gateway-access",
+            "media-gen-gateway-store",
             "media-gen-gateway-uploads",
             "media-gen-gateway-kept",
             "media-gen-gateway-relay",
@@ -123,10 +124,26 @@ const RULES: &[Rule] = &[
         why: "what every part of the gateway stands on depends on none of its parts, nor on another server",
     },
     Rule {
+        package: "media-gen-gateway-store",
+        target: None,
+        forbidden: BROWSER,
+        forbidden_exactly: &[
+            "media-gen-gateway-access",
+            "media-gen-gateway-uploads",
+            "media-gen-gateway-kept",
+            "media-gen-gateway-relay",
+            "media-gen-gateway-library",
+            "media-gen-gateway",
+            "media-gen-sandbox",
+        ],
+        why: "the store keeps files and knows none of its clients: the uploads and the kept results ask it",
+    },
+    Rule {
         package: "media-gen-gateway-access",
         target: None,
         forbidden: BROWSER,
         forbidden_exactly: &[
+            "media-gen-gateway-store",
             "media-gen-gateway-uploads",
             "media-gen-gateway-kept",
             "media-gen-gateway-relay",
@@ -147,7 +164,7 @@ const RULES: &[Rule] = &[
             "media-gen-gateway",
             "media-gen-sandbox",
         ],
-        why: "uploads stand on access alone: the kept results share their store, not the other way round",
+        why: "uploads stand on access and the store: the kept results share that store, not the other way round",
     },
     Rule {
         package: "media-gen-gateway-kept",
@@ -166,6 +183,7 @@ const RULES: &[Rule] = &[
         target: None,
         forbidden: BROWSER,
         forbidden_exactly: &[
+            "media-gen-gateway-store",
             "media-gen-gateway-uploads",
             "media-gen-gateway-kept",
             "media-gen-gateway-library",
@@ -179,6 +197,7 @@ const RULES: &[Rule] = &[
         target: None,
         forbidden: BROWSER,
         forbidden_exactly: &[
+            "media-gen-gateway-store",
             "media-gen-gateway-uploads",
             "media-gen-gateway-kept",
             "media-gen-gateway-relay",

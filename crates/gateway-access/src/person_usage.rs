@@ -5,8 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Seconds in a day.
-pub const DAY: u64 = 86_400;
+pub use media_gen_gateway_base::clock::DAY;
 
 /// One person's use.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

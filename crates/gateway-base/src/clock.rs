@@ -2,6 +2,9 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// Seconds in a day: days are counted in UTC, from midnight.
+pub const DAY: u64 = 86_400;
+
 /// Seconds since 1970 (0 on a clock set before it).
 pub fn now_seconds() -> u64 {
     SystemTime::now()

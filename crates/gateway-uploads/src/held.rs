@@ -12,15 +12,7 @@ use media_gen_api::{Request, TaskKey, TaskStatus};
 use super::{FileId, Uploads, UPLOADS_PATH};
 use crate::access::now_seconds;
 
-/// The task an upload's `held_by` names: its key as the contract writes
-/// it (`kind:id`), or as records written before it did (`kind/id`).
-pub fn held_task(name: &str) -> Option<TaskKey> {
-    name.parse().ok().or_else(|| {
-        let (kind, id) = name.split_once('/')?;
-        let kind = kind.parse().ok()?;
-        (!id.is_empty()).then(|| TaskKey::new(kind, id))
-    })
-}
+pub use crate::record::held_task;
 
 /// Every way `task` may be named in a record or a note of its holds: as
 /// written now, and as records written before named it.

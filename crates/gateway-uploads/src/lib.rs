@@ -6,17 +6,11 @@
 //! budgets ([`budgets`]); a sweeper deletes the expired ones' bytes.
 
 pub mod budgets;
-pub mod bytes;
-pub mod counts;
-pub mod file_id;
 pub mod held;
 pub mod hold_watch;
 pub mod metadata;
-pub mod record;
-pub mod records;
 pub mod refusal;
 pub mod serve;
-pub mod store;
 pub mod tus;
 
 use std::path::PathBuf;
@@ -29,7 +23,8 @@ use axum::Router;
 use media_gen_api::validate::MAX_IMAGE_BYTES;
 
 pub(crate) use media_gen_gateway_access as access;
-pub(crate) use media_gen_gateway_base::{body_deadline, observe, private_files, redis_link};
+pub(crate) use media_gen_gateway_base::{body_deadline, observe, redis_link};
+pub use media_gen_gateway_store::{bytes, counts, file_id, record, records, store};
 
 use crate::access::admission::Admission;
 use crate::access::now_seconds;

@@ -7,7 +7,7 @@
 use crate::FileId;
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderValue};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 use super::record::Upload;
 use super::refusal::UploadRefusal;
@@ -67,7 +67,10 @@ pub async fn stored_file(
     mime: &mime::Mime,
     request: Request,
 ) -> Response {
-    let mut response = uploads.store.bytes.serve(id, record, mime, request).await;
+    let mut response = match uploads.store.bytes.serve(id, record, mime, request).await {
+        Ok(response) => response,
+        Err(_) => return UploadRefusal::Storage.into_response(),
+    };
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_SECURITY_POLICY,

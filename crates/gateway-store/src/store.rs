@@ -149,7 +149,7 @@ impl Store {
             .into_iter()
             .filter(|(_, upload)| upload.held_at(now))
             .flat_map(|(_, upload)| upload.held_by)
-            .filter_map(|name| super::held::held_task(&name))
+            .filter_map(|name| super::record::held_task(&name))
             .collect();
         tasks.sort();
         tasks.dedup();

@@ -86,16 +86,17 @@ impl Bytes {
     }
 
     /// Answer `request` (`GET` or `HEAD`, perhaps with `Range`) with the
-    /// complete upload `id` as `mime`.
+    /// complete upload `id` as `mime`; the storage's failure to read it,
+    /// said in the log, for the caller to answer.
     pub async fn serve(
         &self,
         id: &FileId,
         upload: &Upload,
         mime: &mime::Mime,
         request: Request,
-    ) -> Response {
+    ) -> io::Result<Response> {
         match self {
-            Bytes::Folder(folder) => folder.serve(id, mime, request).await,
+            Bytes::Folder(folder) => Ok(folder.serve(id, mime, request).await),
             Bytes::S3(s3) => s3.serve(id, upload, mime, request).await,
         }
     }

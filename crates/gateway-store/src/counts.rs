@@ -14,8 +14,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::access::person_usage::DAY;
 use crate::record::{Upload, RESERVATION};
+use media_gen_gateway_base::clock::DAY;
 
 /// The bytes of the uploads' quota in use.
 pub const UPLOADS: &str = "uploads";

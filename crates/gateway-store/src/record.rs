@@ -30,7 +30,7 @@ pub struct Upload {
     pub gone: bool,
     /// Tasks made from it that have not ended (each's key, `kind:id`, or
     /// `kind/id` as records written before said; see
-    /// [`super::held::held_task`]): while any
+    /// [`held_task`]): while any
     /// has not, it is kept past its expiry, so the service never finds it
     /// gone, but not past `held_until`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -179,6 +179,16 @@ pub struct KeptFile {
     /// task is read again, rather than settled for good.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub retry: bool,
+}
+
+/// The task an upload's `held_by` names: its key as the contract writes
+/// it (`kind:id`), or as records written before it did (`kind/id`).
+pub fn held_task(name: &str) -> Option<media_gen_api::TaskKey> {
+    name.parse().ok().or_else(|| {
+        let (kind, id) = name.split_once('/')?;
+        let kind = kind.parse().ok()?;
+        (!id.is_empty()).then(|| media_gen_api::TaskKey::new(kind, id))
+    })
 }
 
 #[cfg(test)]

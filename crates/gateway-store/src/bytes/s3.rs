@@ -204,7 +204,7 @@ impl S3Bytes {
         upload: &Upload,
         mime: &mime::Mime,
         request: Request,
-    ) -> Response {
+    ) -> io::Result<Response> {
         let length = upload.length;
         let tag = format!("\"{id}\"");
         let mut response = StatusCode::OK.into_response();
@@ -224,7 +224,7 @@ impl S3Bytes {
             .is_some_and(|value| value.split(',').any(|each| each.trim() == tag));
         if seen {
             *response.status_mut() = StatusCode::NOT_MODIFIED;
-            return response;
+            return Ok(response);
         }
         let asked = request
             .headers()
@@ -251,7 +251,7 @@ impl S3Bytes {
                 if let Ok(value) = HeaderValue::from_str(&format!("bytes */{length}")) {
                     refused.headers_mut().insert(header::CONTENT_RANGE, value);
                 }
-                return refused;
+                return Ok(refused);
             }
         };
         response.headers_mut().insert(
@@ -259,7 +259,7 @@ impl S3Bytes {
             HeaderValue::from(range.end - range.start),
         );
         if request.method() == Method::HEAD || range.is_empty() {
-            return response;
+            return Ok(response);
         }
         let options = GetOptions {
             range: Some(GetRange::Bounded(range)),
@@ -268,11 +268,11 @@ impl S3Bytes {
         match self.store.get_opts(&self.path(id), options).await {
             Ok(got) => {
                 *response.body_mut() = Body::from_stream(got.into_stream());
-                response
+                Ok(response)
             }
             Err(error) => {
                 tracing::warn!(error = %crate::observe::Scrubbed(&error), "an upload could not be read from the storage");
-                super::super::refusal::UploadRefusal::Storage.into_response()
+                Err(io::Error::other(error))
             }
         }
     }
