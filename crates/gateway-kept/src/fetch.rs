@@ -96,7 +96,9 @@ pub async fn keep_one(uploads: Arc<Uploads>, sources: Sources, settings: KeepSet
             // A fetch cut by its deadline may have left bytes: they go (what
             // fetch_into could, it deleted already); the record says why.
             let begun = new_record(&settings, &job, "application/octet-stream", "none");
-            let _ = uploads.store.bytes.delete(&job.id, &begun).await;
+            if let Err(error) = uploads.store.bytes.delete(&job.id, &begun).await {
+                tracing::warn!(error = %crate::observe::Scrubbed(&error), "a refused result's bytes could not be deleted");
+            }
             metrics::counter!(KEPT_FILES, "outcome" => outcome(&why)).increment(1);
             tracing::warn!(task = %job.task, field = job.field.name(), reason = %why, "a result was not kept");
             let mut record = new_record(&settings, &job, "application/octet-stream", "none");
