@@ -52,28 +52,29 @@ use refusal::Refusal;
 #[derive(Clone)]
 pub struct Gateway(Arc<Shared>);
 
-/// The gateway's state.
+/// The gateway's state: each part's own, handed to its routes through
+/// `FromRef` (the server's modules read the rest).
 pub struct Shared {
     /// Where the documented calls go, if anywhere.
-    pub upstream: Option<Upstream>,
+    pub(crate) upstream: Option<Upstream>,
     /// Letting calls in: the access rule, visitors' addresses, budgets.
-    pub admission: Arc<access::admission::Admission>,
+    pub(crate) admission: Arc<access::admission::Admission>,
     /// The client for the service (it follows no redirect).
-    pub http: upstream::UpstreamClient,
+    pub(crate) http: upstream::UpstreamClient,
     /// Time the service has to answer a call, whole.
-    pub upstream_timeout: Duration,
+    pub(crate) upstream_timeout: Duration,
     /// The callback relay, with `--public-url`.
-    pub relay: Option<Arc<relay::Relay>>,
+    pub(crate) relay: Option<Arc<relay::Relay>>,
     /// The Redis the gateways share, with `--redis` (`/readyz` asks it).
-    pub redis: Option<Arc<redis_link::RedisLink>>,
+    pub(crate) redis: Option<Arc<redis_link::RedisLink>>,
     /// The last readiness answer (`/readyz` reuses it a few seconds).
-    pub readiness: std::sync::Mutex<Option<health::Readiness>>,
+    pub(crate) readiness: std::sync::Mutex<Option<health::Readiness>>,
     /// Files uploaded for the service to fetch, with `--upload-dir`.
-    pub uploads: Option<Arc<uploads::Uploads>>,
+    pub(crate) uploads: Option<Arc<uploads::Uploads>>,
     /// Results kept in the uploads' store, when they are.
-    pub kept: Option<kept::Kept>,
+    pub(crate) kept: Option<kept::Kept>,
     /// Each person's library, in `keys` and `proxy` mode.
-    pub library: Option<Arc<library::Library>>,
+    pub(crate) library: Option<Arc<library::Library>>,
 }
 
 impl std::ops::Deref for Gateway {
