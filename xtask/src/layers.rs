@@ -178,6 +178,18 @@ const GATEWAY_PARTS: &[(&str, &[&str], &str)] = &[
         "the relay stands on access alone: what a confirmed callback leads to, the server decides",
     ),
     (
+        "media-gen-gateway-sharing",
+        &[
+            "media-gen-gateway-base",
+            "media-gen-gateway-access",
+            "media-gen-gateway-store",
+            "media-gen-gateway-uploads",
+            "media-gen-gateway-kept",
+            "media-gen-gateway-library",
+        ],
+        "sharing reads the library's links and serves the kept copies: no relay, and the server wires it",
+    ),
+    (
         "media-gen-gateway-library",
         &["media-gen-gateway-base", "media-gen-gateway-access"],
         "the library stands on access alone: what forwarded calls write in it, the server decides",

@@ -39,6 +39,7 @@ pub mod request;
 pub mod retry;
 #[cfg(feature = "model")]
 pub mod service;
+pub mod share;
 pub mod size_text;
 pub mod status;
 #[cfg(feature = "server")]

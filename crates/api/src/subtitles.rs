@@ -255,6 +255,34 @@ fn escape_into(out: &mut String, text: &str) {
     }
 }
 
+/// `vtt` (a WebVTT file as [`ass_to_vtt`] writes it) as SubRip: each cue
+/// numbered from 1, its times with a comma before the milliseconds, its
+/// text with WebVTT's escapes read back (SubRip has none).
+pub fn vtt_to_srt(vtt: &str) -> String {
+    let mut srt = String::new();
+    let cues = vtt
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|block| block.contains("-->"));
+    for (number, cue) in cues.enumerate() {
+        let mut lines = cue.lines();
+        let Some(times) = lines.next() else {
+            continue;
+        };
+        srt.push_str(&format!("{}\n{}\n", number + 1, times.replace('.', ",")));
+        for line in lines {
+            let text = line
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&");
+            srt.push_str(&text);
+            srt.push('\n');
+        }
+        srt.push('\n');
+    }
+    srt
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -537,5 +565,20 @@ Dialogue: 0,0:01:05.07,1:02:03.99,Default,Speaker,0,0,0,,The end
         // WebVTT would read it as a line end; ASS files may use it alone.
         let ass = "[Events]\rDialogue: 0,0:00:01.00,0:00:02.00,,,0,0,0,,one\rtwo\r";
         assert_eq!(only_payload(ass), "one");
+    }
+
+    #[test]
+    fn webvtt_becomes_subrip_numbered_with_commas_and_plain_text() {
+        let vtt = ass_to_vtt(
+            "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n\
+             Dialogue: 0,0:00:01.50,0:00:03.00,Default,,0,0,0,,Hello & <welcome>\n\
+             Dialogue: 0,0:00:04.00,0:00:05.25,Default,,0,0,0,,Two\\Nlines\n",
+        );
+        assert_eq!(
+            vtt_to_srt(&vtt.text),
+            "1\n00:00:01,500 --> 00:00:03,000\nHello & <welcome>\n\n\
+             2\n00:00:04,000 --> 00:00:05,250\nTwo\nlines\n\n"
+        );
+        assert_eq!(vtt_to_srt("WEBVTT\n"), "");
     }
 }

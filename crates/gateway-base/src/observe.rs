@@ -129,10 +129,13 @@ impl<T: std::fmt::Display> std::fmt::Display for Scrubbed<'_, T> {
     }
 }
 
+/// Where the owner takes a link back: `/shares/{token}`.
+const SHARES_TOKEN_PATH: &str = "/shares/";
+
 /// A request's path as logged: a callback address's secret (which lets
-/// its holder call back) is left out, and of an upload's or a kept copy's
-/// address (either fetches the file) only the id's first characters; the
-/// rest as it came.
+/// its holder call back) is left out, and of an upload's, a kept copy's or
+/// a shared link's address (each opens what it names) only the id's first
+/// characters; the rest as it came.
 pub fn logged_path(path: &str) -> std::borrow::Cow<'_, str> {
     if path.starts_with("/callbacks/") {
         return std::borrow::Cow::Borrowed("/callbacks/{secret}");
@@ -140,6 +143,8 @@ pub fn logged_path(path: &str) -> std::borrow::Cow<'_, str> {
     for prefix in [
         media_gen_api::relay::UPLOADS_PATH,
         media_gen_api::kept::KEPT_PATH,
+        media_gen_api::share::SHARED_PATH,
+        SHARES_TOKEN_PATH,
     ] {
         match path.strip_prefix(prefix) {
             Some(rest) if !rest.is_empty() => {
@@ -162,6 +167,7 @@ pub fn route_of(method: &str, path: &str) -> &'static str {
         "/healthz" => "healthz",
         "/readyz" => "readyz",
         "/metrics" => "metrics",
+        _ if path.starts_with(media_gen_api::share::SHARED_PATH) => "shared",
         _ if path == "/v1" || path.starts_with("/v1/") => match Endpoint::parse(method, path) {
             Ok(endpoint) => endpoint.route(),
             Err(_) => "not_documented",
@@ -252,6 +258,15 @@ mod tests {
         );
         assert_eq!(logged_path(&format!("/kept/{id}")), "/kept/01234567…");
         assert!(!logged_path(&format!("/uploads/{id}")).contains(&id[8..]));
+        // A shared link's token, for its page, its files, and taken back.
+        assert_eq!(logged_path(&format!("/s/{id}")), "/s/01234567…");
+        assert_eq!(
+            logged_path(&format!("/s/{id}/0/image.png")),
+            "/s/01234567…/{name}"
+        );
+        assert_eq!(logged_path(&format!("/shares/{id}")), "/shares/01234567…");
+        assert_eq!(logged_path("/shares"), "/shares");
+        assert_eq!(route_of("GET", &format!("/s/{id}")), "shared");
         let error = format!("Object at location uploads/{id}.pending not found: 404; code 0xffff");
         assert_eq!(
             Scrubbed(&error).to_string(),

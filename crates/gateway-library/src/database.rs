@@ -219,6 +219,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0004_access_forgotten.sql",
         sql: include_str!("../migrations/0004_access_forgotten.sql"),
     },
+    Migration {
+        version: 5,
+        name: "0005_shares.sql",
+        sql: include_str!("../migrations/0005_shares.sql"),
+    },
 ];
 
 /// The table that records which migrations were applied.

@@ -1,5 +1,6 @@
 //! Forgetting a person in the library's database: every row that names
-//! them (their requests and tasks, their spending, their use), in one
+//! them (their requests and tasks, their spending, their use, their
+//! shared links), in one
 //! transaction with the mark that tells running gateways
 //! ([`crate::access::forgotten`]); then the freed space overwritten
 //! ([`super::database::Database::scrub`]).
@@ -29,6 +30,17 @@ impl Library {
         );
         statements.push(
             Statement::new("DELETE FROM access_use WHERE name = $1 RETURNING 1").text(person),
+        );
+        // Their links go with them: the tasks each shows, then the links.
+        statements.push(
+            Statement::new(
+                "DELETE FROM library_share_tasks WHERE token IN \
+                 (SELECT token FROM library_shares WHERE person = $1) RETURNING 1",
+            )
+            .text(person),
+        );
+        statements.push(
+            Statement::new("DELETE FROM library_shares WHERE person = $1 RETURNING 1").text(person),
         );
         statements.push(
             Statement::new(

@@ -20,6 +20,7 @@ pub mod key_table;
 pub mod people_database;
 pub mod postgres;
 pub mod routes;
+pub mod shares;
 pub mod spent;
 pub mod sqlite;
 pub mod use_table;

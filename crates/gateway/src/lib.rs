@@ -27,6 +27,7 @@ pub use media_gen_gateway_base::{
 pub use media_gen_gateway_kept as kept;
 pub use media_gen_gateway_library as library;
 pub use media_gen_gateway_relay as relay;
+pub use media_gen_gateway_sharing as sharing;
 pub use media_gen_gateway_uploads as uploads;
 
 use std::sync::Arc;
@@ -72,7 +73,9 @@ pub struct Shared {
     /// Files uploaded for the service to fetch, with `--upload-dir`.
     pub(crate) uploads: Option<Arc<uploads::Uploads>>,
     /// Results kept in the uploads' store, when they are.
-    pub(crate) kept: Option<kept::Kept>,
+    pub(crate) kept: Option<Arc<kept::Kept>>,
+    /// Shared links, where the gateway keeps a library and results.
+    pub(crate) sharing: Option<Arc<sharing::Sharing>>,
     /// Each person's library, in `keys` and `proxy` mode.
     pub(crate) library: Option<Arc<library::Library>>,
 }
@@ -269,6 +272,21 @@ impl Gateway {
         uploads: Option<Arc<uploads::Uploads>>,
         library: Option<Arc<library::Library>>,
     ) -> Gateway {
+        let kept = settings
+            .keep
+            .clone()
+            .zip(uploads.clone())
+            .map(|(keep, uploads)| {
+                let upstream = settings
+                    .upstream
+                    .as_ref()
+                    .map(|upstream| upstream.base.as_str());
+                Arc::new(kept::Kept::new(keep, uploads, upstream))
+            });
+        let sharing = library
+            .clone()
+            .zip(kept.clone())
+            .map(|(library, kept)| Arc::new(sharing::Sharing { library, kept }));
         Gateway(Arc::new(Shared {
             upstream: settings.upstream.clone(),
             admission: Arc::new(access::admission::Admission::new(
@@ -285,17 +303,8 @@ impl Gateway {
             relay,
             redis,
             readiness: std::sync::Mutex::new(None),
-            kept: settings
-                .keep
-                .clone()
-                .zip(uploads.clone())
-                .map(|(keep, uploads)| {
-                    let upstream = settings
-                        .upstream
-                        .as_ref()
-                        .map(|upstream| upstream.base.as_str());
-                    kept::Kept::new(keep, uploads, upstream)
-                }),
+            kept,
+            sharing,
             uploads,
             library,
         }))
@@ -332,6 +341,7 @@ pub fn router(gateway: Gateway, settings: &Settings) -> std::io::Result<Router> 
         .route("/tokens", post(access::sign_in::page_token))
         .merge(uploads::routes())
         .merge(kept::routes())
+        .merge(sharing::routes())
         .merge(library::routes::routes())
         .with_state(gateway);
     let app = match &settings.static_dir {
@@ -663,5 +673,11 @@ impl axum::extract::FromRef<Gateway> for relay::RelayState {
 impl axum::extract::FromRef<Gateway> for uploads::TakenUploads {
     fn from_ref(gateway: &Gateway) -> Self {
         uploads::TakenUploads(gateway.uploads.clone())
+    }
+}
+
+impl axum::extract::FromRef<Gateway> for sharing::SharingState {
+    fn from_ref(gateway: &Gateway) -> Self {
+        sharing::SharingState(gateway.sharing.clone())
     }
 }

@@ -30,6 +30,7 @@ mod relay_abuse;
 mod results;
 mod results_kept;
 mod shared_access;
+mod sharing;
 mod sign_in;
 mod testing;
 mod uploads;

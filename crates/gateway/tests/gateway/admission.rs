@@ -83,6 +83,16 @@ const OPEN: &[(&str, &str, &str)] = &[
         "/kept/{id}/{name}",
         "a kept copy at its unguessable address",
     ),
+    (
+        "GET",
+        "/s/{token}",
+        "a shared page: whoever holds the link, counted by address (a team link lets a person in)",
+    ),
+    (
+        "GET",
+        "/s/{token}/{file}/{name}",
+        "a shared page's file, as its page",
+    ),
 ];
 
 /// What the routing's constants name.
@@ -206,6 +216,7 @@ fn filled(method: &str, template: &str) -> String {
         .replace("{id}", "0123456789abcdef0123456789abcdef")
         .replace("{request}", "r-1")
         .replace("{name}", "a.png")
+        .replace("{token}", "0123456789abcdef0123456789abcdef")
 }
 
 #[tokio::test]
@@ -213,7 +224,13 @@ async fn every_route_that_spends_the_service_lets_its_call_in_first() {
     let routes = routes();
     // The scan reads what it should: the forwarded calls, uploads and the
     // library are all found.
-    for expected in ["/v1/{*rest}", "/uploads/", "/library/{request}", "/events"] {
+    for expected in [
+        "/v1/{*rest}",
+        "/uploads/",
+        "/library/{request}",
+        "/events",
+        "/shares",
+    ] {
         assert!(
             routes.iter().any(|(_, path, _)| path == expected),
             "{expected}: {routes:?}"
@@ -229,6 +246,8 @@ async fn every_route_that_spends_the_service_lets_its_call_in_first() {
             base.to_owned(),
         ));
         settings.relay = Some(RelaySettings::new(base.to_owned(), 64));
+        // Results kept, with the library: sharing is offered.
+        settings.keep = Some(media_gen_gateway::kept::KeepSettings::new(b"admission"));
     })
     .await;
     let client = reqwest::Client::new();

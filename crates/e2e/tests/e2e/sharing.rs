@@ -1,0 +1,344 @@
+//! Shared links through the gateway in `keys` mode against the sandbox:
+//! a person shares a request of three images and a translation into three
+//! languages; a visitor with no key opens both as plain pages (no script),
+//! whose files come from the link's own address; the translation opens in
+//! the visitor's language with its subtitles as WebVTT and SRT; a prompt
+//! of HTML is escaped in the page and in its preview tags; guessed and cut
+//! tokens, another person's taking back and a request that is not theirs
+//! are refused; a team link needs a person; a link taken back is gone
+//! (410), its files too.
+
+use media_gen_api::library::LIBRARY_HEADER;
+use media_gen_e2e::{start_gateway_at, start_sandbox, test_folder};
+use media_gen_gateway::access::key_file::KeyFile;
+use media_gen_gateway::access::AccessMode;
+use media_gen_gateway::kept::KeepSettings;
+use media_gen_gateway::uploads::UploadSettings;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+/// A prompt a careless page would run.
+const PROMPT: &str = "A lighthouse <script>alert(1)</script> & \"quotes\"";
+
+/// Until `check` holds, within 15 s.
+async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..150 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("not within 15 s: {what}");
+}
+
+/// Submit `body` of `kind` as `key`: the library's request id and the tasks.
+async fn submit(base: &str, key: &str, kind: &str, body: Value) -> (String, Vec<String>) {
+    let answer = reqwest::Client::new()
+        .post(format!("{base}/v1/{kind}"))
+        .bearer_auth(key)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    if answer.status() != StatusCode::OK {
+        panic!(
+            "{kind}: {}: {}",
+            answer.status(),
+            answer.text().await.unwrap()
+        );
+    }
+    let request = answer.headers()[LIBRARY_HEADER]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let body = answer.bytes().await.unwrap();
+    let kind = kind.parse().unwrap();
+    let tasks = media_gen_gateway::relay::submit::created_ids(kind, 200, &body);
+    (request, tasks)
+}
+
+/// Read `task` of `kind` as `key` until its files are kept.
+async fn until_kept(base: &str, key: &str, kind: &str, task: &str) {
+    eventually(&format!("{kind} {task} kept"), || async {
+        let read: Value = reqwest::Client::new()
+            .get(format!("{base}/v1/{kind}/{task}"))
+            .bearer_auth(key)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        read["data"]["status"] == "SUCCEEDED"
+            && read["data"]["kept"]
+                .as_object()
+                .is_some_and(|kept| !kept.is_empty())
+    })
+    .await;
+}
+
+/// `POST /shares` as `key`: the answer's status and body.
+async fn share(base: &str, key: &str, asked: Value) -> (StatusCode, Value) {
+    let answer = reqwest::Client::new()
+        .post(format!("{base}/shares"))
+        .bearer_auth(key)
+        .json(&asked)
+        .send()
+        .await
+        .unwrap();
+    (answer.status(), answer.json().await.unwrap_or(Value::Null))
+}
+
+/// A visitor's `GET`: status, content type and body.
+async fn visit(url: &str, language: Option<&str>) -> (StatusCode, String, String) {
+    let mut request = reqwest::Client::new().get(url);
+    if let Some(language) = language {
+        request = request.header("accept-language", language);
+    }
+    let answer = request.send().await.unwrap();
+    let status = answer.status();
+    let kind = answer
+        .headers()
+        .get("content-type")
+        .map(|value| value.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    (status, kind, answer.text().await.unwrap_or_default())
+}
+
+/// The values of `attribute` in `html`, in order.
+fn attributes(html: &str, attribute: &str) -> Vec<String> {
+    let needle = format!("{attribute}=\"");
+    html.match_indices(&needle)
+        .map(|(at, _)| {
+            let rest = &html[at + needle.len()..];
+            rest[..rest.find('"').unwrap()].to_owned()
+        })
+        .collect()
+}
+
+#[tokio::test]
+#[ignore = "needs the sandbox: run through `cargo xtask test`"]
+async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back() {
+    let sandbox = start_sandbox(300).await;
+    let dir = test_folder("sharing");
+    let data = dir.path().join("data");
+    let keys = KeyFile::new(&data);
+    let (ada, grace) = (
+        keys.add("ada", None, 0).unwrap(),
+        keys.add("grace", None, 0).unwrap(),
+    );
+    let uploads = dir.path().join("uploads");
+    let base = start_gateway_at(&sandbox, None, |settings, base| {
+        settings.access = AccessMode::Keys;
+        settings.data_dir = Some(data.clone());
+        settings.uploads = Some(UploadSettings::new(uploads.clone(), base.to_owned()));
+        settings.keep = Some(KeepSettings::new(b"e2e"));
+    })
+    .await;
+
+    // Three images and a translation into three languages, kept.
+    let (images, image_tasks) = submit(
+        &base,
+        &ada,
+        "image_generate",
+        json!({ "prompt": PROMPT, "generate_count": 3 }),
+    )
+    .await;
+    assert_eq!(image_tasks.len(), 3, "{image_tasks:?}");
+    let (translation, translated) = submit(
+        &base,
+        &ada,
+        "video_translate",
+        json!({ "video_url": "https://example.com/talk.mp4", "target_languages": ["Spanish", "French", "German"], "enable_caption": true }),
+    )
+    .await;
+    for task in &image_tasks {
+        until_kept(&base, &ada, "image_generate", task).await;
+    }
+    for task in &translated {
+        until_kept(&base, &ada, "video_translate", task).await;
+    }
+
+    // Shared with what was asked, the images first.
+    let (status, made) = share(
+        &base,
+        &ada,
+        json!({ "requests": [images, translation], "life": "week", "asked": true }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let token = made["data"]["token"].as_str().unwrap().to_owned();
+    assert_eq!(made["data"]["path"], format!("/s/{token}"));
+    assert_eq!(made["data"]["tasks"], 3 + translated.len());
+    let page_url = format!("{base}/s/{token}");
+
+    // A visitor with no key: plain HTML, the three images and one player.
+    let (status, kind, page) = visit(&page_url, Some("fr-CH, fr;q=0.9, en;q=0.5")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(kind.starts_with("text/html"), "{kind}");
+    assert!(
+        !page.contains("<script"),
+        "no script runs, and the prompt's is escaped"
+    );
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;"),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"<meta name="robots" content="noindex">"#),
+        "{page}"
+    );
+    let titles = attributes(&page, "content");
+    assert!(
+        titles.iter().any(|title| title
+            == "A lighthouse &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;"),
+        "the preview's title is the prompt, escaped: {titles:?}"
+    );
+    let images_shown: Vec<String> = attributes(&page, "src")
+        .into_iter()
+        .filter(|src| src.ends_with("image.png"))
+        .collect();
+    assert_eq!(images_shown.len(), 3, "{page}");
+    assert!(page.contains(r#"property="og:image" content=""#), "{page}");
+    assert!(
+        !page.contains("/kept/") && !page.contains(&sandbox),
+        "only the link's own addresses: {page}"
+    );
+    for src in &images_shown {
+        let (status, kind, _) = visit(&format!("{base}/s/{src}"), None).await;
+        assert_eq!(
+            (status, kind.as_str()),
+            (StatusCode::OK, "image/png"),
+            "{src}"
+        );
+    }
+    // The translation plays in French, its subtitles a track; the other
+    // languages are a link away.
+    let videos: Vec<String> = attributes(&page, "src")
+        .into_iter()
+        .filter(|src| src.ends_with("video.mp4"))
+        .collect();
+    assert_eq!(videos.len(), 1, "one player: {page}");
+    assert!(page.contains(r#"srclang="fr""#), "{page}");
+    for language in ["es", "de"] {
+        assert!(page.contains(&format!("?lang={language}")), "{page}");
+    }
+    let track = attributes(&page, "src")
+        .into_iter()
+        .find(|src| src.ends_with("captions.vtt"))
+        .unwrap();
+    let (status, kind, vtt) = visit(&format!("{base}/s/{track}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("text/vtt"), "{kind}");
+    assert!(vtt.starts_with("WEBVTT"), "{vtt}");
+    let (_, _, srt) = visit(&format!("{base}/s/{}", track.replace(".vtt", ".srt")), None).await;
+    assert!(srt.starts_with("1\n00:"), "{srt}");
+    // Asked in Spanish, the player opens in Spanish.
+    let (_, _, spanish) = visit(&format!("{page_url}?lang=es"), None).await;
+    assert!(spanish.contains(r#"srclang="es""#), "{spanish}");
+
+    // Guessed and cut tokens are unknown.
+    for guessed in [
+        format!("{base}/s/ffffffffffffffffffffffffffffffff"),
+        format!("{base}/s/{}", &token[..31]),
+        format!("{base}/s/{}/0/image.png", &token[..16]),
+    ] {
+        assert_eq!(
+            visit(&guessed, None).await.0,
+            StatusCode::NOT_FOUND,
+            "{guessed}"
+        );
+    }
+    // Another person can neither share ada's request nor take her link back.
+    let (status, refused) = share(
+        &base,
+        &grace,
+        json!({ "requests": [images], "life": "day" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert!(
+        refused["msg"].as_str().unwrap().starts_with("requests:"),
+        "{refused}"
+    );
+    let taken = reqwest::Client::new()
+        .delete(format!("{base}/shares/{token}"))
+        .bearer_auth(&grace)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(taken.status(), StatusCode::NOT_FOUND);
+    assert_eq!(visit(&page_url, None).await.0, StatusCode::OK);
+
+    // A team link: a person signed in to the site, nobody else.
+    let (status, team) = share(
+        &base,
+        &ada,
+        json!({ "requests": [images], "life": "day", "team": true }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{team}");
+    let team_url = format!("{base}/s/{}", team["data"]["token"].as_str().unwrap());
+    assert_eq!(visit(&team_url, None).await.0, StatusCode::UNAUTHORIZED);
+    let signed_in = reqwest::Client::new()
+        .get(&team_url)
+        .bearer_auth(&grace)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_in.status(), StatusCode::OK);
+    // Prompts only where asked: this one shows the results alone.
+    assert!(!signed_in.text().await.unwrap().contains("lighthouse"));
+
+    // The owner's list says how often each was opened.
+    let listed: Value = reqwest::Client::new()
+        .get(format!("{base}/shares"))
+        .bearer_auth(&ada)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let first = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|share| share["token"] == token.as_str())
+        .unwrap();
+    assert_eq!(first["views"], 3, "{listed}");
+
+    // Embedded: the results without the page's chrome, in any site's frame.
+    let embedded = reqwest::get(format!("{page_url}?embed")).await.unwrap();
+    let policy = embedded.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(policy.contains("frame-ancestors *"), "{policy}");
+    assert!(!embedded.text().await.unwrap().contains("<header>"));
+    let framed = reqwest::get(&page_url).await.unwrap();
+    assert!(framed.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .contains("frame-ancestors 'none'"));
+
+    // Taken back: the page and its files are gone.
+    let taken = reqwest::Client::new()
+        .delete(format!("{base}/shares/{token}"))
+        .bearer_auth(&ada)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(taken.status(), StatusCode::OK);
+    assert_eq!(visit(&page_url, None).await.0, StatusCode::GONE);
+    assert_eq!(
+        visit(&format!("{base}/s/{}", images_shown[0]), None)
+            .await
+            .0,
+        StatusCode::GONE
+    );
+}
