@@ -95,6 +95,26 @@ pub struct Capabilities {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(not(feature = "uploads"), serde(skip_deserializing))]
     pub uploads: Option<UploadsInfo>,
+    /// Shared links, when the gateway offers them (it keeps each person's
+    /// library and their results). Read only with the `sharing` feature
+    /// (always written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "sharing"), serde(skip_deserializing))]
+    pub sharing: Option<SharingInfo>,
+}
+
+/// Where a gateway's shared links are made and opened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct SharingInfo {
+    /// Where links are made, listed and taken back (`/shares`), relative
+    /// to the base URL.
+    pub path: String,
+    /// Where a link's page is opened (`/s/{token}`), relative to the base
+    /// URL.
+    pub shared_path: String,
+    /// Whether links open only to people signed in may be made.
+    pub team: bool,
 }
 
 /// Only where a gateway takes uploads, out of its [`Capabilities`]: what an

@@ -6,7 +6,8 @@
 use ts_rs::{Config, TS};
 
 use crate::relay::{
-    AccessInfo, AccessMode, Capabilities, PersonInfo, RelayInfo, SandboxInfo, UploadsInfo,
+    AccessInfo, AccessMode, Capabilities, PersonInfo, RelayInfo, SandboxInfo, SharingInfo,
+    UploadsInfo,
 };
 use crate::{
     AspectRatio, ImageGenerateRequest, ImageGenerateTask, ImageQuality, ImageRatio,
@@ -22,7 +23,7 @@ pub fn declarations() -> String {
         "// The wire types, generated from media-gen-api's Rust types by ts-rs.\n\
          // Do not edit: `MEDIA_GEN_WRITE_TYPES=1 cargo test -p media-gen-js` writes it.\n",
     );
-    let declare: [fn(&Config) -> String; 27] = [
+    let declare: [fn(&Config) -> String; 31] = [
         declaration::<TaskKind>,
         declaration::<TaskStatus>,
         declaration::<Model>,
@@ -50,6 +51,10 @@ pub fn declarations() -> String {
         declaration::<AccessMode>,
         declaration::<PersonInfo>,
         declaration::<UploadsInfo>,
+        declaration::<SharingInfo>,
+        declaration::<crate::share::ShareLife>,
+        declaration::<crate::share::NewShare>,
+        declaration::<crate::share::Share>,
     ];
     for declare in declare {
         out.push('\n');

@@ -5,7 +5,7 @@
 use axum::extract::{ConnectInfo, State};
 use axum::Json;
 use media_gen_api::envelope::MSG_OK;
-use media_gen_api::relay::{Capabilities, RelayInfo};
+use media_gen_api::relay::{Capabilities, RelayInfo, SharingInfo};
 use media_gen_api::Envelope;
 
 use crate::Gateway;
@@ -42,6 +42,11 @@ pub async fn capabilities(
                 .uploads
                 .as_ref()
                 .map(|uploads| uploads.info(gateway.kept.is_some())),
+            sharing: gateway.sharing.as_ref().map(|_| SharingInfo {
+                path: media_gen_api::share::SHARES_PATH.to_owned(),
+                shared_path: media_gen_api::share::SHARED_PATH.to_owned(),
+                team: gateway.admission.access.mode() != crate::access::AccessMode::Open,
+            }),
         },
     ))
 }

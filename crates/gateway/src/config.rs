@@ -207,6 +207,11 @@ pub struct Config {
     /// How long a kept copy is kept after its task's end.
     #[arg(long, default_value = "30d", value_parser = humantime::parse_duration)]
     pub keep_for: Duration,
+    /// Offer shared links of kept results (`on`, the default wherever a
+    /// library is kept and results are) or none (`off`): docs/deploy.md,
+    /// "Shared links".
+    #[arg(long, default_value = "on", value_parser = parse_on_off)]
+    pub share_links: bool,
     /// Bytes all kept copies may take (`50GiB`); the oldest go first.
     #[arg(long, default_value = "50GiB", value_parser = parse_bytes)]
     pub keep_quota: u64,

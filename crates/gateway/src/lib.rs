@@ -139,6 +139,9 @@ pub struct Settings {
     pub keep: Option<kept::KeepSettings>,
     /// Where each person's library and the access keys are kept.
     pub library: library::LibraryFlag,
+    /// Whether shared links are offered (where a library and kept results
+    /// are).
+    pub share_links: bool,
 }
 
 impl Settings {
@@ -187,6 +190,7 @@ impl Settings {
             uploads: None,
             keep: None,
             library: library::LibraryFlag::Default,
+            share_links: true,
         }
     }
 
@@ -230,6 +234,7 @@ impl Settings {
             uploads,
             keep,
             library: config.library_flag()?,
+            share_links: config.share_links,
         })
     }
 }
@@ -285,6 +290,7 @@ impl Gateway {
             });
         let sharing = library
             .clone()
+            .filter(|_| settings.share_links)
             .zip(kept.clone())
             .map(|(library, kept)| Arc::new(sharing::Sharing { library, kept }));
         Gateway(Arc::new(Shared {

@@ -372,6 +372,12 @@ export type Capabilities = {
    * with the `uploads` feature (always written).
    */
   uploads?: UploadsInfo,
+  /**
+   * Shared links, when the gateway offers them (it keeps each person's
+   * library and their results). Read only with the `sharing` feature
+   * (always written).
+   */
+  sharing?: SharingInfo,
 };
 
 /**
@@ -464,4 +470,99 @@ export type UploadsInfo = {
    * none.
    */
   keeps_results: boolean,
+};
+
+/**
+ * Where a gateway's shared links are made and opened.
+ */
+export type SharingInfo = {
+  /**
+   * Where links are made, listed and taken back (`/shares`), relative
+   * to the base URL.
+   */
+  path: string,
+  /**
+   * Where a link's page is opened (`/s/{token}`), relative to the base
+   * URL.
+   */
+  shared_path: string,
+  /**
+   * Whether links open only to people signed in may be made.
+   */
+  team: boolean,
+};
+
+/**
+ * How long a link lives.
+ */
+export type ShareLife = "day" | "week" | "month" | "kept";
+
+/**
+ * What `POST /shares` asks for.
+ */
+export type NewShare = {
+  /**
+   * The requests shared, in the order shown.
+   */
+  requests: string[],
+  /**
+   * Only these of their tasks (their ids), when given; every task
+   * otherwise.
+   */
+  tasks: Array<string>,
+  /**
+   * How long it lives.
+   */
+  life: ShareLife,
+  /**
+   * Whether the page shows what was asked (the prompt, the settings),
+   * not only the results.
+   */
+  asked: boolean,
+  /**
+   * Whether only people signed in to the site may open it.
+   */
+  team: boolean,
+};
+
+/**
+ * One of the owner's links, as `GET /shares` lists it.
+ */
+export type Share = {
+  /**
+   * The link's token (128 random bits, 32 hex digits).
+   */
+  token: string,
+  /**
+   * Its address under the site: `/s/{token}`.
+   */
+  path: string,
+  /**
+   * When it was made (milliseconds since 1970).
+   */
+  created: number,
+  /**
+   * When it ends (milliseconds since 1970); `null`: with the copies.
+   */
+  ends: number | null,
+  /**
+   * How often its page was opened.
+   */
+  views: number,
+  /**
+   * Whether it shows what was asked.
+   */
+  asked: boolean,
+  /**
+   * Whether only people signed in may open it.
+   */
+  team: boolean,
+  /**
+   * The requests it shares.
+   */
+  requests: string[],
+  /**
+   * How many tasks it shows.
+   */
+  tasks: number,
 };

@@ -163,6 +163,16 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
         until_kept(&base, &ada, "video_translate", task).await;
     }
 
+    // The site says it shares, and where.
+    let offered: Value = reqwest::get(format!("{base}/capabilities"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(offered["data"]["sharing"]["path"], "/shares", "{offered}");
+    assert_eq!(offered["data"]["sharing"]["team"], true, "{offered}");
+
     // Shared with what was asked, the images first.
     let (status, made) = share(
         &base,
@@ -340,5 +350,40 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
             .await
             .0,
         StatusCode::GONE
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs the sandbox: run through `cargo xtask test`"]
+async fn with_share_links_off_nothing_is_shared_and_the_site_says_so() {
+    let sandbox = start_sandbox(300).await;
+    let dir = test_folder("sharing-off");
+    let data = dir.path().join("data");
+    let ada = KeyFile::new(&data).add("ada", None, 0).unwrap();
+    let uploads = dir.path().join("uploads");
+    let base = start_gateway_at(&sandbox, None, |settings, base| {
+        settings.access = AccessMode::Keys;
+        settings.data_dir = Some(data.clone());
+        settings.uploads = Some(UploadSettings::new(uploads.clone(), base.to_owned()));
+        settings.keep = Some(KeepSettings::new(b"e2e"));
+        settings.share_links = false;
+    })
+    .await;
+    let offered: Value = reqwest::get(format!("{base}/capabilities"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(offered["data"].get("sharing").is_none(), "{offered}");
+    assert!(offered["data"].get("uploads").is_some(), "{offered}");
+    let (images, _) = submit(&base, &ada, "image_generate", json!({ "prompt": "A quay" })).await;
+    let (status, _) = share(&base, &ada, json!({ "requests": [images], "life": "day" })).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        visit(&format!("{base}/s/0123456789abcdef0123456789abcdef"), None)
+            .await
+            .0,
+        StatusCode::NOT_FOUND
     );
 }

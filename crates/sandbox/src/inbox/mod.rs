@@ -64,6 +64,7 @@ pub async fn capabilities() -> Json<Envelope<Capabilities>> {
             }),
             access: None,
             uploads: None,
+            sharing: None,
         },
     ))
 }
