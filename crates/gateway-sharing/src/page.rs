@@ -317,7 +317,57 @@ fn render(
     }
 }
 
-/// `GET /s/{token}`.
+/// A refusal of the page as a page a visitor reads (its status, and any
+/// `Retry-After`, kept): a link taken back, one needing a person, none.
+fn refused(refusal: Refusal) -> Response {
+    let mut response = refusal.into_response();
+    let status = response.status().as_u16();
+    let (title, text) = match status {
+        410 => (
+            "This link was taken back",
+            "The person who shared it took it back, or it has ended.",
+        ),
+        401 => (
+            "Sign in to open this link",
+            "Only people signed in to this site may open it.",
+        ),
+        404 => ("No link here", "Check the address you were given."),
+        429 => ("Too many requests", "Try again in a moment."),
+        _ => ("This link cannot be opened now", "Try again in a moment."),
+    };
+    let page = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="robots" content="noindex";
+                title { (title) }
+                style { (maud::PreEscaped(STYLE)) }
+            }
+            body {
+                main {
+                    h1 { (title) }
+                    p { (text) }
+                    @if status == 401 {
+                        p { a href="../" { "Sign in to this site" } }
+                    }
+                }
+            }
+        }
+    };
+    *response.body_mut() = axum::body::Body::from(page.into_string());
+    let headers = response.headers_mut();
+    headers.remove(header::CONTENT_LENGTH);
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// `GET /s/{token}`: the page, or a page saying why not.
 pub async fn page(
     On(sharing): On<SharingState>,
     State(admission): State<Arc<Admission>>,
@@ -325,14 +375,34 @@ pub async fn page(
     Path(token): Path<String>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
+) -> Response {
+    shared_page(
+        &sharing,
+        &admission,
+        peer,
+        &token,
+        query.as_deref(),
+        &headers,
+    )
+    .await
+    .unwrap_or_else(refused)
+}
+
+async fn shared_page(
+    sharing: &crate::Sharing,
+    admission: &Admission,
+    peer: SocketAddr,
+    token: &str,
+    query: Option<&str>,
+    headers: &HeaderMap,
 ) -> Result<Response, Refusal> {
-    let link = shown::link(&sharing, &token).await?;
-    shown::let_in(&admission, &link, &headers, peer.ip()).await?;
-    let requests = shown::shown(&sharing, &link).await?;
-    if let Err(error) = sharing.library.count_view(&token).await {
+    let link = shown::link(sharing, token).await?;
+    shown::let_in(admission, &link, headers, peer.ip()).await?;
+    let requests = shown::shown(sharing, &link).await?;
+    if let Err(error) = sharing.library.count_view(token).await {
         tracing::warn!(%error, "a shared page's opening could not be counted");
     }
-    let asked = asked(query.as_deref());
+    let asked = asked(query);
     let accept_language = headers
         .get(header::ACCEPT_LANGUAGE)
         .and_then(|value| value.to_str().ok())
@@ -344,7 +414,7 @@ pub async fn page(
         .public_url
         .trim_end_matches('/')
         .to_owned();
-    let markup = render(&site, &token, &requests, &asked, accept_language);
+    let markup = render(&site, token, &requests, &asked, accept_language);
     let mut response = markup.into_response();
     let headers = response.headers_mut();
     let ancestors = if asked.embed { "*" } else { "'none'" };
