@@ -11,7 +11,6 @@ mod new_page;
 pub(crate) mod next_jobs;
 mod page;
 mod result_files;
-pub(crate) mod share;
 
 pub use actions::TaskActions;
 pub use new_page::NewTask;

@@ -14,7 +14,6 @@ use crate::settings::Settings;
 use crate::task::asked::WhatWasAsked;
 use crate::task::downloads::{file_safe, has_results, DownloadAll};
 use crate::task::next_jobs::NextJobs;
-use crate::task::share::SharePanel;
 use crate::task::TaskActions;
 use media_gen_ui::components::curl_copy::absolute_url;
 use media_gen_ui::components::task_result::not_kept_notes;
@@ -160,11 +159,6 @@ fn Known(record: TaskRecord) -> impl IntoView {
             .with(|records| records.iter().filter(|r| saved(r)).count())
     });
     let archive = format!("{}-{}.zip", record.kind, file_safe(&record.task_id));
-    // Shared from the request the person's library holds.
-    let share = record
-        .library
-        .clone()
-        .map(|request| view! { <SharePanel request/> });
     let resubmit = record.request.as_ref().map(|request| {
         let url = Signal::derive(move || {
             absolute_url(&settings.base_url.get(), &record.kind.submit_path())
@@ -191,7 +185,6 @@ fn Known(record: TaskRecord) -> impl IntoView {
             {asked}
         </div>
         <p class="task-detail__downloads"><DownloadAll records=batch_records tasks=batch_tasks label="Download all" archive/></p>
-        {share}
         {parameters.map(|json| view! {
             <details class="request-preview">
                 <summary>"Submitted parameters"</summary>

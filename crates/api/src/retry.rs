@@ -16,8 +16,6 @@ pub enum RequestKind {
     Read,
     /// `POST`: submits. Repeating one may create duplicate tasks.
     Submit,
-    /// `DELETE`: taking something back. Safe to repeat, as a read is.
-    Remove,
 }
 
 /// What went wrong with one attempt.
@@ -61,11 +59,8 @@ impl Default for RetryPolicy {
 /// Whether a failure may be retried at all (the budget aside).
 pub fn is_retryable(kind: RequestKind, failure: AttemptFailure, has_retry_after: bool) -> bool {
     match (kind, failure) {
-        (
-            RequestKind::Read | RequestKind::Remove,
-            AttemptFailure::Network | AttemptFailure::Timeout,
-        ) => true,
-        (RequestKind::Read | RequestKind::Remove, AttemptFailure::Status(status)) => {
+        (RequestKind::Read, AttemptFailure::Network | AttemptFailure::Timeout) => true,
+        (RequestKind::Read, AttemptFailure::Status(status)) => {
             status == 408 || status == 429 || status >= 500
         }
         (RequestKind::Submit, AttemptFailure::Status(429 | 503)) => has_retry_after,

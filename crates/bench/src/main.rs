@@ -14,6 +14,7 @@ mod polling;
 mod relay;
 mod report;
 mod sandbox;
+mod sharing;
 mod sign_ins;
 mod sizes;
 mod staged;
@@ -85,6 +86,9 @@ async fn run() -> Result<(), String> {
     }
     if runs("library") {
         library::measure(&mut report).await?;
+    }
+    if runs("sharing") {
+        sharing::measure(&mut report).await?;
     }
     println!("\n{}", report.table());
     let path = report.write_json()?;

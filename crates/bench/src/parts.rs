@@ -3,7 +3,7 @@
 //! it holds nothing but the list.
 
 /// The parts, in the order they run.
-pub const PARTS: [&str; 11] = [
+pub const PARTS: [&str; 12] = [
     "sizes",
     "load",
     "board",
@@ -15,4 +15,5 @@ pub const PARTS: [&str; 11] = [
     "kept",
     "sign_ins",
     "library",
+    "sharing",
 ];

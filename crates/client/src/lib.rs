@@ -18,7 +18,6 @@ pub mod relay_stream;
 mod service;
 #[cfg(feature = "access")]
 mod session;
-mod shares;
 #[cfg(feature = "uploads")]
 pub mod upload;
 mod urls;

@@ -168,7 +168,6 @@ impl Client {
             let method = match kind {
                 RequestKind::Read => Method::GET,
                 RequestKind::Submit => Method::POST,
-                RequestKind::Remove => Method::DELETE,
             };
             loop {
                 if cancel.is_some_and(AbortSignal::aborted) {
