@@ -39,6 +39,21 @@ blockquote{margin:0 0 1rem;padding:.5rem 1rem;background:#fff;border-left:4px so
 dl{display:grid;grid-template-columns:max-content 1fr;gap:0 1rem}dt{font-weight:600}\
 .note{color:#55555f}";
 
+/// A page's head: for phones, never indexed, titled `title`, with
+/// `tags` (the link's preview) and the page's style.
+fn head(title: &str, tags: Markup) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            meta name="robots" content="noindex";
+            title { (title) }
+            (tags)
+            style { (maud::PreEscaped(STYLE)) }
+        }
+    }
+}
+
 /// What the viewer asked for in the address.
 #[derive(Debug, Default)]
 struct Asked {
@@ -252,11 +267,7 @@ fn render(
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                meta name="robots" content="noindex";
-                title { (title) }
+            (head(&title, html! {
                 meta property="og:title" content=(title);
                 meta property="og:type" content=(if video.is_some() { "video.other" } else { "website" });
                 meta property="og:url" content=(format!("{site}/s/{token}"));
@@ -271,8 +282,7 @@ fn render(
                 @if let Some(image) = &image {
                     meta name="twitter:image" content=(image);
                 }
-                style { (maud::PreEscaped(STYLE)) }
-            }
+            }))
             body {
                 @if !asked.embed {
                     header { h1 { (title) } }
@@ -338,13 +348,7 @@ fn refused(refusal: Refusal) -> Response {
     let page = html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                meta name="robots" content="noindex";
-                title { (title) }
-                style { (maud::PreEscaped(STYLE)) }
-            }
+            (head(title, html! {}))
             body {
                 main {
                     h1 { (title) }

@@ -16,6 +16,8 @@ use media_gen_gateway::access::key_file::KeyFile;
 use media_gen_gateway::access::AccessMode;
 use serde_json::Value;
 
+use crate::common::eventually;
+
 /// Open the site in `browser` and sign in with `key`: the board.
 async fn sign_in(browser: &Browser, base_url: &str, key: &str) {
     browser.open(base_url).await;
@@ -56,21 +58,6 @@ async fn library_of(base: &str, key: &str) -> (u16, Value) {
         .unwrap();
     let status = answer.status().as_u16();
     (status, answer.json().await.unwrap_or(Value::Null))
-}
-
-/// Wait up to 10 s for `check` to hold, asked every 100 ms.
-async fn eventually<F, Fut>(what: &str, mut check: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    for _ in 0..100 {
-        if check().await {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("not within 10 s: {what}");
 }
 
 #[tokio::test]
@@ -241,12 +228,12 @@ async fn a_persons_tasks_follow_them_to_another_browser() {
             "li.task-row[data-task-id='{lighthouse}'] button.remove"
         ))
         .await;
-    eventually("the removed task out of the library", || async {
+    eventually("the removed task out of the library", 10, || async {
         !listed().await
     })
     .await;
     second.click("#undo-remove").await;
-    eventually("the task back in the library", listed).await;
+    eventually("the task back in the library", 10, listed).await;
 
     // Another person sees none of it.
     let fourth = Browser::start().await;
@@ -394,7 +381,7 @@ async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
     let key = run(&add, &at, 50).await.unwrap().trim().to_owned();
     // Each gateway reads the keys every second.
     for base in [&one.base_url, &two.base_url] {
-        eventually("the new key taken", || async {
+        eventually("the new key taken", 10, || async {
             library_of(base, &key).await.0 == 200
         })
         .await;
@@ -402,7 +389,7 @@ async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
 
     // Submitted through one gateway, listed by the other.
     let made = submitted(&one.base_url, &key, "Shared by two gateways", 1).await;
-    eventually("the request listed by the other gateway", || async {
+    eventually("the request listed by the other gateway", 10, || async {
         library_of(&two.base_url, &key).await.1["data"]["items"][0]["request"] == made[0].as_str()
     })
     .await;

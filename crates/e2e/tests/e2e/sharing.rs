@@ -17,22 +17,50 @@ use media_gen_gateway::uploads::UploadSettings;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use crate::common::eventually;
+
 /// A prompt a careless page would run.
 const PROMPT: &str = "A lighthouse <script>alert(1)</script> & \"quotes\"";
 
-/// Until `check` holds, within 15 s.
-async fn eventually<F, Fut>(what: &str, mut check: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    for _ in 0..150 {
-        if check().await {
-            return;
+/// A gateway in `keys` mode in front of the sandbox, keeping each
+/// person's library and their results, sharing or not (`--share-links`);
+/// ada's and grace's keys.
+struct SharingSite {
+    base: String,
+    sandbox: String,
+    ada: String,
+    grace: String,
+    /// Its data, uploads and kept copies, removed when the test ends.
+    _dir: tempfile::TempDir,
+}
+
+impl SharingSite {
+    async fn start(share_links: bool) -> SharingSite {
+        let sandbox = start_sandbox(300).await;
+        let dir = test_folder("sharing");
+        let data = dir.path().join("data");
+        let keys = KeyFile::new(&data);
+        let (ada, grace) = (
+            keys.add("ada", None, 0).unwrap(),
+            keys.add("grace", None, 0).unwrap(),
+        );
+        let uploads = dir.path().join("uploads");
+        let base = start_gateway_at(&sandbox, None, |settings, base| {
+            settings.access = AccessMode::Keys;
+            settings.data_dir = Some(data.clone());
+            settings.uploads = Some(UploadSettings::new(uploads.clone(), base.to_owned()));
+            settings.keep = Some(KeepSettings::new(b"e2e"));
+            settings.share_links = share_links;
+        })
+        .await;
+        SharingSite {
+            base,
+            sandbox,
+            ada,
+            grace,
+            _dir: dir,
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
-    panic!("not within 15 s: {what}");
 }
 
 /// Submit `body` of `kind` as `key`: the library's request id and the tasks.
@@ -63,7 +91,7 @@ async fn submit(base: &str, key: &str, kind: &str, body: Value) -> (String, Vec<
 
 /// Read `task` of `kind` as `key` until its files are kept.
 async fn until_kept(base: &str, key: &str, kind: &str, task: &str) {
-    eventually(&format!("{kind} {task} kept"), || async {
+    eventually(&format!("{kind} {task} kept"), 15, || async {
         let read: Value = reqwest::Client::new()
             .get(format!("{base}/v1/{kind}/{task}"))
             .bearer_auth(key)
@@ -123,44 +151,30 @@ fn attributes(html: &str, attribute: &str) -> Vec<String> {
 #[tokio::test]
 #[ignore = "needs the sandbox: run through `cargo xtask test`"]
 async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back() {
-    let sandbox = start_sandbox(300).await;
-    let dir = test_folder("sharing");
-    let data = dir.path().join("data");
-    let keys = KeyFile::new(&data);
-    let (ada, grace) = (
-        keys.add("ada", None, 0).unwrap(),
-        keys.add("grace", None, 0).unwrap(),
-    );
-    let uploads = dir.path().join("uploads");
-    let base = start_gateway_at(&sandbox, None, |settings, base| {
-        settings.access = AccessMode::Keys;
-        settings.data_dir = Some(data.clone());
-        settings.uploads = Some(UploadSettings::new(uploads.clone(), base.to_owned()));
-        settings.keep = Some(KeepSettings::new(b"e2e"));
-    })
-    .await;
+    let site = SharingSite::start(true).await;
+    let (base, sandbox, ada, grace) = (&site.base, &site.sandbox, &site.ada, &site.grace);
 
     // Three images and a translation into three languages, kept.
     let (images, image_tasks) = submit(
-        &base,
-        &ada,
+        base,
+        ada,
         "image_generate",
         json!({ "prompt": PROMPT, "generate_count": 3 }),
     )
     .await;
     assert_eq!(image_tasks.len(), 3, "{image_tasks:?}");
     let (translation, translated) = submit(
-        &base,
-        &ada,
+        base,
+        ada,
         "video_translate",
         json!({ "video_url": "https://example.com/talk.mp4", "target_languages": ["Spanish", "French", "German"], "enable_caption": true }),
     )
     .await;
     for task in &image_tasks {
-        until_kept(&base, &ada, "image_generate", task).await;
+        until_kept(base, ada, "image_generate", task).await;
     }
     for task in &translated {
-        until_kept(&base, &ada, "video_translate", task).await;
+        until_kept(base, ada, "video_translate", task).await;
     }
 
     // The site says it shares, and where.
@@ -175,8 +189,8 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
 
     // Shared with what was asked, the images first.
     let (status, made) = share(
-        &base,
-        &ada,
+        base,
+        ada,
         json!({ "requests": [images, translation], "life": "week", "asked": true }),
     )
     .await;
@@ -215,7 +229,7 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
     assert_eq!(images_shown.len(), 3, "{page}");
     assert!(page.contains(r#"property="og:image" content=""#), "{page}");
     assert!(
-        !page.contains("/kept/") && !page.contains(&sandbox),
+        !page.contains("/kept/") && !page.contains(sandbox.as_str()),
         "only the link's own addresses: {page}"
     );
     for src in &images_shown {
@@ -264,12 +278,8 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
         );
     }
     // Another person can neither share ada's request nor take her link back.
-    let (status, refused) = share(
-        &base,
-        &grace,
-        json!({ "requests": [images], "life": "day" }),
-    )
-    .await;
+    let (status, refused) =
+        share(base, grace, json!({ "requests": [images], "life": "day" })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
     assert!(
         refused["msg"].as_str().unwrap().starts_with("requests:"),
@@ -277,7 +287,7 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
     );
     let taken = reqwest::Client::new()
         .delete(format!("{base}/shares/{token}"))
-        .bearer_auth(&grace)
+        .bearer_auth(grace)
         .send()
         .await
         .unwrap();
@@ -286,8 +296,8 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
 
     // A team link: a person signed in to the site, nobody else.
     let (status, team) = share(
-        &base,
-        &ada,
+        base,
+        ada,
         json!({ "requests": [images], "life": "day", "team": true }),
     )
     .await;
@@ -296,7 +306,7 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
     assert_eq!(visit(&team_url, None).await.0, StatusCode::UNAUTHORIZED);
     let signed_in = reqwest::Client::new()
         .get(&team_url)
-        .bearer_auth(&grace)
+        .bearer_auth(grace)
         .send()
         .await
         .unwrap();
@@ -307,7 +317,7 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
     // The owner's list says how often each was opened.
     let listed: Value = reqwest::Client::new()
         .get(format!("{base}/shares"))
-        .bearer_auth(&ada)
+        .bearer_auth(ada)
         .send()
         .await
         .unwrap()
@@ -339,7 +349,7 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
     // Taken back: the page and its files are gone.
     let taken = reqwest::Client::new()
         .delete(format!("{base}/shares/{token}"))
-        .bearer_auth(&ada)
+        .bearer_auth(ada)
         .send()
         .await
         .unwrap();
@@ -356,19 +366,8 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
 #[tokio::test]
 #[ignore = "needs the sandbox: run through `cargo xtask test`"]
 async fn with_share_links_off_nothing_is_shared_and_the_site_says_so() {
-    let sandbox = start_sandbox(300).await;
-    let dir = test_folder("sharing-off");
-    let data = dir.path().join("data");
-    let ada = KeyFile::new(&data).add("ada", None, 0).unwrap();
-    let uploads = dir.path().join("uploads");
-    let base = start_gateway_at(&sandbox, None, |settings, base| {
-        settings.access = AccessMode::Keys;
-        settings.data_dir = Some(data.clone());
-        settings.uploads = Some(UploadSettings::new(uploads.clone(), base.to_owned()));
-        settings.keep = Some(KeepSettings::new(b"e2e"));
-        settings.share_links = false;
-    })
-    .await;
+    let site = SharingSite::start(false).await;
+    let (base, ada) = (&site.base, &site.ada);
     let offered: Value = reqwest::get(format!("{base}/capabilities"))
         .await
         .unwrap()
@@ -377,8 +376,8 @@ async fn with_share_links_off_nothing_is_shared_and_the_site_says_so() {
         .unwrap();
     assert!(offered["data"].get("sharing").is_none(), "{offered}");
     assert!(offered["data"].get("uploads").is_some(), "{offered}");
-    let (images, _) = submit(&base, &ada, "image_generate", json!({ "prompt": "A quay" })).await;
-    let (status, _) = share(&base, &ada, json!({ "requests": [images], "life": "day" })).await;
+    let (images, _) = submit(base, ada, "image_generate", json!({ "prompt": "A quay" })).await;
+    let (status, _) = share(base, ada, json!({ "requests": [images], "life": "day" })).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(
         visit(&format!("{base}/s/0123456789abcdef0123456789abcdef"), None)
@@ -391,33 +390,23 @@ async fn with_share_links_off_nothing_is_shared_and_the_site_says_so() {
 #[tokio::test]
 #[ignore = "needs ChromeDriver: run through `cargo xtask test`"]
 async fn a_stranger_on_a_phone_opens_a_shared_link_without_the_app_until_it_is_taken_back() {
-    let sandbox = start_sandbox(300).await;
-    let dir = test_folder("sharing-app");
-    let data = dir.path().join("data");
-    let ada = KeyFile::new(&data).add("ada", None, 0).unwrap();
-    let uploads = dir.path().join("uploads");
-    let base = start_gateway_at(&sandbox, None, |settings, base| {
-        settings.access = AccessMode::Keys;
-        settings.data_dir = Some(data.clone());
-        settings.uploads = Some(UploadSettings::new(uploads.clone(), base.to_owned()));
-        settings.keep = Some(KeepSettings::new(b"e2e"));
-    })
-    .await;
+    let site = SharingSite::start(true).await;
+    let (base, ada) = (&site.base, &site.ada);
     let (request, tasks) = submit(
-        &base,
-        &ada,
+        base,
+        ada,
         "image_generate",
         json!({ "prompt": "A harbour at dawn, shared", "generate_count": 2 }),
     )
     .await;
     for task in &tasks {
-        until_kept(&base, &ada, "image_generate", task).await;
+        until_kept(base, ada, "image_generate", task).await;
     }
 
     // The person shares the request, with what was asked.
     let (status, made) = share(
-        &base,
-        &ada,
+        base,
+        ada,
         json!({ "requests": [request], "life": "week", "asked": true }),
     )
     .await;
@@ -458,7 +447,7 @@ async fn a_stranger_on_a_phone_opens_a_shared_link_without_the_app_until_it_is_t
     // Taken back: the stranger's next look says so.
     let taken = reqwest::Client::new()
         .delete(format!("{base}/shares/{token}"))
-        .bearer_auth(&ada)
+        .bearer_auth(ada)
         .send()
         .await
         .unwrap();

@@ -315,3 +315,19 @@ pub async fn redis_cli(url: &str, args: &[&str]) -> String {
         .expect("run redis-cli (Debian's redis-tools, beside redis-server)");
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
+
+/// Until `check` holds, asked every 100 ms for `seconds`; the test fails
+/// naming `what` otherwise.
+pub async fn eventually<F, Fut>(what: &str, seconds: u64, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..seconds * 10 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("not within {seconds} s: {what}");
+}
