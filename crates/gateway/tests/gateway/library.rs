@@ -13,8 +13,10 @@ use std::sync::Arc;
 use axum::extract::Request;
 use axum::response::IntoResponse;
 use media_gen_api::library::{LibraryQuery, RequestId};
+use media_gen_api::{TaskKey, TaskKind};
 use media_gen_gateway::access::AccessMode;
 use media_gen_gateway::library::database::{Database, MIGRATIONS};
+use media_gen_gateway::library::shares::{NewLink, SharedTask};
 use media_gen_gateway::library::{Library, LibraryAt, LibraryFlag};
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
@@ -991,4 +993,85 @@ async fn a_removal_is_undone_within_a_minute_and_not_after() {
     library.purge(at + 60_001).await.unwrap();
     assert!(library.list("ada", &all).await.unwrap().items.is_empty());
     assert!(library.get("ada", &id).await.unwrap().is_none());
+}
+
+/// What the library keeps of shared links, in either database: a link
+/// kept, read, counted, listed, taken back by its person only, and gone
+/// with the person forgotten.
+async fn links_are_kept_read_and_taken_back(library: &Library) {
+    let request = RequestId::parse("r-1").unwrap();
+    let tasks = vec![
+        SharedTask {
+            task: TaskKey::new(TaskKind::ImageGenerate, "t-1"),
+            request: request.clone(),
+        },
+        SharedTask {
+            task: TaskKey::new(TaskKind::ImageGenerate, "t-2"),
+            request: request.clone(),
+        },
+    ];
+    let token = "0123456789abcdef0123456789abcdef";
+    let link = NewLink {
+        token,
+        person: "ada",
+        ends: Some(5_000),
+        asked: true,
+        team: false,
+        tasks: &tasks,
+    };
+    library.add_share(&link, 1_000).await.unwrap();
+    let shared = library.shared(token).await.unwrap().unwrap();
+    assert_eq!(shared.tasks, tasks);
+    assert!(shared.asked && !shared.team);
+    assert!(shared.live_at(4_999));
+    assert!(!shared.live_at(5_000), "ended");
+    library.count_view(token).await.unwrap();
+    library.count_view(token).await.unwrap();
+    let listed = library.shares_of("ada").await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].views, 2);
+    assert_eq!(listed[0].tasks, 2);
+    assert_eq!(listed[0].requests, vec![request]);
+    assert_eq!(listed[0].path, format!("/s/{token}"));
+    assert!(library.shares_of("grace").await.unwrap().is_empty());
+    // Only its person takes it back, once.
+    assert!(!library
+        .take_back_share("grace", token, 2_000)
+        .await
+        .unwrap());
+    assert!(library.take_back_share("ada", token, 2_000).await.unwrap());
+    assert!(!library.take_back_share("ada", token, 2_001).await.unwrap());
+    let gone = library.shared(token).await.unwrap().unwrap();
+    assert_eq!(gone.revoked, Some(2_000));
+    assert!(!gone.live_at(1_500));
+    assert_eq!(library.shares_of("ada").await.unwrap()[0].ends, Some(2_000));
+    assert_eq!(
+        library
+            .shared("ffffffffffffffffffffffffffffffff")
+            .await
+            .unwrap(),
+        None
+    );
+    // Forgotten, the person's links go with them.
+    library.forget("ada", 3).await.unwrap();
+    assert_eq!(library.shared(token).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn links_in_sqlite_are_kept_read_and_taken_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = Library::open(&LibraryAt::in_dir(dir.path())).await.unwrap();
+    links_are_kept_read_and_taken_back(&library).await;
+}
+
+#[tokio::test]
+async fn links_in_postgres_are_kept_read_and_taken_back() {
+    let postgres = tokio::task::spawn_blocking(media_gen_launch::postgres::Postgres::start)
+        .await
+        .unwrap()
+        .unwrap();
+    let url = postgres.database("shares").unwrap();
+    let library = Library::open(&LibraryAt::Postgres(url)).await.unwrap();
+    links_are_kept_read_and_taken_back(&library).await;
+    drop(postgres);
 }
