@@ -81,8 +81,8 @@ fn answer(data: impl serde::Serialize) -> Response {
     .into_response()
 }
 
-/// A failed call of the database: 503, said in the log.
-fn unavailable(error: super::database::DbError) -> Refusal {
+/// A failed call of the database: 503, said in the log and counted.
+pub fn unavailable(error: super::database::DbError) -> Refusal {
     tracing::error!(%error, "the library failed a call");
     metrics::counter!(crate::observe::LIBRARY_FAILURES).increment(1);
     Refusal::Unavailable

@@ -62,8 +62,3 @@ where
         .route("/s/{token}", get(page::page))
         .route("/s/{token}/{file}/{name}", get(files::file))
 }
-
-/// Milliseconds since 1970, as the library keeps times.
-fn now_ms() -> u64 {
-    media_gen_gateway_library::now_ms()
-}

@@ -17,10 +17,12 @@ use media_gen_gateway_access::admission::{Admitted, MayChange};
 use media_gen_gateway_access::Who;
 use media_gen_gateway_base::offered::On;
 use media_gen_gateway_base::refusal::Refusal;
-use media_gen_gateway_library::database::DbError;
+pub(crate) use media_gen_gateway_library::routes::unavailable;
 use media_gen_gateway_library::shares::{NewLink, SharedTask};
 
-use crate::{now_ms, SharingState};
+use media_gen_gateway_library::now_ms;
+
+use crate::SharingState;
 
 /// The person a call let in is from; an address (open mode) has no links.
 fn person(admitted: Admitted) -> Result<Arc<str>, Refusal> {
@@ -28,13 +30,6 @@ fn person(admitted: Admitted) -> Result<Arc<str>, Refusal> {
         Who::Person(name) => Ok(name),
         Who::Address(_) => Err(Refusal::NotFound),
     }
-}
-
-/// A failed call of the database: 503, said in the log.
-pub(crate) fn unavailable(error: DbError) -> Refusal {
-    tracing::error!(%error, "sharing failed a call of the library");
-    metrics::counter!(media_gen_gateway_base::observe::LIBRARY_FAILURES).increment(1);
-    Refusal::Unavailable
 }
 
 fn answer(data: impl serde::Serialize) -> Response {

@@ -22,7 +22,9 @@ use media_gen_gateway_uploads::record::Upload;
 use media_gen_gateway_uploads::FileId;
 
 use crate::owner::unavailable;
-use crate::{now_ms, Sharing};
+use media_gen_gateway_library::now_ms;
+
+use crate::Sharing;
 
 /// One kept file a page shows.
 #[derive(Debug, Clone)]

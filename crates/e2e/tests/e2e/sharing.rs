@@ -89,18 +89,23 @@ async fn submit(base: &str, key: &str, kind: &str, body: Value) -> (String, Vec<
     (request, tasks)
 }
 
+/// `GET` `url` as `key`: the answer's JSON.
+async fn read_as(url: &str, key: &str) -> Value {
+    reqwest::Client::new()
+        .get(url)
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 /// Read `task` of `kind` as `key` until its files are kept.
 async fn until_kept(base: &str, key: &str, kind: &str, task: &str) {
     eventually(&format!("{kind} {task} kept"), 15, || async {
-        let read: Value = reqwest::Client::new()
-            .get(format!("{base}/v1/{kind}/{task}"))
-            .bearer_auth(key)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let read = read_as(&format!("{base}/v1/{kind}/{task}"), key).await;
         read["data"]["status"] == "SUCCEEDED"
             && read["data"]["kept"]
                 .as_object()
@@ -315,15 +320,7 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
     assert!(!signed_in.text().await.unwrap().contains("lighthouse"));
 
     // The owner's list says how often each was opened.
-    let listed: Value = reqwest::Client::new()
-        .get(format!("{base}/shares"))
-        .bearer_auth(ada)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let listed = read_as(&format!("{base}/shares"), ada).await;
     let first = listed["data"]
         .as_array()
         .unwrap()
