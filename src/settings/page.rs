@@ -8,6 +8,7 @@ use leptos::task::spawn_local;
 
 use crate::settings::{Connection, Settings};
 use crate::shell::notifications::Notifier;
+use crate::task::share::SharedLinks;
 use media_gen_client::Client;
 use media_gen_ui::components::Field;
 
@@ -143,6 +144,7 @@ pub fn SettingsPage() -> impl IntoView {
             </div>
             <Notifications/>
         </section>
+        <SharedLinks/>
     }
 }
 

@@ -11,6 +11,7 @@ mod new_page;
 pub(crate) mod next_jobs;
 mod page;
 mod result_files;
+pub(crate) mod share;
 
 pub use actions::TaskActions;
 pub use new_page::NewTask;

@@ -14,6 +14,7 @@ use crate::settings::Settings;
 use crate::task::asked::WhatWasAsked;
 use crate::task::downloads::{file_safe, has_results, DownloadAll};
 use crate::task::next_jobs::NextJobs;
+use crate::task::share::SharePanel;
 use crate::task::TaskActions;
 use media_gen_ui::components::curl_copy::absolute_url;
 use media_gen_ui::components::task_result::not_kept_notes;
@@ -22,7 +23,7 @@ use media_gen_ui::hooks::use_now;
 use media_gen_ui::store::record::TaskRecord;
 
 /// A time as the reader's locale writes it.
-fn local_time(ms: f64) -> String {
+pub(crate) fn local_time(ms: f64) -> String {
     js_sys::Date::new(&JsValue::from_f64(ms))
         .to_locale_string("default", &JsValue::UNDEFINED)
         .into()
@@ -159,6 +160,16 @@ fn Known(record: TaskRecord) -> impl IntoView {
             .with(|records| records.iter().filter(|r| saved(r)).count())
     });
     let archive = format!("{}-{}.zip", record.kind, file_safe(&record.task_id));
+    // Shared from the request the person's library holds.
+    let share = record.library.clone().map(|request| {
+        let tasks = board.records.with_untracked(|records| {
+            records
+                .iter()
+                .filter(|r| this.with_value(|this| same_request(r, this)))
+                .count()
+        });
+        view! { <SharePanel request task=record.task_id.clone() tasks/> }
+    });
     let resubmit = record.request.as_ref().map(|request| {
         let url = Signal::derive(move || {
             absolute_url(&settings.base_url.get(), &record.kind.submit_path())
@@ -185,6 +196,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
             {asked}
         </div>
         <p class="task-detail__downloads"><DownloadAll records=batch_records tasks=batch_tasks label="Download all" archive/></p>
+        {share}
         {parameters.map(|json| view! {
             <details class="request-preview">
                 <summary>"Submitted parameters"</summary>

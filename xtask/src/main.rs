@@ -19,6 +19,7 @@ mod fuzz;
 mod layers;
 mod libtest;
 mod machine;
+mod minify;
 mod module_cycles;
 mod npm;
 mod phases;
@@ -101,10 +102,9 @@ fn main() -> ExitCode {
             } else {
                 dist::Shape::Split
             };
-            let built = dist::build_app(shape);
+            let built = tools::ensure_build_tools().and_then(|()| dist::build_app(shape));
             if demo {
                 built
-                    .and_then(|()| tools::ensure_build_tools())
                     .and_then(|()| npm::build_package().map(drop))
                     .and_then(|()| demo::assemble())
                     .map(|folder| {

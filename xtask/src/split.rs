@@ -291,7 +291,11 @@ pub fn build_whole(
     if let Some((level, params)) = opt {
         wasm::optimize(&wasm_path, level, params)?;
     }
-    let js = std::fs::read(bound.join(format!("{bin}.js")))?;
+    let js = crate::minify::module(
+        &std::fs::read_to_string(bound.join(format!("{bin}.js")))?,
+        "the module's JavaScript",
+    )?
+    .into_bytes();
     let wasm = std::fs::read(&wasm_path)?;
     let name = crate::files::hashed(bin, &[&js, &wasm]);
     let (js_name, wasm_name) = (format!("{name}.js"), format!("{name}_bg.wasm"));
@@ -394,6 +398,8 @@ fn name_and_write(bin: &str, parts: &Parts, dist: &Path) -> Result<BuiltApp> {
         "the first module's JavaScript",
     )?;
     std::fs::write(dist.join(&wasm_name), &wasm_bytes)?;
+    let js_text = crate::minify::module(&js_text, "the first module's JavaScript")?;
+    let link_text = crate::minify::module(&link_text, LOADER)?;
     std::fs::write(dist.join(&js_name), &js_text)?;
     std::fs::write(dist.join(&link_name), &link_text)?;
     Ok(BuiltApp {

@@ -55,13 +55,14 @@ fn find_on_path(program: &str) -> Option<PathBuf> {
 }
 
 /// Everything the release build of the app needs (`dist.rs`): the wasm
-/// target, the wasm-bindgen CLI and wasm-opt. Not Trunk: only `cargo xtask
+/// target, the wasm-bindgen CLI, wasm-opt and esbuild. Not Trunk: only `cargo xtask
 /// serve` runs it.
 pub fn ensure_build_tools() -> Result<()> {
     ensure_wasm_target()?;
     let wasm_bindgen = project::wasm_bindgen_version(&project::root())?;
     ensure_wasm_bindgen_cli(&wasm_bindgen)?;
-    ensure_wasm_opt()
+    ensure_wasm_opt()?;
+    ensure_esbuild()
 }
 
 /// The tools for browser tests: the wasm target, the wasm-bindgen test runner,
@@ -187,21 +188,65 @@ pub fn ensure_trunk() -> Result<()> {
 }
 
 fn ensure_wasm_opt() -> Result<()> {
-    let installed = cmd::project_bin_dir().join("wasm-opt");
-    let version = || installed_version(&installed.to_string_lossy()).and_then(|v| major(&v));
+    ensure_npm_tool(&NpmTool {
+        program: "wasm-opt",
+        package: BINARYEN_PACKAGE,
+        version: &WASM_OPT.to_string(),
+        version_of: |version| major(version).map(|major| major.to_string()),
+    })
+}
+
+/// The JavaScript minifier the app's own scripts (wasm-bindgen's glue and
+/// the chunks' loader) are shrunk with: they are served as written, with no
+/// bundler after them.
+pub const ESBUILD: &str = "0.28.2";
+/// The npm package that carries that esbuild.
+const ESBUILD_PACKAGE: &str = "esbuild@0.28.2";
+
+fn ensure_esbuild() -> Result<()> {
+    ensure_npm_tool(&NpmTool {
+        program: "esbuild",
+        package: ESBUILD_PACKAGE,
+        version: ESBUILD,
+        version_of: |version| Some(version.to_owned()),
+    })
+}
+
+/// A program the project installs from the npm registry into
+/// `target/tools`, at one version.
+struct NpmTool<'a> {
+    /// Its name in `node_modules/.bin`.
+    program: &'a str,
+    /// The package and version npm installs.
+    package: &'a str,
+    /// The version it must report, as `version_of` reads it.
+    version: &'a str,
+    /// The part of its `--version` word that must equal `version`.
+    version_of: fn(&str) -> Option<String>,
+}
+
+fn ensure_npm_tool(tool: &NpmTool) -> Result<()> {
+    let NpmTool {
+        program,
+        package,
+        version: wanted,
+        version_of,
+    } = *tool;
+    let installed = cmd::project_bin_dir().join(program);
+    let version = || installed_version(&installed.to_string_lossy()).and_then(|v| version_of(&v));
     let found = version();
-    if found == Some(WASM_OPT) {
-        println!("ok: wasm-opt {WASM_OPT} (binaryen from npm)");
+    if found.as_deref() == Some(wanted) {
+        println!("ok: {program} {wanted} (from npm)");
         return Ok(());
     }
     println!(
-        "wasm-opt: need {WASM_OPT} in {}, found {found:?}",
+        "{program}: need {wanted} in {}, found {found:?}",
         installed.display()
     );
     if find_on_path("npm").is_none() {
         apt_install(
             &["nodejs", "npm"],
-            "installing wasm-opt (binaryen from the npm registry)",
+            &format!("installing {program} from the npm registry"),
         )?;
     }
     let dir = cmd::project_tools_dir();
@@ -213,11 +258,11 @@ fn ensure_wasm_opt() -> Result<()> {
         &dir_arg,
         "--no-audit",
         "--no-fund",
-        BINARYEN_PACKAGE,
+        package,
     ]))?;
     match version() {
-        Some(version) if version == WASM_OPT => Ok(()),
-        other => bail!("npm installed {BINARYEN_PACKAGE}, but its wasm-opt reports {other:?}"),
+        Some(version) if version == wanted => Ok(()),
+        other => bail!("npm installed {package}, but its {program} reports {other:?}"),
     }
 }
 

@@ -16,6 +16,8 @@ pub enum RequestKind {
     Read,
     /// `POST`: submits. Repeating one may create duplicate tasks.
     Submit,
+    /// `DELETE`: taking something back. Safe to repeat, as a read is.
+    Remove,
 }
 
 /// What went wrong with one attempt.
@@ -59,8 +61,11 @@ impl Default for RetryPolicy {
 /// Whether a failure may be retried at all (the budget aside).
 pub fn is_retryable(kind: RequestKind, failure: AttemptFailure, has_retry_after: bool) -> bool {
     match (kind, failure) {
-        (RequestKind::Read, AttemptFailure::Network | AttemptFailure::Timeout) => true,
-        (RequestKind::Read, AttemptFailure::Status(status)) => {
+        (
+            RequestKind::Read | RequestKind::Remove,
+            AttemptFailure::Network | AttemptFailure::Timeout,
+        ) => true,
+        (RequestKind::Read | RequestKind::Remove, AttemptFailure::Status(status)) => {
             status == 408 || status == 429 || status >= 500
         }
         (RequestKind::Submit, AttemptFailure::Status(429 | 503)) => has_retry_after,
@@ -312,7 +317,13 @@ mod tests {
     }
 
     #[test]
-    fn reads_retry_on_network_timeout_408_429_and_5xx() {
+    fn reads_and_removals_retry_on_network_timeout_408_429_and_5xx() {
+        for kind in [RequestKind::Read, RequestKind::Remove] {
+            reads_retry(kind);
+        }
+    }
+
+    fn reads_retry(kind: RequestKind) {
         use AttemptFailure::*;
         for failure in [
             Network,
@@ -324,10 +335,7 @@ mod tests {
             Status(503),
             Status(504),
         ] {
-            assert!(
-                is_retryable(RequestKind::Read, failure, false),
-                "{failure:?}"
-            );
+            assert!(is_retryable(kind, failure, false), "{kind:?} {failure:?}");
         }
         for failure in [
             Status(400),
@@ -336,10 +344,7 @@ mod tests {
             Status(413),
             BadAnswer,
         ] {
-            assert!(
-                !is_retryable(RequestKind::Read, failure, true),
-                "{failure:?}"
-            );
+            assert!(!is_retryable(kind, failure, true), "{kind:?} {failure:?}");
         }
     }
 

@@ -34,6 +34,29 @@ pub enum ShareLife {
 }
 
 impl ShareLife {
+    /// Every life, shortest first.
+    pub const ALL: [ShareLife; 4] = [
+        ShareLife::Day,
+        ShareLife::Week,
+        ShareLife::Month,
+        ShareLife::Kept,
+    ];
+
+    /// Its name on the wire (`week`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ShareLife::Day => "day",
+            ShareLife::Week => "week",
+            ShareLife::Month => "month",
+            ShareLife::Kept => "kept",
+        }
+    }
+
+    /// The life named `name` on the wire.
+    pub fn from_name(name: &str) -> Option<ShareLife> {
+        ShareLife::ALL.into_iter().find(|life| life.name() == name)
+    }
+
     /// Its length in milliseconds; `None` for as long as the copies.
     pub fn millis(self) -> Option<u64> {
         const DAY: u64 = 24 * 3_600 * 1_000;
@@ -69,6 +92,22 @@ pub struct NewShare {
 }
 
 impl NewShare {
+    /// The body of `POST /shares`, as serde writes it, written without a
+    /// serializer of its own: a browser module that sends one carries no
+    /// code for this type but this.
+    pub fn to_json(&self) -> String {
+        let text = |text: &str| serde_json::Value::from(text).to_string();
+        let list = |items: Vec<String>| format!("[{}]", items.join(","));
+        format!(
+            "{{\"requests\":{},\"tasks\":{},\"life\":\"{}\",\"asked\":{},\"team\":{}}}",
+            list(self.requests.iter().map(|id| text(id.as_str())).collect()),
+            list(self.tasks.iter().map(|task| text(task)).collect()),
+            self.life.name(),
+            self.asked,
+            self.team,
+        )
+    }
+
     /// The refusal naming the field and the rule, when it breaks one.
     pub fn check(&self) -> Result<(), String> {
         if self.requests.is_empty() || self.requests.len() > SHARE_REQUESTS_MAX {
@@ -182,6 +221,36 @@ pub fn preferred_language<'a>(accept: &str, offered: &[&'a str]) -> Option<&'a s
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lifes_name_is_its_name_on_the_wire() {
+        for life in ShareLife::ALL {
+            assert_eq!(serde_json::to_value(life).unwrap(), life.name());
+            assert_eq!(ShareLife::from_name(life.name()), Some(life));
+        }
+        assert_eq!(ShareLife::from_name("year"), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_new_shares_body_is_what_serde_writes(
+            ids in proptest::collection::vec("[A-Za-z0-9_-]{1,12}", 1..4),
+            tasks in proptest::collection::vec(".{0,12}", 0..4),
+            life in 0..4usize,
+            asked: bool,
+            team: bool,
+        ) {
+            let new = NewShare {
+                requests: ids.iter().map(|id| RequestId::parse(id).unwrap()).collect(),
+                tasks,
+                life: ShareLife::ALL[life],
+                asked,
+                team,
+            };
+            let written: serde_json::Value = serde_json::from_str(&new.to_json()).unwrap();
+            proptest::prop_assert_eq!(written, serde_json::to_value(&new).unwrap());
+        }
+    }
 
     #[test]
     fn a_new_share_names_its_requests_within_the_bound() {

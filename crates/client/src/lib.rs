@@ -18,6 +18,8 @@ pub mod relay_stream;
 mod service;
 #[cfg(feature = "access")]
 mod session;
+#[cfg(feature = "access")]
+mod shares;
 #[cfg(feature = "uploads")]
 pub mod upload;
 mod urls;

@@ -168,6 +168,7 @@ impl Client {
             let method = match kind {
                 RequestKind::Read => Method::GET,
                 RequestKind::Submit => Method::POST,
+                RequestKind::Remove => Method::DELETE,
             };
             loop {
                 if cancel.is_some_and(AbortSignal::aborted) {

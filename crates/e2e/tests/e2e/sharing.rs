@@ -9,7 +9,9 @@
 //! (410), its files too.
 
 use media_gen_api::library::LIBRARY_HEADER;
-use media_gen_e2e::{start_gateway_at, start_sandbox, test_folder, Browser};
+use media_gen_e2e::{
+    dist_dir, serve_folder, start_gateway_at, start_sandbox, test_folder, Browser,
+};
 use media_gen_gateway::access::key_file::KeyFile;
 use media_gen_gateway::access::AccessMode;
 use media_gen_gateway::kept::KeepSettings;
@@ -36,6 +38,11 @@ struct SharingSite {
 
 impl SharingSite {
     async fn start(share_links: bool) -> SharingSite {
+        SharingSite::start_serving(share_links, None).await
+    }
+
+    /// The site, serving the app from `app` when given.
+    async fn start_serving(share_links: bool, app: Option<std::path::PathBuf>) -> SharingSite {
         let sandbox = start_sandbox(300).await;
         let dir = test_folder("sharing");
         let data = dir.path().join("data");
@@ -45,7 +52,7 @@ impl SharingSite {
             keys.add("grace", None, 0).unwrap(),
         );
         let uploads = dir.path().join("uploads");
-        let base = start_gateway_at(&sandbox, None, |settings, base| {
+        let base = start_gateway_at(&sandbox, app, |settings, base| {
             settings.access = AccessMode::Keys;
             settings.data_dir = Some(data.clone());
             settings.uploads = Some(UploadSettings::new(uploads.clone(), base.to_owned()));
@@ -385,35 +392,101 @@ async fn with_share_links_off_nothing_is_shared_and_the_site_says_so() {
 }
 
 #[tokio::test]
-#[ignore = "needs ChromeDriver: run through `cargo xtask test`"]
-async fn a_stranger_on_a_phone_opens_a_shared_link_without_the_app_until_it_is_taken_back() {
-    let site = SharingSite::start(true).await;
+#[ignore = "needs the release build and ChromeDriver: run through `cargo xtask test`"]
+async fn a_person_shares_from_the_app_and_a_stranger_on_a_phone_opens_it_without_the_app() {
+    let site = SharingSite::start_serving(true, Some(dist_dir())).await;
     let (base, ada) = (&site.base, &site.ada);
-    let (request, tasks) = submit(
+    let (_, images) = submit(
         base,
         ada,
         "image_generate",
         json!({ "prompt": "A harbour at dawn, shared", "generate_count": 2 }),
     )
     .await;
-    for task in &tasks {
-        until_kept(base, ada, "image_generate", task).await;
-    }
-
-    // The person shares the request, with what was asked.
-    let (status, made) = share(
+    let (translation, translated) = submit(
         base,
         ada,
-        json!({ "requests": [request], "life": "week", "asked": true }),
+        "video_translate",
+        json!({ "video_url": "https://example.com/talk.mp4", "target_languages": ["Spanish", "French"], "enable_caption": true }),
     )
     .await;
-    assert_eq!(status, StatusCode::CREATED, "{made}");
-    let token = made["data"]["token"].as_str().unwrap().to_owned();
-    let link = format!("{base}/s/{token}");
+    for task in &images {
+        until_kept(base, ada, "image_generate", task).await;
+    }
+    for task in &translated {
+        until_kept(base, ada, "video_translate", task).await;
+    }
 
-    // A stranger on a phone: the page and its images, no app at all.
+    // The person, signed in, shares the whole request from a task's page,
+    // with what was asked; the link is theirs to copy.
+    let person = Browser::start().await;
+    person.open(base).await;
+    person.wait_for_text("main h1", "Sign in").await;
+    person
+        .type_into("#access-key", &format!("{ada}\u{E007}"))
+        .await;
+    person.wait_for_text("main h1", "Tasks").await;
+    person
+        .open(&format!("{base}/tasks/image_generate/{}", images[0]))
+        .await;
+    person.watch_for_errors().await;
+    person.wait_for_text("#share-title", "Share").await;
+    person
+        .wait_for_text(
+            "#share-what option[value='request']",
+            "the whole request (2 tasks)",
+        )
+        .await;
+    person.click("#share-asked").await;
+    person.click("#share-create").await;
+    let address = "document.querySelector('#share-links .share-link__address')";
+    person
+        .wait_until("the link made", &format!("{address} !== null"))
+        .await;
+    let link = person
+        .eval(&format!("{address}.value"))
+        .await
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(link.starts_with(&format!("{base}/s/")), "{link}");
+    person
+        .check_accessibility("a task's page with its Share panel")
+        .await;
+    person
+        .assert_still_working("making a link on a task's page")
+        .await;
+
+    // The settings page lists it: for anyone, not opened yet.
+    person.open(&format!("{base}/settings")).await;
+    person
+        .wait_until(
+            "the link listed for anyone, not opened yet",
+            "(() => { const said = document.querySelector('#shared-links .share-link .hint')?.textContent ?? ''; \
+             return said.startsWith('Anyone with the link · open until ') && said.endsWith(' · opened 0 times'); })()",
+        )
+        .await;
+    let translation_link = {
+        let (status, made) = share(
+            base,
+            ada,
+            json!({ "requests": [translation], "life": "day" }),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        format!("{base}{}", made["data"]["path"].as_str().unwrap())
+    };
+
+    // A stranger on a phone who reads French: the page and its images, no
+    // app at all.
     let stranger = Browser::start().await;
     stranger.resize(360, 780).await;
+    stranger
+        .devtools(
+            "Network.setUserAgentOverride",
+            json!({ "userAgent": "Mozilla/5.0 (Linux; Android 14) Mobile", "acceptLanguage": "fr-CH, fr;q=0.9, en;q=0.5" }),
+        )
+        .await;
     stranger.open(&link).await;
     stranger
         .wait_for_text("h1", "A harbour at dawn, shared")
@@ -441,17 +514,85 @@ async fn a_stranger_on_a_phone_opens_a_shared_link_without_the_app_until_it_is_t
         .await;
     stranger.screenshot("shared-page").await;
 
-    // Taken back: the stranger's next look says so.
-    let taken = reqwest::Client::new()
-        .delete(format!("{base}/shares/{token}"))
-        .bearer_auth(ada)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(taken.status(), StatusCode::OK);
-    stranger.reload().await;
+    // The translation opens in French, its subtitles loaded as a track;
+    // choosing Spanish switches the video and the subtitles.
+    stranger.open(&translation_link).await;
+    let track = "document.querySelector('main video track')";
+    stranger
+        .wait_until(
+            "the French video and its subtitles",
+            &format!("{track} !== null && {track}.srclang === 'fr'"),
+        )
+        .await;
+    let french_video = stranger
+        .eval("document.querySelector('main video').currentSrc || document.querySelector('main video').src")
+        .await;
+    stranger.click("main a[hreflang='es']").await;
+    stranger
+        .wait_until(
+            "the Spanish video and its subtitles",
+            &format!("location.search === '?lang=es' && {track}.srclang === 'es'"),
+        )
+        .await;
+    let spanish_video = stranger
+        .eval("document.querySelector('main video').src")
+        .await;
+    assert_ne!(spanish_video, french_video, "another language's video");
+    stranger
+        .wait_until(
+            "the Spanish subtitles read as WebVTT",
+            &format!("{track}.readyState === 2 && {track}.track.cues.length > 0"),
+        )
+        .await;
+    stranger
+        .check_accessibility("a shared translation on a phone")
+        .await;
+
+    // Embedded in another site's page: the frame shows the results.
+    let other_site = test_folder("sharing-embed");
+    std::fs::write(
+        other_site.path().join("index.html"),
+        format!(
+            "<!doctype html><html lang=\"en\"><title>A blog</title>\
+             <h1>A blog</h1><iframe src=\"{link}?embed\" title=\"Shared results\" width=\"340\" height=\"600\"></iframe></html>"
+        ),
+    )
+    .unwrap();
+    let (blog, _) = serve_folder(other_site.path().to_owned()).await;
+    stranger.open(&format!("{blog}/index.html")).await;
+    stranger.wait_for_text("h1", "A blog").await;
+    stranger.client.enter_frame(0).await.unwrap();
+    stranger
+        .wait_until(
+            "the embedded images drawn in the frame",
+            "(() => { const all = [...document.querySelectorAll('main img')].filter((i) => i.src.includes('/s/')); \
+             return all.length === 2 && all.every((i) => i.complete && i.naturalWidth > 0); })()",
+        )
+        .await;
+    stranger.client.enter_parent_frame().await.unwrap();
+
+    // Taken back from the settings page, read again: the link was opened
+    // (on its page and in the frame), and the stranger's next look is gone.
+    person.reload().await;
+    person.watch_for_errors().await;
+    let row = format!("#shared-links .share-link:has(input[value='{link}'])");
+    person
+        .wait_until(
+            "the link's views counted",
+            &format!("(document.querySelector(\"{row}\")?.textContent ?? 'opened 0 times').match(/opened (once|[2-9] times)/) !== null"),
+        )
+        .await;
+    person.click(&format!("{row} .share-link__take-back")).await;
+    person
+        .wait_until(
+            "the link marked taken back",
+            &format!("document.querySelector(\"{row}\").dataset.live === 'false'"),
+        )
+        .await;
+    stranger.open(&link).await;
     stranger
         .wait_for_text("h1", "This link was taken back")
         .await;
     stranger.check_accessibility("a link taken back").await;
+    person.assert_still_working("sharing from the app").await;
 }
