@@ -235,16 +235,26 @@ fn player(token: &str, request: &ShownRequest, chosen: Option<&str>, embed: bool
 }
 
 /// The first image the page shows, or the first video's poster, for the
-/// link's preview: its address from the site's public one.
+/// link's preview.
+fn preview_image(requests: &[ShownRequest]) -> Option<(&ShownTask, &File)> {
+    requests
+        .iter()
+        .flat_map(|request| request.tasks.iter())
+        .find_map(|task| {
+            file_of(task, MediaField::ImageUrl)
+                .or_else(|| file_of(task, MediaField::ThumbnailUrl))
+                .map(|file| (task, file))
+        })
+}
+
+/// The link's preview: its image and video, their addresses from the
+/// site's public one.
 fn preview(site: &str, token: &str, requests: &[ShownRequest]) -> (Option<String>, Option<String>) {
-    let tasks = || requests.iter().flat_map(|request| request.tasks.iter());
     let absolute = |task: &ShownTask, file: &File| format!("{site}/s/{}", href(token, task, file));
-    let image = tasks().find_map(|task| {
-        file_of(task, MediaField::ImageUrl)
-            .or_else(|| file_of(task, MediaField::ThumbnailUrl))
-            .map(|file| absolute(task, file))
-    });
-    let video = tasks()
+    let image = preview_image(requests).map(|(task, file)| absolute(task, file));
+    let video = requests
+        .iter()
+        .flat_map(|request| request.tasks.iter())
         .find_map(|task| file_of(task, MediaField::VideoUrl).map(|file| absolute(task, file)));
     (image, video)
 }
@@ -256,6 +266,7 @@ fn render(
     requests: &[ShownRequest],
     asked: &Asked,
     accept_language: &str,
+    image_size: Option<(usize, usize)>,
 ) -> Markup {
     let title = title(requests);
     let (image, video) = preview(site, token, requests);
@@ -273,6 +284,11 @@ fn render(
                 meta property="og:url" content=(format!("{site}/s/{token}"));
                 @if let Some(image) = &image {
                     meta property="og:image" content=(image);
+                    meta property="og:image:alt" content=(title);
+                }
+                @if let (Some(_), Some((width, height))) = (&image, image_size) {
+                    meta property="og:image:width" content=(width);
+                    meta property="og:image:height" content=(height);
                 }
                 @if let Some(video) = &video {
                     meta property="og:video" content=(video);
@@ -418,7 +434,11 @@ async fn shared_page(
         .public_url
         .trim_end_matches('/')
         .to_owned();
-    let markup = render(&site, token, &requests, &asked, accept_language);
+    let image_size = match preview_image(&requests) {
+        Some((_, file)) => crate::preview_size::of(sharing, file).await,
+        None => None,
+    };
+    let markup = render(&site, token, &requests, &asked, accept_language, image_size);
     let mut response = markup.into_response();
     let headers = response.headers_mut();
     let ancestors = if asked.embed { "*" } else { "'none'" };

@@ -14,6 +14,8 @@ use media_gen_e2e::{
 };
 use media_gen_gateway::access::key_file::KeyFile;
 use media_gen_gateway::access::AccessMode;
+use media_gen_gateway::kept::KeepSettings;
+use media_gen_gateway::uploads::UploadSettings;
 use serde_json::Value;
 
 use crate::common::eventually;
@@ -359,12 +361,20 @@ async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
         .unwrap();
     let library = postgres.database("library").unwrap();
     let sandbox = start_sandbox(300).await;
+    // Their uploads and kept copies in one folder, as a deployment's
+    // shared volume.
+    let files = test_folder("library-postgres");
     let (nginx, site, mut one, two) = super::behind_nginx::two_gateways(|site| RelayOptions {
         static_dir: Some(dist_dir()),
         redis: Some(redis.url.clone()),
         public_url: Some(site.to_owned()),
         access: AccessMode::Keys,
         library: Some(library.clone()),
+        uploads: Some(UploadSettings::new(
+            files.path().to_owned(),
+            site.to_owned(),
+        )),
+        keep: Some(KeepSettings::new(b"e2e")),
         ..RelayOptions::new(&sandbox)
     })
     .await;
@@ -399,6 +409,47 @@ async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
         made[0].as_str(),
         "{listed}"
     );
+
+    // Shared through one gateway and taken back through the other: on
+    // both, the link's page and its file are gone within a second.
+    use super::sharing::{attributes, share, submit, until_kept, visit};
+    let (request, tasks) = submit(
+        &one.base_url,
+        &key,
+        "image_generate",
+        serde_json::json!({ "prompt": "Shared across gateways" }),
+    )
+    .await;
+    until_kept(&two.base_url, &key, "image_generate", &tasks[0]).await;
+    let (status, made) = share(
+        &one.base_url,
+        &key,
+        serde_json::json!({ "requests": [request], "life": "day" }),
+    )
+    .await;
+    assert_eq!(status, reqwest::StatusCode::CREATED, "{made}");
+    let token = made["data"]["token"].as_str().unwrap().to_owned();
+    let page = format!("{}/s/{token}", two.base_url);
+    let (status, _, html) = visit(&page, None).await;
+    assert_eq!(status, reqwest::StatusCode::OK, "{html}");
+    let image = attributes(&html, "src")
+        .into_iter()
+        .find(|src| src.ends_with("image.png"))
+        .map(|src| format!("{}/s/{src}", two.base_url))
+        .expect("the image on the page");
+    assert_eq!(visit(&image, None).await.0, reqwest::StatusCode::OK);
+    let taken = reqwest::Client::new()
+        .delete(format!("{}/shares/{token}", one.base_url))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(taken.status(), reqwest::StatusCode::OK);
+    eventually("the link gone on the other gateway", 1, || async {
+        visit(&page, None).await.0 == reqwest::StatusCode::GONE
+            && visit(&image, None).await.0 == reqwest::StatusCode::GONE
+    })
+    .await;
 
     // Through nginx, with the first gateway stopped: the board shows it.
     one.stop().await;

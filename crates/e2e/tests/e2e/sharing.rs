@@ -71,7 +71,12 @@ impl SharingSite {
 }
 
 /// Submit `body` of `kind` as `key`: the library's request id and the tasks.
-async fn submit(base: &str, key: &str, kind: &str, body: Value) -> (String, Vec<String>) {
+pub(crate) async fn submit(
+    base: &str,
+    key: &str,
+    kind: &str,
+    body: Value,
+) -> (String, Vec<String>) {
     let answer = reqwest::Client::new()
         .post(format!("{base}/v1/{kind}"))
         .bearer_auth(key)
@@ -110,7 +115,7 @@ async fn read_as(url: &str, key: &str) -> Value {
 }
 
 /// Read `task` of `kind` as `key` until its files are kept.
-async fn until_kept(base: &str, key: &str, kind: &str, task: &str) {
+pub(crate) async fn until_kept(base: &str, key: &str, kind: &str, task: &str) {
     eventually(&format!("{kind} {task} kept"), 15, || async {
         let read = read_as(&format!("{base}/v1/{kind}/{task}"), key).await;
         read["data"]["status"] == "SUCCEEDED"
@@ -122,7 +127,7 @@ async fn until_kept(base: &str, key: &str, kind: &str, task: &str) {
 }
 
 /// `POST /shares` as `key`: the answer's status and body.
-async fn share(base: &str, key: &str, asked: Value) -> (StatusCode, Value) {
+pub(crate) async fn share(base: &str, key: &str, asked: Value) -> (StatusCode, Value) {
     let answer = reqwest::Client::new()
         .post(format!("{base}/shares"))
         .bearer_auth(key)
@@ -134,7 +139,7 @@ async fn share(base: &str, key: &str, asked: Value) -> (StatusCode, Value) {
 }
 
 /// A visitor's `GET`: status, content type and body.
-async fn visit(url: &str, language: Option<&str>) -> (StatusCode, String, String) {
+pub(crate) async fn visit(url: &str, language: Option<&str>) -> (StatusCode, String, String) {
     let mut request = reqwest::Client::new().get(url);
     if let Some(language) = language {
         request = request.header("accept-language", language);
@@ -150,7 +155,7 @@ async fn visit(url: &str, language: Option<&str>) -> (StatusCode, String, String
 }
 
 /// The values of `attribute` in `html`, in order.
-fn attributes(html: &str, attribute: &str) -> Vec<String> {
+pub(crate) fn attributes(html: &str, attribute: &str) -> Vec<String> {
     let needle = format!("{attribute}=\"");
     html.match_indices(&needle)
         .map(|(at, _)| {
@@ -509,6 +514,21 @@ async fn a_person_shares_from_the_app_and_a_stranger_on_a_phone_opens_it_without
         "no script and no WebAssembly: {fetched:?}"
     );
     assert_eq!(stranger.sideways_overflow().await, 0, "fits 360 px");
+    // The preview a chat app draws is the first image, at its own size.
+    let preview = stranger
+        .eval(
+            "(() => { const meta = (name) => document.querySelector(`meta[property='og:image${name}']`)?.content; \
+             const first = document.querySelector('main img'); \
+             return [meta(':width'), meta(':height'), String(first.naturalWidth), String(first.naturalHeight), meta(''), first.src]; })()",
+        )
+        .await;
+    let preview: Vec<Option<String>> = serde_json::from_value(preview).unwrap();
+    assert!(preview[0].is_some(), "{preview:?}");
+    assert_eq!(
+        (&preview[0], &preview[1], &preview[4]),
+        (&preview[2], &preview[3], &preview[5]),
+        "og:image's size and address are the first image's"
+    );
     stranger
         .check_accessibility("a shared page on a phone")
         .await;
