@@ -16,6 +16,7 @@ pub mod defaults;
 pub mod endpoint;
 pub mod envelope;
 pub mod error_codes;
+pub mod every_model;
 pub mod export;
 pub mod follow;
 pub mod image_generate;
