@@ -9,6 +9,7 @@
 
 pub mod any_task;
 pub mod archive;
+pub mod batch;
 pub mod callback;
 pub mod curl;
 pub mod decode;
