@@ -32,6 +32,7 @@ pub mod media_inputs;
 pub mod media_type;
 pub mod model_rules;
 pub mod next_job;
+pub mod organise;
 pub mod path;
 pub mod poll;
 #[cfg(feature = "server")]

@@ -110,6 +110,13 @@ pub struct LibraryItem {
     pub body: serde_json::Value,
     /// The tasks it made, in the service's order.
     pub tasks: Vec<LibraryTask>,
+    /// Whether the person starred it.
+    #[serde(default)]
+    pub starred: bool,
+    /// The collections it is in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "typescript", ts(type = "string[]", optional))]
+    pub collections: Vec<crate::organise::CollectionId>,
 }
 
 /// A page of the library, newest first.
@@ -170,6 +177,20 @@ pub struct LibraryQuery {
     pub cursor: Option<Cursor>,
     /// The most requests on the page.
     pub limit: u32,
+    /// Only starred requests.
+    pub starred: bool,
+    /// Only requests in this collection.
+    pub collection: Option<crate::organise::CollectionId>,
+    /// Only image-to-video requests of this model.
+    pub model: Option<crate::values::Model>,
+    /// Only requests made on or after this day (`from=YYYY-MM-DD`, UTC),
+    /// as milliseconds since 1970.
+    pub from: Option<u64>,
+    /// Only requests made on or before this day (`to=YYYY-MM-DD`, UTC),
+    /// as the milliseconds since 1970 at which the next day begins.
+    pub until: Option<u64>,
+    /// Only requests with a kept copy of a result.
+    pub kept: bool,
 }
 
 impl LibraryQuery {
@@ -209,15 +230,92 @@ impl LibraryQuery {
                         .filter(|limit| (1..=PAGE_MAX).contains(limit))
                         .ok_or_else(|| format!("limit: a whole number from 1 to {PAGE_MAX}"))?
                 }
+                "starred" => query.starred = flag("starred", value)?,
+                "kept" => query.kept = flag("kept", value)?,
+                "collection" => {
+                    query.collection =
+                        Some(crate::organise::CollectionId::parse(value).ok_or_else(|| {
+                            "collection: not the id of one of your collections".to_owned()
+                        })?)
+                }
+                "model" => {
+                    query.model = Some(value.parse().map_err(
+                        |error: crate::wire_enum::UnknownValue| {
+                            format!(
+                                "model: `{value}` is not one of {}",
+                                error.allowed.join(", ")
+                            )
+                        },
+                    )?)
+                }
+                "from" => query.from = Some(day_start("from", value)?),
+                "to" => query.until = Some(day_start("to", value)? + DAY_MS),
                 other => {
                     return Err(format!(
-                        "{other}: not a filter of the library (kind, status, q, cursor, limit)"
+                        "{other}: not a filter of the library (kind, status, q, starred, \
+                         collection, model, from, to, kept, cursor, limit)"
                     ))
                 }
             }
         }
+        if query
+            .from
+            .zip(query.until)
+            .is_some_and(|(from, until)| from >= until)
+        {
+            return Err("to: a day on or after `from`".to_owned());
+        }
         Ok(query)
     }
+}
+
+/// A day in milliseconds.
+const DAY_MS: u64 = 86_400_000;
+
+/// `true` or `false` of filter `name`.
+fn flag(name: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(format!("{name}: true or false, not `{value}`")),
+    }
+}
+
+/// The milliseconds since 1970 at which the day `YYYY-MM-DD` (UTC) of
+/// filter `name` begins.
+fn day_start(name: &str, value: &str) -> Result<u64, String> {
+    let wrong = || format!("{name}: a day written YYYY-MM-DD, not `{value}`");
+    let mut parts = value.splitn(3, '-');
+    let mut part = |len: usize| {
+        parts
+            .next()
+            .filter(|part| part.len() == len && part.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|part| part.parse::<i64>().ok())
+    };
+    let (year, month, day) = (part(4), part(2), part(2));
+    let (Some(year), Some(month), Some(day)) = (year, month, day) else {
+        return Err(wrong());
+    };
+    let days_in_month = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        _ => return Err(wrong()),
+    };
+    if !(1970..=9999).contains(&year) || !(1..=days_in_month).contains(&day) {
+        return Err(wrong());
+    }
+    // Days since 1970 of a civil date (H. Hinnant's `days_from_civil`).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let year_of_era = y - era * 400;
+    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    let days = era * 146_097 + day_of_era - 719_468;
+    u64::try_from(days)
+        .map(|days| days * DAY_MS)
+        .map_err(|_| wrong())
 }
 
 impl LibraryQuery {
@@ -234,6 +332,24 @@ impl LibraryQuery {
         if !self.words.is_empty() {
             pairs.push(format!("q={}", crate::path::segment(&self.words.join(" "))));
         }
+        if self.starred {
+            pairs.push("starred=true".to_owned());
+        }
+        if let Some(collection) = &self.collection {
+            pairs.push(format!("collection={collection}"));
+        }
+        if let Some(model) = self.model {
+            pairs.push(format!("model={model}"));
+        }
+        if let Some(from) = self.from {
+            pairs.push(format!("from={}", day_text(from)));
+        }
+        if let Some(until) = self.until {
+            pairs.push(format!("to={}", day_text(until.saturating_sub(DAY_MS))));
+        }
+        if self.kept {
+            pairs.push("kept=true".to_owned());
+        }
         if let Some(cursor) = &self.cursor {
             pairs.push(format!(
                 "cursor={}",
@@ -242,6 +358,26 @@ impl LibraryQuery {
         }
         pairs.join("&")
     }
+}
+
+/// The day (`YYYY-MM-DD`, UTC) of milliseconds since 1970
+/// (H. Hinnant's `civil_from_days`).
+pub fn day_text(ms: u64) -> String {
+    let days = (ms / DAY_MS) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted + 2) / 5 + 1;
+    let month = if shifted < 10 {
+        shifted + 3
+    } else {
+        shifted - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
 }
 
 /// A status the listing filters by: one of the service's four.
@@ -401,6 +537,40 @@ mod tests {
 
     fn query(text: &str) -> Result<LibraryQuery, String> {
         LibraryQuery::from_pairs(text.split('&').filter_map(|pair| pair.split_once('=')))
+    }
+
+    #[test]
+    fn a_query_reads_its_organising_filters_and_writes_them_back() {
+        let read =
+            query("starred=true&collection=c-1&model=KL&from=2026-12-01&to=2026-12-07&kept=1")
+                .unwrap();
+        assert!(read.starred && read.kept);
+        assert_eq!(read.collection.as_ref().map(|c| c.as_str()), Some("c-1"));
+        assert_eq!(read.model, Some(crate::values::Model::Kl));
+        assert_eq!(read.from, Some(1_796_083_200_000), "2026-12-01 00:00 UTC");
+        assert_eq!(read.until, Some(1_796_688_000_000), "2026-12-08 00:00 UTC");
+        let again = query(&read.to_query()).unwrap();
+        assert_eq!(again, read);
+        assert!(query("from=2026-02-30")
+            .unwrap_err()
+            .starts_with("from: a day"));
+        assert!(query("to=7.12.2026").unwrap_err().starts_with("to: a day"));
+        assert!(query("from=2026-12-08&to=2026-12-07")
+            .unwrap_err()
+            .starts_with("to: a day on or after"));
+        assert!(query("starred=maybe").unwrap_err().starts_with("starred:"));
+        assert!(query("model=Z").unwrap_err().starts_with("model: `Z`"));
+        assert!(query("collection=a b")
+            .unwrap_err()
+            .starts_with("collection:"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_day_is_read_back_as_written(days in 0u64..2_900_000) {
+            let text = day_text(days * DAY_MS);
+            proptest::prop_assert_eq!(day_start("from", &text), Ok(days * DAY_MS));
+        }
     }
 
     #[test]

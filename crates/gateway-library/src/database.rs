@@ -224,6 +224,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0005_shares.sql",
         sql: include_str!("../migrations/0005_shares.sql"),
     },
+    Migration {
+        version: 6,
+        name: "0006_organise.sql",
+        sql: include_str!("../migrations/0006_organise.sql"),
+    },
 ];
 
 /// The table that records which migrations were applied.

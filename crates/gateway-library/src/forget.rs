@@ -42,6 +42,18 @@ impl Library {
         statements.push(
             Statement::new("DELETE FROM library_shares WHERE person = $1 RETURNING 1").text(person),
         );
+        // Their collections and saved settings.
+        statements.push(
+            Statement::new(
+                "DELETE FROM library_collected WHERE collection IN \
+                 (SELECT id FROM library_collections WHERE person = $1)",
+            )
+            .text(person),
+        );
+        statements
+            .push(Statement::new("DELETE FROM library_collections WHERE person = $1").text(person));
+        statements
+            .push(Statement::new("DELETE FROM library_presets WHERE person = $1").text(person));
         statements.push(
             Statement::new(
                 "INSERT INTO access_forgotten (who, at) VALUES ($1, $2) \
@@ -57,9 +69,10 @@ impl Library {
         let ran = self.db().run(statements).await?;
         Ok(Removed {
             tasks: count(ran.first()),
-            requests: count(ran.get(1)),
-            spent_days: count(ran.get(2)),
-            use_records: count(ran.get(3)),
+            // `ran.get(1)`: their requests' places in collections.
+            requests: count(ran.get(2)),
+            spent_days: count(ran.get(3)),
+            use_records: count(ran.get(4)),
             ..Removed::default()
         })
     }

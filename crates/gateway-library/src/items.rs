@@ -61,8 +61,20 @@ fn containing(word: &str) -> String {
     pattern
 }
 
+/// The model a request is listed under (`model=`): an image-to-video
+/// request's, or empty (a row read, never read again at start).
+pub(super) fn model_of(request: Option<&Request>) -> String {
+    match request {
+        Some(Request::ImageToVideo(request)) => request
+            .model
+            .map(|model| model.to_string())
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
 /// The columns of a listing, request first, then its task.
-const LISTED: &str = "r.id, r.kind, r.created, r.name, r.body, \
+const LISTED: &str = "r.id, r.kind, r.created, r.name, r.body, r.starred, \
      t.task_id, t.status, t.task, t.updated";
 
 /// The statement listing `person`'s requests as `query` asks (one more
@@ -100,10 +112,41 @@ fn listing(person: &str, query: &LibraryQuery, only: Option<&RequestId>) -> Stat
         ));
         statement = statement.text(status.as_str());
     }
+    if query.starred {
+        filters.push_str(" AND starred = 1");
+    }
+    if let Some(collection) = &query.collection {
+        filters.push_str(&format!(
+            " AND id IN (SELECT c.request FROM library_collected c WHERE c.collection = {} \
+             AND EXISTS (SELECT 1 FROM library_collections o WHERE o.id = c.collection AND o.person = $1))",
+            statement.next_placeholder()
+        ));
+        statement = statement.text(collection.as_str());
+    }
+    if let Some(model) = query.model {
+        filters.push_str(&format!(" AND model = {}", statement.next_placeholder()));
+        statement = statement.text(model.as_str());
+    }
+    if let Some(from) = query.from {
+        filters.push_str(&format!(" AND created >= {}", statement.next_placeholder()));
+        statement = statement.int(from);
+    }
+    if let Some(until) = query.until {
+        filters.push_str(&format!(" AND created < {}", statement.next_placeholder()));
+        statement = statement.int(until);
+    }
+    if query.kept {
+        // A task's `kept` is an object of its copies where there are any
+        // (`null` or absent otherwise), as the gateway writes it.
+        filters.push_str(
+            " AND EXISTS (SELECT 1 FROM library_tasks k WHERE k.request = library_requests.id \
+             AND k.task LIKE '%\"kept\":{\"%')",
+        );
+    }
     let limit = statement.next_placeholder();
     statement = statement.int(query.limit.min(PAGE_MAX) + 1);
     statement.sql = format!(
-        "SELECT {LISTED} FROM (SELECT id, kind, created, name, body FROM library_requests \
+        "SELECT {LISTED} FROM (SELECT id, kind, created, name, body, starred FROM library_requests \
          WHERE person = $1 AND removed IS NULL{filters} \
          ORDER BY created DESC, id DESC LIMIT {limit}) r \
          JOIN library_tasks t ON t.request = r.id \
@@ -116,7 +159,8 @@ fn listing(person: &str, query: &LibraryQuery, only: Option<&RequestId>) -> Stat
 fn items(rows: Rows) -> Result<Vec<LibraryItem>, DbError> {
     let mut items: Vec<LibraryItem> = Vec::new();
     for row in rows {
-        let [id, kind, created, name, body, task_id, status, task, updated] = &row[..] else {
+        let [id, kind, created, name, body, starred, task_id, status, task, updated] = &row[..]
+        else {
             continue;
         };
         let Some(request) = id.text().and_then(RequestId::parse) else {
@@ -144,6 +188,8 @@ fn items(rows: Rows) -> Result<Vec<LibraryItem>, DbError> {
                         .and_then(|text| serde_json::from_str(text).ok())
                         .unwrap_or(serde_json::Value::Null),
                     tasks: vec![task],
+                    starred: starred.whole::<i64>("library_requests.starred")? != 0,
+                    collections: Vec::new(),
                 });
             }
         }
@@ -152,11 +198,15 @@ fn items(rows: Rows) -> Result<Vec<LibraryItem>, DbError> {
 }
 
 /// The statements deleting the requests `filter` picks (a condition on
-/// `library_requests` of `$1`, which `bind` gives), their tasks first.
+/// `library_requests` of `$1`, which `bind` gives): their tasks, their
+/// places in collections, then the requests.
 pub(super) fn deleting(filter: &str, bind: impl Fn(Statement) -> Statement) -> Vec<Statement> {
     vec![
         bind(Statement::new(format!(
             "DELETE FROM library_tasks WHERE request IN (SELECT id FROM library_requests WHERE {filter})"
+        ))),
+        bind(Statement::new(format!(
+            "DELETE FROM library_collected WHERE request IN (SELECT id FROM library_requests WHERE {filter})"
         ))),
         bind(Statement::new(format!(
             "DELETE FROM library_requests WHERE {filter}"
@@ -210,14 +260,14 @@ fn request_rows(new: NewRequest<'_>) -> Vec<Statement> {
     } = new;
     let name = request.and_then(given_name);
     let values = match unless_known {
-        None => "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        None => "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         Some(_) => {
-            "SELECT $1, $2, $3, CAST($4 AS BIGINT), $5, $6, $7 WHERE NOT EXISTS \
-             (SELECT 1 FROM library_tasks WHERE kind = $3 AND task_id = $8) RETURNING id"
+            "SELECT $1, $2, $3, CAST($4 AS BIGINT), $5, $6, $7, $8 WHERE NOT EXISTS \
+             (SELECT 1 FROM library_tasks WHERE kind = $3 AND task_id = $9) RETURNING id"
         }
     };
     let request_row = Statement::new(format!(
-        "INSERT INTO library_requests (id, person, kind, created, name, words, body) {values}"
+        "INSERT INTO library_requests (id, person, kind, created, name, words, body, model) {values}"
     ))
     .text(id.as_str())
     .text(person)
@@ -225,7 +275,8 @@ fn request_rows(new: NewRequest<'_>) -> Vec<Statement> {
     .int(created)
     .maybe_text(name.clone())
     .text(searched_text(request, name.as_deref()))
-    .text(body);
+    .text(body)
+    .text(model_of(request));
     // Its task (whose conflict clause keeps a task already there) after it.
     let mut statements = vec![match unless_known {
         Some(task_id) => request_row.text(task_id),
@@ -353,6 +404,7 @@ impl Library {
             items.truncate(limit);
             items.last().map(|last| Cursor::after(last).to_text())
         });
+        self.with_collections(&mut items).await?;
         Ok(LibraryPage {
             items,
             next: next.flatten(),
@@ -371,7 +423,9 @@ impl Library {
             .await?
             .pop()
             .unwrap_or_default();
-        Ok(items(rows)?.pop())
+        let mut items = items(rows)?;
+        self.with_collections(&mut items).await?;
+        Ok(items.pop())
     }
 
     /// Name `person`'s request `id` (a name already checked); whether it

@@ -17,6 +17,8 @@ pub mod database;
 pub mod forget;
 pub mod items;
 pub mod key_table;
+pub mod organise;
+pub mod organise_routes;
 pub mod people_database;
 pub mod postgres;
 pub mod routes;
@@ -155,7 +157,15 @@ impl Library {
             tracing::info!(library = %db.describe(), ?applied, "the library's schema is brought up to date");
         }
         let writes = writer::start(std::sync::Arc::clone(&db));
-        Ok(Library { db, writes })
+        let library = Library { db, writes };
+        let filled = library.fill_models().await?;
+        if filled > 0 {
+            tracing::info!(
+                requests = filled,
+                "the library's requests are listed by model"
+            );
+        }
+        Ok(library)
     }
 
     /// Where it is, for the log.

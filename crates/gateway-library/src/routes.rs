@@ -1,7 +1,8 @@
 //! The page's calls on its person's library, under the site's base path:
 //! `GET /library` (a page, filtered), `GET|PATCH|DELETE /library/{request}`
 //! (one, renamed, removed), `POST /library/remove`, `/library/restore`
-//! and `/library/import`. Each is let in as a `/v1` call is (a key or the
+//! and `/library/import` (and what organises it: `organise_routes.rs`).
+//! Each is let in as a `/v1` call is (a key or the
 //! session cookie, the budgets); changes only from this site's pages or
 //! programs. A person reaches only their own requests: another's id
 //! answers 404, as a guessed one does.
@@ -51,6 +52,7 @@ where
             "/library/import",
             post(import).layer(DefaultBodyLimit::max(IMPORT_BODY_BYTES)),
         )
+        .merge(super::organise_routes::routes())
 }
 
 impl Offered for KeptLibrary {
@@ -65,7 +67,7 @@ impl Offered for KeptLibrary {
 
 /// The person a call let in is from; an address (open mode) has no
 /// library (404).
-fn person(admitted: Admitted) -> Result<Arc<str>, Refusal> {
+pub(crate) fn person(admitted: Admitted) -> Result<Arc<str>, Refusal> {
     match admitted.who {
         Who::Person(name) => Ok(name),
         Who::Address(_) => Err(Refusal::NotFound),
@@ -73,7 +75,7 @@ fn person(admitted: Admitted) -> Result<Arc<str>, Refusal> {
 }
 
 /// `data` in the service's envelope, as the gateway's other answers are.
-fn answer(data: impl serde::Serialize) -> Response {
+pub(crate) fn answer(data: impl serde::Serialize) -> Response {
     Json(media_gen_api::Envelope::success(
         media_gen_api::envelope::MSG_OK,
         data,
@@ -89,7 +91,7 @@ pub fn unavailable(error: super::database::DbError) -> Refusal {
 }
 
 /// `body` read as `T`, or a 400 naming what is wrong.
-fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, Refusal> {
+pub(crate) fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, Refusal> {
     serde_json::from_slice(body).map_err(|error| Refusal::Invalid(format!("the body: {error}")))
 }
 

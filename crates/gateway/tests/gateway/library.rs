@@ -441,6 +441,163 @@ async fn a_library_stream_needs_a_gateway_that_keeps_one() {
 }
 
 #[tokio::test]
+async fn stars_collections_and_settings_over_http_each_persons_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = ["--data-dir", dir.path().to_str().unwrap()];
+    let (ada_key, grace_key) = (new_key(&at, "ada"), new_key(&at, "grace"));
+    let service = start_maker().await;
+    let base = keyed(&service, |s| s.data_dir = Some(dir.path().to_owned())).await;
+    let (ada, grace) = (Person::new(&base, &ada_key), Person::new(&base, &grace_key));
+    let (_, fox) = ada
+        .submit("image_generate", json!({ "prompt": "a fox" }))
+        .await;
+    let (_, owl) = ada
+        .submit("image_generate", json!({ "prompt": "an owl" }))
+        .await;
+    let post = reqwest::Method::POST;
+
+    let (status, starred) = ada
+        .call(
+            post.clone(),
+            "/library/star",
+            Some(json!({ "requests": [fox], "starred": true })),
+        )
+        .await;
+    assert_eq!(
+        (status, &starred["requests"]),
+        (200, &json!([fox])),
+        "{starred}"
+    );
+    let page = ada.list("starred=true").await;
+    assert_eq!(page["items"].as_array().unwrap().len(), 1);
+    assert_eq!(page["items"][0]["starred"], true);
+
+    let (status, made) = ada
+        .call(
+            post.clone(),
+            "/library/collections",
+            Some(json!({ "name": " Animals ", "requests": [fox, owl] })),
+        )
+        .await;
+    assert_eq!(status, 200, "{made}");
+    assert_eq!(
+        (made["name"].as_str(), made["requests"].as_u64()),
+        (Some("Animals"), Some(2))
+    );
+    let collection = made["id"].as_str().unwrap().to_owned();
+    let page = ada.list(&format!("collection={collection}")).await;
+    assert_eq!(page["items"].as_array().unwrap().len(), 2);
+    assert_eq!(page["items"][0]["collections"], json!([collection]));
+    let (status, out) = ada
+        .call(
+            post.clone(),
+            &format!("/library/collections/{collection}/take-out"),
+            Some(json!({ "requests": [owl] })),
+        )
+        .await;
+    assert_eq!((status, &out["requests"]), (200, &json!([owl])));
+
+    // Refusals name the field and the rule; another person's is unknown.
+    let (status, refused) = ada
+        .call(
+            post.clone(),
+            "/library/collections",
+            Some(json!({ "name": "" })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        refused["msg"]
+            .as_str()
+            .unwrap()
+            .contains("name: 1 to 60 characters"),
+        "{refused}"
+    );
+    let (status, _) = grace
+        .call(
+            post.clone(),
+            &format!("/library/collections/{collection}/add"),
+            Some(json!({ "requests": [fox] })),
+        )
+        .await;
+    assert_eq!(status, 404);
+    let (status, _) = grace
+        .call(
+            reqwest::Method::DELETE,
+            &format!("/library/collections/{collection}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 404);
+    assert_eq!(grace.list("").await["items"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        grace
+            .call(reqwest::Method::GET, "/library/collections", None)
+            .await
+            .1,
+        json!([])
+    );
+
+    // Settings saved by name, without the media.
+    let (status, saved) = ada
+        .call(
+            reqwest::Method::PUT,
+            "/library/presets",
+            Some(json!({ "kind": "image_generate", "name": "Square", "body": { "image_ratio": "1:1", "prompt": "x" } })),
+        )
+        .await;
+    assert_eq!(status, 200, "{saved}");
+    let (status, refused) = ada
+        .call(
+            reqwest::Method::PUT,
+            "/library/presets",
+            Some(json!({ "kind": "image_generate", "name": "Media", "body": { "reference_images": ["https://example.com/a.png"] } })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        refused["msg"]
+            .as_str()
+            .unwrap()
+            .contains("`reference_images` is a job's media"),
+        "{refused}"
+    );
+    let (_, presets) = ada
+        .call(reqwest::Method::GET, "/library/presets", None)
+        .await;
+    assert_eq!(presets[0]["name"], "Square");
+    assert_eq!(presets[0]["body"]["image_ratio"], "1:1");
+    assert_eq!(
+        grace
+            .call(reqwest::Method::GET, "/library/presets", None)
+            .await
+            .1,
+        json!([])
+    );
+    let (status, _) = ada
+        .call(
+            reqwest::Method::DELETE,
+            "/library/presets/image_generate/Square",
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = ada
+        .call(
+            reqwest::Method::DELETE,
+            &format!("/library/collections/{collection}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        ada.list("").await["items"].as_array().unwrap().len(),
+        2,
+        "the requests stay"
+    );
+}
+
+#[tokio::test]
 async fn renames_removals_undo_and_imports() {
     let dir = tempfile::tempdir().unwrap();
     let at = ["--data-dir", dir.path().to_str().unwrap()];
@@ -902,7 +1059,30 @@ async fn migrates_from_the_previous_schema(db: &dyn Database, at: &LibraryAt) {
     )])
     .await
     .unwrap();
+    // A video request of before the model was kept beside it.
+    db.run(vec![
+        media_gen_gateway::library::database::Statement::new(
+            "INSERT INTO library_requests (id, person, kind, created, name, words, body) \
+             VALUES ('old-kl', 'ada', 'image_to_video', 2, NULL, 'a harbour', \
+             '{ \"model\": \"KL\", \"prompt\": \"a harbour\" }')",
+        ),
+        media_gen_gateway::library::database::Statement::new(
+            "INSERT INTO library_tasks (kind, task_id, request, position, status, task, updated) \
+             VALUES ('image_to_video', 'i2v-old', 'old-kl', 0, 'SUCCEEDED', NULL, 2)",
+        ),
+    ])
+    .await
+    .unwrap();
     let library = Library::open(at).await.unwrap();
+    let by_model = library
+        .list("ada", &LibraryQuery::from_pairs([("model", "KL")]).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(by_model.items.len(), 1, "read from its body at start");
+    assert_eq!(
+        by_model.items[0].request,
+        RequestId::parse("old-kl").unwrap()
+    );
     let page = library
         .list(
             "ada",
@@ -913,7 +1093,7 @@ async fn migrates_from_the_previous_schema(db: &dyn Database, at: &LibraryAt) {
         )
         .await
         .unwrap();
-    assert_eq!(page.items[0].request, RequestId::parse("old").unwrap());
+    assert_eq!(page.items[1].request, RequestId::parse("old").unwrap());
     assert!(
         library.keys().await.unwrap().is_empty(),
         "the keys' table is there"
@@ -1057,6 +1237,270 @@ async fn links_are_kept_read_and_taken_back(library: &Library) {
     assert_eq!(library.shared(token).await.unwrap(), None);
 }
 
+/// What the library keeps to organise a person's requests, in either
+/// database: stars, collections (a request in several, renamed, taken
+/// out, removed), the listing's filters by them, by model, by day and by
+/// kept copies, and settings saved by name; nothing of another person's.
+async fn requests_are_starred_collected_and_filtered(library: &Library) {
+    use media_gen_api::library::KnownTask;
+    use media_gen_api::organise::Preset;
+    use media_gen_gateway::library::organise::Changed;
+
+    const DAY: f64 = 86_400_000.0;
+    // Four requests of ada's over four days (2026-12-01 to 04), one of grace's.
+    let known = |task: &str, day: f64, kind: &str, request: Value, kept: bool| -> KnownTask {
+        serde_json::from_value(json!({
+            "kind": kind, "task_id": task, "submitted_at": 1_796_083_200_000.0 + day * DAY,
+            "request": request, "status": "SUCCEEDED",
+            "task": { "task_type": kind, "data": {
+                "task_id": task, "status": "SUCCEEDED",
+                "kept": if kept { json!({ "video_url": "/kept/x/video.mp4" }) } else { Value::Null } } },
+        }))
+        .unwrap()
+    };
+    let video = |model: &str| json!({ "model": model, "prompt": "A harbour", "duration": 8 });
+    library
+        .import(
+            "ada",
+            &[
+                known("v1", 0.0, "image_to_video", video("V"), true),
+                known("v2", 1.0, "image_to_video", video("KL"), false),
+                known(
+                    "g1",
+                    2.0,
+                    "image_generate",
+                    json!({ "prompt": "A fox" }),
+                    false,
+                ),
+                known("v3", 3.0, "image_to_video", video("KL"), true),
+            ],
+            1,
+        )
+        .await
+        .unwrap();
+    library
+        .import(
+            "grace",
+            &[known(
+                "g9",
+                0.0,
+                "image_generate",
+                json!({ "prompt": "Hers" }),
+                false,
+            )],
+            1,
+        )
+        .await
+        .unwrap();
+    let listed = |query: &str| {
+        let query =
+            LibraryQuery::from_pairs(query.split('&').filter_map(|pair| pair.split_once('=')))
+                .unwrap();
+        async move {
+            library
+                .list("ada", &query)
+                .await
+                .unwrap()
+                .items
+                .into_iter()
+                .map(|item| item.tasks[0].task_id.clone())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(listed("limit=10").await, ["v3", "g1", "v2", "v1"]);
+    let id = |task: &str| {
+        let task = task.to_owned();
+        async move {
+            library
+                .list(
+                    "ada",
+                    &LibraryQuery {
+                        limit: 10,
+                        ..LibraryQuery::default()
+                    },
+                )
+                .await
+                .unwrap()
+                .items
+                .into_iter()
+                .find(|item| item.tasks[0].task_id == task)
+                .unwrap()
+                .request
+        }
+    };
+    let (v1, v2, g1, v3) = (
+        id("v1").await,
+        id("v2").await,
+        id("g1").await,
+        id("v3").await,
+    );
+    let hers = library
+        .list(
+            "grace",
+            &LibraryQuery {
+                limit: 10,
+                ..LibraryQuery::default()
+            },
+        )
+        .await
+        .unwrap()
+        .items[0]
+        .request
+        .clone();
+
+    // Stars: only her own are changed.
+    let starred = library
+        .star("ada", &[v1.clone(), g1.clone(), hers.clone()], true)
+        .await
+        .unwrap();
+    assert_eq!(starred, [v1.clone(), g1.clone()]);
+    assert_eq!(listed("starred=true").await, ["g1", "v1"]);
+    library.star("ada", &[g1.clone()], false).await.unwrap();
+    assert_eq!(listed("starred=true").await, ["v1"]);
+
+    // Filters by model, by day and by kept copies.
+    assert_eq!(listed("model=KL").await, ["v3", "v2"]);
+    assert_eq!(listed("from=2026-12-02&to=2026-12-03").await, ["g1", "v2"]);
+    assert_eq!(listed("kept=true").await, ["v3", "v1"]);
+    assert_eq!(listed("model=KL&kept=true").await, ["v3"]);
+
+    // Collections: a request in several; another's request is left out.
+    let Changed::Done(products) = library
+        .add_collection(
+            "ada",
+            "Products",
+            &[v1.clone(), v2.clone(), hers.clone()],
+            10,
+        )
+        .await
+        .unwrap()
+    else {
+        panic!("made")
+    };
+    assert_eq!(products.requests, 2);
+    let Changed::Done(drafts) = library
+        .add_collection("ada", "Drafts", &[], 11)
+        .await
+        .unwrap()
+    else {
+        panic!("made")
+    };
+    let added = library
+        .collect("ada", &drafts.id, &[v2.clone(), v3.clone()], true, 12)
+        .await
+        .unwrap();
+    assert_eq!(added, Changed::Done(vec![v2.clone(), v3.clone()]));
+    assert_eq!(
+        library
+            .collect("ada", &drafts.id, &[v2.clone()], true, 13)
+            .await
+            .unwrap(),
+        Changed::Done(vec![]),
+        "once"
+    );
+    assert_eq!(
+        listed(&format!("collection={}", products.id)).await,
+        ["v2", "v1"]
+    );
+    assert_eq!(
+        listed(&format!("collection={}&model=KL", drafts.id)).await,
+        ["v3", "v2"]
+    );
+    let item = library.get("ada", &v2).await.unwrap().unwrap();
+    assert_eq!(item.collections, [products.id.clone(), drafts.id.clone()]);
+    assert!(!item.starred);
+    assert!(library.get("ada", &v1).await.unwrap().unwrap().starred);
+    // Grace sees none of it, and cannot change it.
+    assert!(library.collections("grace").await.unwrap().is_empty());
+    assert_eq!(
+        library
+            .collect("grace", &drafts.id, &[hers.clone()], true, 14)
+            .await
+            .unwrap(),
+        Changed::Unknown
+    );
+    assert_eq!(
+        library
+            .rename_collection("grace", &drafts.id, "Mine")
+            .await
+            .unwrap(),
+        Changed::Unknown
+    );
+    assert!(library
+        .list(
+            "grace",
+            &LibraryQuery::from_pairs([("collection", drafts.id.as_str())]).unwrap()
+        )
+        .await
+        .unwrap()
+        .items
+        .is_empty());
+    // Renamed, taken out, counted, removed: the requests stay.
+    assert_eq!(
+        library
+            .rename_collection("ada", &drafts.id, "Finals")
+            .await
+            .unwrap(),
+        Changed::Done(())
+    );
+    library
+        .collect("ada", &drafts.id, &[v2.clone()], false, 15)
+        .await
+        .unwrap();
+    let all = library.collections("ada").await.unwrap();
+    let names: Vec<(&str, u64)> = all.iter().map(|c| (c.name.as_str(), c.requests)).collect();
+    assert_eq!(names, [("Finals", 1), ("Products", 2)]);
+    assert_eq!(
+        library
+            .remove_collection("ada", &products.id)
+            .await
+            .unwrap(),
+        Changed::Done(())
+    );
+    assert_eq!(listed("limit=10").await.len(), 4);
+    assert!(library
+        .get("ada", &v1)
+        .await
+        .unwrap()
+        .unwrap()
+        .collections
+        .is_empty());
+
+    // Settings saved by name, replaced under the same name, removed.
+    let preset = Preset::from_request(TaskKind::ImageToVideo, "Harbour", &video("KL"));
+    assert_eq!(
+        library.save_preset("ada", &preset, 20).await.unwrap(),
+        Changed::Done(())
+    );
+    let again = Preset::from_request(TaskKind::ImageToVideo, "Harbour", &video("S"));
+    library.save_preset("ada", &again, 21).await.unwrap();
+    let saved = library.presets("ada").await.unwrap();
+    assert_eq!(saved.len(), 1);
+    assert_eq!(saved[0].body["model"], "S");
+    assert_eq!(saved[0].updated, 21);
+    assert!(library.presets("grace").await.unwrap().is_empty());
+    assert_eq!(
+        library
+            .remove_preset("grace", TaskKind::ImageToVideo, "Harbour")
+            .await
+            .unwrap(),
+        Changed::Unknown
+    );
+    assert_eq!(
+        library
+            .remove_preset("ada", TaskKind::ImageToVideo, "Harbour")
+            .await
+            .unwrap(),
+        Changed::Done(())
+    );
+
+    // Forgotten, her collections and settings go with her.
+    library.save_preset("ada", &preset, 22).await.unwrap();
+    library.forget("ada", 30).await.unwrap();
+    assert!(library.collections("ada").await.unwrap().is_empty());
+    assert!(library.presets("ada").await.unwrap().is_empty());
+}
+
 #[tokio::test]
 async fn links_in_sqlite_are_kept_read_and_taken_back() {
     let dir = tempfile::tempdir().unwrap();
@@ -1065,7 +1509,14 @@ async fn links_in_sqlite_are_kept_read_and_taken_back() {
 }
 
 #[tokio::test]
-async fn links_in_postgres_are_kept_read_and_taken_back() {
+async fn requests_in_sqlite_are_starred_collected_and_filtered() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = Library::open(&LibraryAt::in_dir(dir.path())).await.unwrap();
+    requests_are_starred_collected_and_filtered(&library).await;
+}
+
+#[tokio::test]
+async fn links_and_organising_in_postgres_hold() {
     let postgres = tokio::task::spawn_blocking(media_gen_launch::postgres::Postgres::start)
         .await
         .unwrap()
@@ -1073,5 +1524,9 @@ async fn links_in_postgres_are_kept_read_and_taken_back() {
     let url = postgres.database("shares").unwrap();
     let library = Library::open(&LibraryAt::Postgres(url)).await.unwrap();
     links_are_kept_read_and_taken_back(&library).await;
+    // Organising, in the same PostgreSQL (one start for both).
+    let url = postgres.database("organise").unwrap();
+    let library = Library::open(&LibraryAt::Postgres(url)).await.unwrap();
+    requests_are_starred_collected_and_filtered(&library).await;
     drop(postgres);
 }
