@@ -2,7 +2,8 @@
 //! its library in SQLite (under `--data-dir`) and in PostgreSQL (Debian's,
 //! in a folder of its own): a person's library of 100,000 tasks, then
 //! `GET /library?limit=50` over loopback, the first page and pages deep
-//! in it (budget: p99 ≤ 10 ms), and a search by a word of the prompt; then
+//! in it, the starred and a collection's (400 requests far from the
+//! newest) (budget: p99 ≤ 10 ms), and a search by a word of the prompt; then
 //! submits a second through the gateway to the sandbox with the library
 //! on and off (budget: on within 10 % of off).
 
@@ -87,6 +88,77 @@ async fn fill(client: &reqwest::Client, base: &str, key: &str) -> Result<(), Str
     Ok(())
 }
 
+/// Requests starred and collected, as a person organises a library that
+/// has grown: 200 of the oldest and 200 from the middle (the filters'
+/// worst case, far from the newest), all starred and put in one
+/// collection; the collection's id.
+async fn organise(client: &reqwest::Client, base: &str, key: &str) -> Result<String, String> {
+    let call = |path: &str, body: Value| {
+        client
+            .post(format!("{base}{path}"))
+            .bearer_auth(key)
+            .json(&body)
+            .send()
+    };
+    let mut requests: Vec<Value> = Vec::new();
+    // A cursor past the requests made at or after `created` (an id sorts
+    // after every real one).
+    for created in [1_700_000_000_200_u64, 1_700_000_050_000] {
+        let page: Value = client
+            .get(format!("{base}/library?limit=100&cursor={created}.zzzz"))
+            .bearer_auth(key)
+            .send()
+            .await
+            .map_err(|error| error.to_string())?
+            .json()
+            .await
+            .map_err(|error| error.to_string())?;
+        let next = page["data"]["next"].as_str().unwrap_or_default().to_owned();
+        let more: Value = client
+            .get(format!("{base}/library?limit=100&cursor={next}"))
+            .bearer_auth(key)
+            .send()
+            .await
+            .map_err(|error| error.to_string())?
+            .json()
+            .await
+            .map_err(|error| error.to_string())?;
+        for item in page["data"]["items"]
+            .as_array()
+            .into_iter()
+            .chain(more["data"]["items"].as_array())
+            .flatten()
+        {
+            requests.push(item["request"].clone());
+        }
+    }
+    let starred = call(
+        "/library/star",
+        json!({ "requests": requests, "starred": true }),
+    )
+    .await
+    .map_err(|error| error.to_string())?;
+    if !starred.status().is_success() {
+        return Err(format!("star: HTTP {}", starred.status()));
+    }
+    let made: Value = call(
+        "/library/collections",
+        json!({ "name": "Bench", "requests": requests }),
+    )
+    .await
+    .map_err(|error| error.to_string())?
+    .json()
+    .await
+    .map_err(|error| error.to_string())?;
+    if made["data"]["requests"].as_u64() != Some(requests.len() as u64) {
+        return Err(format!("collection: {made}"));
+    }
+    made["data"]["id"]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("collection: {made}"))
+}
+
 /// Milliseconds each of [`LISTINGS`] listings of `query` took.
 async fn listings(
     client: &reqwest::Client,
@@ -152,12 +224,18 @@ async fn measure_listing(
         cursor = next.to_owned();
         cursors.push(format!("limit=50&cursor={next}"));
     }
+    let collection = organise(&client, &gateway.base_url, key).await?;
     for (label, queries) in [
         ("the first page", vec!["limit=50".to_owned()]),
         ("pages deeper in", cursors),
         (
             "a word of the prompt",
             vec!["limit=50&q=harbour".to_owned()],
+        ),
+        ("starred", vec!["limit=50&starred=true".to_owned()]),
+        (
+            "a collection",
+            vec![format!("limit=50&collection={collection}")],
         ),
     ] {
         let mut times = listings(&client, &gateway.base_url, key, &queries).await?;

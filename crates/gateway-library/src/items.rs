@@ -115,10 +115,15 @@ fn listing(person: &str, query: &LibraryQuery, only: Option<&RequestId>) -> Stat
     if query.starred {
         filters.push_str(" AND starred = 1");
     }
+    // A collection's requests are found from the collection (its few
+    // rows first: `CROSS JOIN` keeps that order in SQLite), never by a
+    // scan of the person's whole library.
+    let mut from = "library_requests".to_owned();
     if let Some(collection) = &query.collection {
+        from = "library_collected c CROSS JOIN library_requests".to_owned();
         filters.push_str(&format!(
-            " AND id IN (SELECT c.request FROM library_collected c WHERE c.collection = {} \
-             AND EXISTS (SELECT 1 FROM library_collections o WHERE o.id = c.collection AND o.person = $1))",
+            " AND c.collection = {} AND c.request = library_requests.id \
+             AND EXISTS (SELECT 1 FROM library_collections o WHERE o.id = c.collection AND o.person = $1)",
             statement.next_placeholder()
         ));
         statement = statement.text(collection.as_str());
@@ -146,7 +151,7 @@ fn listing(person: &str, query: &LibraryQuery, only: Option<&RequestId>) -> Stat
     let limit = statement.next_placeholder();
     statement = statement.int(query.limit.min(PAGE_MAX) + 1);
     statement.sql = format!(
-        "SELECT {LISTED} FROM (SELECT id, kind, created, name, body, starred FROM library_requests \
+        "SELECT {LISTED} FROM (SELECT id, kind, created, name, body, starred FROM {from} \
          WHERE person = $1 AND removed IS NULL{filters} \
          ORDER BY created DESC, id DESC LIMIT {limit}) r \
          JOIN library_tasks t ON t.request = r.id \

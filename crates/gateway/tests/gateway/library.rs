@@ -1355,7 +1355,10 @@ async fn requests_are_starred_collected_and_filtered(library: &Library) {
         .unwrap();
     assert_eq!(starred, [v1.clone(), g1.clone()]);
     assert_eq!(listed("starred=true").await, ["g1", "v1"]);
-    library.star("ada", &[g1.clone()], false).await.unwrap();
+    library
+        .star("ada", std::slice::from_ref(&g1), false)
+        .await
+        .unwrap();
     assert_eq!(listed("starred=true").await, ["v1"]);
 
     // Filters by model, by day and by kept copies.
@@ -1392,7 +1395,7 @@ async fn requests_are_starred_collected_and_filtered(library: &Library) {
     assert_eq!(added, Changed::Done(vec![v2.clone(), v3.clone()]));
     assert_eq!(
         library
-            .collect("ada", &drafts.id, &[v2.clone()], true, 13)
+            .collect("ada", &drafts.id, std::slice::from_ref(&v2), true, 13)
             .await
             .unwrap(),
         Changed::Done(vec![]),
@@ -1414,7 +1417,7 @@ async fn requests_are_starred_collected_and_filtered(library: &Library) {
     assert!(library.collections("grace").await.unwrap().is_empty());
     assert_eq!(
         library
-            .collect("grace", &drafts.id, &[hers.clone()], true, 14)
+            .collect("grace", &drafts.id, std::slice::from_ref(&hers), true, 14)
             .await
             .unwrap(),
         Changed::Unknown
@@ -1444,7 +1447,7 @@ async fn requests_are_starred_collected_and_filtered(library: &Library) {
         Changed::Done(())
     );
     library
-        .collect("ada", &drafts.id, &[v2.clone()], false, 15)
+        .collect("ada", &drafts.id, std::slice::from_ref(&v2), false, 15)
         .await
         .unwrap();
     let all = library.collections("ada").await.unwrap();
