@@ -92,6 +92,7 @@ pub fn query_of(filters: &FilterQuery) -> LibraryQuery {
         words,
         cursor: None,
         limit: PAGE_DEFAULT,
+        ..LibraryQuery::default()
     }
 }
 
