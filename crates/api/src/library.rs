@@ -183,12 +183,10 @@ pub struct LibraryQuery {
     pub collection: Option<crate::organise::CollectionId>,
     /// Only image-to-video requests of this model.
     pub model: Option<crate::values::Model>,
-    /// Only requests made on or after this day (`from=YYYY-MM-DD`, UTC),
-    /// as milliseconds since 1970.
-    pub from: Option<u64>,
-    /// Only requests made on or before this day (`to=YYYY-MM-DD`, UTC),
-    /// as the milliseconds since 1970 at which the next day begins.
-    pub until: Option<u64>,
+    /// Only requests made on or after this day (`from=YYYY-MM-DD`, UTC).
+    pub from: Option<Day>,
+    /// Only requests made on or before this day (`to=YYYY-MM-DD`, UTC).
+    pub to: Option<Day>,
     /// Only requests with a kept copy of a result.
     pub kept: bool,
 }
@@ -248,8 +246,8 @@ impl LibraryQuery {
                         },
                     )?)
                 }
-                "from" => query.from = Some(day_start("from", value)?),
-                "to" => query.until = Some(day_start("to", value)? + DAY_MS),
+                "from" => query.from = Some(Day::parse("from", value)?),
+                "to" => query.to = Some(Day::parse("to", value)?),
                 other => {
                     return Err(format!(
                         "{other}: not a filter of the library (kind, status, q, starred, \
@@ -260,8 +258,9 @@ impl LibraryQuery {
         }
         if query
             .from
-            .zip(query.until)
-            .is_some_and(|(from, until)| from >= until)
+            .as_ref()
+            .zip(query.to.as_ref())
+            .is_some_and(|(from, to)| from.start() > to.start())
         {
             return Err("to: a day on or after `from`".to_owned());
         }
@@ -271,6 +270,40 @@ impl LibraryQuery {
 
 /// A day in milliseconds.
 const DAY_MS: u64 = 86_400_000;
+
+/// A day of a listing's filters: as written (`YYYY-MM-DD`, UTC), and when
+/// it begins. Kept as written, so a page that only asks again never
+/// reckons dates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Day {
+    text: String,
+    start: u64,
+}
+
+impl Day {
+    /// The day `text` of filter `name`, or what is wrong with it.
+    pub fn parse(name: &str, text: &str) -> Result<Day, String> {
+        Ok(Day {
+            start: day_start(name, text)?,
+            text: text.to_owned(),
+        })
+    }
+
+    /// When it begins, in milliseconds since 1970.
+    pub fn start(&self) -> u64 {
+        self.start
+    }
+
+    /// When the next day begins, in milliseconds since 1970.
+    pub fn end(&self) -> u64 {
+        self.start + DAY_MS
+    }
+
+    /// As written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
 
 /// `true` or `false` of filter `name`.
 fn flag(name: &str, value: &str) -> Result<bool, String> {
@@ -332,23 +365,19 @@ impl LibraryQuery {
         if !self.words.is_empty() {
             pairs.push(format!("q={}", crate::path::segment(&self.words.join(" "))));
         }
-        if self.starred {
-            pairs.push("starred=true".to_owned());
-        }
-        if let Some(collection) = &self.collection {
-            pairs.push(format!("collection={collection}"));
-        }
-        if let Some(model) = self.model {
-            pairs.push(format!("model={model}"));
-        }
-        if let Some(from) = self.from {
-            pairs.push(format!("from={}", day_text(from)));
-        }
-        if let Some(until) = self.until {
-            pairs.push(format!("to={}", day_text(until.saturating_sub(DAY_MS))));
-        }
-        if self.kept {
-            pairs.push("kept=true".to_owned());
+        // One loop, not a `format!` each: the app's first page carries it.
+        let organising = [
+            ("starred", self.starred.then_some("true")),
+            ("collection", self.collection.as_ref().map(|c| c.as_str())),
+            ("model", self.model.map(crate::values::Model::as_str)),
+            ("from", self.from.as_ref().map(Day::as_str)),
+            ("to", self.to.as_ref().map(Day::as_str)),
+            ("kept", self.kept.then_some("true")),
+        ];
+        for (name, value) in organising {
+            if let Some(value) = value {
+                pairs.push(format!("{name}={value}"));
+            }
         }
         if let Some(cursor) = &self.cursor {
             pairs.push(format!(
@@ -547,8 +576,16 @@ mod tests {
         assert!(read.starred && read.kept);
         assert_eq!(read.collection.as_ref().map(|c| c.as_str()), Some("c-1"));
         assert_eq!(read.model, Some(crate::values::Model::Kl));
-        assert_eq!(read.from, Some(1_796_083_200_000), "2026-12-01 00:00 UTC");
-        assert_eq!(read.until, Some(1_796_688_000_000), "2026-12-08 00:00 UTC");
+        assert_eq!(
+            read.from.as_ref().map(Day::start),
+            Some(1_796_083_200_000),
+            "2026-12-01 00:00 UTC"
+        );
+        assert_eq!(
+            read.to.as_ref().map(Day::end),
+            Some(1_796_688_000_000),
+            "2026-12-08 00:00 UTC"
+        );
         let again = query(&read.to_query()).unwrap();
         assert_eq!(again, read);
         assert!(query("from=2026-02-30")

@@ -34,7 +34,7 @@ pub const WIDGETS_SHIPPED_BUDGET_KB: f64 = 400.0;
 pub const APP_CEILING_KB: f64 = 556.5;
 /// The first page's ceiling, as [`APP_CEILING_KB`], lowered as it shrinks
 /// towards [`FIRST_PAGE_BUDGET_KB`].
-pub const FIRST_PAGE_CEILING_KB: f64 = 328.0;
+pub const FIRST_PAGE_CEILING_KB: f64 = 328.5;
 /// The client entry's ceiling in a Vite build of a page that uses all of it,
 /// as [`APP_CEILING_KB`]; its history is in `docs/performance.md`, "How the
 /// ceilings grew".

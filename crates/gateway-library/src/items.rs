@@ -132,13 +132,13 @@ fn listing(person: &str, query: &LibraryQuery, only: Option<&RequestId>) -> Stat
         filters.push_str(&format!(" AND model = {}", statement.next_placeholder()));
         statement = statement.text(model.as_str());
     }
-    if let Some(from) = query.from {
+    if let Some(from) = &query.from {
         filters.push_str(&format!(" AND created >= {}", statement.next_placeholder()));
-        statement = statement.int(from);
+        statement = statement.int(from.start());
     }
-    if let Some(until) = query.until {
+    if let Some(to) = &query.to {
         filters.push_str(&format!(" AND created < {}", statement.next_placeholder()));
-        statement = statement.int(until);
+        statement = statement.int(to.end());
     }
     if query.kept {
         // A task's `kept` is an object of its copies where there are any
