@@ -41,6 +41,7 @@ async fn submitted_tasks_are_stored_at_once_and_followed_to_the_end() {
     board.add_submitted(
         &request,
         &Submitted {
+            library: None,
             task_ids: vec![id.clone()],
             relay: None,
             answer: serde_json::json!({ "task_ids": [id.clone()] }),
@@ -123,6 +124,7 @@ async fn removing_a_task_forgets_it() {
     board.add_submitted(
         &request,
         &Submitted {
+            library: None,
             task_ids: vec![id.clone()],
             relay: None,
             answer: serde_json::json!({ "task_ids": [id.clone()] }),

@@ -43,12 +43,23 @@ pub fn bind_for_web(module: &Path, out_name: &str, out_dir: &Path, binding: Bind
     cmd::run(bind.arg("--out-dir").arg(out_dir).arg(module))
 }
 
-/// `wasm-opt -O{level}` with `params` on `file`, in place.
+/// The passes run after the level's, before it runs once more: the code
+/// flattened and its control flow rebuilt, which the level's own passes
+/// then shrink further. Measured with binaryen 132 (gzipped): the app
+/// 554.3 → 553.6 KB, its first page 328.3 → 328.0, a page with the widgets
+/// 346.5 → 345.6, for about 10 s more of the release build.
+pub const RESHAPE: &[&str] = &["--flatten", "--rereloop"];
+
+/// `wasm-opt -O{level}` with `params` on `file`, in place, then
+/// [`RESHAPE`] and the level again.
 pub fn optimize(file: &Path, level: &str, params: &[String]) -> Result<()> {
+    let level = format!("-O{level}");
     cmd::run(
         command("wasm-opt")
-            .arg(format!("-O{level}"))
+            .arg(&level)
             .args(params)
+            .args(RESHAPE)
+            .arg(&level)
             .arg(file)
             .arg("-o")
             .arg(file),

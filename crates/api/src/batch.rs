@@ -105,6 +105,21 @@ pub fn list_column(kind: TaskKind) -> &'static str {
     }
 }
 
+/// What a batch of `kind` starts from before its rows' cells: the form's
+/// own first values (image-to-video: model V at 720p, 8 seconds).
+pub fn starting_request(kind: TaskKind) -> Request {
+    match kind {
+        TaskKind::ImageToVideo => Request::ImageToVideo(crate::ImageToVideoRequest {
+            model: Some(Model::V),
+            aspect_resolution: Some(Resolution::P720),
+            duration: Some(8),
+            ..Default::default()
+        }),
+        TaskKind::VideoTranslate => Request::VideoTranslate(Default::default()),
+        TaskKind::ImageGenerate => Request::ImageGenerate(Default::default()),
+    }
+}
+
 /// A problem of one row, in the cell it comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CellProblem {

@@ -10,7 +10,9 @@
 pub mod any_task;
 pub mod archive;
 pub mod batch;
+pub mod batch_run;
 pub mod callback;
+pub mod cost;
 pub mod curl;
 pub mod decode;
 pub mod defaults;

@@ -14,8 +14,19 @@ pub struct Answer {
     /// The whole body as the browser's `JSON.parse` read it (`undefined`
     /// when it is not JSON).
     pub body: wasm_bindgen::JsValue,
-    /// The relay's capability, when a gateway relays this submit's callbacks.
+    /// What a gateway said of a submit beside its answer.
+    pub heard: Heard,
+}
+
+/// What a gateway says of a submit in its answer's headers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Heard {
+    /// The relay's capability, when it relays this submit's callbacks
+    /// (`media-gen-relay`).
     pub relay: Option<String>,
+    /// The request's id in the person's library, when it keeps one
+    /// (`media-gen-library-request`).
+    pub library: Option<String>,
 }
 
 /// Why an attempt got no answer.
@@ -79,14 +90,23 @@ impl Attempt<'_> {
         .map_err(|_| NoAnswer::Network)?;
         let response = request.send().await.map_err(|_| why())?;
         let retry_after = response.headers().get("retry-after");
-        let relay = response.headers().get(media_gen_api::relay::RELAY_HEADER);
+        let heard = Heard {
+            relay: response.headers().get(media_gen_api::relay::RELAY_HEADER),
+            // Only the app's pages sign a person in and keep their library.
+            #[cfg(feature = "access")]
+            library: response
+                .headers()
+                .get(media_gen_api::library::LIBRARY_HEADER),
+            #[cfg(not(feature = "access"))]
+            library: None,
+        };
         let body = response.text().await.map_err(|_| why())?;
         let body = crate::value_reader::parse(&body);
         Ok(Answer {
             status: response.status(),
             retry_after,
             body,
-            relay,
+            heard,
         })
     }
 }

@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
-use crate::attempt::{Attempt, NoAnswer};
+use crate::attempt::{Attempt, Heard, NoAnswer};
 use crate::error::ClientError;
 use crate::options::{Auth, ClientOptions};
 use crate::value_reader::Parsed;
@@ -28,9 +28,9 @@ use crate::{abort, now_ms};
 /// decides whether to retry.
 type Decode<'a> = dyn FnMut(u16, &JsValue) -> Result<(), ResponseError> + 'a;
 
-/// The future of [`Client::retrying`]: the relay's capability of the
-/// answer that decoded, if it named one.
-type Retrying<'a> = Pin<Box<dyn Future<Output = Result<Option<String>, ClientError>> + 'a>>;
+/// The future of [`Client::retrying`]: what the answer that decoded said
+/// beside its body.
+type Retrying<'a> = Pin<Box<dyn Future<Output = Result<Heard, ClientError>> + 'a>>;
 
 /// What a submit made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +40,9 @@ pub struct Submitted {
     /// The capability under which a gateway relays their callbacks
     /// (`media-gen-relay`), when it does.
     pub relay: Option<String>,
+    /// The request's id in the person's library, when the gateway keeps
+    /// one (`media-gen-library-request`).
+    pub library: Option<String>,
     /// The service's answer as it came: `{ task_ids }`, or for a
     /// translation one `{ task_id, language }` per language.
     pub answer: serde_json::Value,
@@ -141,13 +144,13 @@ impl Client {
         path: &str,
         body: Option<String>,
         cancel: Option<&AbortSignal>,
-    ) -> Result<(T, Option<String>), ClientError> {
+    ) -> Result<(T, Heard), ClientError> {
         let mut data = None;
         let mut decode = |status: u16, body: &JsValue| {
             decode_data_in::<T>(status, &Parsed(body)).map(|decoded| data = Some(decoded))
         };
-        let relay = self.retrying(kind, path, body, cancel, &mut decode).await?;
-        data.map(|data| (data, relay)).ok_or(ClientError::Aborted)
+        let heard = self.retrying(kind, path, body, cancel, &mut decode).await?;
+        data.map(|data| (data, heard)).ok_or(ClientError::Aborted)
     }
 
     /// The retry loop of [`Client::call`], apart from the payload's type: one
@@ -184,7 +187,7 @@ impl Client {
                 };
                 let (error, missed) = match attempt.send(cancel).await {
                     Ok(answer) => match decode(answer.status, &answer.body) {
-                        Ok(()) => return Ok(answer.relay),
+                        Ok(()) => return Ok(answer.heard),
                         Err(error) => (
                             ClientError::from(error),
                             Missed::Answer {
@@ -236,14 +239,14 @@ impl Client {
     }
 
     /// Submit `request` to `kind`'s endpoint: the service's answer (`T`,
-    /// the shape `kind` answers with) and, through a gateway that relays
-    /// callbacks, the capability to listen with (`media-gen-relay`).
+    /// the shape `kind` answers with) and what a gateway said of it (the
+    /// relay's capability to listen with, the request's id in the library).
     pub async fn submit_relayed<T: DeserializeOwned>(
         &self,
         kind: TaskKind,
         request: &impl serde::Serialize,
         cancel: Option<&AbortSignal>,
-    ) -> Result<(T, Option<String>), ClientError> {
+    ) -> Result<(T, Heard), ClientError> {
         let path = kind.submit_path();
         // Through `Value`, as `Request::to_json` writes requests for the
         // preview and the board: one serializer per request type in the wasm.
@@ -339,33 +342,34 @@ impl Client {
         cancel: Option<&AbortSignal>,
     ) -> Result<Submitted, ClientError> {
         let kind = request.kind();
-        let (task_ids, relay, answer) = match request {
+        let (task_ids, heard, answer) = match request {
             Request::ImageToVideo(request) => {
-                let (ids, relay) = self
+                let (ids, heard) = self
                     .submit_relayed::<TaskIds>(kind, request, cancel)
                     .await?;
                 let answer = serde_json::to_value(&ids).unwrap_or_default();
-                (ids.task_ids, relay, answer)
+                (ids.task_ids, heard, answer)
             }
             Request::VideoTranslate(request) => {
-                let (tasks, relay) = self
+                let (tasks, heard) = self
                     .submit_relayed::<Vec<TranslationTaskRef>>(kind, request, cancel)
                     .await?;
                 let answer = serde_json::to_value(&tasks).unwrap_or_default();
                 let ids = tasks.into_iter().map(|task| task.task_id).collect();
-                (ids, relay, answer)
+                (ids, heard, answer)
             }
             Request::ImageGenerate(request) => {
-                let (ids, relay) = self
+                let (ids, heard) = self
                     .submit_relayed::<TaskIds>(kind, request, cancel)
                     .await?;
                 let answer = serde_json::to_value(&ids).unwrap_or_default();
-                (ids.task_ids, relay, answer)
+                (ids.task_ids, heard, answer)
             }
         };
         Ok(Submitted {
             task_ids,
-            relay,
+            relay: heard.relay,
+            library: heard.library,
             answer,
         })
     }

@@ -636,21 +636,29 @@ mod tests {
         let query = LibraryQuery::from_pairs([
             ("kind", "image_generate"),
             ("status", "FAILED"),
-            ("q", "red fox"),
+            ("q", "vermilion fox"),
             ("cursor", "17.abc"),
             ("limit", "5"),
+            ("starred", "true"),
+            ("collection", "c-1"),
+            ("model", "KL"),
+            ("from", "2026-12-01"),
+            ("to", "2026-12-07"),
+            ("kept", "true"),
         ])
         .unwrap();
         let statement = listing("ada", &query, None);
         assert!(statement.sql.contains("person = $1"));
-        assert_eq!(statement.params.len(), 8, "{statement:?}");
+        assert_eq!(statement.params.len(), 12, "{statement:?}");
         assert_eq!(
             statement.params.last(),
             Some(&super::super::database::Param::Int(Some(6)))
         );
-        assert!(
-            !statement.sql.contains("red"),
-            "values are bound, not written"
-        );
+        for value in ["vermilion", "c-1", "KL", "image_generate", "FAILED"] {
+            assert!(
+                !statement.sql.contains(value),
+                "values are bound, not written: {value}"
+            );
+        }
     }
 }

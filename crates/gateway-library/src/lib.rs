@@ -12,6 +12,7 @@
 //! the owner's commands. What forwarded calls write in it, and what the
 //! person's open pages hear of it, the server decides.
 
+mod calls;
 pub mod cli;
 pub mod database;
 pub mod forget;

@@ -1,7 +1,7 @@
 //! The page's calls that organise its person's library
 //! (`media_gen_api::organise`): stars, collections and settings saved by
 //! name. Let in and refused as the library's other calls are
-//! ([`super::routes`]): a change only with `MayChange`, each call
+//! (`routes.rs`): a change only with `MayChange`, each call
 //! `Admitted`, another person's collection 404 as a guessed one.
 
 use std::sync::Arc;
@@ -17,9 +17,9 @@ use media_gen_api::organise::{
 };
 use media_gen_api::TaskKind;
 
+use super::calls::{answer, person, read, unavailable, KeptLibrary};
 use super::now_ms;
 use super::organise::Changed;
-use super::routes::{answer, person, read, unavailable, KeptLibrary};
 use crate::access::admission::{Admission, Admitted, MayChange};
 use crate::refusal::Refusal;
 use media_gen_gateway_base::offered::On;

@@ -11,26 +11,22 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRef, Path, RawQuery};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Router;
 use media_gen_api::library::{
     check_name, Import, LibraryQuery, Many, Removed, Rename, RequestId, IMPORT_MAX, MANY_MAX,
 };
-use serde::de::DeserializeOwned;
 
-use super::{now_ms, Library};
+use super::calls::{answer, person, read};
+pub use super::calls::{unavailable, KeptLibrary};
+use super::now_ms;
 use crate::access::admission::{Admission, Admitted, MayChange};
-use crate::access::Who;
 use crate::refusal::Refusal;
-use media_gen_gateway_base::offered::{Offered, On};
+use media_gen_gateway_base::offered::On;
 
 /// The largest import's body (a thousand tasks with their requests).
 const IMPORT_BODY_BYTES: usize = 8 * 1024 * 1024;
-
-/// The library a gateway keeps, if any: the routes' state.
-#[derive(Clone, Default)]
-pub struct KeptLibrary(pub Option<Arc<Library>>);
 
 /// The library's routes, on a state that holds the library and lets
 /// calls in.
@@ -53,46 +49,6 @@ where
             post(import).layer(DefaultBodyLimit::max(IMPORT_BODY_BYTES)),
         )
         .merge(super::organise_routes::routes())
-}
-
-impl Offered for KeptLibrary {
-    type Part = Arc<Library>;
-    type Off = Refusal;
-
-    /// The library, when this site keeps one; 404 otherwise.
-    fn part(self) -> Result<Arc<Library>, Refusal> {
-        self.0.ok_or(Refusal::NotFound)
-    }
-}
-
-/// The person a call let in is from; an address (open mode) has no
-/// library (404).
-pub(crate) fn person(admitted: Admitted) -> Result<Arc<str>, Refusal> {
-    match admitted.who {
-        Who::Person(name) => Ok(name),
-        Who::Address(_) => Err(Refusal::NotFound),
-    }
-}
-
-/// `data` in the service's envelope, as the gateway's other answers are.
-pub(crate) fn answer(data: impl serde::Serialize) -> Response {
-    Json(media_gen_api::Envelope::success(
-        media_gen_api::envelope::MSG_OK,
-        data,
-    ))
-    .into_response()
-}
-
-/// A failed call of the database: 503, said in the log and counted.
-pub fn unavailable(error: super::database::DbError) -> Refusal {
-    tracing::error!(%error, "the library failed a call");
-    metrics::counter!(crate::observe::LIBRARY_FAILURES).increment(1);
-    Refusal::Unavailable
-}
-
-/// `body` read as `T`, or a 400 naming what is wrong.
-pub(crate) fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, Refusal> {
-    serde_json::from_slice(body).map_err(|error| Refusal::Invalid(format!("the body: {error}")))
 }
 
 /// The id in the path, or 404 (nothing else reaches the database).
