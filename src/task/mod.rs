@@ -12,6 +12,7 @@ pub(crate) mod next_jobs;
 mod page;
 mod result_files;
 pub(crate) mod share;
+mod subtitle_files;
 
 pub use actions::TaskActions;
 pub use new_page::NewTask;

@@ -15,6 +15,7 @@ use crate::task::asked::WhatWasAsked;
 use crate::task::downloads::{file_safe, has_results, DownloadAll};
 use crate::task::next_jobs::NextJobs;
 use crate::task::share::SharePanel;
+use crate::task::subtitle_files::SubtitleFiles;
 use crate::task::TaskActions;
 use media_gen_ui::components::curl_copy::absolute_url;
 use media_gen_ui::components::task_result::not_kept_notes;
@@ -196,6 +197,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
             {asked}
         </div>
         <p class="task-detail__downloads"><DownloadAll records=batch_records tasks=batch_tasks label="Download all" archive/></p>
+        {record.task.clone().map(|task| view! { <SubtitleFiles task/> })}
         {share}
         {parameters.map(|json| view! {
             <details class="request-preview">

@@ -182,6 +182,30 @@ async fn video_translation_ends_with_a_named_video_and_captions() {
         )
         .await;
     browser.screenshot("task-translation").await;
+    // The same captions saved as WebVTT and as SRT, converted in the page.
+    let (name, vtt) = crate::common::saved_file(&browser, "#subtitles-vtt").await;
+    let vtt = String::from_utf8(vtt).unwrap();
+    assert!(
+        name.starts_with("French-") && name.ends_with(".vtt"),
+        "{name}"
+    );
+    assert!(vtt.starts_with("WEBVTT\n\n"), "{vtt}");
+    let first_cue = vtt
+        .lines()
+        .find(|line| line.contains(" --> "))
+        .unwrap()
+        .to_owned();
+    let (name, srt) = crate::common::saved_file(&browser, "#subtitles-srt").await;
+    let srt = String::from_utf8(srt).unwrap();
+    assert!(name.ends_with(".srt"), "{name}");
+    // SRT: numbered cues, times with a comma, the same first cue.
+    let mut lines = srt.lines();
+    assert_eq!(lines.next(), Some("1"), "{srt}");
+    assert_eq!(
+        lines.next().map(str::to_owned),
+        Some(first_cue.replace('.', ",")),
+        "{srt}"
+    );
     browser.close().await;
 }
 

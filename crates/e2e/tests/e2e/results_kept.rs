@@ -61,43 +61,12 @@ async fn keeping_site(
     (base, dir)
 }
 
-/// Click `button` with downloads recorded instead of saved; the bytes of
-/// the one file it saves (a `blob:` URL of the page), read from the `Blob`
-/// itself (the page's policy lets it fetch no `blob:` address).
+/// Click `button` with downloads recorded instead of saved: the one `.zip`
+/// it saves.
 async fn saved_zip(browser: &Browser, button: &str) -> Vec<u8> {
-    browser
-        .run_async(
-            "window.__saved = []; window.__blobs = new Map(); \
-             const create = URL.createObjectURL; \
-             URL.createObjectURL = (blob) => { const url = create(blob); window.__blobs.set(url, blob); return url; }; \
-             HTMLAnchorElement.prototype.click = function () { \
-               if (this.hasAttribute('download')) window.__saved.push([this.download, this.href]); };",
-        )
-        .await;
-    browser.click(button).await;
-    for _ in 0..300 {
-        if browser.eval("window.__saved.length > 0").await == true {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    let saved = browser.eval("window.__saved").await;
-    assert_eq!(
-        saved.as_array().map(Vec::len),
-        Some(1),
-        "one file saved, not one per result: {saved}; the page said {}",
-        browser
-            .eval("document.querySelector('.download-all__state')?.textContent")
-            .await
-    );
-    let bytes = browser
-        .run_async(
-            "const [, href] = window.__saved[0]; \
-             const buffer = await window.__blobs.get(href).arrayBuffer(); \
-             return Array.from(new Uint8Array(buffer));",
-        )
-        .await;
-    serde_json::from_value(bytes).unwrap()
+    let (name, bytes) = crate::common::saved_file(browser, button).await;
+    assert!(name.ends_with(".zip"), "{name}");
+    bytes
 }
 
 fn sha256(bytes: &[u8]) -> Vec<u8> {

@@ -331,3 +331,45 @@ where
     }
     panic!("not within {seconds} s: {what}");
 }
+
+/// Click `button` with downloads recorded instead of saved: the name and
+/// the bytes of the one file it saves (a `blob:` URL of the page), read
+/// from the `Blob` itself (the page's policy lets it fetch no `blob:`
+/// address).
+pub async fn saved_file(browser: &media_gen_e2e::Browser, button: &str) -> (String, Vec<u8>) {
+    browser
+        .run_async(
+            "window.__saved = []; window.__blobs = window.__blobs ?? new Map(); \
+             if (!window.__recording) { window.__recording = true; \
+               const create = URL.createObjectURL; \
+               URL.createObjectURL = (blob) => { const url = create(blob); window.__blobs.set(url, blob); return url; }; \
+               HTMLAnchorElement.prototype.click = function () { \
+                 if (this.hasAttribute('download')) window.__saved.push([this.download, this.href]); }; }",
+        )
+        .await;
+    browser.click(button).await;
+    for _ in 0..300 {
+        if browser.eval("window.__saved.length > 0").await == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let saved = browser.eval("window.__saved").await;
+    assert_eq!(
+        saved.as_array().map(Vec::len),
+        Some(1),
+        "one file saved: {saved}; the page said {}",
+        browser
+            .eval("[...document.querySelectorAll('[role=alert], .download-all__state')].map((e) => e.textContent).join(' | ')")
+            .await
+    );
+    let name = saved[0][0].as_str().unwrap_or_default().to_owned();
+    let bytes = browser
+        .run_async(
+            "const [, href] = window.__saved[0]; \
+             const buffer = await window.__blobs.get(href).arrayBuffer(); \
+             return Array.from(new Uint8Array(buffer));",
+        )
+        .await;
+    (name, serde_json::from_value(bytes).unwrap())
+}
