@@ -76,6 +76,20 @@ impl Access {
         })
     }
 
+    /// What is left of the signed-in person's day, where the site counts
+    /// it (tracked).
+    pub fn allowance(self) -> Option<media_gen_api::cost::Allowance> {
+        self.0.with(|state| match state {
+            SignedIn::As { person, .. } if person.tasks_per_day > 0 => {
+                Some(media_gen_api::cost::Allowance {
+                    left: person.tasks_left_today,
+                    per_day: person.tasks_per_day,
+                })
+            }
+            _ => None,
+        })
+    }
+
     /// The signed-in person's name when the gateway keeps their library
     /// (tracked).
     pub fn library_of(self) -> Option<String> {

@@ -6,6 +6,7 @@ mod actions;
 mod archive;
 mod asked;
 pub mod downloads;
+mod every_model;
 mod form_host;
 mod new_page;
 pub(crate) mod next_jobs;

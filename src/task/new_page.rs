@@ -58,7 +58,18 @@ pub fn NewTask(
             </p>
         }
     });
-    let form = form(app_form_host(), initial);
+    // The image-to-video form's request as it stands, for "every model".
+    let current = RwSignal::new(None::<Request>);
+    let mut host = app_form_host();
+    if kind == TaskKind::ImageToVideo {
+        host.on_change = Some(std::rc::Rc::new(move |request: &Request, problems| {
+            let valid = (!problems.has_errors()).then(|| request.clone());
+            current.try_set(valid);
+        }));
+    }
+    let every_model = (kind == TaskKind::ImageToVideo)
+        .then(|| view! { <super::every_model::EveryModel current/> });
+    let form = form(host, initial);
     view! {
         <section class="new-task" data-kind=kind.as_str() aria-labelledby="new-task-title">
             <h1 id="new-task-title">{kind_text::title(kind)}</h1>
@@ -66,6 +77,7 @@ pub fn NewTask(
             {notice.map(|text| view! { <p class="hint" id="filled-from">{text}</p> })}
             {came_from}
             {form}
+            {every_model}
         </section>
     }
 }

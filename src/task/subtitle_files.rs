@@ -6,8 +6,8 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use media_gen_api::subtitles::vtt_to_srt;
 use media_gen_api::kept::{MediaField, ResultFiles};
+use media_gen_api::subtitles::vtt_to_srt;
 use media_gen_api::{ass_to_vtt, AnyTask, TaskStatus};
 use media_gen_client::media;
 

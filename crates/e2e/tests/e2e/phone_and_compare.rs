@@ -2,7 +2,9 @@
 //! in the release build in real headless Chromium: the header's height at
 //! 390 × 844 and its menu, 24 px touch targets apart from their labels, no
 //! keyboard hints on a phone, "Compare the two chosen" in view while rows
-//! far down are ticked, and the overlay as wide as the panels.
+//! far down are ticked, and the overlay as wide as the panels; a request
+//! tried on every model, what changed for each said, the first two
+//! compared.
 
 use media_gen_e2e::session;
 
@@ -145,5 +147,58 @@ async fn compare_stays_in_view_and_the_overlay_is_as_wide_as_the_panels() {
         "overlay width against the panels', B on its image"
     );
     browser.screenshot("compare-overlay").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
+async fn every_model_is_tried_with_what_changed_said_and_the_first_two_compared() {
+    let (site, browser) = session("/new/image-to-video", "Image to video").await;
+    browser.watch_for_errors().await;
+    browser.type_into("#prompt", "A lighthouse at dusk").await;
+    browser
+        .type_into("#image_url", &site.media("image/1K/16x9.png"))
+        .await;
+    browser.choose("#aspect_resolution", "1080p").await;
+    browser.choose("#duration", "8").await;
+    browser
+        .wait_until(
+            "the form valid, so every model can be tried",
+            "!document.querySelector('#every-model').disabled",
+        )
+        .await;
+    browser.click("#every-model").await;
+    let plan = browser
+        .eval("[...document.querySelectorAll('#every-model-plan li')].map((li) => li.textContent)")
+        .await;
+    assert_eq!(
+        plan,
+        serde_json::json!([
+            "V: as asked",
+            "KL: needs reference images: your start frame is used as one; 10 s, not 8: KL makes 5 or 10 s videos",
+            "S: 720p, not 1080p: S makes 720p",
+        ]),
+        "each model's version, what changed said"
+    );
+    browser
+        .wait_for_text("#every-model-cost", "Creates 3 tasks")
+        .await;
+    browser.check_accessibility("every model's plan").await;
+    browser.click("#every-model-submit").await;
+    browser
+        .wait_until(
+            "the compare page",
+            "location.pathname.endsWith('/compare') && location.search.startsWith('?a=')",
+        )
+        .await;
+    browser
+        .wait_until(
+            "both videos side by side",
+            "document.querySelectorAll('.compare-pair video').length === 2",
+        )
+        .await;
+    browser
+        .assert_still_working("every model tried and compared")
+        .await;
     browser.close().await;
 }
