@@ -58,15 +58,30 @@ pub fn NewTask(
             </p>
         }
     });
-    // The image-to-video form's request as it stands, for "every model".
+    // The form's request as it stands, when it has no problems: what a
+    // submit would cost, and for image-to-video "every model".
     let current = RwSignal::new(None::<Request>);
     let mut host = app_form_host();
-    if kind == TaskKind::ImageToVideo {
-        host.on_change = Some(std::rc::Rc::new(move |request: &Request, problems| {
-            let valid = (!problems.has_errors()).then(|| request.clone());
-            current.try_set(valid);
-        }));
-    }
+    host.on_change = Some(std::rc::Rc::new(move |request: &Request, problems| {
+        let valid = (!problems.has_errors()).then(|| request.clone());
+        current.try_set(valid);
+    }));
+    let access = crate::shell::access::Access::expect();
+    let cost = move || {
+        current.with(|request| {
+            request.as_ref().map(|request| {
+                media_gen_api::cost::cost_of(request.tasks_created(), access.allowance())
+            })
+        })
+    };
+    let cost_line = move || {
+        cost().map(|cost| {
+            view! {
+                <p class="hint" id="submit-cost">{cost.said}</p>
+                {cost.refused.map(|why| view! { <p class="notice" role="alert" id="submit-refused">{why}</p> })}
+            }
+        })
+    };
     let every_model = (kind == TaskKind::ImageToVideo)
         .then(|| view! { <super::every_model::EveryModel current/> });
     let form = form(host, initial);
@@ -77,6 +92,7 @@ pub fn NewTask(
             {notice.map(|text| view! { <p class="hint" id="filled-from">{text}</p> })}
             {came_from}
             {form}
+            {cost_line}
             {every_model}
         </section>
     }

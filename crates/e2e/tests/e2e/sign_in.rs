@@ -83,10 +83,21 @@ async fn a_visitor_signs_in_with_a_key_works_and_signs_out() {
     browser.check_accessibility("the signed-in header").await;
     fits_a_phone(&browser, "signed-in").await;
 
-    // A submit counts against the day.
+    // A submit says what it costs of the day before it is made, and
+    // counts against it.
     browser
         .type_into("#prompt", "A lighthouse, signed in")
         .await;
+    browser
+        .wait_for_text("#submit-cost", "Creates 1 task · 4 of your 5 left today")
+        .await;
+    browser.find("#count").await.clear().await.unwrap();
+    browser.type_into("#count", "4").await;
+    browser
+        .wait_for_text("#submit-cost", "Creates 4 tasks · 1 of your 5 left today")
+        .await;
+    browser.find("#count").await.clear().await.unwrap();
+    browser.type_into("#count", "1").await;
     browser.submit_and_wait("SUCCEEDED").await;
     person_says(&browser, "4 of 5 tasks left today").await;
     assert_eq!(browser.eval(STORED_TASKS).await, 1);
