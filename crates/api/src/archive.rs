@@ -203,7 +203,7 @@ fn dos_stamp(unix_seconds: u64) -> (u16, u16) {
 
 /// Days since 1970-01-01 as a (year, month, day) of the proleptic
 /// Gregorian calendar (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
+pub(crate) fn civil_from_days(days: u64) -> (u64, u64, u64) {
     let z = days + 719_468;
     let era = z / 146_097;
     let day_of_era = z - era * 146_097;

@@ -389,23 +389,9 @@ impl LibraryQuery {
     }
 }
 
-/// The day (`YYYY-MM-DD`, UTC) of milliseconds since 1970
-/// (H. Hinnant's `civil_from_days`).
+/// The day (`YYYY-MM-DD`, UTC) of milliseconds since 1970.
 pub fn day_text(ms: u64) -> String {
-    let days = (ms / DAY_MS) as i64 + 719_468;
-    let era = days.div_euclid(146_097);
-    let day_of_era = days - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * shifted + 2) / 5 + 1;
-    let month = if shifted < 10 {
-        shifted + 3
-    } else {
-        shifted - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = crate::archive::civil_from_days(ms / DAY_MS);
     format!("{year:04}-{month:02}-{day:02}")
 }
 

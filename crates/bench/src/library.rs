@@ -100,29 +100,24 @@ async fn organise(client: &reqwest::Client, base: &str, key: &str) -> Result<Str
             .json(&body)
             .send()
     };
+    let page_at = |cursor: String| async move {
+        client
+            .get(format!("{base}/library?limit=100&cursor={cursor}"))
+            .bearer_auth(key)
+            .send()
+            .await
+            .map_err(|error| error.to_string())?
+            .json::<Value>()
+            .await
+            .map_err(|error| error.to_string())
+    };
     let mut requests: Vec<Value> = Vec::new();
     // A cursor past the requests made at or after `created` (an id sorts
     // after every real one).
     for created in [1_700_000_000_200_u64, 1_700_000_050_000] {
-        let page: Value = client
-            .get(format!("{base}/library?limit=100&cursor={created}.zzzz"))
-            .bearer_auth(key)
-            .send()
-            .await
-            .map_err(|error| error.to_string())?
-            .json()
-            .await
-            .map_err(|error| error.to_string())?;
+        let page = page_at(format!("{created}.zzzz")).await?;
         let next = page["data"]["next"].as_str().unwrap_or_default().to_owned();
-        let more: Value = client
-            .get(format!("{base}/library?limit=100&cursor={next}"))
-            .bearer_auth(key)
-            .send()
-            .await
-            .map_err(|error| error.to_string())?
-            .json()
-            .await
-            .map_err(|error| error.to_string())?;
+        let more = page_at(next).await?;
         for item in page["data"]["items"]
             .as_array()
             .into_iter()

@@ -38,13 +38,18 @@ pub struct Submitted<'a> {
 /// insert lands at the end of the indexes that hold them instead of on
 /// a random page, and the random part keeps them unguessable.
 fn new_id(now_ms: u64) -> Option<RequestId> {
+    RequestId::parse(&new_id_text(now_ms)?)
+}
+
+/// A new id's text, as [`new_id`] makes it (a collection's too).
+pub(super) fn new_id_text(now_ms: u64) -> Option<String> {
     let mut random = [0u8; 10];
     getrandom::fill(&mut random).ok()?;
     let mut id = format!("{:012x}", now_ms & 0xffff_ffff_ffff);
     for byte in random {
         id.push_str(&format!("{byte:02x}"));
     }
-    RequestId::parse(&id)
+    Some(id)
 }
 
 /// A `LIKE` pattern that finds `word` anywhere, its `%`, `_` and `\`

@@ -31,13 +31,7 @@ fn request_ids(rows: &Rows) -> Vec<RequestId> {
 
 /// A new collection's id: as a request's, time first.
 fn new_collection_id(now: u64) -> Option<CollectionId> {
-    let mut random = [0u8; 10];
-    getrandom::fill(&mut random).ok()?;
-    let mut id = format!("{:012x}", now & 0xffff_ffff_ffff);
-    for byte in random {
-        id.push_str(&format!("{byte:02x}"));
-    }
-    CollectionId::parse(&id)
+    CollectionId::parse(&super::items::new_id_text(now)?)
 }
 
 impl Library {
