@@ -155,8 +155,18 @@ impl Row {
     }
 }
 
+/// How a row's fields become its request: [`read_json`] natively; a
+/// browser module passes one that reads through what its pages already
+/// read requests with, so it carries no second reader.
+pub type ReadRequest = fn(TaskKind, Value) -> Result<Request, String>;
+
+/// A row's fields read as a request by serde_json.
+pub fn read_json(kind: TaskKind, fields: Value) -> Result<Request, String> {
+    Request::from_json(kind, fields).map_err(|error| error.to_string())
+}
+
 /// Many requests of one kind, row by row.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Batch {
     /// Their kind.
     pub kind: TaskKind,
@@ -168,6 +178,8 @@ pub struct Batch {
     base: Request,
     /// Dropped files' addresses, by file name.
     files: BTreeMap<String, String>,
+    /// How a row's fields become its request.
+    read: ReadRequest,
 }
 
 /// Why a list or file makes no batch at all.
@@ -217,7 +229,12 @@ fn nearest_field(kind: TaskKind, name: &str) -> Option<&'static str> {
 impl Batch {
     /// A row a line of `text` (blank lines skipped), each the form's
     /// request `base` with the line as its [`list_column`].
-    pub fn from_lines(base: &Request, text: &str, context: &Context) -> Result<Batch, BatchError> {
+    pub fn from_lines(
+        base: &Request,
+        text: &str,
+        context: &Context,
+        read: ReadRequest,
+    ) -> Result<Batch, BatchError> {
         let lines: Vec<(usize, String)> = text
             .lines()
             .enumerate()
@@ -230,13 +247,19 @@ impl Batch {
             columns,
             lines.into_iter().map(|(line, cell)| (line, vec![cell])),
             context,
+            read,
         )
     }
 
     /// A row a record of the CSV `text` after its header, which names the
     /// columns; each the form's request `base` with the row's cells over it
     /// (an empty cell keeps the form's value).
-    pub fn from_csv(base: &Request, text: &str, context: &Context) -> Result<Batch, BatchError> {
+    pub fn from_csv(
+        base: &Request,
+        text: &str,
+        context: &Context,
+        read: ReadRequest,
+    ) -> Result<Batch, BatchError> {
         let kind = base.kind();
         let mut reader = csv::ReaderBuilder::new()
             .flexible(true)
@@ -276,7 +299,7 @@ impl Batch {
                 break;
             }
         }
-        Batch::made(base, columns, rows.into_iter(), context)
+        Batch::made(base, columns, rows.into_iter(), context, read)
     }
 
     fn made(
@@ -284,6 +307,7 @@ impl Batch {
         columns: Vec<String>,
         rows: impl Iterator<Item = (usize, Vec<String>)>,
         context: &Context,
+        read: ReadRequest,
     ) -> Result<Batch, BatchError> {
         let mut batch = Batch {
             kind: base.kind(),
@@ -291,6 +315,7 @@ impl Batch {
             rows: Vec::new(),
             base: base.clone(),
             files: BTreeMap::new(),
+            read,
         };
         let rows: Vec<(usize, Vec<String>)> = rows.collect();
         match rows.len() {
@@ -426,7 +451,7 @@ impl Batch {
                 }),
             }
         }
-        let request = Request::from_json(self.kind, Value::Object(fields)).ok();
+        let request = (self.read)(self.kind, Value::Object(fields)).ok();
         // A cell that could not be read is said once, as it is: the rules
         // would judge the form's value it left in place.
         let unread: Vec<String> = problems
@@ -553,6 +578,7 @@ mod tests {
             &image_form(),
             "A red fox\n\n  A blue whale  \n",
             &Context::default(),
+            read_json,
         )
         .unwrap();
         assert_eq!(batch.columns, ["prompt"]);
@@ -573,7 +599,7 @@ mod tests {
                     A whale,X,8,\n\
                     \"A cat, asleep\",KL,eight,https://example.com/a.png;cat.png\n";
         let context = Context::default();
-        let mut batch = Batch::from_csv(&video_form(), text, &context).unwrap();
+        let mut batch = Batch::from_csv(&video_form(), text, &context, read_json).unwrap();
         assert_eq!(batch.counts(), (1, 2));
         let whale = &batch.rows[1];
         assert_eq!(whale.problems.len(), 1, "{:?}", whale.problems);
@@ -617,23 +643,34 @@ mod tests {
             &image_form(),
             "Prompt,image ratio\nA fox,1:1\n",
             &Context::default(),
+            read_json,
         );
         assert_eq!(
             error.unwrap_err().to_string(),
             "column `Prompt` is not a field of image_generate: did you mean `prompt`?"
         );
-        let error = Batch::from_csv(&image_form(), "colour\nred\n", &Context::default());
+        let error = Batch::from_csv(
+            &image_form(),
+            "colour\nred\n",
+            &Context::default(),
+            read_json,
+        );
         assert_eq!(
             error.unwrap_err().to_string(),
             "column `colour` is not a field of image_generate"
         );
         assert_eq!(
-            Batch::from_csv(&image_form(), "prompt,prompt\na,b\n", &Context::default())
-                .unwrap_err(),
+            Batch::from_csv(
+                &image_form(),
+                "prompt,prompt\na,b\n",
+                &Context::default(),
+                read_json
+            )
+            .unwrap_err(),
             BatchError::Repeated("prompt".to_owned())
         );
         assert_eq!(
-            Batch::from_lines(&image_form(), "\n \n", &Context::default()).unwrap_err(),
+            Batch::from_lines(&image_form(), "\n \n", &Context::default(), read_json).unwrap_err(),
             BatchError::Empty
         );
     }
@@ -642,7 +679,7 @@ mod tests {
     fn too_many_rows_are_refused_whole() {
         let text = "A fox\n".repeat(MAX_ROWS + 1);
         assert_eq!(
-            Batch::from_lines(&image_form(), &text, &Context::default()).unwrap_err(),
+            Batch::from_lines(&image_form(), &text, &Context::default(), read_json).unwrap_err(),
             BatchError::TooMany(MAX_ROWS + 1)
         );
     }
@@ -658,7 +695,7 @@ mod tests {
             let prompts: Vec<String> = prompts.into_iter().filter(|p| !p.trim().is_empty()).collect();
             prop_assume!(!prompts.is_empty());
             let text = format!("prompt\n{}\n", prompts.iter().map(|p| quoted(p)).collect::<Vec<_>>().join("\n"));
-            let batch = Batch::from_csv(&image_form(), &text, &Context::default()).unwrap();
+            let batch = Batch::from_csv(&image_form(), &text, &Context::default(), read_json).unwrap();
             let read: Vec<String> = batch.rows.iter().map(|row| row.cells[0].clone()).collect();
             let trimmed: Vec<String> = prompts.iter().map(|p| p.trim().to_owned()).collect();
             prop_assert_eq!(read, trimmed);
@@ -669,7 +706,7 @@ mod tests {
             counts in prop::collection::vec(-2..8i64, 1..20),
         ) {
             let text = format!("prompt,generate_count\n{}\n", counts.iter().map(|n| format!("A fox,{n}")).collect::<Vec<_>>().join("\n"));
-            let batch = Batch::from_csv(&image_form(), &text, &Context::default()).unwrap();
+            let batch = Batch::from_csv(&image_form(), &text, &Context::default(), read_json).unwrap();
             for (row, count) in batch.rows.iter().zip(&counts) {
                 let alone = Request::ImageGenerate(ImageGenerateRequest {
                     prompt: "A fox".to_owned(),
@@ -683,7 +720,7 @@ mod tests {
 
         #[test]
         fn any_text_makes_a_batch_or_says_why(text in "\\PC{0,200}") {
-            match Batch::from_csv(&image_form(), &text, &Context::default()) {
+            match Batch::from_csv(&image_form(), &text, &Context::default(), read_json) {
                 Ok(batch) => prop_assert!(!batch.rows.is_empty()),
                 Err(error) => prop_assert!(!error.to_string().is_empty()),
             }
