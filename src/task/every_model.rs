@@ -7,34 +7,20 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use media_gen_api::cost::cost_of;
 use media_gen_api::every_model::{for_every_model, ForModel};
-use media_gen_api::validate::Context;
 use media_gen_api::{Request, TaskKey, TaskKind};
 
 use crate::address::{compare_path, use_app_navigate};
 use crate::board::Board;
 use crate::shell::access::Access;
 
-/// The models a request can be sent to as it stands, each with what
-/// changed, and those it cannot, with why.
-fn versions(request: &Request) -> (Vec<ForModel>, Vec<String>) {
-    let Request::ImageToVideo(asked) = request else {
-        return (Vec::new(), Vec::new());
-    };
-    let context = Context::default();
-    let mut fit = Vec::new();
-    let mut cannot = Vec::new();
-    for made in for_every_model(asked) {
-        let problems = Request::ImageToVideo(made.request.clone()).validate(&context);
-        let first = problems
-            .errors()
-            .next()
-            .map(|problem| problem.message.clone());
-        match first {
-            None => fit.push(made),
-            Some(why) => cannot.push(format!("{}: {why}", made.model)),
-        }
+/// Each model's version of the form's request: valid for its model
+/// whenever the form's is (the contract's property), so none is checked
+/// again here.
+fn versions(request: &Request) -> Vec<ForModel> {
+    match request {
+        Request::ImageToVideo(asked) => for_every_model(asked),
+        _ => Vec::new(),
     }
-    (fit, cannot)
 }
 
 /// The panel; `current` is the form's request when it has no errors.
@@ -47,7 +33,7 @@ pub fn EveryModel(current: RwSignal<Option<Request>>) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let planned = move || current.with(|request| request.as_ref().map(versions));
     let tasks = move || {
-        planned().map_or(0, |(fit, _)| {
+        planned().map_or(0, |fit| {
             fit.iter()
                 .map(|made| Request::ImageToVideo(made.request.clone()).tasks_created())
                 .sum::<u64>()
@@ -55,7 +41,7 @@ pub fn EveryModel(current: RwSignal<Option<Request>>) -> impl IntoView {
     };
     let cost = move || cost_of(tasks(), access.allowance());
     let send = move || {
-        let Some((fit, _)) = planned() else { return };
+        let Some(fit) = planned() else { return };
         if fit.is_empty() || sending.get_untracked() || cost().refused.is_some() {
             return;
         }
@@ -99,12 +85,11 @@ pub fn EveryModel(current: RwSignal<Option<Request>>) -> impl IntoView {
                 <p class="hint">"Fill in the form without problems first."</p>
             })}
             {move || open.get().then(|| {
-                let (fit, cannot) = planned().unwrap_or_default();
+                let fit = planned().unwrap_or_default();
                 let count = fit.len();
                 let lines = fit.into_iter().map(|made| view! { <li>{made.summary()}</li> }).collect_view();
-                let refused = cannot.into_iter().map(|why| view! { <li class="problem problem--error">{why}</li> }).collect_view();
                 view! {
-                    <ul id="every-model-plan">{lines}{refused}</ul>
+                    <ul id="every-model-plan">{lines}</ul>
                     <button type="button" class="primary" id="every-model-submit"
                         prop:disabled=move || sending.get() || cost().refused.is_some() || count == 0
                         on:click={let send = send.clone(); move |_| send()}>

@@ -41,6 +41,7 @@ mod tests {
     fn copy(length: u64, now: u64) -> Upload {
         Upload {
             kept: Some(KeptFile {
+                pixels: None,
                 task: "image_to_video:t".to_owned(),
                 field: "video_url".to_owned(),
                 mime: "video/mp4".to_owned(),

@@ -134,6 +134,7 @@ fn new_record(settings: &KeepSettings, job: &Job, mime: &str, extension: &str) -
     let name = file_name(&job.task.id, job.field, extension);
     Upload {
         kept: Some(KeptFile {
+            pixels: None,
             task: job.task.to_string(),
             field: job.field.name().to_owned(),
             mime: mime.to_owned(),
@@ -262,6 +263,9 @@ async fn fetch_into(
         record.received = total;
         record.complete = true;
         record.media = MediaType::sniff(&head);
+        if let Some(kept) = record.kept.as_mut() {
+            kept.pixels = pixels(&head);
+        }
         uploads
             .store
             .save(&job.id, &record)
@@ -280,6 +284,15 @@ async fn fetch_into(
         }
     }
     copied
+}
+
+/// An image's width and height, when `head` (its first bytes) says them.
+fn pixels(head: &[u8]) -> Option<[u32; 2]> {
+    let size = imagesize::blob_size(head).ok()?;
+    Some([
+        u32::try_from(size.width).ok()?,
+        u32::try_from(size.height).ok()?,
+    ])
 }
 
 /// The type and extension a copy of `field` opening with `head` is served as.

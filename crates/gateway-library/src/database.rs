@@ -163,6 +163,9 @@ pub enum DbError {
     /// The library is closing: the call was not run.
     #[error("the library is closing")]
     Closed,
+    /// The operating system gave no random bits for a new id.
+    #[error("the operating system gave no random bits for a new id")]
+    NoRandomness,
     /// A cell held what its column should not (a `NULL`, a text, a number
     /// out of range).
     #[error("the library's {column} holds {found}, not the whole number it keeps")]

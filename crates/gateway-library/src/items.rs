@@ -314,10 +314,7 @@ impl Library {
     /// Write down a submit the service took (its request, its tasks as
     /// pending, and what it spent); the request's id.
     pub async fn record_submit(&self, submitted: Submitted<'_>) -> Result<RequestId, DbError> {
-        let id = new_id(submitted.now).ok_or_else(|| DbError::Sqlite {
-            path: "-".to_owned(),
-            error: "no randomness from the operating system".to_owned(),
-        })?;
+        let id = new_id(submitted.now).ok_or(DbError::NoRandomness)?;
         let body = std::str::from_utf8(submitted.body).unwrap_or("null");
         let tasks: Vec<_> = submitted
             .task_ids

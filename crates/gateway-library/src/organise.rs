@@ -22,6 +22,17 @@ pub enum Changed<T> {
     Full(usize),
 }
 
+impl<T> Changed<T> {
+    /// What was done, made into `U`; the refusals as they were.
+    pub fn map<U>(self, done: impl FnOnce(T) -> U) -> Changed<U> {
+        match self {
+            Changed::Done(value) => Changed::Done(done(value)),
+            Changed::Unknown => Changed::Unknown,
+            Changed::Full(bound) => Changed::Full(bound),
+        }
+    }
+}
+
 /// The ids of the rows' first cells.
 fn request_ids(rows: &Rows) -> Vec<RequestId> {
     rows.iter()
@@ -117,9 +128,7 @@ impl Library {
         if count >= COLLECTIONS_MAX {
             return Ok(Changed::Full(COLLECTIONS_MAX));
         }
-        let Some(id) = new_collection_id(now) else {
-            return Ok(Changed::Full(0));
-        };
+        let id = new_collection_id(now).ok_or(DbError::NoRandomness)?;
         let mut statements = vec![Statement::new(
             "INSERT INTO library_collections (id, person, name, created) VALUES ($1, $2, $3, $4)",
         )
@@ -319,6 +328,7 @@ impl Library {
             .int(now)
             .int(PRESETS_MAX as i64)])
             .await?;
+        // No row written: the person keeps the most settings already.
         Ok(match found(&ran) {
             Changed::Done(()) => Changed::Done(()),
             _ => Changed::Full(PRESETS_MAX),

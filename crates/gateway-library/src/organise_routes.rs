@@ -165,11 +165,7 @@ async fn collect(
         .await
         .map_err(unavailable)?;
     changed(
-        match changed_requests {
-            Changed::Done(requests) => Changed::Done(Many { requests }),
-            Changed::Unknown => Changed::Unknown,
-            Changed::Full(bound) => Changed::Full(bound),
-        },
+        changed_requests.map(|requests| Many { requests }),
         "requests",
     )
 }
@@ -216,14 +212,7 @@ async fn save_preset(
         .await
         .map_err(unavailable)?;
     preset.updated = now;
-    changed(
-        match saved {
-            Changed::Done(()) => Changed::Done(preset),
-            Changed::Unknown => Changed::Unknown,
-            Changed::Full(bound) => Changed::Full(bound),
-        },
-        "presets",
-    )
+    changed(saved.map(|()| preset), "presets")
 }
 
 async fn remove_preset(

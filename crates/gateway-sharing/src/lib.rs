@@ -11,7 +11,6 @@
 pub mod files;
 pub mod owner;
 pub mod page;
-mod preview_size;
 pub mod shown;
 
 use std::sync::Arc;

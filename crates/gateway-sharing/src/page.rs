@@ -434,10 +434,10 @@ async fn shared_page(
         .public_url
         .trim_end_matches('/')
         .to_owned();
-    let image_size = match preview_image(&requests) {
-        Some((_, file)) => crate::preview_size::of(sharing, file).await,
-        None => None,
-    };
+    // Read from the copy's record, as it was kept: no bytes read here.
+    let image_size = preview_image(&requests)
+        .and_then(|(_, file)| file.record.kept.as_ref()?.pixels)
+        .map(|[width, height]| (width as usize, height as usize));
     let markup = render(&site, token, &requests, &asked, accept_language, image_size);
     let mut response = markup.into_response();
     let headers = response.headers_mut();

@@ -187,6 +187,7 @@ mod tests {
                     record.gone = gone;
                     record.touched = touched;
                     record.kept = kept.map(|(refused, retry)| KeptFile {
+                        pixels: None,
                         task: "image_generate:t".to_owned(),
                         field: "image_url".to_owned(),
                         mime: "image/png".to_owned(),

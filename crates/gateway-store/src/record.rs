@@ -172,6 +172,10 @@ pub struct KeptFile {
     pub field: String,
     /// The type it is served as.
     pub mime: String,
+    /// An image's width and height, when its first bytes say them: what
+    /// a shared page's preview tags give, read once as it is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pixels: Option<[u32; 2]>,
     /// Why it was not kept, when it was not (the record then only says so).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_kept: Option<String>,

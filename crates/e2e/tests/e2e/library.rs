@@ -412,7 +412,7 @@ async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
 
     // Shared through one gateway and taken back through the other: on
     // both, the link's page and its file are gone within a second.
-    use super::sharing::{attributes, share, submit, until_kept, visit};
+    use super::sharing::{attributes, share, submit, take_back, until_kept, visit};
     let (request, tasks) = submit(
         &one.base_url,
         &key,
@@ -438,13 +438,10 @@ async fn two_gateways_behind_nginx_share_one_library_in_postgres() {
         .map(|src| format!("{}/s/{src}", two.base_url))
         .expect("the image on the page");
     assert_eq!(visit(&image, None).await.0, reqwest::StatusCode::OK);
-    let taken = reqwest::Client::new()
-        .delete(format!("{}/shares/{token}", one.base_url))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(taken.status(), reqwest::StatusCode::OK);
+    assert_eq!(
+        take_back(&one.base_url, &key, &token).await,
+        reqwest::StatusCode::OK
+    );
     eventually("the link gone on the other gateway", 1, || async {
         visit(&page, None).await.0 == reqwest::StatusCode::GONE
             && visit(&image, None).await.0 == reqwest::StatusCode::GONE

@@ -138,6 +138,17 @@ pub(crate) async fn share(base: &str, key: &str, asked: Value) -> (StatusCode, V
     (answer.status(), answer.json().await.unwrap_or(Value::Null))
 }
 
+/// `DELETE /shares/{token}` as `key`: the answer's status.
+pub(crate) async fn take_back(base: &str, key: &str, token: &str) -> StatusCode {
+    reqwest::Client::new()
+        .delete(format!("{base}/shares/{token}"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
 /// A visitor's `GET`: status, content type and body.
 pub(crate) async fn visit(url: &str, language: Option<&str>) -> (StatusCode, String, String) {
     let mut request = reqwest::Client::new().get(url);
@@ -302,13 +313,7 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
         refused["msg"].as_str().unwrap().starts_with("requests:"),
         "{refused}"
     );
-    let taken = reqwest::Client::new()
-        .delete(format!("{base}/shares/{token}"))
-        .bearer_auth(grace)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(taken.status(), StatusCode::NOT_FOUND);
+    assert_eq!(take_back(base, grace, &token).await, StatusCode::NOT_FOUND);
     assert_eq!(visit(&page_url, None).await.0, StatusCode::OK);
 
     // A team link: a person signed in to the site, nobody else.
@@ -356,13 +361,7 @@ async fn a_shared_link_shows_kept_results_to_anyone_and_is_gone_once_taken_back(
         .contains("frame-ancestors 'none'"));
 
     // Taken back: the page and its files are gone.
-    let taken = reqwest::Client::new()
-        .delete(format!("{base}/shares/{token}"))
-        .bearer_auth(ada)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(taken.status(), StatusCode::OK);
+    assert_eq!(take_back(base, ada, &token).await, StatusCode::OK);
     assert_eq!(visit(&page_url, None).await.0, StatusCode::GONE);
     assert_eq!(
         visit(&format!("{base}/s/{}", images_shown[0]), None)
