@@ -130,6 +130,8 @@ pub enum Page {
     Settings,
     /// `/compare` (which tasks: the query).
     Compare,
+    /// `/batch` (which kind: `?kind=`).
+    Batch,
     /// Anything else.
     NotFound,
 }
@@ -186,6 +188,7 @@ impl Page {
             "" | "/" => return Page::Board,
             "/settings" => return Page::Settings,
             "/compare" => return Page::Compare,
+            "/batch" => return Page::Batch,
             _ => {}
         }
         if let Some(&kind) = TaskKind::ALL.iter().find(|&&kind| form_path(kind) == path) {
@@ -266,6 +269,7 @@ mod tests {
         );
         assert_eq!(Page::from_path("/settings"), Page::Settings);
         assert_eq!(Page::from_path("/compare"), Page::Compare);
+        assert_eq!(Page::from_path("/batch/"), Page::Batch);
         assert_eq!(
             Page::from_path("/tasks/image_to_video/i2v-1"),
             task("image_to_video", "i2v-1")

@@ -23,6 +23,7 @@ use media_gen_ui::chunk::from_chunk;
 use media_gen_ui::forms::{image_generate_form, image_to_video_form, video_translate_form};
 
 use crate::address::Page;
+use crate::batch::BatchPage;
 use crate::board::ComparePage;
 use crate::settings::SettingsPage;
 use crate::shell::announcer::Announcer;
@@ -69,6 +70,11 @@ chunk! {
     compare() in compare, preload_compare => view! { <ComparePage/> }
 }
 
+chunk! {
+    /// The page that makes many jobs at once.
+    batch() in batch, preload_batch => view! { <BatchPage/> }
+}
+
 /// Fetch the chunk `page` draws from, if it has one, without drawing it.
 pub fn preload(page: &Page) {
     match page {
@@ -78,6 +84,7 @@ pub fn preload(page: &Page) {
         Page::Task { .. } => fetch(preload_task()),
         Page::Settings => fetch(preload_settings()),
         Page::Compare => fetch(preload_compare()),
+        Page::Batch => fetch(preload_batch()),
         Page::Board | Page::NotFound => {}
     }
 }
@@ -100,6 +107,7 @@ pub fn preload_all() {
         },
         Page::Compare,
         Page::Settings,
+        Page::Batch,
     ] {
         preload(&page);
     }

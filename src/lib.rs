@@ -9,6 +9,7 @@
 //! [`address`]; [`routes`] draws the page of the current one.
 
 pub mod address;
+pub mod batch;
 pub mod board;
 pub mod chunks;
 pub mod kind_text;

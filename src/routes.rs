@@ -64,6 +64,9 @@ pub fn Pages() -> impl IntoView {
         Page::Compare => {
             view! { <FromChunk drawn=Box::pin(async { drawn!(chunks::compare()) })/> }.into_any()
         }
+        Page::Batch => {
+            view! { <FromChunk drawn=Box::pin(async { drawn!(chunks::batch()) })/> }.into_any()
+        }
         Page::NotFound => view! { <NotFound/> }.into_any(),
     })
 }

@@ -85,10 +85,11 @@ pub fn NewTask(
     let every_model = (kind == TaskKind::ImageToVideo)
         .then(|| view! { <super::every_model::EveryModel current/> });
     let form = form(host, initial);
+    let batch = crate::address::href(&format!("/batch?kind={}", kind.as_str().replace(\'_\', "-")));
     view! {
         <section class="new-task" data-kind=kind.as_str() aria-labelledby="new-task-title">
             <h1 id="new-task-title">{kind_text::title(kind)}</h1>
-            <p class="lead">{kind_text::summary(kind)}</p>
+            <p class="lead">{kind_text::summary(kind)}" "<A href=batch attr:id="to-batch">"Many at once? Make a batch."</A></p>
             {notice.map(|text| view! { <p class="hint" id="filled-from">{text}</p> })}
             {came_from}
             {form}

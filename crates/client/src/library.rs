@@ -41,6 +41,41 @@ impl Client {
             .map(|(restored, _)| restored)
     }
 
+    /// A new collection named `name` (checked by the gateway) holding
+    /// `requests`: its id.
+    pub async fn add_collection(
+        &self,
+        name: &str,
+        requests: &[RequestId],
+    ) -> Result<String, ClientError> {
+        let body = format!(
+            "{{\"name\":{},{}",
+            serde_json::Value::from(name),
+            &requests_body(requests)[1..]
+        );
+        let made = self
+            .call_for_value(RequestKind::Submit, "/library/collections", Some(body))
+            .await?;
+        js_sys::Reflect::get(&made, &JsValue::from_str("id"))
+            .ok()
+            .and_then(|id| id.as_string())
+            .ok_or_else(|| ClientError::Shape {
+                detail: "a new collection without its id".to_owned(),
+            })
+    }
+
+    /// Put `requests` in the collection `collection`.
+    pub async fn collect(
+        &self,
+        collection: &str,
+        requests: &[RequestId],
+    ) -> Result<(), ClientError> {
+        let path = format!("/library/collections/{collection}/add");
+        self.call_for_value(RequestKind::Submit, &path, Some(requests_body(requests)))
+            .await
+            .map(drop)
+    }
+
     /// Add tasks a browser knows to the library (each once): `tasks` is
     /// the JSON text of the import's list (`KnownTask`s).
     pub async fn library_import(&self, tasks: &str) -> Result<Imported, ClientError> {

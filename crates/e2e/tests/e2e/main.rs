@@ -10,6 +10,7 @@ mod common;
 
 mod actions;
 mod app_shell;
+mod batch;
 mod behind_nginx;
 mod chunks;
 mod every_page;
