@@ -130,10 +130,11 @@ pub fn BatchPage() -> impl IntoView {
         sending.run.with(|run| {
             run.as_ref().map(|run| {
                 let mut line = run.progress();
-                if let Some(why) = run.stopped() {
-                    line = format!("{line}. {why}");
-                } else if run.is_over() {
-                    line.push_str(". Done: they are on the board.");
+                match (run.stopped(), run.is_over()) {
+                    (Some(_), false) => line.push_str(". Stopping: the row being sent ends first."),
+                    (Some(why), true) => line = format!("{line}. {why}."),
+                    (None, true) => line.push_str(". Done: they are on the board."),
+                    (None, false) => {}
                 }
                 if let Some(name) = sending.collection.get() {
                     line.push_str(&format!(" In the collection “{name}”."));

@@ -170,8 +170,12 @@ async fn a_csv_is_mended_in_its_table_sent_as_one_batch_and_what_the_day_cannot_
 
     // What is left of the day cannot cover five more: refused before any
     // request, the sandbox's count unchanged.
+    browser
+        .assert_still_working("a batch mended and sent")
+        .await;
     browser.open(&format!("{base}/batch")).await;
     browser.wait_for_text("h1", "Many jobs at once").await;
+    browser.watch_for_errors().await;
     browser
         .wait_until(
             "the day's allowance read",
@@ -208,11 +212,14 @@ async fn a_csv_is_mended_in_its_table_sent_as_one_batch_and_what_the_day_cannot_
     browser
         .wait_until(
             "the batch stopped",
-            "document.querySelector('#batch-progress').textContent.includes('Stopped: 2 of 3 rows not sent')",
+            "document.querySelector('#batch-progress').textContent.startsWith('Sent 1 of 3. Stopped: 2 of 3 rows not sent.')",
         )
         .await;
     let sent_then = tasks_made(&sandbox).await;
-    assert_eq!(sent_then - made, 1, "the row in flight ended");
+    let said = browser
+        .eval("document.querySelector('#batch-progress').textContent")
+        .await;
+    assert_eq!(sent_then - made, 1, "the row in flight ended: {said}");
     tokio::time::sleep(std::time::Duration::from_secs(2)).await;
     eventually("nothing more sent", 1, || async {
         tasks_made(&sandbox).await == sent_then
