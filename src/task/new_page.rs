@@ -85,11 +85,7 @@ pub fn NewTask(
     let every_model = (kind == TaskKind::ImageToVideo)
         .then(|| view! { <super::every_model::EveryModel current/> });
     let form = form(host, initial);
-<<<<<<< HEAD
     let batch = crate::address::href(&format!("/batch?kind={}", kind.as_str().replace('_', "-")));
-=======
-    let batch = crate::address::href(&format!("/batch?kind={}", kind.as_str().replace('_', "-")));
->>>>>>> b066b52 (The batch page on today's main: rows read through the page's own request reader (its chunk 50.2 → 42.7 KB gzipped; the app 613.6 KB in all, not yet landed))
     view! {
         <section class="new-task" data-kind=kind.as_str() aria-labelledby="new-task-title">
             <h1 id="new-task-title">{kind_text::title(kind)}</h1>
