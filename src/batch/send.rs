@@ -79,9 +79,8 @@ impl Sending {
                     break;
                 };
                 let request = &requests[row];
-                let outcome = match client.submit_any(request, None).await {
+                let outcome = match board.submit(request).await {
                     Ok(submitted) => {
-                        board.add_submitted(request, &submitted);
                         let library = submitted.library.as_deref().and_then(RequestId::parse);
                         if let (Some(id), Some(library)) = (&made, library) {
                             let _ = client.collect(id, &[library]).await;

@@ -165,11 +165,12 @@ impl Board {
     }
 
     /// Submit `request` and record the tasks it made (see
-    /// [`Board::add_submitted`]); returns their ids.
-    pub async fn submit(&self, request: &Request) -> Result<Vec<String>, ClientError> {
+    /// [`Board::add_submitted`]): the one way the app submits, so forms,
+    /// every model and batches share one copy of it.
+    pub async fn submit(&self, request: &Request) -> Result<Submitted, ClientError> {
         let submitted = self.settings.client().submit_any(request, None).await?;
         self.add_submitted(request, &submitted);
-        Ok(submitted.task_ids)
+        Ok(submitted)
     }
 
     /// Whether the task is heard of through the gateway's relay now,
@@ -207,6 +208,7 @@ impl Board {
         }
         self.submit(request)
             .await
+            .map(|submitted| submitted.task_ids)
             .map_err(|error| error.to_string())
     }
 

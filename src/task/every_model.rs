@@ -53,8 +53,10 @@ pub fn EveryModel(current: RwSignal<Option<Request>>) -> impl IntoView {
             for version in fit {
                 let request = Request::ImageToVideo(version.request);
                 match board.submit(&request).await {
-                    Ok(ids) => made.extend(
-                        ids.first()
+                    Ok(submitted) => made.extend(
+                        submitted
+                            .task_ids
+                            .first()
                             .map(|id| TaskKey::new(TaskKind::ImageToVideo, id.as_str())),
                     ),
                     Err(error) => {

@@ -55,7 +55,7 @@ async fn under_faults_every_returned_task_is_kept_followed_and_never_duplicated(
     for kind in TaskKind::ALL.iter().copied() {
         for i in 0..BATCH {
             match board.submit(&request(kind, i)).await {
-                Ok(ids) => returned.extend(ids),
+                Ok(submitted) => returned.extend(submitted.task_ids),
                 Err(error) => failures.push(error),
             }
         }

@@ -204,13 +204,11 @@ pub enum BatchError {
     /// A column named twice.
     #[error("column `{0}` is named twice")]
     Repeated(String),
-    /// Text that is not CSV.
-    #[error("line {line}: {message}")]
+    /// A line that could not be read as text.
+    #[error("line {line} could not be read as text")]
     Unreadable {
         /// Where.
         line: usize,
-        /// What.
-        message: String,
     },
 }
 
@@ -265,9 +263,11 @@ impl Batch {
             .flexible(true)
             .trim(csv::Trim::All)
             .from_reader(text.as_bytes());
+        // Text that is already a `str` fails to read only where a record
+        // is not UTF-8 once cut; csv's own wording of its other errors
+        // (writing, deserializing) is never needed, so it is not linked.
         let unreadable = |error: csv::Error| BatchError::Unreadable {
             line: error.position().map_or(1, |at| at.line() as usize),
-            message: error.to_string(),
         };
         let header = reader.headers().map_err(unreadable)?.clone();
         let mut columns: Vec<String> = Vec::new();
