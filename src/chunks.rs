@@ -24,13 +24,15 @@ use media_gen_ui::forms::{image_generate_form, image_to_video_form, video_transl
 
 use crate::address::Page;
 use crate::batch::BatchPage;
-use crate::board::ComparePage;
+use crate::board::{Board, ComparePage, Filters, Organise};
 use crate::settings::SettingsPage;
 use crate::shell::announcer::Announcer;
 use crate::task::{NewTask, TaskPage};
 
+use media_gen_ui::chunk;
 pub use media_gen_ui::chunk::{ChunkMissing, Drawn};
-use media_gen_ui::{chunk, drawn};
+pub use media_gen_ui::drawn;
+use media_gen_ui::store::record::TaskRecord;
 
 chunk! {
     /// The settings page.
@@ -68,6 +70,29 @@ chunk! {
 chunk! {
     /// The page comparing two tasks.
     compare() in compare, preload_compare => view! { <ComparePage/> }
+}
+
+chunk! {
+    /// The board's organising tools: filters, collections, and what is
+    /// done to the rows chosen.
+    organise(filters: Filters, open: RwSignal<bool>) in organise, preload_organise =>
+        view! { <Organise filters open/> }
+}
+
+chunk! {
+    /// Saving results as one `.zip` (or file by file): what it did, in
+    /// words, once done.
+    save_results(chosen: Vec<TaskRecord>, name: String) in downloads, preload_downloads
+        -> std::pin::Pin<Box<dyn std::future::Future<Output = String>>> =>
+        Box::pin(crate::task::downloads::save_results(chosen, name))
+}
+
+chunk! {
+    /// A stored task's request submitted again, unchanged (see
+    /// [`Board::rerun`]): its new tasks' ids, once answered.
+    rerun(board: Board, record: TaskRecord) in rerun, preload_rerun
+        -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Vec<String>, String>>>> =>
+        Box::pin(async move { board.rerun(&record).await })
 }
 
 chunk! {

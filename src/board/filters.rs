@@ -1,6 +1,10 @@
-//! The board's filters: by kind, by where a task is in its life, and by text.
+//! The board's filters: by kind, by where a task is in its life, by text,
+//! and the organising ones (starred, a collection, a model, days, a kept
+//! copy), each as the library's listing names it, so the address, the
+//! board and the library ask the same thing.
 
-use media_gen_api::{Request, TaskKind, TaskStatus};
+use media_gen_api::library::Day;
+use media_gen_api::{Model, Request, TaskKind, TaskStatus};
 
 use media_gen_ui::store::record::TaskRecord;
 
@@ -80,6 +84,53 @@ pub fn matches_text(record: &TaskRecord, query: &str) -> bool {
             .is_some_and(|json| strings(json).any(found))
 }
 
+/// The filters that organise a library: each narrows the board to the
+/// requests that have it; the default narrows nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Organised {
+    /// Only starred requests.
+    pub starred: bool,
+    /// Only requests in this collection (its id).
+    pub collection: Option<String>,
+    /// Only image-to-video requests of this model.
+    pub model: Option<Model>,
+    /// Only requests made on or after this day (UTC).
+    pub from: Option<Day>,
+    /// Only requests made on or before this day (UTC).
+    pub to: Option<Day>,
+    /// Only requests with a result the site kept.
+    pub kept: bool,
+}
+
+impl Organised {
+    /// Whether `record`'s request passes.
+    pub fn passes(&self, record: &TaskRecord) -> bool {
+        let model = match &record.request {
+            Some(Request::ImageToVideo(request)) => request.model,
+            _ => None,
+        };
+        let at = record.submitted_at as u64;
+        (!self.starred || record.starred)
+            && self
+                .collection
+                .as_ref()
+                .is_none_or(|collection| record.collections.contains(collection))
+            && self.model.is_none_or(|wanted| model == Some(wanted))
+            && self.from.as_ref().is_none_or(|from| at >= from.start())
+            && self.to.as_ref().is_none_or(|to| at < to.end())
+            && (!self.kept
+                || record
+                    .task
+                    .as_ref()
+                    .is_some_and(media_gen_api::AnyTask::has_kept))
+    }
+
+    /// Whether it narrows anything.
+    pub fn is_any(&self) -> bool {
+        *self != Organised::default()
+    }
+}
+
 /// The board's filters as its address carries them (`?kind=image_generate&status=failed&q=fox`),
 /// so a reload, Back from a task, or a shared link shows the same tasks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,6 +141,8 @@ pub struct FilterQuery {
     pub status: StatusFilter,
     /// The text filter.
     pub text: String,
+    /// The organising filters.
+    pub organised: Organised,
 }
 
 impl FilterQuery {
@@ -102,7 +155,22 @@ impl FilterQuery {
                 .and_then(|status| StatusFilter::from_value(&status))
                 .unwrap_or(StatusFilter::All),
             text: get("q").unwrap_or_default(),
+            organised: Organised {
+                starred: get("starred").is_some_and(|on| on == "1" || on == "true"),
+                collection: get("collection").filter(|id| !id.is_empty()),
+                model: get("model").and_then(|model| model.parse().ok()),
+                from: get("from").and_then(|day| Day::parse("from", &day).ok()),
+                to: get("to").and_then(|day| Day::parse("to", &day).ok()),
+                kept: get("kept").is_some_and(|on| on == "1" || on == "true"),
+            },
         }
+    }
+
+    /// Whether `record` passes every filter.
+    pub fn passes(&self, record: &TaskRecord) -> bool {
+        shows(record, self.kind, self.status)
+            && self.organised.passes(record)
+            && matches_text(record, &self.text)
     }
 
     /// The query for these filters (`?kind=…&status=…&q=…`, defaults left
@@ -117,6 +185,27 @@ impl FilterQuery {
         }
         if !self.text.is_empty() {
             parts.push(format!("q={}", media_gen_api::path::segment(&self.text)));
+        }
+        let organised = &self.organised;
+        if organised.starred {
+            parts.push("starred=1".to_owned());
+        }
+        if let Some(collection) = &organised.collection {
+            parts.push(format!(
+                "collection={}",
+                media_gen_api::path::segment(collection)
+            ));
+        }
+        if let Some(model) = organised.model {
+            parts.push(format!("model={}", model.as_str()));
+        }
+        for (name, day) in [("from", &organised.from), ("to", &organised.to)] {
+            if let Some(day) = day {
+                parts.push(format!("{name}={}", day.as_str()));
+            }
+        }
+        if organised.kept {
+            parts.push("kept=1".to_owned());
         }
         if parts.is_empty() {
             String::new()
@@ -176,11 +265,20 @@ mod tests {
             kind: Some(TaskKind::ImageGenerate),
             status: StatusFilter::Failed,
             text: "red fox & co?".to_owned(),
+            organised: Organised {
+                starred: true,
+                collection: Some("c-1".to_owned()),
+                model: Some(Model::Kl),
+                from: Day::parse("from", "2026-12-01").ok(),
+                to: Day::parse("to", "2026-12-07").ok(),
+                kept: true,
+            },
         };
         let query = filters.to_query();
         assert_eq!(
             query,
-            "?kind=image_generate&status=failed&q=red%20fox%20%26%20co%3F"
+            "?kind=image_generate&status=failed&q=red%20fox%20%26%20co%3F\
+             &starred=1&collection=c-1&model=KL&from=2026-12-01&to=2026-12-07&kept=1"
         );
         let decoded = |name: &str| {
             query
@@ -201,6 +299,65 @@ mod tests {
             })
         });
         assert_eq!((odd.kind, odd.status), (None, StatusFilter::All));
+        assert_eq!(
+            (
+                odd.organised.model,
+                odd.organised.from,
+                odd.organised.starred
+            ),
+            (None, None, false)
+        );
+    }
+
+    #[test]
+    fn the_organising_filters_pass_what_the_request_has() {
+        let request = |model: Model| {
+            Request::ImageToVideo(media_gen_api::ImageToVideoRequest {
+                model: Some(model),
+                prompt: "p".into(),
+                ..Default::default()
+            })
+        };
+        // 2026-12-03T12:00Z.
+        let noon = 1_796_299_200_000.0;
+        let mut record = TaskRecord::submitted(&request(Model::S), "v-1", noon);
+        let passes = |organised: Organised, record: &TaskRecord| organised.passes(record);
+        assert!(passes(Organised::default(), &record));
+        let starred = Organised {
+            starred: true,
+            ..Organised::default()
+        };
+        assert!(!passes(starred.clone(), &record));
+        record.starred = true;
+        assert!(passes(starred, &record));
+        let collected = Organised {
+            collection: Some("c-2".into()),
+            ..Organised::default()
+        };
+        assert!(!passes(collected.clone(), &record));
+        record.collections.push("c-2".into());
+        assert!(passes(collected, &record));
+        let model = |model| Organised {
+            model: Some(model),
+            ..Organised::default()
+        };
+        assert!(passes(model(Model::S), &record) && !passes(model(Model::V), &record));
+        let days = |from: &str, to: &str| Organised {
+            from: Day::parse("from", from).ok(),
+            to: Day::parse("to", to).ok(),
+            ..Organised::default()
+        };
+        assert!(
+            passes(days("2026-12-03", "2026-12-03"), &record),
+            "the day itself"
+        );
+        assert!(!passes(days("2026-12-04", "2026-12-09"), &record));
+        assert!(!passes(days("2026-11-01", "2026-12-02"), &record));
+        let kept = Organised {
+            kept: true,
+            ..Organised::default()
+        };
+        assert!(!passes(kept, &record), "nothing kept yet");
     }
 
     #[test]

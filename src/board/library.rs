@@ -92,7 +92,16 @@ pub fn query_of(filters: &FilterQuery) -> LibraryQuery {
         words,
         cursor: None,
         limit: PAGE_DEFAULT,
-        ..LibraryQuery::default()
+        starred: filters.organised.starred,
+        collection: filters
+            .organised
+            .collection
+            .as_deref()
+            .and_then(media_gen_api::organise::CollectionId::parse),
+        model: filters.organised.model,
+        from: filters.organised.from.clone(),
+        to: filters.organised.to.clone(),
+        kept: filters.organised.kept,
     }
 }
 
@@ -174,8 +183,7 @@ impl Library {
             match answer {
                 Ok(data) => {
                     let (items, next) = page_of(&data);
-                    let whole =
-                        query.kind.is_none() && query.status.is_none() && query.words.is_empty();
+                    let whole = query.narrows_nothing();
                     self.board.take_in_library(&items, whole);
                     self.problem.try_set(None);
                     if listing.is_some_and(|number| self.listing.get_value().1 == number) {
@@ -259,17 +267,40 @@ impl Library {
     }
 
     /// News of `task`: taken in when it is on the board, else the newest
-    /// requests are read (it was just submitted elsewhere).
+    /// requests are read (it was just submitted elsewhere). News that
+    /// changes nothing of a task the board holds tells of its request
+    /// (a star, a collection, given on another device): it is read again.
     fn heard(self, task: &AnyTask) {
-        let known = self
-            .board
-            .records
-            .with_untracked(|records| records.iter().any(|r| r.is(task.kind(), task.task_id())));
-        if known {
-            self.board.reread(task);
-        } else {
-            self.catch_up();
+        let known = self.board.records.with_untracked(|records| {
+            records
+                .iter()
+                .find(|r| r.is(task.kind(), task.task_id()))
+                .map(|r| {
+                    // A task not read yet is told as created, pending.
+                    let unread = r.task.is_none() && *task.status() == TaskStatus::Pending;
+                    (r.task.as_ref() == Some(task) || unread, r.library.clone())
+                })
+        });
+        match known {
+            Some((true, Some(request))) => self.read_request(request),
+            Some(_) => self.board.reread(task),
+            None => self.catch_up(),
         }
+    }
+
+    /// Read the library's request `request` again and take it in.
+    fn read_request(self, request: String) {
+        let Some(id) = media_gen_api::library::RequestId::parse(&request) else {
+            return;
+        };
+        let client = self.settings.client();
+        spawn_local(async move {
+            if let Ok(item) = client.library_request(&id).await {
+                if let Ok(item) = LibraryRequest::from_value(&item) {
+                    self.board.take_in_library(&[item], false);
+                }
+            }
+        });
     }
 
     /// Read the newest requests, once more if news came meanwhile: news
@@ -468,6 +499,7 @@ mod tests {
             kind: Some(media_gen_api::TaskKind::ImageGenerate),
             status: StatusFilter::Failed,
             text: "  Red fox ".to_owned(),
+            organised: Default::default(),
         };
         let query = query_of(&filters);
         assert_eq!(query.status, Some(TaskStatus::Failed));

@@ -5,8 +5,9 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_location, use_query_map};
 use media_gen_api::TaskKind;
 
-use super::filters::{matches_text, shows, FilterQuery, StatusFilter};
+use super::filters::{FilterQuery, Organised, StatusFilter};
 use super::library::{Library, LibraryNotes, LoadMore};
+use super::organise::Selection;
 use super::request_row::{Expanded, RequestRow};
 use super::requests::by_request;
 use super::steady::{GoneRow, Row, Steady};
@@ -57,7 +58,9 @@ fn FindTask() -> impl IntoView {
 
 /// The filters over the board.
 fn filter_controls(filters: Filters) -> impl IntoView {
-    let Filters { kind, status, text } = filters;
+    let Filters {
+        kind, status, text, ..
+    } = filters;
     let focus = expect_context::<FilterFocus>();
     focus.attach();
     view! {
@@ -85,12 +88,14 @@ fn filter_controls(filters: Filters) -> impl IntoView {
     }
 }
 
-/// The board's three filters.
+/// The board's filters.
 #[derive(Clone, Copy)]
-struct Filters {
+pub struct Filters {
     kind: RwSignal<Option<TaskKind>>,
     status: RwSignal<StatusFilter>,
     text: RwSignal<String>,
+    /// The organising filters (set from the organise panel).
+    pub organised: RwSignal<Organised>,
 }
 
 impl Filters {
@@ -102,16 +107,21 @@ impl Filters {
         board: Board,
         f: impl FnOnce(&mut dyn Iterator<Item = &TaskRecord>) -> R,
     ) -> R {
-        let (kind, status) = (self.kind.get(), self.status.get());
-        self.text.with(|text| {
-            board.records.with(|records| {
-                let mut matching = records
-                    .iter()
-                    .rev()
-                    .filter(|r| shows(r, kind, status) && matches_text(r, text));
-                f(&mut matching)
-            })
+        let query = self.query();
+        board.records.with(|records| {
+            let mut matching = records.iter().rev().filter(|r| query.passes(r));
+            f(&mut matching)
         })
+    }
+
+    /// The filters as they stand (tracked).
+    pub fn query(self) -> FilterQuery {
+        FilterQuery {
+            kind: self.kind.get(),
+            status: self.status.get(),
+            text: self.text.get(),
+            organised: self.organised.get(),
+        }
     }
 }
 
@@ -146,21 +156,26 @@ pub fn BoardPage() -> impl IntoView {
     let kind = RwSignal::new(start.kind);
     let status = RwSignal::new(start.status);
     let text = RwSignal::new(start.text);
+    let start_organised = start.organised.is_any();
+    let organised = RwSignal::new(start.organised);
+    let filters = Filters {
+        kind,
+        status,
+        text,
+        organised,
+    };
     Effect::new(move |_| {
         let address = query.with(read);
         set_if_changed(kind, address.kind);
         set_if_changed(status, address.status);
         set_if_changed(text, address.text);
+        set_if_changed(organised, address.organised);
     });
     // Signed in on a site that keeps a library: the filters search all
     // of it, a moment after the last keystroke.
     let library = Library::expect();
     Effect::new(move |_: Option<Option<gloo_timers::callback::Timeout>>| {
-        let wanted = FilterQuery {
-            kind: kind.get(),
-            status: status.get(),
-            text: text.get(),
-        };
+        let wanted = filters.query();
         library.is_on().then(|| {
             gloo_timers::callback::Timeout::new(SEARCH_DELAY_MS, move || library.search(&wanted))
         })
@@ -168,16 +183,27 @@ pub fn BoardPage() -> impl IntoView {
     let search = use_location().search;
     let navigate = crate::address::use_app_navigate();
     Effect::new(move |_| {
-        let wanted = FilterQuery {
-            kind: kind.get(),
-            status: status.get(),
-            text: text.get(),
-        }
-        .to_query();
+        let wanted = filters.query().to_query();
         if search.with_untracked(|search| query_part(search)) != wanted {
             replace_address(&navigate, &format!("/{wanted}"));
         }
     });
+    let selection = Selection::provide();
+    // The organising tools, open from the start when the address filters
+    // by them; their chunk is fetched once they open or a row is chosen.
+    let organising = RwSignal::new(start_organised);
+    let tools_wanted =
+        Memo::new(move |_| organising.get() || selection.chosen.with(|chosen| !chosen.is_empty()));
+    // Drawn as a page's chunk is, by the one `FromChunk` every page uses.
+    let tools = move || {
+        tools_wanted.get().then(|| {
+            view! {
+                <crate::chunks::FromChunk drawn=Box::pin(async move {
+                    media_gen_ui::drawn!(crate::chunks::organise(filters, organising))
+                })/>
+            }
+        })
+    };
     let picks = Picks(RwSignal::new(Vec::new()));
     provide_context(picks);
     provide_context(Expanded(RwSignal::new(Vec::new())));
@@ -198,7 +224,6 @@ pub fn BoardPage() -> impl IntoView {
                 .any(|r| r.is_active() && board.is_relayed(r.kind, &r.task_id))
         })
     };
-    let filters = Filters { kind, status, text };
     // Drawn a page at a time: a board of a thousand tasks opens at once.
     let limit = RwSignal::new(PAGE);
     let steady = Steady::new();
@@ -210,6 +235,14 @@ pub fn BoardPage() -> impl IntoView {
             requests
         });
         steady.rows(board, requests)
+    });
+    Effect::new(move |_| {
+        let shown = rows.with(|(rows, _)| {
+            rows.iter()
+                .filter_map(|row| row.first().map(TaskRecord::task_key))
+                .collect()
+        });
+        selection.shown.set_value(shown);
     });
     let shown = move || rows.with(|(rows, _)| rows.clone());
     let waiting = move || rows.with(|(_, waiting)| *waiting);
@@ -281,12 +314,18 @@ pub fn BoardPage() -> impl IntoView {
                 <div class="board__bar">
                     <p class="hint" id="board-counts">{counts}</p>
                     {filter_controls(filters)}
+                    <button type="button" class="secondary" id="organise-open"
+                        aria-expanded=move || organising.get().to_string() aria-controls="organise"
+                        on:click=move |_| organising.update(|open| *open = !*open)>
+                        "Organise"
+                    </button>
                     <DownloadAll
                         records=Signal::derive(move || filters.with_matching(board, |matching| matching.filter(|r| has_results(r)).cloned().collect::<Vec<_>>()))
                         archive="media-gen-results.zip"
                         tasks=Signal::derive(move || filters.with_matching(board, |matching| matching.filter(|r| has_results(r)).count()))
                         label="Download results"/>
                 </div>
+                {tools}
                 <Show when=any_live>
                     <p class="hint" id="live-legend">
                         <span class="task-row__live">"Live"</span>

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use media_gen_api::{Request, TaskKey, TaskKind, TaskStatus};
 
+use super::row_marks::RowMarks;
 use super::task_row::{row_summary, thumbnail, TaskRow, SUMMARY_CHARS};
 use super::Board;
 use crate::address::detail_path;
@@ -138,7 +139,7 @@ pub fn RequestRow(
     };
     let rows = records
         .into_iter()
-        .map(|record| view! { <TaskRow record now/> })
+        .map(|record| view! { <TaskRow record now in_request=true/> })
         .collect_view();
     view! {
         <li class="task-group" data-kind=first.kind.as_str() data-status=status.to_string()
@@ -146,6 +147,7 @@ pub fn RequestRow(
             <div class="task-group__thumbs">{thumbs}</div>
             <div class="task-row__body">
                 <div class="task-row__head">
+                    <RowMarks row=key.clone() name=name.clone()/>
                     <A href=crate::address::href(&detail_path(first.kind, &first.task_id)) attr:class="task-row__kind" attr:aria-label=name>{kind_text::title(first.kind)}</A>
                     <span class="task-group__count">{count(total, one, many)}</span>
                     {live}

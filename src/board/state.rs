@@ -54,16 +54,26 @@ pub struct Notice {
     pub task: Option<TaskKey>,
 }
 
-/// A task just removed, kept for "Undo".
+/// The tasks removed last (one, or a selection's), kept for "Undo".
 #[derive(Debug, Clone, PartialEq)]
 pub struct Removed {
-    /// The task as it was.
-    pub record: TaskRecord,
-    /// Its place among the records (oldest first), to put it back there.
-    pub index: usize,
-    /// Its request, removed from the person's library with it (the last
-    /// of its tasks on the board), to restore with it.
-    pub from_library: Option<String>,
+    /// Each task as it was, with its place among the records (oldest
+    /// first) once those removed before it had left, in the order removed:
+    /// put back in the other order, each lands where it was.
+    pub records: Vec<(TaskRecord, usize)>,
+    /// Their requests removed from the person's library with them (the
+    /// last of a request's tasks on the board), to restore with them.
+    pub from_library: Vec<String>,
+}
+
+impl Removed {
+    /// The task removed, when it is one of these.
+    pub fn find(&self, kind: TaskKind, task_id: &str) -> Option<&TaskRecord> {
+        self.records
+            .iter()
+            .map(|(record, _)| record)
+            .find(|record| record.is(kind, task_id))
+    }
 }
 
 /// Follow `record` with `poller`: through the gateway's relay when its
@@ -78,7 +88,7 @@ fn follow(poller: &Poller, record: &TaskRecord) {
 }
 
 /// Store `record`; a failure becomes the notice the board shows.
-fn store(record: &TaskRecord, storage_problem: RwSignal<Option<String>>) {
+pub(super) fn store(record: &TaskRecord, storage_problem: RwSignal<Option<String>>) {
     if let Err(error) = tasks::save(record) {
         storage_problem.set(Some(error.to_string()));
     }
@@ -333,92 +343,121 @@ impl Board {
     /// is kept as [`Board::removed`] until the next removal, for
     /// [`Board::undo_remove`].
     pub fn remove(&self, kind: TaskKind, task_id: &str) {
-        self.poller
-            .with_value(|poller| poller.unwatch(kind, task_id));
-        if let Err(error) = tasks::remove(kind, task_id) {
-            self.storage_problem.set(Some(error.to_string()));
+        self.remove_tasks(&[TaskKey::new(kind, task_id)]);
+    }
+
+    /// [`Board::remove`] for several tasks at once, undone together.
+    pub fn remove_tasks(&self, tasks: &[TaskKey]) {
+        let mut removed = Removed {
+            records: Vec::new(),
+            from_library: Vec::new(),
+        };
+        self.poller.with_value(|poller| {
+            for task in tasks {
+                poller.unwatch(task.kind, &task.id);
+            }
+        });
+        for task in tasks {
+            if let Err(error) = tasks::remove(task.kind, &task.id) {
+                self.storage_problem.set(Some(error.to_string()));
+            }
         }
-        let mut removed = None;
         self.records.update(|records| {
-            if let Some(index) = records.iter().position(|r| r.is(kind, task_id)) {
+            for task in tasks {
+                let Some(index) = records.iter().position(|r| r.is(task.kind, &task.id)) else {
+                    continue;
+                };
                 let record = records.remove(index);
                 // The request leaves the library with its last task here
                 // (another device then no longer shows it either).
-                let from_library = record.library.clone().filter(|request| {
+                if let Some(request) = record.library.clone().filter(|request| {
                     !records
                         .iter()
                         .any(|r| r.library.as_deref() == Some(request.as_str()))
-                });
-                removed = Some(Removed {
-                    record,
-                    index,
-                    from_library,
-                });
+                }) {
+                    removed.from_library.push(request);
+                }
+                removed.records.push((record, index));
             }
         });
-        if let Some(request) = removed.as_ref().and_then(|r| r.from_library.clone()) {
-            self.in_library(
-                move |client, ids| async move { client.library_remove(&ids).await.map(drop) },
-                request,
-            );
+        if removed.records.is_empty() {
+            return;
         }
-        if removed.is_some() {
-            self.removed.set(removed);
-        }
+        self.in_library(
+            move |client, ids| async move { client.library_remove(&ids).await.map(drop) },
+            removed.from_library.clone(),
+        );
         // A notice about a task that is gone would link to nothing.
         if self.notice.with_untracked(|n| {
             n.as_ref()
                 .and_then(|n| n.task.as_ref())
-                .is_some_and(|t| t.is(kind, task_id))
+                .is_some_and(|t| removed.find(t.kind, &t.id).is_some())
         }) {
             self.notice.set(None);
         }
+        self.removed.set(Some(removed));
     }
 
-    /// Put the task removed last back: stored again, in its place, followed
-    /// again when it has not ended. Returns its key.
-    pub fn undo_remove(&self) -> Option<TaskKey> {
-        let Removed {
-            record,
-            index,
+    /// Put the tasks removed last back: stored again, each in its place,
+    /// followed again when not ended. Returns their keys.
+    pub fn undo_remove(&self) -> Vec<TaskKey> {
+        let Some(Removed {
+            records: removed,
             from_library,
-        } = self.removed.get_untracked()?;
+        }) = self.removed.get_untracked()
+        else {
+            return Vec::new();
+        };
         self.removed.set(None);
-        if let Some(request) = from_library {
-            self.in_library(
-                move |client, ids| async move { client.library_restore(&ids).await.map(drop) },
-                request,
-            );
+        self.in_library(
+            move |client, ids| async move { client.library_restore(&ids).await.map(drop) },
+            from_library,
+        );
+        for (record, _) in &removed {
+            store(record, self.storage_problem);
         }
-        store(&record, self.storage_problem);
-        if record.is_active() && self.leading.get_untracked() {
-            self.poller.with_value(|poller| follow(poller, &record));
+        if self.leading.get_untracked() {
+            self.poller.with_value(|poller| {
+                for (record, _) in removed.iter().filter(|(r, _)| r.is_active()) {
+                    follow(poller, record);
+                }
+            });
         }
-        let key = record.task_key();
+        let keys = removed
+            .iter()
+            .map(|(record, _)| record.task_key())
+            .collect();
         self.records.update(|records| {
-            if !records.iter().any(|r| r.is(record.kind, &record.task_id)) {
-                records.insert(index.min(records.len()), record);
+            for (record, index) in removed.into_iter().rev() {
+                if !records.iter().any(|r| r.is(record.kind, &record.task_id)) {
+                    records.insert(index.min(records.len()), record);
+                }
             }
         });
-        Some(key)
+        keys
     }
 }
 
 impl Board {
-    /// Do `change` to the request `request` of the person's library in the
-    /// background; a failure becomes the board's storage notice.
-    fn in_library<F, Fut>(&self, change: F, request: String)
+    /// Do `change` to the requests `requests` of the person's library in
+    /// the background (nothing when there are none); a failure becomes the
+    /// board's storage notice.
+    pub(super) fn in_library<F, Fut>(&self, change: F, requests: Vec<String>)
     where
         F: FnOnce(media_gen_client::Client, Vec<RequestId>) -> Fut + 'static,
         Fut: std::future::Future<Output = Result<(), ClientError>> + 'static,
     {
-        let Some(id) = RequestId::parse(&request) else {
+        let ids: Vec<RequestId> = requests
+            .iter()
+            .filter_map(|id| RequestId::parse(id))
+            .collect();
+        if ids.is_empty() {
             return;
-        };
+        }
         let client = self.settings.client();
         let problem = self.storage_problem;
         leptos::task::spawn_local(async move {
-            if let Err(error) = change(client, vec![id]).await {
+            if let Err(error) = change(client, ids).await {
                 problem.try_set(Some(format!(
                     "Your library could not be changed: {error}. Try again when the site answers."
                 )));

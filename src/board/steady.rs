@@ -134,8 +134,8 @@ impl Steady {
                     board.removed.with(|removed| {
                         removed
                             .as_ref()
-                            .filter(|removed| removed.record.is(key.kind, &key.id))
-                            .map(|removed| Row::Gone(Box::new(removed.record.clone())))
+                            .and_then(|removed| removed.find(key.kind, &key.id))
+                            .map(|record| Row::Gone(Box::new(record.clone())))
                     })
                 })
             })

@@ -8,6 +8,7 @@ use media_gen_api::kept::{MediaField, ResultFiles};
 use media_gen_api::{AnyTask, Request, TaskKind, TaskStatus};
 
 use crate::board::compare::{media_of, Picks};
+use crate::board::row_marks::RowMarks;
 use crate::board::Board;
 use crate::kind_text;
 use crate::task::next_jobs::NextJobs;
@@ -83,7 +84,13 @@ fn row_note(record: &TaskRecord) -> Option<String> {
 
 /// One task on the board.
 #[component]
-pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView {
+pub(super) fn TaskRow(
+    record: TaskRecord,
+    now: ReadSignal<f64>,
+    /// One of a request's tasks, inside the request's row.
+    #[prop(optional)]
+    in_request: bool,
+) -> impl IntoView {
     let board = Board::expect();
     let status = if record.error.is_some() {
         "UNKNOWN".to_owned()
@@ -101,6 +108,10 @@ pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView
         let title = (short != full).then_some(full);
         view! { <p class="task-row__summary" title=title>{short}</p> }
     });
+    // Only where it is a row of its own: a request's tasks share the
+    // request's marks.
+    let marks =
+        (!in_request).then(|| view! { <RowMarks row=record.task_key() name=name.clone()/> });
     let note = row_note(&record);
     let usual = board.usual_duration(record.kind);
     // Heard of through the site's relay, not read: said on the row (once
@@ -134,6 +145,7 @@ pub(super) fn TaskRow(record: TaskRecord, now: ReadSignal<f64>) -> impl IntoView
             {thumb.map(|url| view! { <img class="task-row__thumb" src=url alt="" loading="lazy"/> })}
             <div class="task-row__body">
                 <div class="task-row__head">
+                    {marks}
                     <A href=crate::address::href(&detail) attr:class="task-row__kind" attr:aria-label=name>{kind_text::title(record.kind)}</A>
                     <code class="task-row__id">{record.task_id.clone()}</code>
                     <CopyButton text=record.task_id.clone() detail=format!("of task {}", record.task_id)/>

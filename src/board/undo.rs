@@ -24,18 +24,21 @@ pub fn UndoRemove() -> impl IntoView {
             })
         })
     });
-    let undo = move |_| {
-        if let Some(task) = board.undo_remove() {
-            announcer.say(format!("Task {} is back", task.id));
-        }
+    let undo = move |_| match board.undo_remove().as_slice() {
+        [] => {}
+        [task] => announcer.say(format!("Task {} is back", task.id)),
+        tasks => announcer.say(format!("{} tasks are back", tasks.len())),
     };
     move || {
         board.removed.with(|removed| {
             removed.as_ref().map(|removed| {
-                let id = removed.record.task_id.clone();
+                let said = match removed.records.as_slice() {
+                    [(record, _)] => format!("Removed task {}.", record.task_id),
+                    records => format!("Removed {} tasks.", records.len()),
+                };
                 view! {
                     <div class="toast" id="undo-toast" role="status">
-                        <span>{format!("Removed task {id}.")}</span>
+                        <span>{said}</span>
                         <button type="button" class="secondary" id="undo-remove" on:click=undo>"Undo"</button>
                     </div>
                 }

@@ -48,7 +48,15 @@ pub fn TaskActions(
         made.set(None);
         let record = stored.get_value();
         spawn_local(async move {
-            let notice = match board.rerun(&record).await {
+            // The submit itself is a chunk, shared with the forms'
+            // pages: fetched the first time a person re-runs from the board.
+            let rerun = match crate::chunks::drawn!(crate::chunks::rerun(board, record.clone())) {
+                Ok(rerun) => rerun.await,
+                Err(_) => {
+                    Err("the page could not fetch what submits: reload it and try again".to_owned())
+                }
+            };
+            let notice = match rerun {
                 Ok(ids) => Notice {
                     text: format!(
                         "Submitted {} again as {}",

@@ -89,6 +89,34 @@ fn archived_summary(name: &str, done: &Archived) -> String {
     }
 }
 
+/// Save the results of `chosen` as one `.zip` named `name`, with
+/// `request.json` (what was asked, each task's id, status and URLs), or
+/// file by file where a `.zip` cannot hold them: what happened, in words.
+pub async fn save_results(chosen: Vec<TaskRecord>, name: String) -> String {
+    let files = files_of(&chosen);
+    let manifest = |saved_as: &dyn Fn(&str) -> Option<String>| {
+        let tasks = chosen
+            .iter()
+            .filter_map(|record| {
+                let task = record.task.as_ref()?;
+                Some(ManifestTask::new(record.request.as_ref(), task, saved_as))
+            })
+            .collect();
+        Manifest { tasks }.to_bytes()
+    };
+    match save_archive(&name, &files, manifest).await {
+        Ok(done) => archived_summary(&name, &done),
+        Err(NotArchived::Full(full)) => {
+            let done = download_all(&files).await;
+            format!("Not one .zip: {full}. {}", summary(done))
+        }
+        Err(NotArchived::Browser) => {
+            let done = download_all(&files).await;
+            format!("The browser could not make a .zip. {}", summary(done))
+        }
+    }
+}
+
 /// "Download all (3 tasks)": saves the results of `records` as one `.zip`
 /// named `archive`, with `request.json` (what was asked, each task's id,
 /// status and URLs); then says what happened. An archive larger than a
@@ -113,33 +141,15 @@ pub fn DownloadAll(
     let start = move |_| {
         let chosen = records.get_untracked();
         let name = archive.get_untracked();
-        let files = files_of(&chosen);
         busy.set(true);
-        state.set(Some(format!(
-            "Saving {}…",
-            count(files.len(), "file", "files")
-        )));
+        state.set(Some("Saving…".to_owned()));
+        // The saving itself is a chunk: fetched the first time a person
+        // saves, not with the board.
         leptos::task::spawn_local(async move {
-            let manifest = |saved_as: &dyn Fn(&str) -> Option<String>| {
-                let tasks = chosen
-                    .iter()
-                    .filter_map(|record| {
-                        let task = record.task.as_ref()?;
-                        Some(ManifestTask::new(record.request.as_ref(), task, saved_as))
-                    })
-                    .collect();
-                Manifest { tasks }.to_bytes()
-            };
-            let said = match save_archive(&name, &files, manifest).await {
-                Ok(done) => archived_summary(&name, &done),
-                Err(NotArchived::Full(full)) => {
-                    let done = download_all(&files).await;
-                    format!("Not one .zip: {full}. {}", summary(done))
-                }
-                Err(NotArchived::Browser) => {
-                    let done = download_all(&files).await;
-                    format!("The browser could not make a .zip. {}", summary(done))
-                }
+            let said = match crate::chunks::drawn!(crate::chunks::save_results(chosen, name)) {
+                Ok(saving) => saving.await,
+                Err(_) => "The page could not fetch what saves the files: reload it and try again."
+                    .to_owned(),
             };
             state.try_set(Some(said));
             busy.try_set(false);

@@ -169,7 +169,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
                 .filter(|r| this.with_value(|this| same_request(r, this)))
                 .count()
         });
-        view! { <SharePanel request task=record.task_id.clone() tasks/> }
+        view! { <SharePanel requests=vec![request] task=Some(record.task_id.clone()) tasks/> }
     });
     let resubmit = record.request.as_ref().map(|request| {
         let url = Signal::derive(move || {

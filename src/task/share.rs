@@ -146,38 +146,40 @@ fn link_row(links: Links, share: Share) -> impl IntoView {
     }
 }
 
-/// The rows of the links to `request`, or of every link.
-fn link_rows(links: Links, request: Option<RequestId>) -> impl IntoView {
+/// The rows of the links to every one of `requests` (every link when
+/// there are none).
+fn link_rows(links: Links, requests: Vec<RequestId>) -> impl IntoView {
     move || {
         links
             .shares
             .get()
             .unwrap_or_default()
             .into_iter()
-            .filter(|share| {
-                request
-                    .as_ref()
-                    .is_none_or(|id| share.requests.contains(id))
-            })
+            .filter(|share| requests.iter().all(|id| share.requests.contains(id)))
             .map(|share| link_row(links, share))
             .collect_view()
     }
 }
 
-/// "Share" on a task's page: a new link to the task or its whole request
-/// (`tasks` of them), and the links to that request already made.
+/// "Share": on a task's page a new link to the task or its whole request
+/// (`tasks` of them); on the board, to the requests chosen; and the links
+/// to them already made.
 #[component]
 pub fn SharePanel(
-    /// The request's id in the person's library.
-    request: String,
-    /// The task the page shows.
-    task: String,
-    /// How many tasks the request made.
+    /// The requests' ids in the person's library.
+    requests: Vec<String>,
+    /// The task the page shows, which may be shared alone.
+    task: Option<String>,
+    /// How many tasks the requests made.
     tasks: usize,
 ) -> impl IntoView {
-    let Some(request) = RequestId::parse(&request) else {
+    let requests: Vec<RequestId> = requests
+        .iter()
+        .filter_map(|id| RequestId::parse(id))
+        .collect();
+    if requests.is_empty() {
         return ().into_any();
-    };
+    }
     let links = Links::read();
     let (what, life, asked, team) = (
         NodeRef::<html::Select>::new(),
@@ -186,7 +188,8 @@ pub fn SharePanel(
         NodeRef::<html::Input>::new(),
     );
     let making = RwSignal::new(false);
-    let id = request.clone();
+    let ids = requests.clone();
+    let alone = task.clone();
     let on_submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         // One link a press: a second press while one is made does nothing.
@@ -199,11 +202,10 @@ pub fn SharePanel(
             return;
         };
         let new = NewShare {
-            requests: vec![id.clone()],
-            tasks: if what.value() == "task" {
-                vec![task.clone()]
-            } else {
-                Vec::new()
+            requests: ids.clone(),
+            tasks: match &alone {
+                Some(task) if what.value() == "task" => vec![task.clone()],
+                _ => Vec::new(),
             },
             life: ShareLife::from_name(&life.value()).unwrap_or(ShareLife::Week),
             asked: asked.checked(),
@@ -220,12 +222,13 @@ pub fn SharePanel(
             }),
         );
     };
-    let whole = if tasks > 1 {
-        format!("the whole request ({tasks} tasks)")
-    } else {
-        "the whole request".to_owned()
+    let whole = match (requests.len(), tasks) {
+        (1, 1) => "the whole request".to_owned(),
+        (1, tasks) => format!("the whole request ({tasks} tasks)"),
+        (chosen, tasks) => format!("the {chosen} requests chosen ({tasks} tasks)"),
     };
-    let rows = StoredValue::new(request);
+    let one_task = task.is_some();
+    let rows = StoredValue::new(requests);
     let offered = links.offered();
     (move || {
         offered.get().then(|| {
@@ -236,7 +239,7 @@ pub fn SharePanel(
                         <label>"Share "
                             <select id="share-what" node_ref=what>
                                 <option value="request">{whole.clone()}</option>
-                                <option value="task">"this task only"</option>
+                                {one_task.then(|| view! { <option value="task">"this task only"</option> })}
                             </select>
                         </label>
                         <label>" for "
@@ -256,8 +259,8 @@ pub fn SharePanel(
                         </button>
                     </form>
                     {links.problem_view()}
-                    <ul id="share-links" aria-label="Links to this request">
-                        {link_rows(links, Some(rows.get_value()))}
+                    <ul id="share-links" aria-label="Links to these results">
+                        {link_rows(links, rows.get_value())}
                     </ul>
                 </section>
             }
@@ -284,7 +287,7 @@ pub fn SharedLinks() -> impl IntoView {
                     <h2 id="shared-links-title">"Shared links"</h2>
                     {links.problem_view()}
                     {none}
-                    <ul id="shared-links">{link_rows(links, None)}</ul>
+                    <ul id="shared-links">{link_rows(links, Vec::new())}</ul>
                 </section>
             }
         })

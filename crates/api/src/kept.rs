@@ -383,6 +383,11 @@ impl ResultFiles for AnyTask {
 }
 
 impl AnyTask {
+    /// Whether a gateway kept a copy of one of its results.
+    pub fn has_kept(&self) -> bool {
+        self.kept_files().is_some_and(|kept| !kept.is_empty())
+    }
+
     /// Note what a gateway kept of it and why it kept no more (an empty
     /// object is left out, as a task nothing was kept of has neither).
     pub fn set_kept(&mut self, kept: ByMediaField, not_kept: ByMediaField) {

@@ -352,6 +352,33 @@ fn day_start(name: &str, value: &str) -> Result<u64, String> {
 }
 
 impl LibraryQuery {
+    /// Whether it lists every request (only where it starts and how many
+    /// it takes set): a page of it says which requests the library holds.
+    pub fn narrows_nothing(&self) -> bool {
+        let LibraryQuery {
+            kind,
+            status,
+            words,
+            cursor: _,
+            limit: _,
+            starred,
+            collection,
+            model,
+            from,
+            to,
+            kept,
+        } = self;
+        kind.is_none()
+            && status.is_none()
+            && words.is_empty()
+            && !starred
+            && collection.is_none()
+            && model.is_none()
+            && from.is_none()
+            && to.is_none()
+            && !kept
+    }
+
     /// The query string that asks for this listing (what
     /// [`LibraryQuery::from_pairs`] reads back), without the `?`.
     pub fn to_query(&self) -> String {

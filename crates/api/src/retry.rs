@@ -18,6 +18,9 @@ pub enum RequestKind {
     Submit,
     /// `DELETE`: taking something back. Safe to repeat, as a read is.
     Remove,
+    /// `PATCH`: setting a thing's parts to given values (a name). Safe to
+    /// repeat, as a read is.
+    Change,
 }
 
 /// What went wrong with one attempt.
@@ -62,12 +65,13 @@ impl Default for RetryPolicy {
 pub fn is_retryable(kind: RequestKind, failure: AttemptFailure, has_retry_after: bool) -> bool {
     match (kind, failure) {
         (
-            RequestKind::Read | RequestKind::Remove,
+            RequestKind::Read | RequestKind::Remove | RequestKind::Change,
             AttemptFailure::Network | AttemptFailure::Timeout,
         ) => true,
-        (RequestKind::Read | RequestKind::Remove, AttemptFailure::Status(status)) => {
-            status == 408 || status == 429 || status >= 500
-        }
+        (
+            RequestKind::Read | RequestKind::Remove | RequestKind::Change,
+            AttemptFailure::Status(status),
+        ) => status == 408 || status == 429 || status >= 500,
         (RequestKind::Submit, AttemptFailure::Status(429 | 503)) => has_retry_after,
         _ => false,
     }
@@ -318,7 +322,7 @@ mod tests {
 
     #[test]
     fn reads_and_removals_retry_on_network_timeout_408_429_and_5xx() {
-        for kind in [RequestKind::Read, RequestKind::Remove] {
+        for kind in [RequestKind::Read, RequestKind::Remove, RequestKind::Change] {
             reads_retry(kind);
         }
     }

@@ -25,6 +25,12 @@ impl Client {
         self.call_for_value(RequestKind::Read, &path, None).await
     }
 
+    /// One request of the library, as parsed (an item of a page).
+    pub async fn library_request(&self, id: &RequestId) -> Result<JsValue, ClientError> {
+        let path = format!("/library/{id}");
+        self.call_for_value(RequestKind::Read, &path, None).await
+    }
+
     /// Remove `requests` from the library; restorable for a minute.
     pub async fn library_remove(&self, requests: &[RequestId]) -> Result<Removed, ClientError> {
         let body = requests_body(requests);
@@ -62,6 +68,50 @@ impl Client {
             .ok_or_else(|| ClientError::Shape {
                 detail: "a new collection without its id".to_owned(),
             })
+    }
+
+    /// Star `requests`, or take their star off.
+    pub async fn star(&self, requests: &[RequestId], starred: bool) -> Result<(), ClientError> {
+        let body = format!("{{\"starred\":{starred},{}", &requests_body(requests)[1..]);
+        self.call_for_value(RequestKind::Submit, "/library/star", Some(body))
+            .await
+            .map(drop)
+    }
+
+    /// The person's collections, `[{ id, name, created, requests }]` as
+    /// parsed (`media_gen_api::organise::Collection`).
+    pub async fn collections(&self) -> Result<JsValue, ClientError> {
+        self.call_for_value(RequestKind::Read, "/library/collections", None)
+            .await
+    }
+
+    /// Name the collection `collection` anew.
+    pub async fn rename_collection(&self, collection: &str, name: &str) -> Result<(), ClientError> {
+        let path = format!("/library/collections/{collection}");
+        let body = format!("{{\"name\":{}}}", serde_json::Value::from(name));
+        self.call_for_value(RequestKind::Change, &path, Some(body))
+            .await
+            .map(drop)
+    }
+
+    /// Remove the collection `collection` (its requests stay).
+    pub async fn remove_collection(&self, collection: &str) -> Result<(), ClientError> {
+        let path = format!("/library/collections/{collection}");
+        self.call_for_value(RequestKind::Remove, &path, None)
+            .await
+            .map(drop)
+    }
+
+    /// Take `requests` out of the collection `collection`.
+    pub async fn take_out(
+        &self,
+        collection: &str,
+        requests: &[RequestId],
+    ) -> Result<(), ClientError> {
+        let path = format!("/library/collections/{collection}/take-out");
+        self.call_for_value(RequestKind::Submit, &path, Some(requests_body(requests)))
+            .await
+            .map(drop)
     }
 
     /// Put `requests` in the collection `collection`.

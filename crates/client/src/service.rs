@@ -172,6 +172,7 @@ impl Client {
                 RequestKind::Read => Method::GET,
                 RequestKind::Submit => Method::POST,
                 RequestKind::Remove => Method::DELETE,
+                RequestKind::Change => Method::PATCH,
             };
             loop {
                 if cancel.is_some_and(AbortSignal::aborted) {

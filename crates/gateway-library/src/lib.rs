@@ -9,7 +9,8 @@
 //! [`spent`] the owner's `usage`, [`key_table`] the keys, [`use_table`]
 //! each person's use (the two [`people_database`] offers access),
 //! [`forget`] a person forgotten, [`routes`] the page's calls and [`cli`]
-//! the owner's commands. What forwarded calls write in it, and what the
+//! the owner's commands; [`news`] tells a person's pages of a change to
+//! their requests apart from their tasks. What forwarded calls write in it, and what the
 //! person's open pages hear of it, the server decides.
 
 mod calls;
@@ -18,6 +19,7 @@ pub mod database;
 pub mod forget;
 pub mod items;
 pub mod key_table;
+pub mod news;
 pub mod organise;
 pub mod organise_routes;
 pub mod people_database;
@@ -129,6 +131,8 @@ pub fn now_ms() -> u64 {
 pub struct Library {
     db: std::sync::Arc<dyn Database>,
     writes: writer::Writes,
+    /// Where its people's open pages hear of it, once the server says.
+    news: std::sync::OnceLock<std::sync::Arc<dyn news::PagesNews>>,
 }
 
 impl Library {
@@ -158,7 +162,11 @@ impl Library {
             tracing::info!(library = %db.describe(), ?applied, "the library's schema is brought up to date");
         }
         let writes = writer::start(std::sync::Arc::clone(&db));
-        let library = Library { db, writes };
+        let library = Library {
+            db,
+            writes,
+            news: std::sync::OnceLock::new(),
+        };
         let filled = library.fill_models().await?;
         if filled > 0 {
             tracing::info!(

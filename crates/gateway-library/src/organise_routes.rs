@@ -76,6 +76,7 @@ async fn star(
         .star(&person, &star.requests, star.starred)
         .await
         .map_err(unavailable)?;
+    library.organised(&person, changed.clone());
     Ok(answer(Many { requests: changed }))
 }
 
@@ -150,7 +151,7 @@ async fn remove_collection(
 
 /// Put the body's requests in the collection, or take them out.
 async fn collect(
-    library: &crate::Library,
+    library: &Arc<crate::Library>,
     admitted: Admitted,
     collection: &str,
     body: &[u8],
@@ -164,6 +165,9 @@ async fn collect(
         .collect(&person, &id, &many.requests, add, now_ms())
         .await
         .map_err(unavailable)?;
+    if let Changed::Done(requests) = &changed_requests {
+        library.organised(&person, requests.clone());
+    }
     changed(
         changed_requests.map(|requests| Many { requests }),
         "requests",

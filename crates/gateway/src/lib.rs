@@ -541,6 +541,9 @@ pub async fn serve(
         )
     });
     let library = library_of(settings).await?;
+    if let (Some(library), Some(relay)) = (&library, &relay) {
+        library.tell_pages_with(Arc::new(library_news::RelayedNews(Arc::clone(relay))));
+    }
     let access = access_of(settings, redis.clone(), library.clone()).await?;
     let uploads = match &settings.uploads {
         Some(upload_settings) => Some(Arc::new(

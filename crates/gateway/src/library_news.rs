@@ -6,9 +6,13 @@
 //! on the person's own channel, which no page can name: a stream hears it
 //! only when the call that opened it is that person's.
 
+use std::sync::Arc;
+
 use media_gen_api::AnyTask;
 
+use crate::library::database::BoxFuture;
 use crate::relay::log::Channel;
+use crate::relay::Relay;
 use crate::Gateway;
 
 /// Tell `person`'s open pages of `task`, when the gateway relays. A store
@@ -20,5 +24,22 @@ pub async fn tell(gateway: &Gateway, person: &str, task: AnyTask) {
     };
     if let Err(error) = relay.store().tell(Channel::library(person), task).await {
         tracing::warn!(%error, "a library's news could not be told to its pages");
+    }
+}
+
+/// The relay's stream as the way the library tells a person's pages of a
+/// change to their requests (a star, a collection).
+pub struct RelayedNews(pub Arc<Relay>);
+
+impl crate::library::news::PagesNews for RelayedNews {
+    fn tell<'a>(&'a self, person: &'a str, tasks: Vec<AnyTask>) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            for task in tasks {
+                if let Err(error) = self.0.store().tell(Channel::library(person), task).await {
+                    tracing::warn!(%error, "a library's news could not be told to its pages");
+                    return;
+                }
+            }
+        })
     }
 }

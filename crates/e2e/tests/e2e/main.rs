@@ -23,6 +23,7 @@ mod keystrokes;
 mod library;
 mod navigation;
 mod next_jobs;
+mod organise;
 mod other_site;
 mod phone_and_compare;
 mod redis_faults;

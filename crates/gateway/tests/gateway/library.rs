@@ -337,7 +337,7 @@ async fn a_persons_open_pages_hear_each_new_task_and_its_changes() {
 
     // A submit from another of Ada's pages: her stream hears the task as
     // pending, then each change a read brings, and only once.
-    let (made, _) = ada
+    let (made, fox_request) = ada
         .submit(
             "image_generate",
             json!({ "prompt": "a red fox", "image_quality": "1K", "image_ratio": "1:1" }),
@@ -397,6 +397,50 @@ async fn a_persons_open_pages_hear_each_new_task_and_its_changes() {
         !heard.contains(&grace_task) && !heard.contains(&task_id),
         "{heard}"
     );
+
+    // A star on the fox, from another of Ada's pages: her stream hears
+    // its task again, as last known, so her pages read its request anew;
+    // Grace's hears nothing.
+    let (status, starred) = ada
+        .call(
+            reqwest::Method::POST,
+            "/library/star",
+            Some(json!({ "requests": [fox_request], "starred": true })),
+        )
+        .await;
+    assert_eq!(status, 200, "{starred}");
+    let heard = read_until(&mut ada_hears, |text| text.contains(&task_id)).await;
+    assert!(
+        heard.contains(&format!("\"task_id\":\"{task_id}\"")) && heard.contains("SUCCEEDED"),
+        "the starred request's task, as last known: {heard}"
+    );
+    // So is a collection's change.
+    let (_, made) = ada
+        .call(
+            reqwest::Method::POST,
+            "/library/collections",
+            Some(json!({ "name": "Foxes", "requests": [] })),
+        )
+        .await;
+    let collection = made["id"].as_str().unwrap().to_owned();
+    ada.call(
+        reqwest::Method::POST,
+        &format!("/library/collections/{collection}/add"),
+        Some(json!({ "requests": [fox_request] })),
+    )
+    .await;
+    let heard = read_until(&mut ada_hears, |text| text.contains(&task_id)).await;
+    assert!(
+        heard.contains(&task_id),
+        "the collected request's task: {heard}"
+    );
+    // Ada's stream heard both already: Grace's would have by now.
+    let grace_heard =
+        tokio::time::timeout(std::time::Duration::from_millis(500), grace_hears.chunk()).await;
+    if let Ok(Ok(Some(chunk))) = grace_heard {
+        let text = String::from_utf8_lossy(&chunk);
+        assert!(!text.contains(&task_id), "{text}");
+    }
 
     // Nobody signed in is refused; a stream names no person by address.
     let anyone = http

@@ -40,6 +40,13 @@ pub struct TaskRecord {
     /// once the library has named it (on a gateway that keeps one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub library: Option<String>,
+    /// Whether its request is starred: the library's word where it keeps
+    /// the request, this browser's otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub starred: bool,
+    /// The collections its request is in (their ids), as [`Self::starred`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub collections: Vec<String>,
 }
 
 /// A record as stored, before its request is read as its kind's. `R` and
@@ -64,6 +71,10 @@ struct StoredRecord<R = serde_json::Value, T = StoredTask> {
     relay: Option<String>,
     #[serde(default)]
     library: Option<String>,
+    #[serde(default)]
+    starred: bool,
+    #[serde(default)]
+    collections: Vec<String>,
 }
 
 /// A stored task: the callback's `{"task_type": …, "data": {…}}`, read as
@@ -97,6 +108,8 @@ impl<R, T> StoredRecord<R, T> {
             error: self.error,
             relay: self.relay,
             library: self.library,
+            starred: self.starred,
+            collections: self.collections,
         }
     }
 }
@@ -161,6 +174,10 @@ pub struct LibraryRequest {
     pub request: Option<Request>,
     /// Its tasks, in the service's order.
     pub tasks: Vec<LibraryTaskRead>,
+    /// Whether the person starred it.
+    pub starred: bool,
+    /// The collections it is in (their ids).
+    pub collections: Vec<String>,
 }
 
 /// One task of a [`LibraryRequest`].
@@ -232,6 +249,17 @@ impl LibraryRequest {
             created: head.created,
             request,
             tasks,
+            // Read apart: serde's reader of a list of strings would bring
+            // its own copy of that code into the page's first module.
+            starred: part(item, "starred").is_some_and(|on| on.is_truthy()),
+            collections: part(item, "collections")
+                .map(|list| {
+                    js_sys::Array::from(&list)
+                        .iter()
+                        .filter_map(|id| id.as_string())
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
     }
 }
@@ -282,6 +310,8 @@ impl TaskRecord {
             error: None,
             relay: None,
             library: None,
+            starred: false,
+            collections: Vec::new(),
         }
     }
 
@@ -294,6 +324,8 @@ impl TaskRecord {
         record.updated_at = task.updated;
         record.task = task.task.clone();
         record.library = Some(item.id.clone());
+        record.starred = item.starred;
+        record.collections = item.collections.clone();
         record
     }
 
@@ -304,6 +336,11 @@ impl TaskRecord {
         let mut changed = false;
         if self.library.as_deref() != Some(item.id.as_str()) {
             self.library = Some(item.id.clone());
+            changed = true;
+        }
+        if self.starred != item.starred || self.collections != item.collections {
+            self.starred = item.starred;
+            self.collections = item.collections.clone();
             changed = true;
         }
         // An ended task stays ended; otherwise the later news wins (the
@@ -575,6 +612,8 @@ mod tests {
             created: 10.0,
             request: Some(prompt("p")),
             tasks: Vec::new(),
+            starred: false,
+            collections: Vec::new(),
         };
         let news = |status: &str, updated: f64| LibraryTaskRead {
             task_id: "ig-1".into(),
@@ -600,5 +639,17 @@ mod tests {
             (added.status, added.library.as_deref(), added.submitted_at),
             (TaskStatus::Failed, Some("req-1"), 10.0)
         );
+        // A star or a collection given on another device is news too.
+        let organised = LibraryRequest {
+            starred: true,
+            collections: vec!["c-1".into()],
+            ..item
+        };
+        assert!(record.take_in_library(&organised, &news("SUCCEEDED", 50.0)));
+        assert!((record.starred, record.collections.as_slice()) == (true, &["c-1".to_owned()][..]));
+        assert!(!record.take_in_library(&organised, &news("SUCCEEDED", 50.0)));
+        let stored: TaskRecord =
+            serde_json::from_str(&serde_json::to_string(&record).unwrap()).unwrap();
+        assert_eq!(stored, record, "kept through storage");
     }
 }

@@ -126,3 +126,17 @@ pub fn set_library_offered(person: &str) -> bool {
         Some("yes"),
     )
 }
+
+/// Where this browser keeps its collections (when no library does).
+const COLLECTIONS_KEY: &str = "media-gen.collections";
+
+/// This browser's collections, as the JSON text last kept.
+pub fn local_collections() -> Option<String> {
+    read(Place::Device, COLLECTIONS_KEY)
+}
+
+/// Keep this browser's collections as `text` (JSON); `false` when storage
+/// refused.
+pub fn set_local_collections(text: &str) -> bool {
+    write(Place::Device, COLLECTIONS_KEY, Some(text))
+}
