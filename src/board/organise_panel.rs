@@ -83,35 +83,39 @@ fn OrganiseFilters(filters: Filters, collections: Collections) -> impl IntoView 
                         on:change=move |ev| set(filters, |o| o.starred = event_target_checked(&ev))/>
                     " Starred"
                 </label>
-                <label for="filter-collection">"Collection"</label>
-                <select id="filter-collection" on:change=move |ev| {
-                    let id = event_target_value(&ev);
-                    set(filters, |o| o.collection = (!id.is_empty()).then_some(id));
-                }>
-                    <option value="" selected=move || organised.with(|o| o.collection.is_none())>"Any collection"</option>
-                    {move || collections.list.get().into_iter().map(|Named { id, name }| {
-                        let chosen = id.clone();
-                        view! {
-                            <option value=id selected=move || organised.with(|o| o.collection.as_deref() == Some(chosen.as_str()))>{name}</option>
-                        }
-                    }).collect_view()}
-                </select>
-                <label for="filter-model">"Model"</label>
-                <select id="filter-model" on:change=move |ev| {
-                    let model = event_target_value(&ev).parse::<Model>().ok();
-                    set(filters, |o| o.model = model);
-                }>
-                    <option value="" selected=move || organised.with(|o| o.model.is_none())>"Any model"</option>
-                    {Model::ALL.iter().map(|&model| view! {
-                        <option value=model.as_str() selected=move || organised.with(|o| o.model == Some(model))>{model.as_str()}</option>
-                    }).collect_view()}
-                </select>
-                <label for="filter-from">"From"</label>
-                <input type="date" id="filter-from" prop:value=day(|o| &o.from)
-                    on:change=move |ev| set_day("from", event_target_value(&ev))/>
-                <label for="filter-to">"To"</label>
-                <input type="date" id="filter-to" prop:value=day(|o| &o.to)
-                    on:change=move |ev| set_day("to", event_target_value(&ev))/>
+                <label class="organise__field">"Collection"
+                    <select id="filter-collection" on:change=move |ev| {
+                        let id = event_target_value(&ev);
+                        set(filters, |o| o.collection = (!id.is_empty()).then_some(id));
+                    }>
+                        <option value="" selected=move || organised.with(|o| o.collection.is_none())>"Any collection"</option>
+                        {move || collections.list.get().into_iter().map(|Named { id, name }| {
+                            let chosen = id.clone();
+                            view! {
+                                <option value=id selected=move || organised.with(|o| o.collection.as_deref() == Some(chosen.as_str()))>{name}</option>
+                            }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label class="organise__field">"Model"
+                    <select id="filter-model" on:change=move |ev| {
+                        let model = event_target_value(&ev).parse::<Model>().ok();
+                        set(filters, |o| o.model = model);
+                    }>
+                        <option value="" selected=move || organised.with(|o| o.model.is_none())>"Any model"</option>
+                        {Model::ALL.iter().map(|&model| view! {
+                            <option value=model.as_str() selected=move || organised.with(|o| o.model == Some(model))>{model.as_str()}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label class="organise__field">"From"
+                    <input type="date" id="filter-from" prop:value=day(|o| &o.from)
+                        on:change=move |ev| set_day("from", event_target_value(&ev))/>
+                </label>
+                <label class="organise__field">"To"
+                    <input type="date" id="filter-to" prop:value=day(|o| &o.to)
+                        on:change=move |ev| set_day("to", event_target_value(&ev))/>
+                </label>
                 {move || library.is_on().then(|| view! {
                     <label class="organise__check">
                         <input type="checkbox" id="filter-kept"
@@ -152,9 +156,10 @@ fn NewCollection(
     };
     view! {
         <form class="organise__new" on:submit=on_submit>
-            <label for=id>{label}</label>
-            <input id=id node_ref=name type="text" autocomplete="off"
-                maxlength=media_gen_api::organise::ORGANISE_NAME_MAX_CHARS.to_string()/>
+            <label class="organise__field">{label}
+                <input id=id node_ref=name type="text" autocomplete="off"
+                    maxlength=media_gen_api::organise::ORGANISE_NAME_MAX_CHARS.to_string()/>
+            </label>
             <button type="submit" class="secondary">{button}</button>
         </form>
     }

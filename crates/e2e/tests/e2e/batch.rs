@@ -111,6 +111,7 @@ async fn a_csv_is_mended_in_its_table_sent_as_one_batch_and_what_the_day_cannot_
     browser
         .check_accessibility("a batch with three bad cells")
         .await;
+    browser.screenshot("batch").await;
 
     // Mended where they are; Tab moves on as in any table of inputs.
     for (row, column, value) in [(4, 2, "2"), (7, 3, "16:9"), (10, 2, "4")] {

@@ -343,6 +343,15 @@ async fn stars_and_collections_follow_a_person_and_a_chosen_range_is_zipped_and_
         names.iter().all(|name| !name.contains("Harbour")),
         "{names:?}"
     );
+    // One row chosen, then every row shown.
+    second.click("input.row-pick").await;
+    second.click("#choose-all").await;
+    second
+        .wait_for_text("#chosen-count", "3 requests chosen")
+        .await;
+    second.resize(1280, 1200).await;
+    second.screenshot("board-collection").await;
+    second.resize(1280, 800).await;
 
     // Starred only: the one.
     second.click("#filter-starred").await;

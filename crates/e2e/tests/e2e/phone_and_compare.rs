@@ -197,6 +197,7 @@ async fn every_model_is_tried_with_what_changed_said_and_the_first_two_compared(
             "document.querySelectorAll('.compare-pair video').length === 2",
         )
         .await;
+    browser.screenshot("compare-every-model").await;
     browser
         .assert_still_working("every model tried and compared")
         .await;
