@@ -99,6 +99,17 @@ pub fn edit_path(kind: TaskKind, task_id: &str) -> String {
     )
 }
 
+/// The form of `kind` filled in with the settings of the board's task
+/// `task_id`, its media left for the person to choose ("Use these
+/// settings").
+pub fn settings_path(kind: TaskKind, task_id: &str) -> String {
+    format!(
+        "{}?settings={}",
+        form_path(kind),
+        media_gen_api::path::segment(task_id)
+    )
+}
+
 /// The form route a task's result starts ("Make a video of it"), its
 /// address written by the contract ([`StartedFrom::query`]).
 pub fn next_job_path(started: &StartedFrom) -> String {

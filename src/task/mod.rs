@@ -11,6 +11,7 @@ mod form_host;
 mod new_page;
 pub(crate) mod next_jobs;
 mod page;
+mod presets;
 mod result_files;
 pub(crate) mod share;
 mod subtitle_files;

@@ -33,6 +33,20 @@ pub fn NewTask(
     /// in a split build).
     form: DrawForm,
 ) -> impl IntoView {
+    // "Use these settings" (`?settings={task_id}`): the task's settings,
+    // not its media.
+    let settings_of = leptos_router::hooks::use_query_map()
+        .with_untracked(|query| query.get("settings"))
+        .filter(|_| from.is_none());
+    let settings = settings_of.as_deref().and_then(|id| {
+        let body = stored_request(kind, id)?.to_json();
+        let preset = media_gen_api::organise::Preset::from_request(kind, "", &body);
+        super::presets::request_of(kind, &preset.apply_to(&serde_json::json!({}))).ok()
+    });
+    let settings_notice = settings_of.map(|id| match &settings {
+        Some(_) => format!("The settings of task {id}: choose the media and submit."),
+        None => format!("Task {id} is not on the board with its parameters; starting empty."),
+    });
     let stored = from.as_deref().and_then(|id| stored_request(kind, id));
     let notice = match (&from, &stored) {
         (Some(id), Some(_)) => Some(format!(
@@ -41,10 +55,12 @@ pub fn NewTask(
         (Some(id), None) => Some(format!(
             "Task {id} is not on the board with its parameters; starting empty."
         )),
-        (None, _) => None,
+        (None, _) => settings_notice,
     };
     let next = next.filter(|_| from.is_none());
-    let initial = stored.or_else(|| next.as_ref().map(StartedFrom::request));
+    let initial = stored
+        .or(settings)
+        .or_else(|| next.as_ref().map(StartedFrom::request));
     let came_from = next.map(|next| {
         let href = crate::address::href(&crate::address::detail_path(
             next.source.kind,
@@ -59,13 +75,19 @@ pub fn NewTask(
         }
     });
     // The form's request as it stands, when it has no problems: what a
-    // submit would cost, and for image-to-video "every model".
+    // submit would cost, and for image-to-video "every model"; and as it
+    // stands at all, for "Save these settings".
     let current = RwSignal::new(None::<Request>);
-    let mut host = app_form_host();
-    host.on_change = Some(std::rc::Rc::new(move |request: &Request, problems| {
-        let valid = (!problems.has_errors()).then(|| request.clone());
-        current.try_set(valid);
-    }));
+    let draft = RwSignal::new(None::<Request>);
+    let host = move || {
+        let mut host = app_form_host();
+        host.on_change = Some(std::rc::Rc::new(move |request: &Request, problems| {
+            let valid = (!problems.has_errors()).then(|| request.clone());
+            current.try_set(valid);
+            draft.try_set(Some(request.clone()));
+        }));
+        host
+    };
     let access = crate::shell::access::Access::expect();
     let cost = move || {
         current.with(|request| {
@@ -84,7 +106,11 @@ pub fn NewTask(
     };
     let every_model = (kind == TaskKind::ImageToVideo)
         .then(|| view! { <super::every_model::EveryModel current/> });
-    let form = form(host, initial);
+    // Saved settings laid over the form draw it anew, filled in with them.
+    let filled = RwSignal::new(initial);
+    let apply = Callback::new(move |request: Request| filled.set(Some(request)));
+    let form = move || form(host(), filled.get());
+    let saved = view! { <super::presets::SavedSettings kind draft apply/> };
     let batch = crate::address::href(&format!("/batch?kind={}", kind.as_str().replace('_', "-")));
     view! {
         <section class="new-task" data-kind=kind.as_str() aria-labelledby="new-task-title">
@@ -95,6 +121,7 @@ pub fn NewTask(
             {form}
             {cost_line}
             {every_model}
+            {saved}
         </section>
     }
 }

@@ -181,6 +181,13 @@ fn Known(record: TaskRecord) -> impl IntoView {
                 detail="of the submit".to_owned()/>
         }
     });
+    // Its settings, not its media, in a new form.
+    let use_settings = record.request.is_some().then(|| {
+        let href = crate::address::href(&crate::address::settings_path(record.kind, &record.task_id));
+        view! {
+            <p><A href=href attr:class="secondary" attr:id="use-settings">"Use these settings"</A></p>
+        }
+    });
     view! {
         <div class="task-detail__status">
             <TaskProgress status=record.status.clone() submitted_at=record.submitted_at updated_at=record.updated_at now/>
@@ -206,6 +213,7 @@ fn Known(record: TaskRecord) -> impl IntoView {
                 <p class="request-copy">{resubmit}</p>
             </details>
         })}
+        {use_settings}
         <TaskActions record on_removed=move |()| navigate("/", Default::default())/>
     }
 }

@@ -21,6 +21,9 @@ pub enum RequestKind {
     /// `PATCH`: setting a thing's parts to given values (a name). Safe to
     /// repeat, as a read is.
     Change,
+    /// `PUT`: a thing put whole under its name. Safe to repeat, as a read
+    /// is.
+    Replace,
 }
 
 /// What went wrong with one attempt.
@@ -65,11 +68,11 @@ impl Default for RetryPolicy {
 pub fn is_retryable(kind: RequestKind, failure: AttemptFailure, has_retry_after: bool) -> bool {
     match (kind, failure) {
         (
-            RequestKind::Read | RequestKind::Remove | RequestKind::Change,
+            RequestKind::Read | RequestKind::Remove | RequestKind::Change | RequestKind::Replace,
             AttemptFailure::Network | AttemptFailure::Timeout,
         ) => true,
         (
-            RequestKind::Read | RequestKind::Remove | RequestKind::Change,
+            RequestKind::Read | RequestKind::Remove | RequestKind::Change | RequestKind::Replace,
             AttemptFailure::Status(status),
         ) => status == 408 || status == 429 || status >= 500,
         (RequestKind::Submit, AttemptFailure::Status(429 | 503)) => has_retry_after,
@@ -322,7 +325,12 @@ mod tests {
 
     #[test]
     fn reads_and_removals_retry_on_network_timeout_408_429_and_5xx() {
-        for kind in [RequestKind::Read, RequestKind::Remove, RequestKind::Change] {
+        for kind in [
+            RequestKind::Read,
+            RequestKind::Remove,
+            RequestKind::Change,
+            RequestKind::Replace,
+        ] {
             reads_retry(kind);
         }
     }

@@ -6,7 +6,9 @@
 //! stored tasks.
 
 use media_gen_api::library::{Imported, LibraryQuery, Removed, RequestId};
+use media_gen_api::organise::Preset;
 use media_gen_api::retry::RequestKind;
+use media_gen_api::TaskKind;
 use wasm_bindgen::JsValue;
 
 use crate::{Client, ClientError};
@@ -110,6 +112,34 @@ impl Client {
     ) -> Result<(), ClientError> {
         let path = format!("/library/collections/{collection}/take-out");
         self.call_for_value(RequestKind::Submit, &path, Some(requests_body(requests)))
+            .await
+            .map(drop)
+    }
+
+    /// The person's saved settings, every kind's.
+    pub async fn presets(&self) -> Result<Vec<Preset>, ClientError> {
+        self.call(RequestKind::Read, "/library/presets", None, None)
+            .await
+            .map(|(presets, _)| presets)
+    }
+
+    /// Save `preset`, replacing the person's of the same kind and name.
+    pub async fn save_preset(&self, preset: &Preset) -> Result<(), ClientError> {
+        let body = serde_json::to_string(preset).map_err(|error| ClientError::Shape {
+            detail: error.to_string(),
+        })?;
+        self.call_for_value(RequestKind::Replace, "/library/presets", Some(body))
+            .await
+            .map(drop)
+    }
+
+    /// Remove the saved settings `name` of `kind`.
+    pub async fn remove_preset(&self, kind: TaskKind, name: &str) -> Result<(), ClientError> {
+        let path = format!(
+            "/library/presets/{kind}/{}",
+            media_gen_api::path::segment(name)
+        );
+        self.call_for_value(RequestKind::Remove, &path, None)
             .await
             .map(drop)
     }

@@ -173,6 +173,7 @@ impl Client {
                 RequestKind::Submit => Method::POST,
                 RequestKind::Remove => Method::DELETE,
                 RequestKind::Change => Method::PATCH,
+                RequestKind::Replace => Method::PUT,
             };
             loop {
                 if cancel.is_some_and(AbortSignal::aborted) {

@@ -363,6 +363,66 @@ async fn stars_and_collections_follow_a_person_and_a_chosen_range_is_zipped_and_
         .await;
     assert!(second.address().await.contains("starred=1"));
 
+    // Settings saved by name on one device, used on the other: every
+    // field but the media.
+    first
+        .open_app_page(&base, "/new/image-generate", "Image generation")
+        .await;
+    first.watch_for_errors().await;
+    first
+        .type_into("#prompt", "Studio portrait, soft light")
+        .await;
+    first.type_into("#count", "3").await;
+    first.choose("#ratio", "1:1").await;
+    first
+        .type_into("#preset-name", "Square studio\u{E007}")
+        .await;
+    first
+        .wait_for_text("#preset-said", "Saved as “Square studio”.")
+        .await;
+    second
+        .open_app_page(&base, "/new/image-generate", "Image generation")
+        .await;
+    second.watch_for_errors().await;
+    second.find("#preset-choice").await;
+    second.choose("#preset-choice", "Square studio").await;
+    second.click("#preset-use").await;
+    second
+        .wait_until(
+            "the form filled in with them",
+            "document.querySelector('#prompt').value === 'Studio portrait, soft light' \
+             && document.querySelector('#count').value === '3' \
+             && document.querySelector('#ratio').value === '1:1'",
+        )
+        .await;
+    second
+        .check_accessibility("a form with saved settings")
+        .await;
+
+    // "Use these settings" on a task's page: a new form with them.
+    first
+        .open_app_page(
+            &base,
+            &format!("/tasks/image_generate/{orchard}"),
+            "Image generation",
+        )
+        .await;
+    first.watch_for_errors().await;
+    first.click("#use-settings").await;
+    first
+        .wait_until(
+            "the form with the task's settings",
+            "location.pathname.endsWith('/new/image-generate') && location.search.startsWith('?settings=') \
+             && document.querySelector('#prompt')?.value === 'Orchard in bloom'",
+        )
+        .await;
+    first
+        .wait_until(
+            "said where they come from",
+            &format!("(document.querySelector('#filled-from') || {{}}).textContent === 'The settings of task {orchard}: choose the media and submit.'"),
+        )
+        .await;
+
     for browser in [first, second] {
         browser.assert_still_working("organising the board").await;
         browser.close().await;
@@ -380,6 +440,19 @@ async fn where_no_library_is_kept_stars_and_collections_live_in_the_browser() {
             .await;
         browser.type_into("#prompt", prompt).await;
         browser.type_into("#count", "1").await;
+        if prompt == "A blue heron" {
+            // Saved settings, in this browser.
+            browser.type_into("#preset-name", "Herons\u{E007}").await;
+            browser
+                .wait_for_text("#preset-said", "Saved as “Herons”.")
+                .await;
+            browser
+                .wait_until(
+                    "where they are kept, said",
+                    "document.querySelector('.saved-settings form').textContent.includes('Kept in this browser only.')",
+                )
+                .await;
+        }
         browser.submit_form().await;
     }
     browser.watch_for_errors().await;
@@ -444,6 +517,15 @@ async fn where_no_library_is_kept_stars_and_collections_live_in_the_browser() {
         )
         .await;
     assert_eq!(row_id(&browser, "red kite").await, kite);
+    // The saved settings too, after the reload.
+    browser.click("header a[href$='/new/image-generate']").await;
+    browser.wait_for_text("main h1", "Image generation").await;
+    browser
+        .wait_until(
+            "the settings kept",
+            "[...document.querySelectorAll('#preset-choice option')].some((o) => o.value === 'Herons')",
+        )
+        .await;
     browser
         .assert_still_working("stars and collections in the browser")
         .await;

@@ -140,3 +140,17 @@ pub fn local_collections() -> Option<String> {
 pub fn set_local_collections(text: &str) -> bool {
     write(Place::Device, COLLECTIONS_KEY, Some(text))
 }
+
+/// Where this browser keeps its saved settings (when no library does).
+const PRESETS_KEY: &str = "media-gen.presets";
+
+/// This browser's saved settings, as the JSON text last kept.
+pub fn local_presets() -> Option<String> {
+    read(Place::Device, PRESETS_KEY)
+}
+
+/// Keep this browser's saved settings as `text` (JSON); `false` when
+/// storage refused.
+pub fn set_local_presets(text: &str) -> bool {
+    write(Place::Device, PRESETS_KEY, Some(text))
+}
