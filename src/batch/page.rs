@@ -72,12 +72,14 @@ pub fn BatchPage() -> impl IntoView {
     let text = RwSignal::new(String::new());
     let read = Read::new();
     let sending = Sending::new();
-    let reread =
-        move || {
-            read.set(text.with_untracked(|text| {
-                read_text(kind.get_untracked(), shape.get_untracked(), text)
-            }))
-        };
+    let reread = move || {
+        read.set(text.with_untracked(|text| {
+            media_gen_ui::components::marks::measured(
+                media_gen_ui::components::marks::BATCH_CHECKED,
+                || read_text(kind.get_untracked(), shape.get_untracked(), text),
+            )
+        }))
+    };
     let on_file = move |file: web_sys::File| {
         let promise = file.text();
         leptos::task::spawn_local(async move {

@@ -131,11 +131,9 @@ impl Collections {
         rows: Vec<media_gen_api::TaskKey>,
         done: impl FnOnce(String) + 'static,
     ) {
-        let name = match check_organise_name(name) {
-            Ok(name) => name,
-            Err(rule) => return self.problem.set(Some(format!("The collection's {rule}"))),
+        let Some(name) = self.checked_name(name) else {
+            return;
         };
-        self.problem.set(None);
         if !self.in_library.get_untracked() {
             let mut list = local();
             if list.len() >= COLLECTIONS_MAX {
@@ -174,11 +172,9 @@ impl Collections {
 
     /// Name the collection `id` anew.
     pub fn rename(self, id: String, name: &str) {
-        let name = match check_organise_name(name) {
-            Ok(name) => name,
-            Err(rule) => return self.problem.set(Some(format!("The collection's {rule}"))),
+        let Some(name) = self.checked_name(name) else {
+            return;
         };
-        self.problem.set(None);
         if !self.in_library.get_untracked() {
             let mut list = local();
             if let Some(named) = list.iter_mut().find(|c| c.id == id) {
@@ -223,6 +219,19 @@ impl Collections {
                 }
             }
         });
+    }
+
+    /// `name` as the rules take it; a name they refuse is said, naming
+    /// the rule.
+    fn checked_name(self, name: &str) -> Option<String> {
+        let checked = check_organise_name(name);
+        self.problem.set(
+            checked
+                .as_ref()
+                .err()
+                .map(|rule| format!("The collection's {rule}")),
+        );
+        checked.ok()
     }
 
     fn storage_refused(self) {

@@ -1,9 +1,11 @@
-//! `media-gen-bench`: measures transfer sizes, load time, board scale, polling cost and
+//! `media-gen-bench`: measures transfer sizes, load time, board scale, a batch
+//! checked in the page, polling cost and
 //! the sandbox over loopback,
 //! prints a table, and writes `target/bench.json` (name, value, unit, budget).
 //!
 //! Run through `cargo xtask bench`, which builds everything in release mode.
 
+mod batch_check;
 mod board_scale;
 mod gateway_cost;
 mod kept;
@@ -62,6 +64,9 @@ async fn run() -> Result<(), String> {
     }
     if runs("board") {
         board_scale::measure(&mut report, &dist).await?;
+    }
+    if runs("batch") {
+        batch_check::measure(&mut report, &dist).await?;
     }
     if runs("polling") {
         polling::measure(&mut report).await?;

@@ -3,10 +3,11 @@
 //! it holds nothing but the list.
 
 /// The parts, in the order they run.
-pub const PARTS: [&str; 12] = [
+pub const PARTS: [&str; 13] = [
     "sizes",
     "load",
     "board",
+    "batch",
     "polling",
     "relay",
     "throughput",

@@ -15,13 +15,9 @@ use crate::common::eventually;
 
 /// The sandbox's count of tasks made.
 async fn tasks_made(sandbox: &str) -> u64 {
-    let stats: Value = reqwest::get(format!("{sandbox}/sandbox/stats"))
-        .await
+    crate::common::sandbox_stats(sandbox).await["tasks_created"]
+        .as_u64()
         .unwrap()
-        .json()
-        .await
-        .unwrap();
-    stats["data"]["tasks_created"].as_u64().unwrap()
 }
 
 /// A row's cell: the input of `column` (1 is the first field) on table
@@ -44,12 +40,7 @@ async fn a_csv_is_mended_in_its_table_sent_as_one_batch_and_what_the_day_cannot_
     .await;
 
     let browser = Browser::start().await;
-    browser.open(&base).await;
-    browser.wait_for_text("main h1", "Sign in").await;
-    browser
-        .type_into("#access-key", &format!("{ada}\u{E007}"))
-        .await;
-    browser.wait_for_text("main h1", "Tasks").await;
+    crate::common::sign_in(&browser, &base, &ada).await;
     browser
         .open(&format!("{base}/batch?kind=image-generate"))
         .await;

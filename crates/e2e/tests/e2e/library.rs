@@ -18,17 +18,7 @@ use media_gen_gateway::kept::KeepSettings;
 use media_gen_gateway::uploads::UploadSettings;
 use serde_json::Value;
 
-use crate::common::eventually;
-
-/// Open the site in `browser` and sign in with `key`: the board.
-async fn sign_in(browser: &Browser, base_url: &str, key: &str) {
-    browser.open(base_url).await;
-    browser.wait_for_text("main h1", "Sign in").await;
-    browser
-        .type_into("#access-key", &format!("{key}\u{E007}"))
-        .await;
-    browser.wait_for_text("main h1", "Tasks").await;
-}
+use crate::common::{eventually, sign_in};
 
 /// A task this browser knew before the library: stored as the app stores
 /// one, ended, so nothing reads it.

@@ -19,17 +19,8 @@ use media_gen_gateway::kept::KeepSettings;
 use media_gen_gateway::uploads::UploadSettings;
 use serde_json::{json, Value};
 
+use crate::common::sign_in;
 use crate::sharing::{submit, until_kept};
-
-/// Open the site in `browser` and sign in with `key`: the board.
-async fn sign_in(browser: &Browser, base_url: &str, key: &str) {
-    browser.open(base_url).await;
-    browser.wait_for_text("main h1", "Sign in").await;
-    browser
-        .type_into("#access-key", &format!("{key}\u{E007}"))
-        .await;
-    browser.wait_for_text("main h1", "Tasks").await;
-}
 
 /// The row (its `li`) whose link's name holds `prompt`, as a script.
 fn row(prompt: &str) -> String {

@@ -167,6 +167,16 @@ async fn every_model_is_tried_with_what_changed_said_and_the_first_two_compared(
             "!document.querySelector('#every-model').disabled",
         )
         .await;
+    // Where a person clicks once the frame's preview has come and the
+    // page stands still (the preview moves what is under it).
+    browser
+        .wait_until(
+            "the page still",
+            "[...document.images].every((image) => image.complete) && (() => { \
+               const y = document.querySelector('#every-model').getBoundingClientRect().top + scrollY; \
+               const still = window.everyModelAt === y; window.everyModelAt = y; return still; })()",
+        )
+        .await;
     browser.click("#every-model").await;
     let plan = browser
         .eval("[...document.querySelectorAll('#every-model-plan li')].map((li) => li.textContent)")

@@ -623,17 +623,6 @@ async fn the_counts_two_gateways_keep_are_a_recount_and_drift_is_mended() {
     );
 }
 
-/// The sandbox's counters, as `/sandbox/stats` gives them.
-async fn sandbox_stats(sandbox: &str) -> serde_json::Value {
-    let stats: serde_json::Value = reqwest::get(format!("{sandbox}/sandbox/stats"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    stats["data"].clone()
-}
-
 #[tokio::test]
 #[ignore = "needs redis-server and s3s-fs: run through `cargo xtask test`"]
 async fn a_result_read_through_both_gateways_at_once_is_fetched_once_and_served_by_both() {
@@ -653,7 +642,7 @@ async fn a_result_read_through_both_gateways_at_once_is_fetched_once_and_served_
     let one = started(keeping()).await;
     let other = started(keeping()).await;
     let image = format!("{sandbox}/sandbox/media/image/1K/16x9.png");
-    let asked_before = sandbox_stats(&sandbox).await["media_requests"]
+    let asked_before = crate::common::sandbox_stats(&sandbox).await["media_requests"]
         .as_u64()
         .unwrap();
     let id = submit_video_from(&one.base_url, &image, "Kept behind a balancer").await;
@@ -696,7 +685,7 @@ async fn a_result_read_through_both_gateways_at_once_is_fetched_once_and_served_
         copy_other,
         "one copy, whichever gateway is asked"
     );
-    let asked = sandbox_stats(&sandbox).await["media_requests"]
+    let asked = crate::common::sandbox_stats(&sandbox).await["media_requests"]
         .as_u64()
         .unwrap();
     assert_eq!(

@@ -17,3 +17,19 @@ pub fn mark_once(name: &str) {
         }
     }
 }
+
+/// A batch's text was read and every row checked: a measure set each
+/// time (the benchmark reads the last).
+pub const BATCH_CHECKED: &str = "media-gen:batch-checked";
+
+/// `work` done, measured as the Performance measure `name`.
+pub fn measured<T>(name: &str, work: impl FnOnce() -> T) -> T {
+    let Some(performance) = window().performance() else {
+        return work();
+    };
+    let start = format!("{name}:start");
+    let _ = performance.mark(&start);
+    let done = work();
+    let _ = performance.measure_with_start_mark(name, &start);
+    done
+}

@@ -9,15 +9,33 @@
 use media_gen_e2e::Browser;
 use serde_json::{json, Value};
 
-/// Status reads the sandbox at `sandbox_url` has answered.
-pub async fn status_reads(sandbox_url: &str) -> u64 {
+/// The sandbox's counters, as `/sandbox/stats` gives them.
+pub async fn sandbox_stats(sandbox_url: &str) -> Value {
     let stats: Value = reqwest::get(format!("{sandbox_url}/sandbox/stats"))
         .await
         .unwrap()
         .json()
         .await
         .unwrap();
-    stats["data"]["status_reads"].as_u64().unwrap()
+    stats["data"].clone()
+}
+
+/// Status reads the sandbox at `sandbox_url` has answered.
+pub async fn status_reads(sandbox_url: &str) -> u64 {
+    sandbox_stats(sandbox_url).await["status_reads"]
+        .as_u64()
+        .unwrap()
+}
+
+/// Open the site at `base_url` in `browser` and sign in with `key`: the
+/// board.
+pub async fn sign_in(browser: &Browser, base_url: &str, key: &str) {
+    browser.open(base_url).await;
+    browser.wait_for_text("main h1", "Sign in").await;
+    browser
+        .type_into("#access-key", &format!("{key}\u{E007}"))
+        .await;
+    browser.wait_for_text("main h1", "Tasks").await;
 }
 
 /// Image generation status reads the page in `browser` has sent since it loaded.
