@@ -4,6 +4,7 @@
 //! mended there; then sent one at a time with one progress line, stopped
 //! at a word, landing as one collection where the site keeps a library.
 
+mod files;
 mod page;
 mod send;
 mod table;

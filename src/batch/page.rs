@@ -9,6 +9,7 @@ use media_gen_api::validate::Context;
 use media_gen_api::{Request, TaskKind};
 use wasm_bindgen::JsCast;
 
+use super::files::Dropped;
 use super::send::Sending;
 use super::table::{BatchTable, Read};
 use crate::kind_text;
@@ -72,15 +73,17 @@ pub fn BatchPage() -> impl IntoView {
     let text = RwSignal::new(String::new());
     let read = Read::new();
     let sending = Sending::new();
+    let dropped = Dropped::new();
     let reread = move || {
         read.set(text.with_untracked(|text| {
             media_gen_ui::components::marks::measured(
                 media_gen_ui::components::marks::BATCH_CHECKED,
                 || read_text(kind.get_untracked(), shape.get_untracked(), text),
             )
-        }))
+        }));
+        dropped.upload_named(read.batch);
     };
-    let on_file = move |file: web_sys::File| {
+    let read_csv = move |file: web_sys::File| {
         let promise = file.text();
         leptos::task::spawn_local(async move {
             if let Ok(contents) = wasm_bindgen_futures::JsFuture::from(promise).await {
@@ -89,6 +92,19 @@ pub fn BatchPage() -> impl IntoView {
                 reread();
             }
         });
+    };
+    // Files chosen or dropped: the CSV is read; the others are kept, to
+    // be uploaded where its rows name them.
+    let on_files = move |files: web_sys::FileList| {
+        let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+        let (csv, media): (Vec<_>, Vec<_>) = files.into_iter().partition(|file| {
+            file.name().to_lowercase().ends_with(".csv") || file.type_() == "text/csv"
+        });
+        dropped.keep(media);
+        match csv.into_iter().next() {
+            Some(csv) => read_csv(csv),
+            None => dropped.upload_named(read.batch),
+        }
     };
     let counts = move || {
         read.batch.with(|batch| match batch {
@@ -193,21 +209,22 @@ pub fn BatchPage() -> impl IntoView {
                         on:dragover=|event: web_sys::DragEvent| event.prevent_default()
                         on:drop=move |event: web_sys::DragEvent| {
                             event.prevent_default();
-                            if let Some(file) = event.data_transfer().and_then(|data| data.files()).and_then(|files| files.get(0)) {
-                                on_file(file);
+                            if let Some(files) = event.data_transfer().and_then(|data| data.files()) {
+                                on_files(files);
                             }
                         }>
                     </textarea>
                     <p class="hint" id="batch-columns">{move || format!("{} Up to {MAX_ROWS} rows; a list's items are separated by “;”.", example(kind.get()))}</p>
                 </div>
                 <div class="field">
-                    <label for="batch-file">"Or choose a CSV file"</label>
-                    <input type="file" id="batch-file" accept=".csv,text/csv" on:change=move |event| {
+                    <label for="batch-file">"Or choose a CSV file, with the files it names"</label>
+                    <input type="file" id="batch-file" multiple accept=".csv,text/csv,image/*,video/*" on:change=move |event| {
                         let input = event.target().and_then(|target| target.dyn_into::<web_sys::HtmlInputElement>().ok());
-                        if let Some(file) = input.and_then(|input| input.files()).and_then(|files| files.get(0)) {
-                            on_file(file);
+                        if let Some(files) = input.and_then(|input| input.files()) {
+                            on_files(files);
                         }
                     }/>
+                    {move || dropped.said.get().map(|said| view! { <p class="hint" id="batch-files" role="status">{said}</p> })}
                 </div>
             </div>
             {move || read.batch.with(|batch| match batch {

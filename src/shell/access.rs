@@ -76,6 +76,12 @@ impl Access {
         })
     }
 
+    /// Where the site takes uploads (its tus path), when it does (tracked).
+    pub fn uploads_path(self) -> Option<String> {
+        self.1
+            .with(|uploads| uploads.as_ref().map(|uploads| uploads.path.clone()))
+    }
+
     /// What is left of the signed-in person's day, where the site counts
     /// it (tracked).
     pub fn allowance(self) -> Option<media_gen_api::cost::Allowance> {

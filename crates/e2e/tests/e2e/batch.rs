@@ -33,9 +33,14 @@ async fn a_csv_is_mended_in_its_table_sent_as_one_batch_and_what_the_day_cannot_
     let dir = test_folder("batch");
     let data = dir.path().join("data");
     let ada = KeyFile::new(&data).add("ada", Some(20), 0).unwrap();
-    let base = start_gateway_at(&sandbox, Some(dist_dir()), |settings, _| {
+    let uploads = dir.path().join("uploads");
+    let base = start_gateway_at(&sandbox, Some(dist_dir()), |settings, base| {
         settings.access = AccessMode::Keys;
         settings.data_dir = Some(data.clone());
+        settings.uploads = Some(media_gen_gateway::uploads::UploadSettings::new(
+            uploads.clone(),
+            base.to_owned(),
+        ));
     })
     .await;
 
@@ -218,5 +223,67 @@ async fn a_csv_is_mended_in_its_table_sent_as_one_batch_and_what_the_day_cannot_
     })
     .await;
     inject_faults(&sandbox, &json!({})).await;
+
+    // A CSV naming a file by its name, chosen with it: the file is
+    // uploaded once and its address put in the row, which is then ready.
+    let png = reqwest::get(format!("{sandbox}/sandbox/media/image/1K/16x9.png"))
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let (csv, fox) = (dir.path().join("refs.csv"), dir.path().join("fox.png"));
+    std::fs::write(&fox, &png).unwrap();
+    std::fs::write(
+        &csv,
+        "prompt,reference_images\n\"The fox, drawn again\",fox.png\n",
+    )
+    .unwrap();
+    browser
+        .open(&format!("{base}/batch?kind=image-generate"))
+        .await;
+    browser.wait_for_text("h1", "Many jobs at once").await;
+    browser.watch_for_errors().await;
+    browser
+        .find("#batch-file")
+        .await
+        .send_keys(&format!("{}\n{}", csv.display(), fox.display()))
+        .await
+        .unwrap();
+    browser
+        .wait_for_text(
+            "#batch-files",
+            "1 file uploaded and put in the rows that name it.",
+        )
+        .await;
+    browser.wait_for_text("#batch-submit", "Submit 1 job").await;
+    browser.click("#batch-submit").await;
+    browser
+        .wait_until(
+            "the row sent",
+            "document.querySelector('#batch-progress').textContent.startsWith('Sent 1 of 1')",
+        )
+        .await;
+    // Sent with the file's address on the site, which serves it whole.
+    let listed: Value = reqwest::Client::new()
+        .get(format!("{base}/library?limit=1"))
+        .bearer_auth(&ada)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let item = &listed["data"]["items"][0];
+    assert_eq!(item["body"]["prompt"], "The fox, drawn again", "{item}");
+    let address = item["body"]["reference_images"][0]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        address.starts_with(&format!("{base}/uploads/")),
+        "the file's address on the site: {item}"
+    );
+    let kept = reqwest::get(address).await.unwrap().bytes().await.unwrap();
+    assert_eq!(kept, png, "the file as chosen");
     browser.assert_still_working("making a batch").await;
 }
