@@ -9,9 +9,10 @@ use media_gen_e2e::{
 };
 use media_gen_gateway::access::key_file::KeyFile;
 use media_gen_gateway::access::AccessMode;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::common::eventually;
+use crate::sharing::read_as;
 
 /// The sandbox's count of tasks made.
 async fn tasks_made(sandbox: &str) -> u64 {
@@ -149,15 +150,7 @@ async fn a_csv_is_mended_in_its_table_sent_as_one_batch_and_what_the_day_cannot_
     );
     assert_eq!(tasks_made(&sandbox).await - before, 16);
     // One collection of its own, holding the twelve requests.
-    let collections: Value = reqwest::Client::new()
-        .get(format!("{base}/library/collections"))
-        .bearer_auth(&ada)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let collections = read_as(&format!("{base}/library/collections"), &ada).await;
     assert_eq!(
         collections["data"].as_array().unwrap().len(),
         1,
@@ -265,15 +258,7 @@ async fn a_csv_is_mended_in_its_table_sent_as_one_batch_and_what_the_day_cannot_
         )
         .await;
     // Sent with the file's address on the site, which serves it whole.
-    let listed: Value = reqwest::Client::new()
-        .get(format!("{base}/library?limit=1"))
-        .bearer_auth(&ada)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let listed = read_as(&format!("{base}/library?limit=1"), &ada).await;
     let item = &listed["data"]["items"][0];
     assert_eq!(item["body"]["prompt"], "The fox, drawn again", "{item}");
     let address = item["body"]["reference_images"][0]

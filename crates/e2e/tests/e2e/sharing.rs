@@ -102,7 +102,7 @@ pub(crate) async fn submit(
 }
 
 /// `GET` `url` as `key`: the answer's JSON.
-async fn read_as(url: &str, key: &str) -> Value {
+pub(crate) async fn read_as(url: &str, key: &str) -> Value {
     reqwest::Client::new()
         .get(url)
         .bearer_auth(key)
