@@ -6,8 +6,10 @@ use leptos_router::hooks::use_query_map;
 use media_gen_api::batch::{columns, list_column, starting_request, Batch, MAX_ROWS};
 use media_gen_api::cost::cost_of;
 use media_gen_api::validate::Context;
-use media_gen_api::{Request, TaskKind};
+use media_gen_api::TaskKind;
 use wasm_bindgen::JsCast;
+
+use crate::task::read_request;
 
 use super::files::Dropped;
 use super::send::Sending;
@@ -24,20 +26,13 @@ enum Shape {
     Csv,
 }
 
-/// A row's fields read as a request the way the app reads every request
-/// it is given (the browser's `JSON.parse`, then the contract's types):
-/// no second JSON reader in the page.
-fn read_row(kind: TaskKind, fields: serde_json::Value) -> Result<Request, String> {
-    use media_gen_client::value_reader::{parse, Parsed};
-    Request::from_body(kind, &Parsed(&parse(&fields.to_string())))
-}
-
 /// `text` read as a batch of `kind`; nothing for no text.
 fn read_text(kind: TaskKind, shape: Shape, text: &str) -> Option<Result<Batch, String>> {
     if text.trim().is_empty() {
         return None;
     }
     let base = starting_request(kind);
+    let read_row = |kind, fields: serde_json::Value| read_request(kind, &fields);
     let context = Context::default();
     let read = match shape {
         Shape::Lines => Batch::from_lines(&base, text, &context, read_row),

@@ -41,7 +41,7 @@ pub fn NewTask(
     let settings = settings_of.as_deref().and_then(|id| {
         let body = stored_request(kind, id)?.to_json();
         let preset = media_gen_api::organise::Preset::from_request(kind, "", &body);
-        super::presets::request_of(kind, &preset.apply_to(&serde_json::json!({}))).ok()
+        super::read_request(kind, &preset.apply_to(&serde_json::json!({}))).ok()
     });
     let settings_notice = settings_of.map(|id| match &settings {
         Some(_) => format!("The settings of task {id}: choose the media and submit."),

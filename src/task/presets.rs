@@ -12,6 +12,8 @@ use media_gen_api::organise::{check_organise_name, Preset, PRESETS_MAX};
 use media_gen_api::{Request, TaskKind};
 use media_gen_ui::store::settings as stored;
 
+use crate::task::read_request;
+
 use crate::settings::Settings;
 use crate::shell::access::Access;
 
@@ -21,12 +23,6 @@ use crate::shell::access::Access;
 fn read_list(text: &str) -> Vec<Preset> {
     media_gen_client::value_reader::read(&media_gen_client::value_reader::parse(text))
         .unwrap_or_default()
-}
-
-/// `body` read as a request of `kind`, by the same reader.
-pub(super) fn request_of(kind: TaskKind, body: &serde_json::Value) -> Result<Request, String> {
-    let parsed = media_gen_client::value_reader::parse(&body.to_string());
-    Request::from_body(kind, &media_gen_client::value_reader::Parsed(&parsed))
 }
 
 /// The presets this browser keeps.
@@ -167,7 +163,7 @@ pub fn SavedSettings(
         let now = draft
             .with_untracked(|draft| draft.as_ref().map(Request::to_json))
             .unwrap_or_else(|| serde_json::json!({}));
-        match request_of(kind, &preset.apply_to(&now)) {
+        match read_request(kind, &preset.apply_to(&now)) {
             Ok(request) => {
                 presets.said.set(Some((
                     true,
