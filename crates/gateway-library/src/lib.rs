@@ -139,25 +139,8 @@ impl Library {
     /// Open the library `at` and bring its schema up to date (said in the
     /// log); fails when it cannot be reached or is newer than this gateway.
     pub async fn open(at: &LibraryAt) -> Result<Library, DbError> {
-        let db: Box<dyn Database> = match at {
-            LibraryAt::Sqlite(path) => {
-                // The folder of a new deployment, and the file, its user's
-                // alone (SQLite gives its -wal and -shm files the file's
-                // mode); a failure here shows in the open.
-                if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                    let _ = crate::private_files::create_dir_all(parent);
-                }
-                let _ = crate::private_files::open_options()
-                    .write(true)
-                    .create(true)
-                    .truncate(false)
-                    .open(path);
-                Box::new(sqlite::Sqlite::open(path)?)
-            }
-            LibraryAt::Postgres(url) => Box::new(postgres::Postgres::open(url)?),
-        };
-        let db: std::sync::Arc<dyn Database> = std::sync::Arc::new(Timed(db));
-        let applied = db.migrate(MIGRATIONS).await?;
+        let db = database_at(at)?;
+        let db: std::sync::Arc<dyn Database> = std::sync::Arc::new(Timed(db));        let applied = db.migrate(MIGRATIONS).await?;
         if !applied.is_empty() {
             tracing::info!(library = %db.describe(), ?applied, "the library's schema is brought up to date");
         }
@@ -195,6 +178,69 @@ impl Library {
     ) -> Result<Vec<database::Rows>, DbError> {
         self.writes.run(statements).await
     }
+}
+
+/// The database `at`, not yet migrated (an SQLite file and its folder made
+/// if missing, its user's alone).
+fn database_at(at: &LibraryAt) -> Result<Box<dyn Database>, DbError> {
+    Ok(match at {
+        LibraryAt::Sqlite(path) => {
+            // The folder of a new deployment, and the file, its user's
+            // alone (SQLite gives its -wal and -shm files the file's
+            // mode); a failure here shows in the open.
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                let _ = crate::private_files::create_dir_all(parent);
+            }
+            let _ = crate::private_files::open_options()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path);
+            Box::new(sqlite::Sqlite::open(path)?)
+        }
+            LibraryAt::Postgres(url) => Box::new(postgres::Postgres::open(url)?),
+    })
+}
+
+/// How the schema of a library stands against this gateway's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaState {
+    /// Where the library is (no password).
+    pub at: String,
+    /// The newest change applied (0: none yet).
+    pub version: i64,
+    /// The changes the gateway applies when it starts, in order.
+    pub to_apply: Vec<&'static str>,
+}
+
+/// Whether the library `at` answers and how its schema stands, changing
+/// nothing; fails when it cannot be reached or is newer than this gateway.
+pub async fn schema_state(at: &LibraryAt) -> Result<SchemaState, DbError> {
+    let db = database_at(at)?;
+    let described = db.describe();
+    let applied = match db
+        .run(vec![database::Statement::new(
+            "SELECT version FROM schema_migrations",
+        )])
+        .await
+    {
+        Ok(rows) => rows
+            .into_iter()
+            .flatten()
+            .filter_map(|row| row.first().map(|cell| cell.whole::<i64>("schema_migrations.version")))
+            .collect::<Result<Vec<i64>, DbError>>()?,
+        // No table of applied changes: a new database, if it answers at all.
+        Err(_) => {
+            db.run(vec![database::Statement::new("SELECT 1")]).await?;
+            Vec::new()
+        }
+    };
+    let to_apply = database::to_apply(&applied, MIGRATIONS)?;
+    Ok(SchemaState {
+        at: described,
+        version: applied.iter().copied().max().unwrap_or(0),
+        to_apply: to_apply.iter().map(|migration| migration.name).collect(),
+    })
 }
 
 /// A database whose calls are timed in the metrics.

@@ -1,5 +1,6 @@
-//! Start-up settings: flags, each with an environment variable, and the
-//! service's token, read from `MEDIA_GEN_TOKEN` or a file and never printed.
+//! Start-up settings: flags, each with an environment variable and a key
+//! of `--config`'s file ([`crate::config_file`]), and the service's token,
+//! read from `MEDIA_GEN_TOKEN` or a file and never printed.
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -37,6 +38,11 @@ pub struct Config {
     /// The owner's commands; without one, serve.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// A TOML file of settings, each key a flag's name
+    /// (`upload-dir = "/var/lib/media-gen/uploads"`); the environment and
+    /// the flags override it, in that order (docs/deploy.md).
+    #[arg(long, env = "MEDIA_GEN_CONFIG", value_name = "FILE", global = true)]
+    pub config: Option<PathBuf>,
     /// Who may use the gateway: `open` (anyone; budgets per address),
     /// `keys` (holders of an access key from `keys add`; budgets per
     /// person) or `proxy` (the person an auth proxy names in --user-header).
@@ -322,6 +328,13 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
 /// The owner's commands.
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum Command {
+    /// Print the settings the gateway would serve with, each with where it
+    /// came from (default, file, environment, flag); secrets hidden.
+    Config,
+    /// Try everything serving needs (the service and its token, Redis, the
+    /// library, the store, the folders, the public address), one line
+    /// each; exits non-zero when anything fails.
+    Check,
     /// The access keys under --data-dir, or in --redis (run without the
     /// gateway; running ones see a change within a second).
     Keys {

@@ -6,7 +6,10 @@
 
 pub mod base_path;
 pub mod capabilities;
+pub mod check;
 pub mod config;
+pub mod config_file;
+pub mod config_shown;
 pub mod csp;
 pub mod forgetting;
 pub mod forward;

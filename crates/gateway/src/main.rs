@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use media_gen_gateway::config::{Command, LogFormat, TOKEN_VAR};
+use media_gen_gateway::config_file::{load, LoadError, Loaded};
 use media_gen_gateway::library::LibraryAt;
 use media_gen_gateway::{Config, Settings};
 
@@ -129,12 +129,46 @@ fn library_command(config: &Config, name: &str) -> ExitCode {
     }
 }
 
+/// `check`: every part's line; fails when one does.
+fn check(loaded: &Loaded) -> ExitCode {
+    let Some(runtime) = command_runtime("check") else {
+        return ExitCode::FAILURE;
+    };
+    let lines = runtime.block_on(media_gen_gateway::check::run(
+        loaded,
+        std::env::var(TOKEN_VAR).ok(),
+    ));
+    let (report, passed) = media_gen_gateway::check::report(&lines);
+    print!("{report}");
+    if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 fn main() -> ExitCode {
-    let config = Config::parse();
+    let loaded = match load(std::env::args_os()) {
+        Ok(loaded) => loaded,
+        Err(LoadError::Flags(error)) => error.exit(),
+        Err(LoadError::File(error)) => {
+            eprintln!("media-gen-gateway: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let config = loaded.config.clone();
     match &config.command {
         Some(Command::Keys { action }) => return keys(action, &config),
         Some(Command::Usage(_)) => return library_command(&config, "usage"),
         Some(Command::Library { .. }) => return library_command(&config, "library"),
+        Some(Command::Config) => {
+            print!(
+                "{}",
+                media_gen_gateway::config_shown::shown(&loaded, |var| std::env::var(var).ok())
+            );
+            return ExitCode::SUCCESS;
+        }
+        Some(Command::Check) => return check(&loaded),
         None => {}
     }
     // One thread: accepting, answering and reading the service all on it,

@@ -101,6 +101,32 @@ impl S3Bytes {
         }
     }
 
+    /// Write a small object under the prefix, read it back and delete it:
+    /// what `media-gen-gateway check` asks of the storage before serving.
+    pub async fn round_trip(&self) -> io::Result<()> {
+        let id = FileId::new().ok_or_else(|| io::Error::other("no random bits for a name"))?;
+        let name = format!(".check-{id}");
+        let path = match self.prefix.as_str() {
+            "" => Path::from(name),
+            prefix => Path::from(format!("{prefix}/{name}")),
+        };
+        let written = b"media-gen-gateway check".to_vec();
+        self.store
+            .put(&path, PutPayload::from(written.clone()))
+            .await
+            .map_err(storage_error)?;
+        let read = self.store.get(&path).await.map_err(storage_error);
+        let read = match read {
+            Ok(answer) => answer.bytes().await.map_err(storage_error),
+            Err(error) => Err(error),
+        };
+        let deleted = self.store.delete(&path).await.map_err(storage_error);
+        if read?.as_ref() != written.as_slice() {
+            return Err(io::Error::other("the object read back is not the one written"));
+        }
+        deleted
+    }
+
     pub(super) async fn create(&self, id: &FileId, upload: &mut Upload) -> io::Result<()> {
         let multipart = self
             .store

@@ -1,0 +1,78 @@
+//! The store uploads and kept results go to takes a small object, gives it
+//! back and deletes it: S3-compatible storage, or the upload folder.
+
+use std::path::Path;
+
+use super::{Line, PART_TIMEOUT};
+use crate::config_file::Loaded;
+use crate::config_shown::without_password;
+use crate::uploads::bytes::s3::S3Bytes;
+
+const PART: &str = "store";
+
+/// Write, read and delete one small object.
+pub(super) async fn check(loaded: &Loaded) -> Line {
+    let uploads = match loaded.config.uploads() {
+        Ok(Some(uploads)) => uploads,
+        Ok(None) => {
+            return Line::skipped(
+                PART,
+                "no uploads taken (and so no results kept): no upload-dir or upload-store, \
+                 or access open without uploads-open",
+            )
+        }
+        Err(_) => return Line::skipped(PART, "the settings name no usable store (above)"),
+    };
+    match (&uploads.store, &uploads.dir) {
+        (Some(url), _) => object_storage(loaded, url).await,
+        (None, Some(dir)) => folder(dir).await,
+        (None, None) => Line::skipped(PART, "no upload-dir or upload-store"),
+    }
+}
+
+async fn object_storage(loaded: &Loaded, url: &str) -> Line {
+    let shown = without_password(url);
+    let hint = format!(
+        "check {}, AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, \
+         and that the bucket exists",
+        loaded.where_set("upload-store")
+    );
+    let store = match S3Bytes::open(url, &[]) {
+        Ok(store) => store,
+        Err(error) => return Line::failed(PART, error, hint),
+    };
+    match tokio::time::timeout(PART_TIMEOUT, store.round_trip()).await {
+        Ok(Ok(())) => Line::ok(PART, format!("{shown}: an object written, read and deleted")),
+        Ok(Err(error)) => Line::failed(PART, format!("{shown}: {error}"), hint),
+        Err(_) => Line::failed(
+            PART,
+            format!("{shown} did not answer within {} s", PART_TIMEOUT.as_secs()),
+            hint,
+        ),
+    }
+}
+
+async fn folder(dir: &Path) -> Line {
+    let path = dir.join(".media-gen-check");
+    let written = b"media-gen-gateway check";
+    let tried = async {
+        tokio::fs::write(&path, written).await?;
+        let read = tokio::fs::read(&path).await;
+        tokio::fs::remove_file(&path).await?;
+        if read? != written {
+            return Err(std::io::Error::other("the file read back is not the one written"));
+        }
+        Ok(())
+    };
+    match tried.await {
+        Ok(()) => Line::ok(
+            PART,
+            format!("{}: a file written, read and deleted", dir.display()),
+        ),
+        Err(error) => Line::failed(
+            PART,
+            format!("{}: {error}", dir.display()),
+            "make the folder the gateway's user's own (chown, chmod 700)",
+        ),
+    }
+}
