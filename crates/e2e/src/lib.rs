@@ -161,7 +161,7 @@ impl Site {
 }
 
 /// The gateway's token for the sandbox in these tests.
-const GATEWAY_TOKEN: &str = "e2e-gateway-only-token";
+pub const GATEWAY_TOKEN: &str = "e2e-gateway-only-token";
 
 /// Inject `faults` (the fields of the sandbox's `/sandbox/faults`, such as
 /// `{ "http_429": 1.0, "limit": 1 }`) into the sandbox at `sandbox_url`.

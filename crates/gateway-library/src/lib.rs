@@ -140,7 +140,8 @@ impl Library {
     /// log); fails when it cannot be reached or is newer than this gateway.
     pub async fn open(at: &LibraryAt) -> Result<Library, DbError> {
         let db = database_at(at)?;
-        let db: std::sync::Arc<dyn Database> = std::sync::Arc::new(Timed(db));        let applied = db.migrate(MIGRATIONS).await?;
+        let db: std::sync::Arc<dyn Database> = std::sync::Arc::new(Timed(db));
+        let applied = db.migrate(MIGRATIONS).await?;
         if !applied.is_empty() {
             tracing::info!(library = %db.describe(), ?applied, "the library's schema is brought up to date");
         }
@@ -198,7 +199,7 @@ fn database_at(at: &LibraryAt) -> Result<Box<dyn Database>, DbError> {
                 .open(path);
             Box::new(sqlite::Sqlite::open(path)?)
         }
-            LibraryAt::Postgres(url) => Box::new(postgres::Postgres::open(url)?),
+        LibraryAt::Postgres(url) => Box::new(postgres::Postgres::open(url)?),
     })
 }
 
@@ -227,7 +228,10 @@ pub async fn schema_state(at: &LibraryAt) -> Result<SchemaState, DbError> {
         Ok(rows) => rows
             .into_iter()
             .flatten()
-            .filter_map(|row| row.first().map(|cell| cell.whole::<i64>("schema_migrations.version")))
+            .filter_map(|row| {
+                row.first()
+                    .map(|cell| cell.whole::<i64>("schema_migrations.version"))
+            })
             .collect::<Result<Vec<i64>, DbError>>()?,
         // No table of applied changes: a new database, if it answers at all.
         Err(_) => {

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use clap::parser::ValueSource;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory};
 
 use crate::config::Config;
@@ -423,7 +423,9 @@ mod tests {
         );
         let size = refused("# sizes\nupload-quota = \"lots\"");
         assert!(
-            size.starts_with("gateway.toml:2: upload-quota = \"lots\": \"lots\" is not a size such as 20GiB"),
+            size.starts_with(
+                "gateway.toml:2: upload-quota = \"lots\": \"lots\" is not a size such as 20GiB"
+            ),
             "{size}"
         );
         assert_eq!(

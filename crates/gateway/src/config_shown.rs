@@ -139,7 +139,10 @@ pub fn without_password(url: &str) -> String {
             )
         })
         .collect();
-    if pairs.iter().any(|(key, _)| key.to_ascii_lowercase().contains("password")) {
+    if pairs
+        .iter()
+        .any(|(key, _)| key.to_ascii_lowercase().contains("password"))
+    {
         parsed.query_pairs_mut().clear().extend_pairs(pairs);
     }
     // The URL writer escapes the placeholder; shown as written.
@@ -164,7 +167,10 @@ mod tests {
             without_password("postgres://gw@db/media?sslmode=disable&password=s3cret"),
             "postgres://gw@db/media?sslmode=disable&password=…"
         );
-        assert_eq!(without_password("sqlite:/var/lib/x.sqlite3"), "sqlite:/var/lib/x.sqlite3");
+        assert_eq!(
+            without_password("sqlite:/var/lib/x.sqlite3"),
+            "sqlite:/var/lib/x.sqlite3"
+        );
         assert_eq!(
             without_password("https://api.example.com/base"),
             "https://api.example.com/base"

@@ -134,10 +134,9 @@ fn check(loaded: &Loaded) -> ExitCode {
     let Some(runtime) = command_runtime("check") else {
         return ExitCode::FAILURE;
     };
-    let lines = runtime.block_on(media_gen_gateway::check::run(
-        loaded,
-        std::env::var(TOKEN_VAR).ok(),
-    ));
+    let lines = runtime.block_on(media_gen_gateway::check::run(loaded, &|var| {
+        std::env::var(var).ok()
+    }));
     let (report, passed) = media_gen_gateway::check::report(&lines);
     print!("{report}");
     if passed {

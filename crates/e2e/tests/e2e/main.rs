@@ -12,6 +12,7 @@ mod actions;
 mod app_shell;
 mod batch;
 mod behind_nginx;
+mod check;
 mod chunks;
 mod every_page;
 mod file_fields;

@@ -122,7 +122,9 @@ impl S3Bytes {
         };
         let deleted = self.store.delete(&path).await.map_err(storage_error);
         if read?.as_ref() != written.as_slice() {
-            return Err(io::Error::other("the object read back is not the one written"));
+            return Err(io::Error::other(
+                "the object read back is not the one written",
+            ));
         }
         deleted
     }

@@ -37,7 +37,10 @@ fn private(loaded: &Loaded, key: &'static str, dir: &Path) -> Line {
         return Line::failed(
             key,
             format!("{shown} cannot be made: {error}"),
-            format!("make it, owned by the gateway's user, or correct {}", loaded.where_set(key)),
+            format!(
+                "make it, owned by the gateway's user, or correct {}",
+                loaded.where_set(key)
+            ),
         );
     }
     let mode = mode_of(dir);
@@ -51,11 +54,14 @@ fn private(loaded: &Loaded, key: &'static str, dir: &Path) -> Line {
     let probe = dir.join(".media-gen-check");
     let written = std::fs::write(&probe, b"check").and_then(|()| std::fs::remove_file(&probe));
     match written {
-        Ok(()) => Line::ok(key, format!("{shown}: writable, its user's alone (mode {mode:o})")),
+        Ok(()) => Line::ok(
+            key,
+            format!("{shown}: writable, its user's alone (mode {mode:o})"),
+        ),
         Err(error) => Line::failed(
             key,
             format!("{shown} is not writable: {error}"),
-            format!("chown it to the gateway's user (mode 700)"),
+            "chown it to the gateway's user (mode 700)".to_owned(),
         ),
     }
 }
@@ -69,7 +75,10 @@ fn app(loaded: &Loaded, dir: &Path) -> Line {
         }
         _ => Line::failed(
             "static",
-            format!("{} has no index.html", index.parent().unwrap_or(dir).display()),
+            format!(
+                "{} has no index.html",
+                index.parent().unwrap_or(dir).display()
+            ),
             format!(
                 "build the app (cargo xtask dist) and copy dist/ there, or correct {}",
                 loaded.where_set("static")

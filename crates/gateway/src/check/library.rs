@@ -14,13 +14,7 @@ pub(super) async fn check(loaded: &Loaded) -> Line {
     let where_set = loaded.where_set("library");
     let flag = match config.library_flag() {
         Ok(flag) => flag,
-        Err(error) => {
-            return Line::failed(
-                PART,
-                error.to_string(),
-                format!("correct {where_set}"),
-            )
-        }
+        Err(error) => return Line::failed(PART, error.to_string(), format!("correct {where_set}")),
     };
     let keeps = matches!(config.access, AccessMode::Keys | AccessMode::Proxy);
     let Some(at) = flag.resolve(keeps, config.data_dir.as_deref(), config.redis.is_some()) else {
@@ -44,7 +38,10 @@ pub(super) async fn check(loaded: &Loaded) -> Line {
     match tokio::time::timeout(PART_TIMEOUT, schema_state(&at)).await {
         Ok(Ok(state)) if state.to_apply.is_empty() => Line::ok(
             PART,
-            format!("{} answers; its schema is current (version {})", state.at, state.version),
+            format!(
+                "{} answers; its schema is current (version {})",
+                state.at, state.version
+            ),
         ),
         Ok(Ok(state)) => Line::ok(
             PART,

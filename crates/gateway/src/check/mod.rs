@@ -80,14 +80,20 @@ impl Line {
     }
 }
 
-/// Try every part `loaded` names, `token_var` being `MEDIA_GEN_TOKEN`.
-pub async fn run(loaded: &Loaded, token_var: Option<String>) -> Vec<Line> {
+/// The variables of the environment `check` reads beyond the flags' own:
+/// the token, and the store's `AWS_*`.
+pub type Environment<'a> = &'a (dyn Fn(&str) -> Option<String> + Sync);
+
+/// Try every part `loaded` names, reading the token and the store's
+/// settings from `env`.
+pub async fn run(loaded: &Loaded, env: Environment<'_>) -> Vec<Line> {
+    let token_var = env(crate::config::TOKEN_VAR);
     let settings = settings(loaded, token_var.clone());
     let (service, redis, library, store, public_url) = tokio::join!(
         service::check(loaded, token_var),
         redis::check(loaded),
         library::check(loaded),
-        store::check(loaded),
+        store::check(loaded, env),
         public_url::check(loaded),
     );
     let mut lines = vec![settings, service, redis, library, store];
@@ -98,10 +104,10 @@ pub async fn run(loaded: &Loaded, token_var: Option<String>) -> Vec<Line> {
 
 /// Whether the settings hold together (what the gateway refuses at start).
 fn settings(loaded: &Loaded, token_var: Option<String>) -> Line {
-    let from = loaded
-        .file
-        .as_ref()
-        .map_or_else(|| "flags and environment".to_owned(), |f| f.display().to_string());
+    let from = loaded.file.as_ref().map_or_else(
+        || "flags and environment".to_owned(),
+        |f| f.display().to_string(),
+    );
     match crate::Settings::from_config(&loaded.config, token_var) {
         Ok(settings) => Line::ok(
             "settings",

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use axum::http::Uri;
+use axum::http::{StatusCode, Uri};
 use http_body_util::BodyExt;
 
 use super::{Line, PART_TIMEOUT};
@@ -25,16 +25,15 @@ pub(super) async fn check(loaded: &Loaded) -> Line {
         return Line::skipped(PART, "none: no relay of callbacks, no uploads");
     };
     let where_set = loaded.where_set("public-url");
-    let listener = match tokio::net::TcpListener::bind(config.listen).await {
-        Ok(listener) => listener,
-        Err(error) => {
-            return Line::failed(
+    let listener =
+        match tokio::net::TcpListener::bind(config.listen).await {
+            Ok(listener) => listener,
+            Err(error) => return Line::failed(
                 PART,
                 format!("cannot listen on {} to try it: {error}", config.listen),
                 "stop the gateway running there, then check again (check runs before it serves)",
-            )
-        }
-    };
+            ),
+        };
     let word = match crate::uploads::FileId::new() {
         Some(id) => id.to_string(),
         None => return Line::failed(PART, "no random bits for a word", "try again"),
@@ -56,18 +55,20 @@ pub(super) async fn check(loaded: &Loaded) -> Line {
         config.base_path, config.listen
     );
     match heard {
-        Ok(body) if body == word => Line::ok(PART, format!("{public_url} reaches this gateway")),
-        Ok(_) => Line::failed(
+        Ok((status, body)) if status.is_success() && body == word => {
+            Line::ok(PART, format!("{public_url} reaches this gateway"))
+        }
+        Ok((status, _)) => Line::failed(
             PART,
-            format!("{public_url} answers, but not from this gateway"),
+            format!("{url} answers ({status}), but not from this gateway"),
             hint,
         ),
         Err(why) => Line::failed(PART, format!("{url}: {why}"), hint),
     }
 }
 
-/// The body of `GET url`, or why there is none.
-async fn heard(url: &str, deadline: Duration) -> Result<String, String> {
+/// The status and body of `GET url`, or why there are none.
+async fn heard(url: &str, deadline: Duration) -> Result<(StatusCode, String), String> {
     let uri: Uri = url.parse().map_err(|_| "not an address".to_owned())?;
     let answer = UpstreamClient::new()
         .get_streamed(uri, deadline)
@@ -84,8 +85,5 @@ async fn heard(url: &str, deadline: Duration) -> Result<String, String> {
         .map_err(|_| "the answer did not end".to_owned())?
         .map_err(|error| error.to_string())?
         .to_bytes();
-    if !status.is_success() {
-        return Err(format!("answered {status}"));
-    }
-    Ok(String::from_utf8_lossy(&body).into_owned())
+    Ok((status, String::from_utf8_lossy(&body).into_owned()))
 }

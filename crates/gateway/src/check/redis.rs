@@ -25,7 +25,9 @@ pub(super) async fn check(loaded: &Loaded) -> Line {
     };
     let ping = async {
         let mut connection = client.get_multiplexed_async_connection().await?;
-        redis::cmd("PING").query_async::<String>(&mut connection).await
+        redis::cmd("PING")
+            .query_async::<String>(&mut connection)
+            .await
     };
     match tokio::time::timeout(PART_TIMEOUT, ping).await {
         Ok(Ok(_)) => Line::ok(PART, format!("{shown} answers")),

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Line, PART_TIMEOUT};
+use super::{Environment, Line, PART_TIMEOUT};
 use crate::config_file::Loaded;
 use crate::config_shown::without_password;
 use crate::uploads::bytes::s3::S3Bytes;
@@ -11,7 +11,7 @@ use crate::uploads::bytes::s3::S3Bytes;
 const PART: &str = "store";
 
 /// Write, read and delete one small object.
-pub(super) async fn check(loaded: &Loaded) -> Line {
+pub(super) async fn check(loaded: &Loaded, env: Environment<'_>) -> Line {
     let uploads = match loaded.config.uploads() {
         Ok(Some(uploads)) => uploads,
         Ok(None) => {
@@ -24,25 +24,42 @@ pub(super) async fn check(loaded: &Loaded) -> Line {
         Err(_) => return Line::skipped(PART, "the settings name no usable store (above)"),
     };
     match (&uploads.store, &uploads.dir) {
-        (Some(url), _) => object_storage(loaded, url).await,
+        (Some(url), _) => object_storage(loaded, url, env).await,
         (None, Some(dir)) => folder(dir).await,
         (None, None) => Line::skipped(PART, "no upload-dir or upload-store"),
     }
 }
 
-async fn object_storage(loaded: &Loaded, url: &str) -> Line {
+/// The storage's settings as the gateway reads them from its environment
+/// (`AWS_ENDPOINT_URL` as `aws_endpoint_url`, …).
+const STORE_VARIABLES: &[&str] = &[
+    "AWS_ENDPOINT_URL",
+    "AWS_REGION",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+];
+
+async fn object_storage(loaded: &Loaded, url: &str, env: Environment<'_>) -> Line {
     let shown = without_password(url);
     let hint = format!(
         "check {}, AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, \
          and that the bucket exists",
         loaded.where_set("upload-store")
     );
-    let store = match S3Bytes::open(url, &[]) {
+    let options: Vec<(String, String)> = STORE_VARIABLES
+        .iter()
+        .filter_map(|var| Some((var.to_ascii_lowercase(), env(var)?)))
+        .collect();
+    let store = match S3Bytes::open(url, &options) {
         Ok(store) => store,
         Err(error) => return Line::failed(PART, error, hint),
     };
     match tokio::time::timeout(PART_TIMEOUT, store.round_trip()).await {
-        Ok(Ok(())) => Line::ok(PART, format!("{shown}: an object written, read and deleted")),
+        Ok(Ok(())) => Line::ok(
+            PART,
+            format!("{shown}: an object written, read and deleted"),
+        ),
         Ok(Err(error)) => Line::failed(PART, format!("{shown}: {error}"), hint),
         Err(_) => Line::failed(
             PART,
@@ -60,7 +77,9 @@ async fn folder(dir: &Path) -> Line {
         let read = tokio::fs::read(&path).await;
         tokio::fs::remove_file(&path).await?;
         if read? != written {
-            return Err(std::io::Error::other("the file read back is not the one written"));
+            return Err(std::io::Error::other(
+                "the file read back is not the one written",
+            ));
         }
         Ok(())
     };

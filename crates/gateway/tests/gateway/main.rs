@@ -10,6 +10,7 @@ mod support;
 mod abuse;
 mod access;
 mod admission;
+mod config_file;
 mod forwarding;
 mod kept;
 mod library;
