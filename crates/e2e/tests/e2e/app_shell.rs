@@ -1,4 +1,5 @@
 //! The release build of the app, served by the sandbox, in real headless Chromium.
+//! (That each route opens directly is checked in `every_page.rs`.)
 
 use media_gen_e2e::{start_site, Browser, Network};
 
@@ -48,30 +49,6 @@ async fn release_app_starts_connected_to_the_sandbox() {
     browser.click("nav a[href='/settings']").await;
     browser.wait_for_text("main h1", "Settings").await;
     browser.screenshot("settings").await;
-    browser.close().await;
-}
-
-#[tokio::test]
-#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
-async fn app_routes_open_directly() {
-    let site = start_site().await;
-    let base_url = &site.base_url;
-    let browser = Browser::start().await;
-    for (path, title) in [
-        ("/new/image-to-video", "Image to video"),
-        ("/new/video-translate", "Video translation"),
-        ("/new/image-generate", "Image generation"),
-        ("/settings", "Settings"),
-        (
-            "/tasks/image_generate/i2is-typed-by-hand",
-            "Image generation",
-        ),
-        ("/no/such/page", "Page not found"),
-    ] {
-        browser.open(&format!("{base_url}{path}")).await;
-        browser.wait_for_text("main h1", title).await;
-    }
-    browser.screenshot("not-found").await;
     browser.close().await;
 }
 

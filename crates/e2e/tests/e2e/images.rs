@@ -1,7 +1,8 @@
 //! Images as people see them, in the release build in real headless
 //! Chromium: a URL typed key by key is loaded once, when complete, and a
 //! field's previews load one at a time; previews, thumbnails and the gallery
-//! keep each image's own shape.
+//! keep each image's own shape; a portrait start frame for a landscape
+//! video is pointed out.
 
 use media_gen_e2e::{start_site, Browser};
 
@@ -24,9 +25,12 @@ fn drawn_in_own_shape(css: &str) -> String {
     )
 }
 
+/// A start frame's URL typed key by key is loaded once, when complete, and
+/// previewed in its own shape; a portrait start frame for a landscape video
+/// is pointed out, and the warning goes once the ratio follows the frame.
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
-async fn a_url_typed_key_by_key_is_loaded_once_in_its_own_shape() {
+async fn a_url_typed_key_by_key_is_loaded_once_and_a_portrait_frame_is_pointed_out() {
     let site = start_site().await;
     let browser = Browser::start().await;
     browser
@@ -56,6 +60,37 @@ async fn a_url_typed_key_by_key_is_loaded_once_in_its_own_shape() {
             &drawn_in_own_shape(".image-preview img"),
         )
         .await;
+
+    // A portrait start frame for a landscape video is pointed out.
+    browser.watch_for_errors().await;
+    browser.click("#model-S").await;
+    browser
+        .type_into("#image_url", &site.media("image/2K/9x16.png"))
+        .await;
+    browser.click("#prompt").await;
+    browser
+        .wait_for_text(".image-preview figcaption", "1152 × 2048 px")
+        .await;
+    let warning = "#aspect_ratio-problems li.problem--warning";
+    browser
+        .wait_for_text(
+            warning,
+            "The start frame is 1152×2048 (portrait) but the video will be 16:9 \
+             (landscape, the service's default): the picture will be cropped or filled. \
+             Choose 9:16 to keep the frame's shape.",
+        )
+        .await;
+    browser.screenshot("form-portrait-frame").await;
+    // Taking the advice: the warning goes, and the frame size turns.
+    browser.choose("#aspect_ratio", "9:16").await;
+    browser.wait_for_text("#frame-size", "720 × 1280 px").await;
+    browser
+        .wait_until(
+            "the warning to go",
+            &format!("document.querySelector('{warning}') === null"),
+        )
+        .await;
+    browser.assert_still_working("the aspect ratio").await;
     browser.close().await;
 }
 

@@ -134,78 +134,6 @@ async fn events(browser: &Browser, kind: &str) -> Vec<Value> {
 
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
-async fn the_client_and_rules_work_from_javascript() {
-    let (_, browser) = page(100).await;
-    let result = browser
-        .run_async(&format!(
-            "const client = widgets.createClient({conn});
-             const ids = await client.submitImageGenerate({{ prompt: 'A lighthouse', image_quality: '1K' }});
-             let task;
-             for (let i = 0; i < 100; i++) {{
-               task = await client.imageGenerate(ids.taskIds[0]);
-               if (task.status === 'SUCCEEDED') break;
-               await new Promise((r) => setTimeout(r, 50));
-             }}
-             const languages = await client.targetLanguages();
-             let failure;
-             try {{ await client.videoTranslate('vt-unknown'); }} catch (error) {{
-               failure = {{ message: error.message, kind: error.kind, status: error.status, retryable: error.retryable, isError: error instanceof Error }};
-             }}
-             let bad;
-             try {{ widgets.createClient({{ baseUrl: 'ftp://x' }}); }} catch (error) {{ bad = {{ kind: error.kind, field: error.field }}; }}
-             let shape;
-             try {{ widgets.validateImageGenerate({{ prompt: 'p', generate_count: 'two' }}); }} catch (error) {{ shape = error.field; }}
-             const problems = widgets.validateImageToVideo({{ model: 'S', prompt: '', aspect_resolution: '4k', duration: 5 }});
-             return {{
-               plain: Object.getPrototypeOf(task) === Object.prototype,
-               status: task.status, image: task.image_url, languages: languages.length,
-               failure, bad, shape, problems,
-               rule: widgets.validate('image_generate', {{ prompt: '' }})[0].rule,
-             }};",
-            conn = connection()
-        ))
-        .await;
-    assert_eq!(result["plain"], true, "plain objects, not Maps: {result}");
-    assert_eq!(result["status"], "SUCCEEDED");
-    assert!(result["image"].as_str().unwrap().contains(".png"));
-    assert!(result["languages"].as_u64().unwrap() > 3);
-    let failure = &result["failure"];
-    assert_eq!(
-        (
-            &failure["kind"],
-            &failure["status"],
-            &failure["retryable"],
-            &failure["isError"]
-        ),
-        (
-            &Value::from("http"),
-            &Value::from(404),
-            &Value::from(false),
-            &Value::from(true)
-        ),
-        "{failure}"
-    );
-    assert_eq!(result["bad"]["kind"], "options");
-    assert_eq!(result["bad"]["field"], "baseUrl");
-    assert_eq!(result["shape"], "request.generate_count");
-    let fields: Vec<&str> = result["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["field"].as_str().unwrap())
-        .collect();
-    assert!(
-        fields.contains(&"prompt")
-            && fields.contains(&"aspect_resolution")
-            && fields.contains(&"duration"),
-        "{fields:?}"
-    );
-    assert_eq!(result["rule"], "required");
-    browser.close().await;
-}
-
-#[tokio::test]
-#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
 async fn submit_then_status_widget_with_every_event() {
     let (_, browser) = page(300).await;
     mount_form(&browser, "#submit-a", "submitA").await;
@@ -397,60 +325,84 @@ async fn update_keeps_input_and_unmount_leaves_nothing_running() {
     browser.close().await;
 }
 
+/// On one page of the package (`index.html`), each part in its own
+/// element: the client and the rules work from JavaScript; custom elements
+/// work from plain HTML (attributes reflect, removing one unmounts it); a
+/// status widget follows new tasks after `update`; two submit widgets are
+/// independent, the one submitted sending the page's only
+/// `media-gen-submitted`.
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
-async fn two_widgets_on_one_page_are_independent() {
+async fn the_client_elements_and_widgets_work_side_by_side_on_one_page() {
     let (_, browser) = page(100).await;
-    browser
+    // The client and the rules, from JavaScript (no element).
+    let result = browser
         .run_async(&format!(
-            "for (const id of ['#submit-a', '#submit-b']) {{
-               widgets.mountSubmitWidget(document.querySelector(id), {{ ...{conn}, kind: 'image_generate' }});
-             }}",
+            "const client = widgets.createClient({conn});
+             const ids = await client.submitImageGenerate({{ prompt: 'A lighthouse', image_quality: '1K' }});
+             let task;
+             for (let i = 0; i < 100; i++) {{
+               task = await client.imageGenerate(ids.taskIds[0]);
+               if (task.status === 'SUCCEEDED') break;
+               await new Promise((r) => setTimeout(r, 50));
+             }}
+             const languages = await client.targetLanguages();
+             let failure;
+             try {{ await client.videoTranslate('vt-unknown'); }} catch (error) {{
+               failure = {{ message: error.message, kind: error.kind, status: error.status, retryable: error.retryable, isError: error instanceof Error }};
+             }}
+             let bad;
+             try {{ widgets.createClient({{ baseUrl: 'ftp://x' }}); }} catch (error) {{ bad = {{ kind: error.kind, field: error.field }}; }}
+             let shape;
+             try {{ widgets.validateImageGenerate({{ prompt: 'p', generate_count: 'two' }}); }} catch (error) {{ shape = error.field; }}
+             const problems = widgets.validateImageToVideo({{ model: 'S', prompt: '', aspect_resolution: '4k', duration: 5 }});
+             return {{
+               plain: Object.getPrototypeOf(task) === Object.prototype,
+               status: task.status, image: task.image_url, languages: languages.length,
+               failure, bad, shape, problems,
+               rule: widgets.validate('image_generate', {{ prompt: '' }})[0].rule,
+             }};",
             conn = connection()
         ))
         .await;
-    browser
-        .wait_until(
-            "both forms",
-            "inWidget('#submit-a', '#prompt') && inWidget('#submit-b', '#prompt')",
-        )
-        .await;
-    browser
-        .run_async("typeInto('#submit-a', '#prompt', 'only in A');")
-        .await;
-    browser
-        .wait_until("A valid", "!inWidget('#submit-a', '#submit').disabled")
-        .await;
+    assert_eq!(result["plain"], true, "plain objects, not Maps: {result}");
+    assert_eq!(result["status"], "SUCCEEDED");
+    assert!(result["image"].as_str().unwrap().contains(".png"));
+    assert!(result["languages"].as_u64().unwrap() > 3);
+    let failure = &result["failure"];
     assert_eq!(
-        browser.eval("inWidget('#submit-b', '#prompt').value").await,
-        ""
+        (
+            &failure["kind"],
+            &failure["status"],
+            &failure["retryable"],
+            &failure["isError"]
+        ),
+        (
+            &Value::from("http"),
+            &Value::from(404),
+            &Value::from(false),
+            &Value::from(true)
+        ),
+        "{failure}"
     );
-    assert_eq!(
-        browser
-            .eval("inWidget('#submit-b', '#submit').disabled")
-            .await,
-        true
+    assert_eq!(result["bad"]["kind"], "options");
+    assert_eq!(result["bad"]["field"], "baseUrl");
+    assert_eq!(result["shape"], "request.generate_count");
+    let fields: Vec<&str> = result["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["field"].as_str().unwrap())
+        .collect();
+    assert!(
+        fields.contains(&"prompt")
+            && fields.contains(&"aspect_resolution")
+            && fields.contains(&"duration"),
+        "{fields:?}"
     );
-    browser
-        .run_async("inWidget('#submit-a', '#submit').click();")
-        .await;
-    browser
-        .wait_until(
-            "the submitted event",
-            "events.some((e) => e.type === 'media-gen-submitted')",
-        )
-        .await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let submitted = events(&browser, "media-gen-submitted").await;
-    assert_eq!(submitted.len(), 1);
-    assert_eq!(submitted[0]["target"], "submit-a");
-    browser.close().await;
-}
+    assert_eq!(result["rule"], "required");
 
-#[tokio::test]
-#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
-async fn custom_elements_work_from_plain_html() {
-    let (_, browser) = page(100).await;
+    // Custom elements from plain HTML, in `#elements`.
     let id = browser
         .run_async(&format!(
             "const ids = await widgets.createClient({conn}).submitImageGenerate({{ prompt: 'element' }});
@@ -497,6 +449,82 @@ async fn custom_elements_work_from_plain_html() {
         )
         .await;
     assert_eq!(nodes_left(&browser, "window.removed").await, 0);
+
+    // A status widget follows new tasks after `update`, in `#status`.
+    let ids = browser
+        .run_async(&format!(
+            "const client = widgets.createClient({conn});
+             const first = await client.submitImageGenerate({{ prompt: 'first' }});
+             const second = await client.submitImageGenerate({{ prompt: 'second' }});
+             window.follow = widgets.mountStatusWidget(document.querySelector('#status'),
+               {{ ...{conn}, kind: 'image_generate', taskId: first.taskIds[0] }});
+             return [first.taskIds[0], second.taskIds[0]];",
+            conn = connection()
+        ))
+        .await;
+    let shown = |id: &Value| {
+        format!(
+            "document.querySelector('#status').shadowRoot.querySelector('li[data-task-id={id}][data-status=SUCCEEDED]')"
+        )
+    };
+    browser.wait_until("the first task", &shown(&ids[0])).await;
+    browser
+        .run_async(&format!("follow.update({{ taskId: {} }});", ids[1]))
+        .await;
+    browser.wait_until("the second task", &shown(&ids[1])).await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#status').shadowRoot.querySelectorAll('li.widget-task').length")
+            .await,
+        1,
+        "only the task it follows now"
+    );
+
+    // Two submit widgets, in `#submit-a` and `#submit-b`, are independent:
+    // last, as its submit is the page's only `media-gen-submitted`.
+    browser
+        .run_async(&format!(
+            "for (const id of ['#submit-a', '#submit-b']) {{
+               widgets.mountSubmitWidget(document.querySelector(id), {{ ...{conn}, kind: 'image_generate' }});
+             }}",
+            conn = connection()
+        ))
+        .await;
+    browser
+        .wait_until(
+            "both forms",
+            "inWidget('#submit-a', '#prompt') && inWidget('#submit-b', '#prompt')",
+        )
+        .await;
+    browser
+        .run_async("typeInto('#submit-a', '#prompt', 'only in A');")
+        .await;
+    browser
+        .wait_until("A valid", "!inWidget('#submit-a', '#submit').disabled")
+        .await;
+    assert_eq!(
+        browser.eval("inWidget('#submit-b', '#prompt').value").await,
+        ""
+    );
+    assert_eq!(
+        browser
+            .eval("inWidget('#submit-b', '#submit').disabled")
+            .await,
+        true
+    );
+    browser
+        .run_async("inWidget('#submit-a', '#submit').click();")
+        .await;
+    browser
+        .wait_until(
+            "the submitted event",
+            "events.some((e) => e.type === 'media-gen-submitted')",
+        )
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let submitted = events(&browser, "media-gen-submitted").await;
+    assert_eq!(submitted.len(), 1);
+    assert_eq!(submitted[0]["target"], "submit-a");
     browser.close().await;
 }
 
@@ -547,41 +575,6 @@ async fn the_example_page_mounts_both_widgets() {
         )
         .await;
     browser.screenshot("widgets-example").await;
-    browser.close().await;
-}
-
-#[tokio::test]
-#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
-async fn a_status_widget_follows_new_tasks_after_update() {
-    let (_, browser) = page(100).await;
-    let ids = browser
-        .run_async(&format!(
-            "const client = widgets.createClient({conn});
-             const first = await client.submitImageGenerate({{ prompt: 'first' }});
-             const second = await client.submitImageGenerate({{ prompt: 'second' }});
-             window.follow = widgets.mountStatusWidget(document.querySelector('#status'),
-               {{ ...{conn}, kind: 'image_generate', taskId: first.taskIds[0] }});
-             return [first.taskIds[0], second.taskIds[0]];",
-            conn = connection()
-        ))
-        .await;
-    let shown = |id: &Value| {
-        format!(
-            "document.querySelector('#status').shadowRoot.querySelector('li[data-task-id={id}][data-status=SUCCEEDED]')"
-        )
-    };
-    browser.wait_until("the first task", &shown(&ids[0])).await;
-    browser
-        .run_async(&format!("follow.update({{ taskId: {} }});", ids[1]))
-        .await;
-    browser.wait_until("the second task", &shown(&ids[1])).await;
-    assert_eq!(
-        browser
-            .eval("document.querySelector('#status').shadowRoot.querySelectorAll('li.widget-task').length")
-            .await,
-        1,
-        "only the task it follows now"
-    );
     browser.close().await;
 }
 
@@ -654,10 +647,17 @@ async fn fetched_once(browser: &Browser) -> Vec<String> {
     names
 }
 
+/// On the page that imports only the client entry (`client.html`): the
+/// client calls and watches and loads no views (only the client module is
+/// fetched, so this comes first); it reads what the page gives as
+/// `JSON.stringify` would and waits as the service asks; and elements
+/// reflect their properties and keep those set before they were defined
+/// (last: this imports the widgets module).
 #[tokio::test]
 #[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
-async fn the_client_entry_alone_calls_watches_and_loads_no_views() {
-    let (_site, browser) = client_page().await;
+async fn the_client_entry_alone_calls_reads_and_waits_and_elements_keep_early_properties() {
+    let (site, browser) = client_page().await;
+    // Calls and watches, with no views loaded.
     let result = browser
         .run_async(&format!(
             "const api = client.createClient({conn});
@@ -704,13 +704,8 @@ async fn the_client_entry_alone_calls_watches_and_loads_no_views() {
         serde_json::json!(["media_gen_client_bg.wasm"]),
         "only the client module"
     );
-    browser.close().await;
-}
 
-#[tokio::test]
-#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
-async fn the_client_entry_reads_what_the_page_gives_and_waits_as_the_service_asks() {
-    let (site, browser) = client_page().await;
+    // Reads what the page gives, and waits as the service asks.
     // What the page passes is read as `JSON.stringify` would write it: an
     // `undefined` or a function is absent, a number that is not finite is
     // null; a number with a fraction where a whole one goes is named
@@ -786,6 +781,35 @@ async fn the_client_entry_reads_what_the_page_gives_and_waits_as_the_service_ask
     assert_eq!(refused[0], "business", "{refused}");
     assert_eq!(refused[1], "number", "{refused}");
     assert_eq!(refused[2], false, "{refused}");
+
+    // Elements reflect their properties, those set before they were
+    // defined too.
+    let result = browser
+        .run_async(
+            "const early = document.createElement('media-gen-task');
+             early.kind = 'image_generate';
+             early.taskIds = ['ig-a', 'ig-b'];
+             early.baseUrl = location.origin;
+             document.body.append(early);
+             const widgets = await import('./node_modules/@media-gen/widgets/index.js');
+             widgets.defineElements();
+             const upgraded = [early instanceof widgets.MediaGenTaskElement, early.getAttribute('kind'),
+                               early.getAttribute('task-ids'), early.taskIds];
+             early.taskIds = null;
+             early.taskId = 'ig-c';
+             early.kind = null;
+             return { upgraded, cleared: [early.hasAttribute('task-ids'), early.getAttribute('task-id'),
+                                          early.hasAttribute('kind'), early.taskIds] };",
+        )
+        .await;
+    assert_eq!(
+        result["upgraded"],
+        serde_json::json!([true, "image_generate", "ig-a ig-b", ["ig-a", "ig-b"]])
+    );
+    assert_eq!(
+        result["cleared"],
+        serde_json::json!([false, "ig-c", false, null])
+    );
     browser.close().await;
 }
 
@@ -1088,39 +1112,6 @@ async fn a_submit_handle_says_when_it_is_ready_and_changes_and_can_send_reset_an
             ["options", "widget"],
             ["options", "widget"]
         ])
-    );
-    browser.close().await;
-}
-
-#[tokio::test]
-#[ignore = "needs the packed npm package and ChromeDriver: run through `cargo xtask test`"]
-async fn elements_reflect_their_properties_and_keep_those_set_before_they_were_defined() {
-    let (_site, browser) = client_page().await;
-    let result = browser
-        .run_async(
-            "const early = document.createElement('media-gen-task');
-             early.kind = 'image_generate';
-             early.taskIds = ['ig-a', 'ig-b'];
-             early.baseUrl = location.origin;
-             document.body.append(early);
-             const widgets = await import('./node_modules/@media-gen/widgets/index.js');
-             widgets.defineElements();
-             const upgraded = [early instanceof widgets.MediaGenTaskElement, early.getAttribute('kind'),
-                               early.getAttribute('task-ids'), early.taskIds];
-             early.taskIds = null;
-             early.taskId = 'ig-c';
-             early.kind = null;
-             return { upgraded, cleared: [early.hasAttribute('task-ids'), early.getAttribute('task-id'),
-                                          early.hasAttribute('kind'), early.taskIds] };",
-        )
-        .await;
-    assert_eq!(
-        result["upgraded"],
-        serde_json::json!([true, "image_generate", "ig-a ig-b", ["ig-a", "ig-b"]])
-    );
-    assert_eq!(
-        result["cleared"],
-        serde_json::json!([false, "ig-c", false, null])
     );
     browser.close().await;
 }
