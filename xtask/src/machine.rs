@@ -1,7 +1,7 @@
 //! What machine a run ran on, so two runs compare by what they cost: its
-//! cores, and its yardstick (a fixed crate compiled by rustc, best of
-//! three: the script beside the project, `../shared/tools/yardstick`, or
-//! `MEDIA_GEN_YARDSTICK`), with the run's goals scaled to it. The goals
+//! cores, and its yardstick ([`crate::yardstick`]: a fixed crate compiled
+//! by rustc, best of three; or the script `MEDIA_GEN_YARDSTICK` names),
+//! with the run's goals scaled to it. The goals
 //! ([`crate::run_record`]) hold on the slowest machine measured, whose
 //! yardstick read [`SLOW_YARDSTICK`]; a faster machine must do better.
 
@@ -13,15 +13,10 @@ use crate::run_record::{FRESH_GOAL, WARM_GOAL};
 /// The yardstick, in seconds, of the slowest machine a run was measured on.
 pub const SLOW_YARDSTICK: f64 = 6.3;
 
-/// Where the yardstick script is, if anywhere.
+/// The script `MEDIA_GEN_YARDSTICK` names, if it names one.
 fn yardstick_script() -> Option<PathBuf> {
     std::env::var_os("MEDIA_GEN_YARDSTICK")
         .map(PathBuf::from)
-        .or_else(|| {
-            crate::project::root()
-                .parent()
-                .map(|above| above.join("shared/tools/yardstick"))
-        })
         .filter(|path| path.is_file())
 }
 
@@ -45,22 +40,24 @@ fn scaled(goal: Duration, yardstick: f64) -> Duration {
 /// seconds of compiling) and the goals on it; what is missing said so.
 pub fn describe() -> String {
     let cores = std::thread::available_parallelism().map_or(0, |cores| cores.get());
-    let Some(script) = yardstick_script() else {
-        return format!(
-            "machine: {cores} cores · no yardstick (set MEDIA_GEN_YARDSTICK to its script)"
-        );
+    let measured = match yardstick_script() {
+        Some(script) => std::process::Command::new(&script)
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .and_then(|output| read_yardstick(&String::from_utf8_lossy(&output.stdout))),
+        None => {
+            let dir = crate::project::root().join("target").join("yardstick");
+            let measured = std::fs::create_dir_all(&dir)
+                .ok()
+                .and_then(|()| crate::yardstick::measure(&dir));
+            let _ = std::fs::remove_dir_all(&dir);
+            measured
+        }
     };
-    let measured = std::process::Command::new(&script)
-        .output()
-        .ok()
-        .filter(|output| output.status.success())
-        .and_then(|output| read_yardstick(&String::from_utf8_lossy(&output.stdout)));
     match measured {
         Some(yardstick) => line(cores, yardstick),
-        None => format!(
-            "machine: {cores} cores · the yardstick ({}) did not say",
-            script.display()
-        ),
+        None => format!("machine: {cores} cores · the yardstick did not say (rustc failed)"),
     }
 }
 

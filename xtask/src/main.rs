@@ -1,12 +1,14 @@
 //! `cargo xtask`: the project's commands.
 //!
 //! - `start`: install missing tools, build the app, serve it with the sandbox.
-//! - `test`: install missing tools, then lint and run every test suite.
+//! - `test`: install missing tools, then lint, run every test suite and
+//!   every benchmark part once at its smallest size.
 //! - `bench`: release builds, then the benchmark table and the package size.
 //! - `npm`: the widgets package, packed for npm.
 //! - `fuzz`: arbitrary input to decoding, validation and the sandbox, for a fixed time.
 
 mod bench;
+mod bench_smoke;
 // The benchmark's part names, from the benchmark's own list.
 #[path = "../../crates/bench/src/parts.rs"]
 mod bench_parts;
@@ -19,6 +21,7 @@ mod fuzz;
 mod layers;
 mod libtest;
 mod machine;
+mod machine_busy;
 mod minify;
 mod module_cycles;
 mod npm;
@@ -36,6 +39,7 @@ mod test;
 mod test_binaries;
 mod tools;
 mod wasm;
+mod yardstick;
 
 use std::process::ExitCode;
 

@@ -1,8 +1,11 @@
 //! Timing of each phase, printed as it ends and again at the end: its wall
-//! time, and the CPU time (user and system) of the programs it ran, so two
-//! runs on machines of different speed and load compare by what they cost.
+//! time, the CPU time (user and system) of the programs it ran, and how
+//! busy the whole machine was meanwhile, so two runs on machines of
+//! different speed and load compare by what they cost.
 
 use std::time::{Duration, Instant};
+
+use crate::machine_busy;
 
 /// One phase done.
 struct Done {
@@ -11,6 +14,10 @@ struct Done {
     /// CPU time of the programs it ran and waited for (`None` where the
     /// system does not say).
     cpu: Option<Duration>,
+    /// The whole machine's busy time over it, all cores together: what the
+    /// CPU column misses (see [`machine_busy`]). `None` where the system
+    /// does not say.
+    busy: Option<Duration>,
     ok: bool,
     /// The steps of a phase run in lanes, each lane's in its order (their
     /// CPU is the phase's: the system counts the process's children, not
@@ -38,8 +45,8 @@ impl Lane {
         name: &str,
         step: impl FnOnce() -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
-        // No CPU time of its own: the system counts the process's
-        // children, and the other lane's run at the same time.
+        // No CPU or busy time of its own: the system counts the process's
+        // children, and the machine everything, the other lane's too.
         let (result, wall, _) = timed(name, false, step);
         self.steps.push(Step {
             name: name.to_owned(),
@@ -50,30 +57,46 @@ impl Lane {
     }
 }
 
+/// The CPU time and the machine's busy time of a phase.
+#[derive(Default)]
+struct Cost {
+    cpu: Option<Duration>,
+    busy: Option<Duration>,
+}
+
 /// Run `work` under `name`, announcing its start and, when it ends, its
-/// outcome and wall time (and with `count_cpu` the CPU time of the
-/// programs it ran): its result, wall time and CPU time.
+/// outcome and wall time (and with `count_cost` the CPU time of the
+/// programs it ran and the machine's busy time): its result, wall time
+/// and what it cost.
 fn timed<T>(
     name: &str,
-    count_cpu: bool,
+    count_cost: bool,
     work: impl FnOnce() -> anyhow::Result<T>,
-) -> (anyhow::Result<T>, Duration, Option<Duration>) {
+) -> (anyhow::Result<T>, Duration, Cost) {
     println!("\n==> {name}");
     let started = Instant::now();
-    let cpu_before = children_cpu().filter(|_| count_cpu);
+    let cpu_before = children_cpu().filter(|_| count_cost);
+    let busy_before = machine_busy::busy_now().filter(|_| count_cost);
     let result = work();
     let wall = started.elapsed();
-    let cpu = children_cpu()
-        .zip(cpu_before)
-        .map(|(after, before)| after.saturating_sub(before));
+    let cost = Cost {
+        cpu: children_cpu()
+            .zip(cpu_before)
+            .map(|(after, before)| after.saturating_sub(before)),
+        busy: machine_busy::busy_since(busy_before),
+    };
     let outcome = if result.is_ok() { "done" } else { "FAILED" };
-    let cpu_said = if count_cpu {
-        format!(" ({} of CPU)", cpu.map_or_else(|| "?".to_owned(), seconds))
+    let cost_said = if count_cost {
+        format!(
+            " ({} of CPU, the machine busy {})",
+            cost.cpu.map_or_else(|| "?".to_owned(), seconds),
+            busy_seconds(cost.busy)
+        )
     } else {
         String::new()
     };
-    println!("<== {name}: {outcome} in {}{cpu_said}", seconds(wall));
-    (result, wall, cpu)
+    println!("<== {name}: {outcome} in {}{cost_said}", seconds(wall));
+    (result, wall, cost)
 }
 
 /// The phases run so far and how long each took.
@@ -89,11 +112,12 @@ impl Phases {
         name: &str,
         phase: impl FnOnce() -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
-        let (result, wall, cpu) = timed(name, true, phase);
+        let (result, wall, cost) = timed(name, true, phase);
         self.done.push(Done {
             name: name.to_owned(),
             wall,
-            cpu,
+            cpu: cost.cpu,
+            busy: cost.busy,
             ok: result.is_ok(),
             steps: Vec::new(),
         });
@@ -148,30 +172,47 @@ impl Phases {
         self.done.iter().filter_map(|done| done.cpu).sum()
     }
 
+    /// The machine's busy time over all the phases together (what the
+    /// system said of); `None` when it said nothing of any.
+    pub fn total_busy(&self) -> Option<Duration> {
+        self.done
+            .iter()
+            .filter_map(|done| done.busy)
+            .reduce(|sum, busy| sum + busy)
+    }
+
     /// [`Phases::table`] with `note` on the total's line.
     pub fn table_noting(&self, note: &str) -> String {
-        let mut table = format!("{:<34} {:>7} {:>7}  result\n", "phase", "wall", "CPU");
+        // CPU: the programs each phase waited for; busy: the whole machine
+        // over it, all cores (see `machine_busy`).
+        let mut table = format!(
+            "{:<34} {:>7} {:>7} {:>7}  result\n",
+            "phase", "wall", "CPU", "busy"
+        );
         for done in &self.done {
             let result = if done.ok { "ok" } else { "FAILED" };
             let cpu = done.cpu.map_or_else(|| "?".to_owned(), seconds);
+            let busy = busy_seconds(done.busy);
             table.push_str(&format!(
-                "{:<34} {:>7} {cpu:>7}  {result}\n",
+                "{:<34} {:>7} {cpu:>7} {busy:>7}  {result}\n",
                 done.name,
                 seconds(done.wall)
             ));
             for step in &done.steps {
                 let result = if step.ok { "ok" } else { "FAILED" };
                 table.push_str(&format!(
-                    "  {:<32} {:>7} {:>7}  {result}\n",
+                    "  {:<32} {:>7} {:>7} {:>7}  {result}\n",
                     step.name,
                     seconds(step.wall),
+                    "",
                     ""
                 ));
             }
         }
         let total = seconds(self.total());
         let cpu = seconds(self.total_cpu());
-        table.push_str(format!("{:<34} {total:>7} {cpu:>7}  {note}", "total").trim_end());
+        let busy = busy_seconds(self.total_busy());
+        table.push_str(format!("{:<34} {total:>7} {cpu:>7} {busy:>7}  {note}", "total").trim_end());
         table.push('\n');
         table
     }
@@ -185,6 +226,12 @@ fn joined<T>(lane: std::thread::Result<anyhow::Result<T>>, phase: &str) -> anyho
 /// `12.3s`
 pub fn seconds(duration: Duration) -> String {
     format!("{:.1}s", duration.as_secs_f64())
+}
+
+/// The machine's busy time as [`seconds`] gives it, `–` where the system
+/// did not say (no `/proc/stat`).
+fn busy_seconds(busy: Option<Duration>) -> String {
+    busy.map_or_else(|| "–".to_owned(), seconds)
 }
 
 /// The CPU time (user and system) of every program this process started
@@ -295,7 +342,7 @@ mod tests {
         let table = phases.table_noting("a note");
         let lines: Vec<&str> = table.lines().collect();
         assert!(
-            lines[0].contains("wall") && lines[0].contains("CPU"),
+            lines[0].contains("wall") && lines[0].contains("CPU") && lines[0].contains("busy"),
             "{table}"
         );
         assert!(
@@ -309,11 +356,40 @@ mod tests {
         let total: Vec<f64> = lines[2]
             .split_whitespace()
             .skip(1)
-            .take(2)
+            .take(3)
             .map(|figure| figure.trim_end_matches('s').parse().unwrap())
             .collect();
         // The CPU column is the process's children's, in clock ticks: a
-        // short loop may round to none.
+        // short loop may round to none. Linux says how busy the machine
+        // was (a figure, not a dash), however little.
         assert!(total[0] >= 0.1 && total[1] >= 0.0, "wall and CPU: {table}");
+        assert!(total[2] >= 0.0, "busy: {table}");
+    }
+
+    #[test]
+    fn a_machine_that_does_not_say_how_busy_it_was_shows_a_dash() {
+        let phases = Phases {
+            done: vec![Done {
+                name: "somewhere else".to_owned(),
+                wall: Duration::from_secs(2),
+                cpu: Some(Duration::from_secs(1)),
+                busy: None,
+                ok: true,
+                steps: Vec::new(),
+            }],
+        };
+        assert_eq!(phases.total_busy(), None);
+        let table = phases.table();
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(
+            lines[1].split_whitespace().collect::<Vec<_>>(),
+            ["somewhere", "else", "2.0s", "1.0s", "–", "ok"],
+            "{table}"
+        );
+        assert_eq!(
+            lines[2].split_whitespace().collect::<Vec<_>>(),
+            ["total", "2.0s", "1.0s", "–"],
+            "{table}"
+        );
     }
 }

@@ -1,7 +1,9 @@
 //! How long whole green runs of `cargo xtask test` took on this machine:
 //! the last fresh one (nothing built yet, as on a new clone) and the last
 //! warm one, kept beside the project's tools (`~/.cache/media-gen/`, shared
-//! by every clone), so each run's total line shows both against their goals.
+//! by every clone), so each run's total line shows both against their goals;
+//! with each, how busy the whole machine was over it (all cores together),
+//! since a run slowed by other work on a shared machine reads as such.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -47,15 +49,26 @@ impl RunKind {
     }
 }
 
-/// The last green run of each kind, in seconds.
+/// One green run: its wall time, and the machine's busy time over it
+/// (none in a record written before that was kept, or where the system
+/// did not say), in seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Run {
+    pub seconds: f64,
+    pub busy: Option<f64>,
+}
+
+/// The last green run of each kind.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub struct Record {
-    pub fresh: Option<f64>,
-    pub warm: Option<f64>,
+    pub fresh: Option<Run>,
+    pub warm: Option<Run>,
 }
 
 impl Record {
-    /// Read from its text: a `fresh 742.1` and a `warm 171.4` line.
+    /// Read from its text: a `fresh 742.1 busy 1290.4` and a `warm 171.4`
+    /// line (the busy time after the wall time, where known: a record
+    /// read by an older xtask, which reads two words, still reads).
     fn parse(text: &str) -> Record {
         let mut record = Record::default();
         for line in text.lines() {
@@ -63,10 +76,14 @@ impl Record {
             let (Some(kind), Some(seconds)) = (words.next(), words.next()) else {
                 continue;
             };
-            let seconds = seconds.parse().ok();
+            let busy = match (words.next(), words.next()) {
+                (Some("busy"), Some(busy)) => busy.parse().ok(),
+                _ => None,
+            };
+            let run = seconds.parse().ok().map(|seconds| Run { seconds, busy });
             match kind {
-                "fresh" => record.fresh = seconds,
-                "warm" => record.warm = seconds,
+                "fresh" => record.fresh = run,
+                "warm" => record.warm = run,
                 _ => {}
             }
         }
@@ -75,15 +92,19 @@ impl Record {
 
     fn text(&self) -> String {
         let mut text = String::new();
-        for (kind, seconds) in [("fresh", self.fresh), ("warm", self.warm)] {
-            if let Some(seconds) = seconds {
-                text.push_str(&format!("{kind} {seconds:.1}\n"));
+        for (kind, run) in [("fresh", self.fresh), ("warm", self.warm)] {
+            if let Some(run) = run {
+                text.push_str(&format!("{kind} {:.1}", run.seconds));
+                if let Some(busy) = run.busy {
+                    text.push_str(&format!(" busy {busy:.1}"));
+                }
+                text.push('\n');
             }
         }
         text
     }
 
-    fn of(&self, kind: RunKind) -> Option<f64> {
+    fn of(&self, kind: RunKind) -> Option<Run> {
         match kind {
             RunKind::Fresh => self.fresh,
             RunKind::Warm => self.warm,
@@ -103,12 +124,17 @@ pub fn load() -> Record {
         .unwrap_or_default()
 }
 
-/// Keep `took` as the last green run of `kind`.
-pub fn save(kind: RunKind, took: Duration) {
+/// Keep `took`, with the machine `busy` that long over it, as the last
+/// green run of `kind`.
+pub fn save(kind: RunKind, took: Duration, busy: Option<Duration>) {
     let mut record = load();
+    let run = Some(Run {
+        seconds: took.as_secs_f64(),
+        busy: busy.map(|busy| busy.as_secs_f64()),
+    });
     match kind {
-        RunKind::Fresh => record.fresh = Some(took.as_secs_f64()),
-        RunKind::Warm => record.warm = Some(took.as_secs_f64()),
+        RunKind::Fresh => record.fresh = run,
+        RunKind::Warm => record.warm = run,
     }
     let path = file();
     if let Some(folder) = path.parent() {
@@ -118,14 +144,22 @@ pub fn save(kind: RunKind, took: Duration) {
 }
 
 /// What the total line says of this run and the other kind's last one:
-/// `a warm run (goal ≤ 180 s) · last fresh run here: 742.1 s (goal ≤ 1200 s)`.
+/// `a warm run (goal ≤ 180 s) · last green fresh run here: 742.1 s, the
+/// machine busy 1290.4 s (goal ≤ 1200 s)`.
 pub fn total_note(kind: RunKind, record: &Record) -> String {
     let other = match kind {
         RunKind::Fresh => RunKind::Warm,
         RunKind::Warm => RunKind::Fresh,
     };
     let last = match record.of(other) {
-        Some(seconds) => format!("{seconds:.1} s"),
+        Some(Run {
+            seconds,
+            busy: Some(busy),
+        }) => format!("{seconds:.1} s, the machine busy {busy:.1} s"),
+        Some(Run {
+            seconds,
+            busy: None,
+        }) => format!("{seconds:.1} s"),
         None => "none yet".to_owned(),
     };
     format!(
@@ -144,13 +178,34 @@ mod tests {
     #[test]
     fn the_record_reads_what_it_writes_and_skips_the_rest() {
         let record = Record {
-            fresh: Some(742.14),
-            warm: None,
+            fresh: Some(Run {
+                seconds: 742.14,
+                busy: Some(1290.44),
+            }),
+            warm: Some(Run {
+                seconds: 171.4,
+                busy: None,
+            }),
         };
-        assert_eq!(Record::parse(&record.text()).fresh, Some(742.1));
+        assert_eq!(record.text(), "fresh 742.1 busy 1290.4\nwarm 171.4\n");
+        assert_eq!(
+            Record::parse(&record.text()).fresh,
+            Some(Run {
+                seconds: 742.1,
+                busy: Some(1290.4)
+            })
+        );
+        // A record written before the busy time was kept.
         assert_eq!(
             Record::parse("warm x\nother 3\nwarm 171.4\n").warm,
-            Some(171.4)
+            Some(Run {
+                seconds: 171.4,
+                busy: None
+            })
+        );
+        assert_eq!(
+            Record::parse("warm 171.4 busy ?\n").warm.unwrap().busy,
+            None
         );
         assert_eq!(Record::parse(""), Record::default());
     }
@@ -158,12 +213,27 @@ mod tests {
     #[test]
     fn the_total_line_names_both_kinds_against_their_goals() {
         let record = Record {
-            fresh: Some(742.1),
+            fresh: Some(Run {
+                seconds: 742.1,
+                busy: None,
+            }),
             warm: None,
         };
         assert_eq!(
             total_note(RunKind::Warm, &record),
             "a warm run (goal ≤ 180 s) · last green fresh run here: 742.1 s (goal ≤ 1200 s)"
+        );
+        let busy = Record {
+            fresh: Some(Run {
+                seconds: 742.1,
+                busy: Some(1290.4),
+            }),
+            warm: None,
+        };
+        assert_eq!(
+            total_note(RunKind::Warm, &busy),
+            "a warm run (goal ≤ 180 s) · last green fresh run here: 742.1 s, \
+             the machine busy 1290.4 s (goal ≤ 1200 s)"
         );
         assert_eq!(
             total_note(RunKind::Fresh, &record),

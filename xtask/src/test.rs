@@ -223,8 +223,9 @@ fn test_lane(lane: &mut Lane) -> Result<(Result<()>, Result<TestBuilds>)> {
 /// lint's native check: clippy's driver compiles the workspace's crates,
 /// so they are not checked once and compiled again (the dependencies,
 /// checked and then built, were most of a fresh lint). The benchmark's
-/// program is among them: its command line's test makes cargo build it,
-/// as the sandbox's tests make it build the sandbox the browser tests use
+/// program is among them: its command line's test makes cargo build it
+/// (the bench smoke phase runs it, with no release build of its own), as
+/// the sandbox's tests make it build the sandbox the browser tests use
 /// (each with the workspace's features: a build of one package alone
 /// would compile its dependencies again with its own, and this build
 /// again after it).
@@ -474,6 +475,45 @@ fn summary(lint: &Result<()>, reports: &[Report]) -> String {
     table
 }
 
+/// Every part of the benchmark once at its smallest size, as a phase of
+/// its own (see `bench_smoke.rs`), with the browser and the servers the
+/// suites have and in their scratch folder; its report as a suite's, each
+/// part counted as one test. The parts that load the app need its release
+/// build (`dist/`, the npm package's pages).
+fn bench_parts(
+    phases: &mut Phases,
+    release_build: &Result<PathBuf>,
+    chromedriver: &Path,
+    servers: &Servers,
+    scratch: &Path,
+) -> Report {
+    const NAME: &str = "bench";
+    if let Err(error) = release_build {
+        return Report::not_run(NAME, format!("not run: {error:#}"));
+    }
+    let env = [
+        ("CHROMEDRIVER", chromedriver.into()),
+        ("NGINX", servers.nginx.clone().into()),
+        ("REDIS_SERVER", servers.redis.clone().into()),
+        ("PG_BIN", servers.postgres.clone().into()),
+        // Chromium's crash reports go under XDG_CONFIG_HOME: there too.
+        ("TMPDIR", scratch.into()),
+        ("XDG_CONFIG_HOME", scratch.into()),
+    ];
+    let outcome = crate::bench_smoke::run(phases, "bench smoke (two lanes at once)", &env);
+    let failed = outcome.failures.len();
+    Report {
+        name: NAME,
+        counts: Counts {
+            passed: outcome.passed,
+            failed: u32::try_from(failed).unwrap_or(u32::MAX),
+            ignored: 0,
+        },
+        took: outcome.took,
+        failure: (failed > 0).then(|| format!("{NAME} failed: {}", outcome.failures.join("; "))),
+    }
+}
+
 /// Run the command; the exit code is non-zero if any check or suite failed.
 pub fn run() -> Result<ExitCode> {
     let kind = RunKind::now();
@@ -540,6 +580,13 @@ pub fn run() -> Result<ExitCode> {
                 }
             });
             reports.extend(ran);
+            reports.push(bench_parts(
+                &mut phases,
+                &release_build,
+                &chromedriver,
+                &servers,
+                scratch.dir(),
+            ));
             reports
         }
         Err(error) => vec![Report::not_run("build", format!("{error:#}"))],
@@ -548,7 +595,7 @@ pub fn run() -> Result<ExitCode> {
     drop(scratch);
     let all_passed = lint.is_ok() && reports.iter().all(|report| report.failure.is_none());
     if all_passed {
-        run_record::save(kind, phases.total());
+        run_record::save(kind, phases.total(), phases.total_busy());
     }
     let note = run_record::total_note(kind, &run_record::load());
     println!("\nTiming per phase\n{}", phases.table_noting(&note));

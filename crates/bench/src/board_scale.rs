@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 
 use crate::load::time_until;
 use crate::report::{median, Report};
+use crate::size::Size;
 use crate::staged::StagedApp;
 
 /// Tasks stored on the board.
@@ -34,6 +35,46 @@ const PAGE: usize = 100;
 const CHANGES: usize = 10;
 /// Soak length, unless `MEDIA_GEN_BENCH_SOAK_MINUTES` says otherwise.
 const SOAK_MINUTES: u64 = 10;
+
+/// How many of each a run takes: the constants above in full; in a smoke
+/// run a board just over one page (so "Show more" draws the rest), a few
+/// of its tasks active, one load, one change and no soak (its page is
+/// still opened).
+struct Counts {
+    stored: usize,
+    active: usize,
+    soak_tasks: usize,
+    loads: usize,
+    changes: usize,
+    soak_minutes: u64,
+}
+
+impl Counts {
+    fn of(size: Size) -> Counts {
+        let minutes = std::env::var("MEDIA_GEN_BENCH_SOAK_MINUTES")
+            .ok()
+            .and_then(|m| m.parse().ok())
+            .unwrap_or(SOAK_MINUTES);
+        match size {
+            Size::Full => Counts {
+                stored: STORED,
+                active: ACTIVE,
+                soak_tasks: SOAK_TASKS,
+                loads: LOADS,
+                changes: CHANGES,
+                soak_minutes: minutes,
+            },
+            Size::Smoke => Counts {
+                stored: PAGE + 10,
+                active: 4,
+                soak_tasks: 2,
+                loads: 1,
+                changes: 1,
+                soak_minutes: 0,
+            },
+        }
+    }
+}
 use crate::sandbox::post_json;
 /// The storage key prefix of task records (`src/store/record.rs`).
 const KEY_PREFIX: &str = "media-gen.task:";
@@ -123,10 +164,17 @@ async fn submit_tasks(
     Ok(ids)
 }
 
-/// Active records (as just submitted) for these ids.
+/// Active records (as just submitted, from `at`) for these ids, each
+/// submitted a millisecond after the one before: the board draws the tasks
+/// of one kind submitted at one instant as one request's row
+/// (`src/board/requests.rs`), and these are a row each.
 fn active(ids: &[String], at: f64) -> Vec<Stored> {
     ids.iter()
-        .map(|id| record(TaskKind::ImageGenerate, id, "PENDING", None, at))
+        .enumerate()
+        .map(|(index, id)| {
+            let at = at + index as f64;
+            record(TaskKind::ImageGenerate, id, "PENDING", None, at)
+        })
         .collect()
 }
 
@@ -182,14 +230,22 @@ fn now_ms() -> f64 {
 }
 
 /// Measure the release build in `dist`.
-pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), String> {
-    let minutes = std::env::var("MEDIA_GEN_BENCH_SOAK_MINUTES")
-        .ok()
-        .and_then(|m| m.parse().ok())
-        .unwrap_or(SOAK_MINUTES);
+pub async fn measure(
+    report: &mut Report,
+    dist: &std::path::Path,
+    size: Size,
+) -> Result<(), String> {
+    let Counts {
+        stored,
+        active: active_count,
+        soak_tasks,
+        loads,
+        changes,
+        soak_minutes: minutes,
+    } = Counts::of(size);
     println!(
-        "Board scale in headless Chromium ({STORED} stored tasks, {ACTIVE} active; \
-         heap while polling {SOAK_TASKS} tasks for {minutes} min)"
+        "Board scale in headless Chromium ({stored} stored tasks, {active_count} active; \
+         heap while polling {soak_tasks} tasks for {minutes} min)"
     );
     let staged = StagedApp::start(
         dist,
@@ -202,15 +258,15 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     let browser = Browser::start_own().await;
 
     // A board of finished tasks and tasks still running, oldest first.
-    let ids = submit_tasks(&client, &base, ACTIVE).await?;
+    let ids = submit_tasks(&client, &base, active_count).await?;
     let start = now_ms() - 3_600_000.0;
-    let mut records: Vec<Stored> = (0..STORED - ACTIVE)
+    let mut records: Vec<Stored> = (0..stored - active_count)
         .map(|i| finished(i, &base, start + i as f64 * 1000.0))
         .collect();
     records.extend(active(&ids, now_ms()));
 
     let mut first = Vec::new();
-    for load in 0..LOADS {
+    for load in 0..loads {
         browser.open(&staged.url("/empty.html")).await;
         store(&browser, &records).await;
         let script = format!("performance.getEntriesByName('{BOARD_MARK}')[0]?.startTime ?? null");
@@ -221,7 +277,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
         let counts = browser
             .eval("document.querySelector('#board-counts')?.textContent")
             .await;
-        let total = format!("{STORED} tasks, ");
+        let total = format!("{stored} tasks, ");
         if rows.as_u64() != Some(PAGE as u64)
             || !counts
                 .as_str()
@@ -237,7 +293,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
         }
     }
     report.add(
-        format!("board: first render, {STORED} tasks ({ACTIVE} active), {PAGE} drawn"),
+        format!("board: first render, {stored} tasks ({active_count} active), {PAGE} drawn"),
         median(first),
         "ms",
     );
@@ -245,7 +301,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     let all = browser
         .run_async(&format!(
             "const start = performance.now();
-             while (document.querySelectorAll('.task-row').length < {STORED}) {{
+             while (document.querySelectorAll('.task-row').length < {stored}) {{
                document.querySelector('#show-more').click();
                await new Promise((r) => setTimeout(r, 0));
              }}
@@ -255,7 +311,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     report.add(
         format!(
             "board: drawing the other {} tasks (Show more)",
-            STORED - PAGE
+            stored - PAGE
         ),
         all.as_f64().unwrap_or(f64::NAN),
         "ms",
@@ -264,7 +320,8 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     // Let the first round of reads land before changing anything.
     let reads_before = staged.sandbox.counter(&client, "status_reads").await?;
     let settle = Instant::now();
-    while staged.sandbox.counter(&client, "status_reads").await? < reads_before + ACTIVE as u64 / 2
+    while staged.sandbox.counter(&client, "status_reads").await?
+        < reads_before + active_count as u64 / 2
         && settle.elapsed() < Duration::from_secs(20)
     {
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -273,7 +330,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
 
     let (mut times, mut redrawn, mut on_board) = (Vec::new(), Vec::new(), 0.0);
     // The newest tasks: on the first page.
-    for id in ids.iter().rev().take(CHANGES) {
+    for id in ids.iter().rev().take(changes) {
         let task = json!({"task_type": "image_generate", "data": {
             "task_id": id, "status": "SUCCEEDED",
             "image_url": format!("{base}/sandbox/media/image/standard/a.png"), "error_message": "",
@@ -306,7 +363,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     report.add("board: elements on the board", on_board, "elems");
 
     // The soak: 100 tasks polled for `minutes`, the heap sampled each minute.
-    let soak_ids = submit_tasks(&client, &base, SOAK_TASKS).await?;
+    let soak_ids = submit_tasks(&client, &base, soak_tasks).await?;
     browser.open(&staged.url("/empty.html")).await;
     store(&browser, &active(&soak_ids, now_ms())).await;
     browser.open(&staged.url("/?soak")).await;
@@ -342,7 +399,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     }
     report.add(
         "board soak: status reads per task per minute",
-        reads as f64 / SOAK_TASKS as f64 / minutes.max(1) as f64,
+        reads as f64 / soak_tasks as f64 / minutes.max(1) as f64,
         "reads",
     );
     Ok(())

@@ -16,8 +16,10 @@ use std::time::{Duration, Instant};
 
 use media_gen_e2e::Nginx;
 
+use crate::loopback;
 use crate::report::Report;
 use crate::sandbox::{post_json, Server, DEMO_TOKEN};
+use crate::size::Size;
 
 /// How long each figure's load runs in all: [`ROUNDS`] turns of [`ROUND`].
 const WINDOW: Duration = Duration::from_secs(3);
@@ -27,14 +29,22 @@ const ROUNDS: u32 = 6;
 const ROUND: Duration = WINDOW.checked_div(ROUNDS).expect("rounds > 0");
 /// Concurrent clients.
 const CONCURRENCY: [usize; 3] = [1, 8, 64];
+/// A smoke run: one round of a tenth of a second per target, of a few
+/// clients.
+const SMOKE_ROUND: Duration = Duration::from_millis(100);
+const SMOKE_CONCURRENCY: [usize; 1] = [4];
 /// The gateway's p99 may be at most this many times nginx's.
 const P99_BUDGET: f64 = 1.2;
 
 /// The latency of every read each of `clients` makes of `url` for one
-/// round. The clients keep their connections from round to round, so every
-/// round measures reads, not connecting.
-async fn round(url: &str, clients: &[reqwest::Client]) -> Result<Vec<Duration>, String> {
-    let deadline = Instant::now() + ROUND;
+/// round of `length`. The clients keep their connections from round to
+/// round, so every round measures reads, not connecting.
+async fn round(
+    url: &str,
+    clients: &[reqwest::Client],
+    length: Duration,
+) -> Result<Vec<Duration>, String> {
+    let deadline = Instant::now() + length;
     let mut workers = Vec::new();
     for client in clients {
         let url = url.to_owned();
@@ -69,12 +79,13 @@ async fn round(url: &str, clients: &[reqwest::Client]) -> Result<Vec<Duration>, 
     Ok(all)
 }
 
-/// Reads per second and p99 latency (ms) of the pooled rounds' `latencies`.
-fn figures(mut latencies: Vec<Duration>) -> (f64, f64) {
+/// Reads per second and p99 latency (ms) of the pooled rounds'
+/// `latencies`, which took `window` in all.
+fn figures(mut latencies: Vec<Duration>, window: Duration) -> (f64, f64) {
     latencies.sort();
     let p99 = latencies[(latencies.len() * 99).div_ceil(100) - 1];
     (
-        latencies.len() as f64 / WINDOW.as_secs_f64(),
+        latencies.len() as f64 / window.as_secs_f64(),
         p99.as_secs_f64() * 1_000.0,
     )
 }
@@ -92,10 +103,13 @@ fn nginx_block(sandbox: &str, port: u16) -> String {
 }
 
 /// Run the gateway-cost benchmark into `report`.
-pub async fn measure(report: &mut Report) -> Result<(), String> {
+pub async fn measure(report: &mut Report, size: Size) -> Result<(), String> {
+    let (round_length, rounds) = size.pick((ROUND, ROUNDS), (SMOKE_ROUND, 1));
+    let window = round_length * rounds;
+    let concurrency = size.pick(&CONCURRENCY[..], &SMOKE_CONCURRENCY[..]);
     println!(
-        "Gateway cost: status reads on loopback, direct / nginx / gateway ({} s per figure)",
-        WINDOW.as_secs()
+        "Gateway cost: status reads on loopback, direct / nginx / gateway ({:.1} s per figure)",
+        window.as_secs_f64()
     );
     let sandbox = Server::start(&["--task-ms", "600000"]).await?;
     let client = reqwest::Client::new();
@@ -119,23 +133,29 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
         ("gateway", gateway.base_url.clone()),
     ];
     let memory_before = gateway.resident_mib();
-    for clients in CONCURRENCY {
-        // Each target its own clients, connected by a first round not counted.
+    for &clients in concurrency {
+        // Each target its own clients, connected by a first round not
+        // counted. They come from loopback addresses of their own, no more
+        // to one than the gateway lets one address hold by default
+        // (`loopback.rs`): 64 clients are many visitors, and the gateway is
+        // measured as deployed.
         let mut connected = Vec::new();
         for (_, base) in &targets {
-            let own: Vec<reqwest::Client> = (0..clients).map(|_| reqwest::Client::new()).collect();
-            round(&format!("{base}{path}"), &own).await?;
+            let own = (0..clients)
+                .map(|index| loopback::client(index, loopback::CONNECTIONS_PER_ADDRESS))
+                .collect::<Result<Vec<_>, _>>()?;
+            round(&format!("{base}{path}"), &own, round_length).await?;
             connected.push(own);
         }
         let mut pooled = vec![Vec::new(); targets.len()];
-        for _ in 0..ROUNDS {
+        for _ in 0..rounds {
             for (((_, base), own), latencies) in targets.iter().zip(&connected).zip(&mut pooled) {
-                latencies.extend(round(&format!("{base}{path}"), own).await?);
+                latencies.extend(round(&format!("{base}{path}"), own, round_length).await?);
             }
         }
         let mut nginx_p99 = None;
         for ((name, _), latencies) in targets.iter().zip(pooled) {
-            let (per_second, p99) = figures(latencies);
+            let (per_second, p99) = figures(latencies, window);
             report.add(
                 format!("status reads/s, {clients} clients: {name}"),
                 per_second.round(),

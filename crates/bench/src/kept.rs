@@ -15,25 +15,27 @@ use media_gen_e2e::s3::S3Server;
 
 use crate::report::Report;
 use crate::sandbox::Server;
+use crate::size::Size;
 
 const MIB: u64 = 1 << 20;
-/// The video kept.
+/// The video kept (a smoke run: a couple of MiB).
 const VIDEO: u64 = 50 * MIB;
 
-/// A 50 MB video (an ISO BMFF `ftyp` box, then filler) made as it is sent.
-fn video_body() -> Body {
+/// A video of `length` bytes (an ISO BMFF `ftyp` box, then filler, whole
+/// MiB) made as it is sent.
+fn video_body(length: u64) -> Body {
     let mut first = vec![0u8; MIB as usize];
     first[..24].copy_from_slice(b"\0\0\0\x18ftypmp42\0\0\0\0mp42isom");
     let first = bytes::Bytes::from(first);
     let rest = bytes::Bytes::from(vec![7u8; MIB as usize]);
-    let chunks = (0..VIDEO / MIB)
+    let chunks = (0..length / MIB)
         .map(move |n| Ok::<_, std::io::Error>(if n == 0 { first.clone() } else { rest.clone() }));
     Body::from_stream(futures::stream::iter(chunks))
 }
 
 /// A stand-in service: every image-to-video task has `SUCCEEDED` with
-/// its video at `/media/{id}.mp4`; its base URL.
-async fn start_service() -> Result<String, String> {
+/// its video of `length` bytes at `/media/{id}.mp4`; its base URL.
+async fn start_service(length: u64) -> Result<String, String> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| e.to_string())?;
@@ -59,13 +61,13 @@ async fn start_service() -> Result<String, String> {
         )
         .route(
             "/media/{name}",
-            get(|| async {
+            get(move || async move {
                 (
                     [
                         ("content-type", "video/mp4"),
-                        ("content-length", &VIDEO.to_string()[..]),
+                        ("content-length", &length.to_string()[..]),
                     ],
-                    video_body(),
+                    video_body(length),
                 )
                     .into_response()
             }),
@@ -75,9 +77,9 @@ async fn start_service() -> Result<String, String> {
 }
 
 /// Seconds from the read that finds task `id` succeeded to its kept copy
-/// read whole from the gateway at `gateway`, and the most the gateway's
-/// memory grew over idle meanwhile (sampled every 20 ms).
-async fn keep_one(gateway: &Server, id: &str) -> Result<(f64, f64), String> {
+/// (of `length` bytes) read whole from the gateway at `gateway`, and the
+/// most the gateway's memory grew over idle meanwhile (sampled every 20 ms).
+async fn keep_one(gateway: &Server, id: &str, length: u64) -> Result<(f64, f64), String> {
     let idle = gateway
         .resident_mib()
         .ok_or("no memory figure (needs /proc)")?;
@@ -114,7 +116,7 @@ async fn keep_one(gateway: &Server, id: &str) -> Result<(f64, f64), String> {
                 .bytes()
                 .await
                 .map_err(|e| e.to_string())?;
-            if bytes.len() as u64 != VIDEO {
+            if bytes.len() as u64 != length {
                 return Err(format!("the copy has {} bytes", bytes.len()));
             }
             Ok::<_, String>(())
@@ -130,14 +132,18 @@ async fn keep_one(gateway: &Server, id: &str) -> Result<(f64, f64), String> {
 }
 
 /// Run the results-kept benchmark into `report`.
-pub async fn measure(report: &mut Report) -> Result<(), String> {
-    println!("Results kept: a 50 MB video on loopback, into a folder and into S3");
-    let service = start_service().await?;
+pub async fn measure(report: &mut Report, size: Size) -> Result<(), String> {
+    let length = size.pick(VIDEO, 2 * MIB);
+    println!(
+        "Results kept: a {} MB video on loopback, into a folder and into S3",
+        length / MIB
+    );
+    let service = start_service(length).await?;
     let folder = std::env::temp_dir().join(format!("media-gen-bench-kept-{}", std::process::id()));
     let folder_arg = folder.display().to_string();
     let to_disk = ["--upload-dir", folder_arg.as_str(), "--uploads-open"];
     let on_disk = Server::relaying_gateway_with(&service, &to_disk).await?;
-    let (seconds, memory) = keep_one(&on_disk, "disk-1").await?;
+    let (seconds, memory) = keep_one(&on_disk, "disk-1", length).await?;
     report.add(
         "50 MB result: succeeded to served from the copy (disk)",
         seconds,
@@ -155,7 +161,7 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
     let mut to_s3 = to_disk.to_vec();
     to_s3.extend_from_slice(&["--upload-store", "s3://media/kept"]);
     let in_s3 = Server::relaying_gateway_env(&service, &to_s3, &env).await?;
-    let (seconds, memory) = keep_one(&in_s3, "s3-1").await?;
+    let (seconds, memory) = keep_one(&in_s3, "s3-1", length).await?;
     report.add(
         "50 MB result: succeeded to served from the copy (S3)",
         seconds,

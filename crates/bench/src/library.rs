@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 use crate::report::Report;
 use crate::sandbox::Server;
+use crate::size::Size;
 
 /// Tasks in the person's library.
 const TASKS: usize = 100_000;
@@ -30,6 +31,37 @@ const WINDOW: Duration = Duration::from_secs(5);
 /// one address hold, so the figure is what it forwards at its busiest
 /// rather than how long one submit waits.
 const CLIENTS: usize = 32;
+
+/// How much of each a run takes: the constants above in full. A smoke
+/// run's library is one import (enough that the oldest requests
+/// `organise` picks and the newest are apart), listed a few times, and
+/// its submits a moment's of two clients.
+#[derive(Clone, Copy)]
+struct Counts {
+    tasks: usize,
+    listings: usize,
+    window: Duration,
+    clients: usize,
+}
+
+impl Counts {
+    fn of(size: Size) -> Counts {
+        size.pick(
+            Counts {
+                tasks: TASKS,
+                listings: LISTINGS,
+                window: WINDOW,
+                clients: CLIENTS,
+            },
+            Counts {
+                tasks: PER_IMPORT,
+                listings: 5,
+                window: Duration::from_millis(200),
+                clients: 2,
+            },
+        )
+    }
+}
 
 /// The value at quantile `q` (0..=1) of `values`.
 fn quantile(values: &mut [f64], q: f64) -> f64 {
@@ -54,11 +86,11 @@ fn new_key(at: &[&str], name: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }
 
-/// Fill `key`'s library at `base` with [`TASKS`] tasks, as a browser
+/// Fill `key`'s library at `base` with `tasks` tasks, as a browser
 /// offers what it knows.
-async fn fill(client: &reqwest::Client, base: &str, key: &str) -> Result<(), String> {
+async fn fill(client: &reqwest::Client, base: &str, key: &str, tasks: usize) -> Result<(), String> {
     let words = ["fox", "owl", "harbour", "storm", "lighthouse", "meadow"];
-    for batch in 0..TASKS / PER_IMPORT {
+    for batch in 0..tasks.div_ceil(PER_IMPORT) {
         let tasks: Vec<Value> = (0..PER_IMPORT)
             .map(|n| {
                 let number = batch * PER_IMPORT + n;
@@ -154,15 +186,16 @@ async fn organise(client: &reqwest::Client, base: &str, key: &str) -> Result<Str
         .ok_or_else(|| format!("collection: {made}"))
 }
 
-/// Milliseconds each of [`LISTINGS`] listings of `query` took.
+/// Milliseconds each of `count` listings of `queries` (in turn) took.
 async fn listings(
     client: &reqwest::Client,
     base: &str,
     key: &str,
     queries: &[String],
+    count: usize,
 ) -> Result<Vec<f64>, String> {
-    let mut times = Vec::with_capacity(LISTINGS);
-    for n in 0..LISTINGS {
+    let mut times = Vec::with_capacity(count);
+    for n in 0..count {
         let query = &queries[n % queries.len()];
         let started = Instant::now();
         let answer = client
@@ -188,12 +221,14 @@ async fn measure_listing(
     gateway: &Server,
     key: &str,
     settled: impl std::future::Future<Output = Result<(), String>>,
+    counts: Counts,
 ) -> Result<(), String> {
     let client = reqwest::Client::new();
     let started = Instant::now();
-    fill(&client, &gateway.base_url, key).await?;
+    fill(&client, &gateway.base_url, key, counts.tasks).await?;
     println!(
-        "{name}: {TASKS} tasks added in {:.1} s",
+        "{name}: {} tasks added in {:.1} s",
+        counts.tasks,
         started.elapsed().as_secs_f64()
     );
     settled.await?;
@@ -233,7 +268,8 @@ async fn measure_listing(
             vec![format!("limit=50&collection={collection}")],
         ),
     ] {
-        let mut times = listings(&client, &gateway.base_url, key, &queries).await?;
+        let mut times =
+            listings(&client, &gateway.base_url, key, &queries, counts.listings).await?;
         let (p50, p99) = (quantile(&mut times, 0.5), quantile(&mut times, 0.99));
         report.add(format!("library in {name}, {label}: p50"), p50, "ms");
         if label == "a word of the prompt" {
@@ -250,13 +286,13 @@ async fn measure_listing(
     Ok(())
 }
 
-/// Submits a second that [`CLIENTS`] clients make through `gateway` in
-/// [`WINDOW`].
-async fn submits_per_second(gateway: &Server, key: &str) -> Result<f64, String> {
+/// Submits a second that `counts.clients` clients make through `gateway`
+/// in `counts.window`.
+async fn submits_per_second(gateway: &Server, key: &str, counts: Counts) -> Result<f64, String> {
     let done = Arc::new(AtomicU64::new(0));
-    let deadline = Instant::now() + WINDOW;
+    let deadline = Instant::now() + counts.window;
     let mut workers = Vec::new();
-    for _ in 0..CLIENTS {
+    for _ in 0..counts.clients {
         let (done, url, key) = (
             Arc::clone(&done),
             format!("{}/v1/image_generate", gateway.base_url),
@@ -286,7 +322,7 @@ async fn submits_per_second(gateway: &Server, key: &str) -> Result<f64, String> 
     for worker in workers {
         worker.await.map_err(|e| e.to_string())??;
     }
-    Ok(done.load(Ordering::Relaxed) as f64 / WINDOW.as_secs_f64())
+    Ok(done.load(Ordering::Relaxed) as f64 / counts.window.as_secs_f64())
 }
 
 /// The release gateway in `keys` mode in front of `upstream`, with `more`.
@@ -317,14 +353,15 @@ async fn keyed_gateway(upstream: &str, more: &[&str]) -> Result<Server, String> 
 }
 
 /// Measure and add the figures to `report`.
-pub async fn measure(report: &mut Report) -> Result<(), String> {
+pub async fn measure(report: &mut Report, size: Size) -> Result<(), String> {
+    let counts = Counts::of(size);
     let sandbox = Server::start(&["--task-ms", "60000"]).await?;
     let sqlite_dir = media_gen_e2e::test_folder("bench-library");
     let dir = sqlite_dir.path().to_string_lossy().into_owned();
     let key = new_key(&["--data-dir", &dir], "ada")?;
     let gateway = keyed_gateway(&sandbox.base_url, &["--data-dir", &dir]).await?;
-    measure_listing(report, "SQLite", &gateway, &key, async { Ok(()) }).await?;
-    let with_library = submits_per_second(&gateway, &key).await?;
+    measure_listing(report, "SQLite", &gateway, &key, async { Ok(()) }, counts).await?;
+    let with_library = submits_per_second(&gateway, &key, counts).await?;
     drop(gateway);
     // With the library off the keys are read from the key file.
     let off_dir = media_gen_e2e::test_folder("bench-library-off");
@@ -337,7 +374,7 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
         &["--data-dir", &off_path, "--library", "off"],
     )
     .await?;
-    let without_library = submits_per_second(&without, &off_key).await?;
+    let without_library = submits_per_second(&without, &off_key, counts).await?;
     drop(without);
     report.add(
         "submits through the gateway, library off",
@@ -375,8 +412,8 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
             .map(drop)
             .map_err(|error| error.to_string())
     };
-    measure_listing(report, "PostgreSQL", &gateway, &key, analyzed).await?;
-    let with_postgres = submits_per_second(&gateway, &key).await?;
+    measure_listing(report, "PostgreSQL", &gateway, &key, analyzed, counts).await?;
+    let with_postgres = submits_per_second(&gateway, &key, counts).await?;
     report.add(
         "submits through the gateway, library in PostgreSQL",
         with_postgres,

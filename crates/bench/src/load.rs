@@ -10,9 +10,10 @@ use std::path::Path;
 use media_gen_e2e::{Browser, Network};
 
 use crate::report::{median, Report};
+use crate::size::Size;
 use crate::staged::StagedApp;
 
-/// Fresh loads per page.
+/// Fresh loads per page (a smoke run: one).
 const LOADS: usize = 10;
 
 /// The mark the app sets (`components/marks.rs`).
@@ -24,7 +25,8 @@ const WIRE_BYTES: &str = "performance.getEntriesByType('resource')
     .filter(e => /\\.(wasm|js|css)$/.test(new URL(e.name).pathname))
     .reduce((sum, e) => sum + e.encodedBodySize, 0)";
 
-/// Cold loads per page and network (nothing in the browser's cache).
+/// Cold loads per page and network (nothing in the browser's cache; a
+/// smoke run: one).
 const COLD_LOADS: usize = 5;
 
 /// The mark the app makes as it starts, with the board or the page it
@@ -39,9 +41,14 @@ const NETWORKS: [(&str, Network); 2] = [
 ];
 
 /// Cold loads (the browser's cache off) of the board to its first control
-/// and of a form's page until the form takes input, over each network:
-/// the medians, named.
-async fn cold_loads(browser: &Browser, staged: &StagedApp) -> Result<Vec<(String, f64)>, String> {
+/// and of a form's page until the form takes input, over each network (a
+/// smoke run: loopback only, as the slow one takes seconds a load and
+/// `sharing` emulates it too): the medians, named.
+async fn cold_loads(
+    browser: &Browser,
+    staged: &StagedApp,
+    size: Size,
+) -> Result<Vec<(String, f64)>, String> {
     let mut figures = Vec::new();
     browser
         .devtools("Network.enable", serde_json::json!({}))
@@ -52,7 +59,8 @@ async fn cold_loads(browser: &Browser, staged: &StagedApp) -> Result<Vec<(String
             serde_json::json!({ "cacheDisabled": true }),
         )
         .await;
-    for (network, conditions) in NETWORKS {
+    let networks = size.pick(&NETWORKS[..], &NETWORKS[..1]);
+    for &(network, conditions) in networks {
         browser.emulate_network(conditions).await;
         for (what, path, mark) in [
             ("the board to its first control", "/", STARTED),
@@ -63,7 +71,7 @@ async fn cold_loads(browser: &Browser, staged: &StagedApp) -> Result<Vec<(String
             ),
         ] {
             let mut times = Vec::new();
-            for load in 0..COLD_LOADS {
+            for load in 0..size.pick(COLD_LOADS, 1) {
                 let url = staged.url(&format!("{path}?cold={load}"));
                 let script =
                     format!("performance.getEntriesByName('{mark}')[0]?.startTime ?? null");
@@ -95,14 +103,15 @@ pub async fn time_until(browser: &Browser, url: &str, script: &str) -> Result<f6
 }
 
 /// Measure the release build in `dist` (with an empty page beside it).
-pub async fn measure(report: &mut Report, dist: &Path) -> Result<(), String> {
-    println!("Load in headless Chromium (median of {LOADS} fresh loads)");
+pub async fn measure(report: &mut Report, dist: &Path, size: Size) -> Result<(), String> {
+    let loads = size.pick(LOADS, 1);
+    println!("Load in headless Chromium (median of {loads} fresh loads)");
     let staged = StagedApp::start(dist, "load", &[]).await?;
     let browser = Browser::start_own().await;
 
     let (mut app, mut empty, mut heap) = (Vec::new(), Vec::new(), Vec::new());
     let mut wire_kb = None;
-    for _ in 0..LOADS {
+    for _ in 0..loads {
         let cache_busted = |path: &str| staged.url(&format!("{path}?fresh={}", app.len()));
         empty.push(
             time_until(
@@ -131,7 +140,7 @@ pub async fn measure(report: &mut Report, dist: &Path) -> Result<(), String> {
             heap.push(bytes / (1024.0 * 1024.0));
         }
     }
-    let cold = cold_loads(&browser, &staged).await?;
+    let cold = cold_loads(&browser, &staged, size).await?;
     browser.close().await;
     drop(staged);
     for (figure, ms) in cold {

@@ -4,6 +4,9 @@
 //! prints a table, and writes `target/bench.json` (name, value, unit, budget).
 //!
 //! Run through `cargo xtask bench`, which builds everything in release mode.
+//! With `--smoke`, each part runs once at its smallest size and nothing is
+//! written: `cargo xtask test` runs every part so, to catch one that no
+//! longer runs (see `size.rs`).
 
 mod batch_check;
 mod board_scale;
@@ -11,6 +14,7 @@ mod gateway_cost;
 mod kept;
 mod library;
 mod load;
+mod loopback;
 mod parts;
 mod polling;
 mod relay;
@@ -18,6 +22,7 @@ mod report;
 mod sandbox;
 mod sharing;
 mod sign_ins;
+mod size;
 mod sizes;
 mod staged;
 mod throughput;
@@ -27,6 +32,7 @@ mod weight;
 use std::process::ExitCode;
 
 use parts::PARTS;
+use size::Size;
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -40,8 +46,8 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> Result<(), String> {
-    // Parts named on the command line, or all of them.
-    let chosen: Vec<String> = std::env::args().skip(1).collect();
+    // Parts named on the command line, or all of them; `--smoke` among them.
+    let (size, chosen) = size::from_args(std::env::args().skip(1));
     if let Some(unknown) = chosen.iter().find(|part| !PARTS.contains(&part.as_str())) {
         return Err(format!(
             "no part `{unknown}`; the parts are {}",
@@ -53,47 +59,52 @@ async fn run() -> Result<(), String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dist = root.join("dist");
     if runs("sizes") {
-        sizes::measure(&mut report, &root)?;
+        sizes::measure(&mut report, &root, size)?;
         let app_wasm = root.join("target/wasm32-unknown-unknown/wasm-release/media-gen-app.wasm");
         weight::measure(&mut report, "app", &app_wasm)?;
         let client_wasm = root.join("target/wasm32-unknown-unknown/wasm-release/media_gen_js.wasm");
         weight::measure(&mut report, "client module", &client_wasm)?;
     }
     if runs("load") {
-        load::measure(&mut report, &dist).await?;
+        load::measure(&mut report, &dist, size).await?;
     }
     if runs("board") {
-        board_scale::measure(&mut report, &dist).await?;
+        board_scale::measure(&mut report, &dist, size).await?;
     }
     if runs("batch") {
-        batch_check::measure(&mut report, &dist).await?;
+        batch_check::measure(&mut report, &dist, size).await?;
     }
     if runs("polling") {
-        polling::measure(&mut report).await?;
+        polling::measure(&mut report, size).await?;
     }
     if runs("relay") {
-        relay::measure(&mut report).await?;
+        relay::measure(&mut report, size).await?;
     }
     if runs("throughput") {
-        throughput::measure(&mut report).await?;
+        throughput::measure(&mut report, size).await?;
     }
     if runs("gateway") {
-        gateway_cost::measure(&mut report).await?;
+        gateway_cost::measure(&mut report, size).await?;
     }
     if runs("uploads") {
-        uploads::measure(&mut report, &dist).await?;
+        uploads::measure(&mut report, &dist, size).await?;
     }
     if runs("kept") {
-        kept::measure(&mut report).await?;
+        kept::measure(&mut report, size).await?;
     }
     if runs("sign_ins") {
-        sign_ins::measure(&mut report).await?;
+        sign_ins::measure(&mut report, size).await?;
     }
     if runs("library") {
-        library::measure(&mut report).await?;
+        library::measure(&mut report, size).await?;
     }
     if runs("sharing") {
-        sharing::measure(&mut report).await?;
+        sharing::measure(&mut report, size).await?;
+    }
+    if size == Size::Smoke {
+        // Figures of a few samples on debug builds: not a record to keep.
+        println!("\nSmoke run: every part chosen ran; nothing written.");
+        return Ok(());
     }
     println!("\n{}", report.table());
     let path = report.write_json()?;

@@ -12,11 +12,15 @@ use serde_json::{json, Value};
 
 use crate::report::{median, Report};
 use crate::sandbox::Sandbox;
+use crate::size::Size;
 
 /// How much shorter everything runs than it reports.
 const SCALE: u32 = 50;
-/// Tasks polled per strategy and length (the median is reported).
+/// Tasks polled per strategy and length (the median is reported; a smoke
+/// run: one, of the shortest length only).
 const TASKS: usize = 5;
+/// The task lengths compared, in seconds (before scaling).
+const LENGTHS: [u64; 3] = [10, 60, 300];
 use crate::sandbox::DEMO_TOKEN as TOKEN;
 
 #[derive(Clone, Copy)]
@@ -92,16 +96,17 @@ async fn run_one(
 }
 
 /// Run the polling comparison into `report`.
-pub async fn measure(report: &mut Report) -> Result<(), String> {
-    println!("Polling cost (sandbox time scaled down {SCALE}x, median of {TASKS} tasks)");
-    for seconds in [10u64, 60, 300] {
+pub async fn measure(report: &mut Report, size: Size) -> Result<(), String> {
+    let tasks = size.pick(TASKS, 1);
+    println!("Polling cost (sandbox time scaled down {SCALE}x, median of {tasks} tasks)");
+    for &seconds in size.pick(&LENGTHS[..], &LENGTHS[..1]) {
         let length = Duration::from_secs(seconds);
         let task_ms = (length / SCALE).as_millis().to_string();
         let sandbox = Sandbox::start(&["--task-ms", &task_ms, "--task-spread", "0"]).await?;
         let client = reqwest::Client::new();
         let mut fixed_reads = 0;
         for strategy in [Strategy::Fixed, Strategy::Cold, Strategy::Warm] {
-            let runs = (0..TASKS).map(|_| run_one(&client, &sandbox.base_url, strategy, length));
+            let runs = (0..tasks).map(|_| run_one(&client, &sandbox.base_url, strategy, length));
             let results = futures::future::try_join_all(runs).await?;
             let reads = median(results.iter().map(|(reads, _)| *reads).collect());
             let delay = median(

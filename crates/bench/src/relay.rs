@@ -14,23 +14,29 @@ use futures::StreamExt;
 use media_gen_api::relay::{RelayInfo, RELAY_HEADER};
 use serde_json::{json, Value};
 
+use crate::loopback;
 use crate::report::{median, Report};
 use crate::sandbox::{get_json, Sandbox, Server};
+use crate::size::Size;
 
 /// How much shorter the tasks run than they report.
 const SCALE: u32 = 50;
-/// Tasks per length (the median is reported).
+/// Tasks per length (the median is reported; a smoke run: one, of the
+/// shortest length only).
 const TASKS: usize = 5;
+/// The task lengths compared, in seconds (before scaling).
+const LENGTHS: [u64; 3] = [10, 60, 300];
 
-/// Submit `TASKS` tasks of `length` through `gateway`; each task's id,
+/// Submit `tasks` tasks of `length` through `gateway`; each task's id,
 /// capability and end (submit time plus its scaled length).
 async fn submit(
     client: &reqwest::Client,
     gateway: &str,
     length: Duration,
+    tasks: usize,
 ) -> Result<Vec<(String, String, Instant)>, String> {
     let mut submitted = Vec::new();
-    for _ in 0..TASKS {
+    for _ in 0..tasks {
         let sent = Instant::now();
         let (capability, ids) = submit_relayed(client, gateway, 1).await?;
         let id = ids.into_iter().next().ok_or("no task id")?;
@@ -129,30 +135,38 @@ async fn listen(
 }
 
 /// Event streams held open at once to measure the gateway's memory per
-/// stream (a bounded count, scaled to [`PER_STREAMS`] for the report).
+/// stream (a bounded count, scaled to [`PER_STREAMS`] for the report; a
+/// smoke run: a few addresses' worth, past what one address may hold).
 const STREAMS: usize = 4_000;
 /// The report's unit of open streams.
 const PER_STREAMS: usize = 10_000;
 
-/// Open `STREAMS` idle event streams on `gateway` (its address without the
-/// scheme) and keep them until dropped.
-async fn open_streams(address: &str) -> Result<Vec<tokio::net::TcpStream>, String> {
+/// Open `count` idle event streams on `gateway` (its address without the
+/// scheme) and keep them until dropped. They come from many loopback
+/// addresses, each holding as many as the gateway lets one visitor hold
+/// by default (see `loopback.rs`): thousands of streams are thousands of
+/// visitors' pages, and the gateway is measured as deployed.
+async fn open_streams(address: &str, count: usize) -> Result<Vec<tokio::net::TcpStream>, String> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let request = format!(
         "GET {} HTTP/1.1\r\nHost: {address}\r\n\r\n",
         RelayInfo::default().stream_path(["0".repeat(32).as_str()], None)
     );
-    let mut streams = Vec::with_capacity(STREAMS);
-    for _ in 0..STREAMS {
-        let mut stream = tokio::net::TcpStream::connect(address)
+    let to: std::net::SocketAddr = address
+        .parse()
+        .map_err(|_| format!("{address}: no address"))?;
+    // Each address within both of the gateway's caps on one visitor.
+    let per_address = loopback::STREAMS_PER_VISITOR.min(loopback::CONNECTIONS_PER_ADDRESS);
+    let mut streams = Vec::with_capacity(count);
+    for index in 0..count {
+        let from = loopback::source(index, per_address);
+        let failed = |e: std::io::Error| format!("stream {index} (from {from}): {e}");
+        let mut stream = loopback::connect(to, index, per_address)
             .await
-            .map_err(|e| format!("stream {}: {e}", streams.len()))?;
-        stream
-            .write_all(request.as_bytes())
-            .await
-            .map_err(|e| e.to_string())?;
+            .map_err(failed)?;
+        stream.write_all(request.as_bytes()).await.map_err(failed)?;
         let mut head = [0u8; 512];
-        let read = stream.read(&mut head).await.map_err(|e| e.to_string())?;
+        let read = stream.read(&mut head).await.map_err(failed)?;
         if !head[..read].starts_with(b"HTTP/1.1 200") {
             return Err(format!(
                 "stream {} refused: {}",
@@ -165,23 +179,24 @@ async fn open_streams(address: &str) -> Result<Vec<tokio::net::TcpStream>, Strin
     Ok(streams)
 }
 
-/// The gateway's resident memory for `PER_STREAMS` open streams.
-async fn stream_memory(report: &mut Report) -> Result<(), String> {
+/// The gateway's resident memory for `PER_STREAMS` open streams, measured
+/// with `count` held.
+async fn stream_memory(report: &mut Report, count: usize) -> Result<(), String> {
     let sandbox = Sandbox::start(&[]).await?;
     let gateway = Server::relaying_gateway(&sandbox.base_url).await?;
     let address = gateway.base_url.trim_start_matches("http://").to_owned();
     let before = gateway
         .resident_mib()
         .ok_or("the gateway's memory is unknown")?;
-    let streams = open_streams(&address).await?;
+    let streams = open_streams(&address, count).await?;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after = gateway
         .resident_mib()
         .ok_or("the gateway's memory is unknown")?;
     drop(streams);
-    let per = (after - before) / STREAMS as f64 * PER_STREAMS as f64;
+    let per = (after - before) / count as f64 * PER_STREAMS as f64;
     report.add(
-        format!("gateway memory per {PER_STREAMS} open event streams ({STREAMS} held)"),
+        format!("gateway memory per {PER_STREAMS} open event streams ({count} held)"),
         per,
         "MiB",
     );
@@ -189,13 +204,14 @@ async fn stream_memory(report: &mut Report) -> Result<(), String> {
 }
 
 /// Callbacks taken by one gateway and heard on another's stream through
-/// Redis (a bounded count: tasks made by [`SUBMITS`] submits of 8).
+/// Redis (a bounded count: tasks made by [`SUBMITS`] submits of 8; a smoke
+/// run: two).
 const SUBMITS: usize = 125;
 
 /// Callbacks per second that one gateway takes and another's stream hears,
 /// the two sharing one Redis (`--trust-callbacks`: the relay's own cost,
-/// no confirming reads).
-async fn through_redis(report: &mut Report) -> Result<(), String> {
+/// no confirming reads), of the tasks `submits` submits make.
+async fn through_redis(report: &mut Report, submits: usize) -> Result<(), String> {
     let redis = media_gen_e2e::Redis::start().await;
     // Tasks that do not end during the run: only the bench's callbacks count.
     let sandbox = Sandbox::start(&["--task-ms", "600000"]).await?;
@@ -205,7 +221,7 @@ async fn through_redis(report: &mut Report) -> Result<(), String> {
     let client = reqwest::Client::new();
     let mut tasks = Vec::new();
     let mut capabilities = Vec::new();
-    for _ in 0..SUBMITS {
+    for _ in 0..submits {
         let (capability, ids) = submit_relayed(&client, &taker.base_url, 8).await?;
         // The service's callback address holds a secret the page's
         // capability does not give away: asked of the sandbox, per submit.
@@ -260,16 +276,17 @@ async fn through_redis(report: &mut Report) -> Result<(), String> {
 }
 
 /// Run the relay's comparison into `report`.
-pub async fn measure(report: &mut Report) -> Result<(), String> {
-    println!("The relay (sandbox tasks scaled down {SCALE}x, delays as measured, median of {TASKS} tasks)");
+pub async fn measure(report: &mut Report, size: Size) -> Result<(), String> {
+    let tasks = size.pick(TASKS, 1);
+    println!("The relay (sandbox tasks scaled down {SCALE}x, delays as measured, median of {tasks} tasks)");
     let client = reqwest::Client::new();
-    for seconds in [10u64, 60, 300] {
+    for &seconds in size.pick(&LENGTHS[..], &LENGTHS[..1]) {
         let length = Duration::from_secs(seconds);
         let task_ms = (length / SCALE).as_millis().to_string();
         let sandbox = Sandbox::start(&["--task-ms", &task_ms, "--task-spread", "0"]).await?;
         let gateway = Server::relaying_gateway(&sandbox.base_url).await?;
         let reads_before = sandbox.counter(&client, "status_reads").await?;
-        let submitted = submit(&client, &gateway.base_url, length).await?;
+        let submitted = submit(&client, &gateway.base_url, length, tasks).await?;
         let capabilities: Vec<&str> = submitted.iter().map(|(_, c, _)| c.as_str()).collect();
         let arrived = listen(
             &client,
@@ -290,7 +307,7 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
             .map(|delay| delay.as_secs_f64())
             .collect();
         let name = format!("{seconds} s task, relay");
-        let per_task = reads as f64 / TASKS as f64;
+        let per_task = reads as f64 / tasks as f64;
         let delay = median(delays);
         report.add(format!("{name}: reads"), per_task, "reads");
         report.add(
@@ -304,6 +321,8 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
             if met { "met" } else { "NOT met" }
         );
     }
-    stream_memory(report).await?;
-    through_redis(report).await
+    // Smoke: five addresses' worth, so the spreading is exercised too.
+    let streams = size.pick(STREAMS, 5 * loopback::STREAMS_PER_VISITOR);
+    stream_memory(report, streams).await?;
+    through_redis(report, size.pick(SUBMITS, 2)).await
 }

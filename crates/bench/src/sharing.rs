@@ -16,8 +16,9 @@ use media_gen_gateway::uploads::UploadSettings;
 use serde_json::{json, Value};
 
 use crate::report::{median, Report};
+use crate::size::Size;
 
-/// Cold loads of the page.
+/// Cold loads of the page (a smoke run: one).
 const LOADS: usize = 5;
 
 /// The first image's end, once it is drawn: its resource timing's
@@ -100,7 +101,7 @@ async fn shared_link(dir: &std::path::Path) -> Result<String, String> {
 }
 
 /// Measure a shared page.
-pub async fn measure(report: &mut Report) -> Result<(), String> {
+pub async fn measure(report: &mut Report, size: Size) -> Result<(), String> {
     println!("Shared links: a page of three images, as a stranger opens it");
     let dir = media_gen_e2e::test_folder("bench-sharing");
     let link = shared_link(dir.path()).await?;
@@ -133,7 +134,7 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
         .await;
     browser.emulate_network(Network::SLOW_4G).await;
     let mut times = Vec::new();
-    for load in 0..LOADS {
+    for load in 0..size.pick(LOADS, 1) {
         times.push(
             crate::load::time_until(&browser, &format!("{link}?cold={load}"), FIRST_IMAGE).await?,
         );

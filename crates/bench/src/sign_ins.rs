@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 
 use crate::report::{median, Report};
 use crate::sandbox::Server;
+use crate::size::Size;
 
-/// Sign-ins in all.
+/// Sign-ins in all (a smoke run: a few dozen).
 const SIGN_INS: usize = 40_000;
-/// Sign-ins whose median makes each figure.
+/// Sign-ins whose median makes each figure (a smoke run: ten).
 const SAMPLE: usize = 1_000;
 /// The last thousand's median may be at most this many times the first's.
 const GROWTH_BUDGET: f64 = 1.5;
@@ -50,7 +51,8 @@ fn microseconds(latencies: Vec<Duration>) -> f64 {
 }
 
 /// Measure and add the figures to `report`.
-pub async fn measure(report: &mut Report) -> Result<(), String> {
+pub async fn measure(report: &mut Report, size: Size) -> Result<(), String> {
+    let (sign_ins, sample) = size.pick((SIGN_INS, SAMPLE), (30, 10));
     let dir = media_gen_e2e::test_folder("bench-sign-ins");
     let key = media_gen_gateway::access::key_file::KeyFile::new(dir.path())
         .add("ada", None, 0)
@@ -58,9 +60,9 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
     let gateway = Server::keys_gateway(dir.path()).await?;
     let client = reqwest::Client::new();
     let memory_before = gateway.resident_mib();
-    let first = sign_in(&client, &gateway.base_url, &key, SAMPLE).await?;
-    sign_in(&client, &gateway.base_url, &key, SIGN_INS - 2 * SAMPLE).await?;
-    let last = sign_in(&client, &gateway.base_url, &key, SAMPLE).await?;
+    let first = sign_in(&client, &gateway.base_url, &key, sample).await?;
+    sign_in(&client, &gateway.base_url, &key, sign_ins - 2 * sample).await?;
+    let last = sign_in(&client, &gateway.base_url, &key, sample).await?;
     let (first, last) = (microseconds(first), microseconds(last));
     report.add("sign-in, the first 1,000 (median)", first, "µs");
     report.add_with_budget(

@@ -8,6 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::report::Report;
+use crate::size::Size;
 
 /// The app's wasm, JS and CSS together (its first module and every chunk),
 /// gzipped, at most (KB).
@@ -60,10 +61,13 @@ fn gzip(bytes: &[u8]) -> usize {
     encoder.finish().map_or(0, |out| out.len())
 }
 
-fn brotli(bytes: &[u8]) -> usize {
+/// Brotli's best level: what the gateway serves (`dist/*.br`).
+const BROTLI_BEST: i32 = 11;
+
+fn brotli(bytes: &[u8], quality: i32) -> usize {
     let mut out = Vec::new();
     let params = brotli::enc::BrotliEncoderParams {
-        quality: 11,
+        quality,
         ..Default::default()
     };
     let _ = brotli::BrotliCompress(&mut &bytes[..], &mut out, &params);
@@ -267,12 +271,13 @@ fn measure_files(
     label: &str,
     paths: &[PathBuf],
     (budget_kb, ceiling_kb): (f64, f64),
+    brotli_quality: i32,
 ) -> Result<(), String> {
     let (mut total_gzip, mut total_brotli) = (0, 0);
     for path in paths {
         let bytes =
             std::fs::read(path).map_err(|e| format!("{}: {e} (not built?)", path.display()))?;
-        let (gz, br) = (gzip(&bytes), brotli(&bytes));
+        let (gz, br) = (gzip(&bytes), brotli(&bytes, brotli_quality));
         let name = plain_name(path);
         report.add(format!("{label} {name}: gzip"), kb(gz), "KB");
         report.add(format!("{label} {name}: brotli"), kb(br), "KB");
@@ -308,8 +313,11 @@ const COMPARISON: &str = "@fal-ai/client page (comparison)";
 
 /// Measure the app and the package, and the comparison, from the
 /// workspace root `root`.
-pub fn measure(report: &mut Report, root: &Path) -> Result<(), String> {
+pub fn measure(report: &mut Report, root: &Path, size: Size) -> Result<(), String> {
     println!("Transfer sizes");
+    // Brotli's best level takes seconds a megabyte in a debug build (the
+    // smoke run's): its fastest runs the same steps.
+    let brotli_quality = size.pick(BROTLI_BEST, 1);
     let sets = measured_sets(root)?;
     for set in &sets {
         measure_files(
@@ -317,6 +325,7 @@ pub fn measure(report: &mut Report, root: &Path) -> Result<(), String> {
             set.label,
             &set.files,
             (set.budget_kb, set.ceiling_kb),
+            brotli_quality,
         )?;
     }
     let fal = files(

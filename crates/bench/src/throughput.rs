@@ -10,10 +10,16 @@ use serde_json::{json, Value};
 
 use crate::report::Report;
 use crate::sandbox::{post_json, Sandbox};
+use crate::size::Size;
 
 use crate::sandbox::DEMO_TOKEN as TOKEN;
+/// How long each figure's load runs (a smoke run: a moment).
 const WINDOW: Duration = Duration::from_secs(3);
+/// Concurrent clients (a smoke run: a few, once).
 const CONCURRENCY: [usize; 3] = [1, 8, 64];
+/// Tasks the sandbox has made when its memory is read: at its cap and
+/// well past it (a smoke run: a few hundred, the same steps).
+const MEMORY_AT: [u64; 2] = [100_000, 500_000];
 
 fn submit_body() -> Value {
     json!({"prompt": "benchmark", "image_quality": "1K", "image_ratio": "1:1"})
@@ -23,14 +29,14 @@ async fn submit(client: &reqwest::Client, base_url: &str, body: &Value) -> Resul
     post_json(client, &format!("{base_url}/v1/image_generate"), body).await
 }
 
-/// Requests per second that `clients` concurrent loops of `request` achieve in [`WINDOW`].
-async fn rate<F, Fut>(clients: usize, request: F) -> Result<f64, String>
+/// Requests per second that `clients` concurrent loops of `request` achieve in `window`.
+async fn rate<F, Fut>(clients: usize, window: Duration, request: F) -> Result<f64, String>
 where
     F: Fn(reqwest::Client) -> Fut + Clone + Send + 'static,
     Fut: std::future::Future<Output = Result<(), String>> + Send,
 {
     let done = Arc::new(AtomicU64::new(0));
-    let deadline = Instant::now() + WINDOW;
+    let deadline = Instant::now() + window;
     let mut workers = Vec::new();
     for _ in 0..clients {
         let (request, done) = (request.clone(), Arc::clone(&done));
@@ -46,14 +52,16 @@ where
     for worker in workers {
         worker.await.map_err(|e| e.to_string())??;
     }
-    Ok(done.load(Ordering::Relaxed) as f64 / WINDOW.as_secs_f64())
+    Ok(done.load(Ordering::Relaxed) as f64 / window.as_secs_f64())
 }
 
 /// Run the throughput and memory benchmarks into `report`.
-pub async fn measure(report: &mut Report) -> Result<(), String> {
+pub async fn measure(report: &mut Report, size: Size) -> Result<(), String> {
+    let window = size.pick(WINDOW, Duration::from_millis(200));
+    let concurrency = size.pick(&CONCURRENCY[..], &[4]);
     println!(
-        "Sandbox throughput on loopback ({} s per figure)",
-        WINDOW.as_secs()
+        "Sandbox throughput on loopback ({:.1} s per figure)",
+        window.as_secs_f64()
     );
     let sandbox = Sandbox::start(&["--task-ms", "60000"]).await?;
     let base = sandbox.base_url.clone();
@@ -63,9 +71,9 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
         .ok_or("no task id")?
         .to_owned();
 
-    for clients in CONCURRENCY {
+    for &clients in concurrency {
         let base = base.clone();
-        let per_second = rate(clients, move |client| {
+        let per_second = rate(clients, window, move |client| {
             let base = base.clone();
             async move { submit(&client, &base, &submit_body()).await.map(|_| ()) }
         })
@@ -76,9 +84,9 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
             "req/s",
         );
     }
-    for clients in CONCURRENCY {
+    for &clients in concurrency {
         let url = format!("{base}/v1/image_generate/{id}");
-        let per_second = rate(clients, move |client| {
+        let per_second = rate(clients, window, move |client| {
             let url = url.clone();
             async move {
                 let response = client
@@ -111,7 +119,7 @@ pub async fn measure(report: &mut Report) -> Result<(), String> {
         "MiB",
     );
     let body = json!({"prompt": "memory", "generate_count": 8});
-    for target in [100_000u64, 500_000] {
+    for target in size.pick(MEMORY_AT, [200, 400]) {
         submit_tasks(&sandbox.base_url, &body, target).await?;
         let label = format!("sandbox memory after {target} tasks");
         report.add(label, sandbox.resident_mib().unwrap_or_default(), "MiB");

@@ -15,14 +15,55 @@ use media_gen_e2e::{start_gateway_at, Browser, Nginx};
 
 use crate::report::Report;
 use crate::sandbox::Server;
+use crate::size::Size;
 
 const MIB: u64 = 1 << 20;
 /// The upload timed for throughput.
 const TIMED: u64 = 256 * MIB;
 /// The upload memory is watched over.
 const LARGE: u64 = 1024 * MIB;
+/// The upload cut at half way.
+const CUT: u64 = 64 * MIB;
 /// The app's chunk: what a cut may cost at most.
 const CHUNK: u64 = 4 * MIB;
+
+/// How big the uploads are: the constants above in full; a few MiB each
+/// in a smoke run (the same requests, the cut too).
+struct Lengths {
+    timed: u64,
+    large: u64,
+    cut: u64,
+    drops: usize,
+}
+
+impl Lengths {
+    fn of(size: Size) -> Lengths {
+        match size {
+            Size::Full => Lengths {
+                timed: TIMED,
+                large: LARGE,
+                cut: CUT,
+                drops: DROPS,
+            },
+            Size::Smoke => Lengths {
+                timed: 2 * MIB,
+                large: 4 * MIB,
+                cut: 4 * MIB,
+                drops: 1,
+            },
+        }
+    }
+}
+
+/// `1 GiB`, `256 MiB`: as the figures' names say a length.
+fn amount(bytes: u64) -> String {
+    const GIB: u64 = 1024 * MIB;
+    if bytes >= GIB && bytes.is_multiple_of(GIB) {
+        format!("{} GiB", bytes / GIB)
+    } else {
+        format!("{} MiB", bytes / MIB)
+    }
+}
 
 /// A body of `length` bytes that reads as a video (an ISO BMFF `ftyp`
 /// box, then filler), made as it is sent: the benchmark holds 1 MiB.
@@ -83,13 +124,13 @@ async fn patch(
     }
 }
 
-/// MiB/s of one upload of [`TIMED`] bytes through the gateway at `base`.
-async fn through_gateway(base: &str) -> Result<f64, String> {
+/// MiB/s of one upload of `length` bytes through the gateway at `base`.
+async fn through_gateway(base: &str, length: u64) -> Result<f64, String> {
     let client = reqwest::Client::new();
-    let upload = create(&client, base, TIMED).await?;
+    let upload = create(&client, base, length).await?;
     let started = Instant::now();
-    patch(&client, &upload, 0, video_body(TIMED)).await?;
-    Ok(TIMED as f64 / MIB as f64 / started.elapsed().as_secs_f64())
+    patch(&client, &upload, 0, video_body(length)).await?;
+    Ok(length as f64 / MIB as f64 / started.elapsed().as_secs_f64())
 }
 
 /// nginx writing a `PUT`'s body into a file of `root` (its WebDAV module).
@@ -101,8 +142,8 @@ fn nginx_block(port: u16, root: &std::path::Path) -> String {
     )
 }
 
-/// MiB/s of nginx writing [`TIMED`] bytes of body to disk.
-async fn through_nginx() -> Result<f64, String> {
+/// MiB/s of nginx writing `length` bytes of body to disk.
+async fn through_nginx(length: u64) -> Result<f64, String> {
     let root = std::env::temp_dir().join(format!("media-gen-bench-put-{}", std::process::id()));
     std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
     // nginx's worker may run as another user.
@@ -115,7 +156,7 @@ async fn through_nginx() -> Result<f64, String> {
     let started = Instant::now();
     let answer = client
         .put(format!("http://{}/upload.mp4", nginx.address))
-        .body(video_body(TIMED))
+        .body(video_body(length))
         .send()
         .await
         .map_err(|e| e.to_string())?;
@@ -124,20 +165,20 @@ async fn through_nginx() -> Result<f64, String> {
     if !answer.status().is_success() {
         return Err(format!("nginx: HTTP {}", answer.status()));
     }
-    Ok(TIMED as f64 / MIB as f64 / took.as_secs_f64())
+    Ok(length as f64 / MIB as f64 / took.as_secs_f64())
 }
 
-/// The most the gateway's memory grew over idle while a [`LARGE`] upload
-/// streamed through it (sampled every 50 ms).
-async fn memory_while_streaming(gateway: &Server) -> Result<f64, String> {
+/// The most the gateway's memory grew over idle while an upload of
+/// `length` bytes streamed through it (sampled every 50 ms).
+async fn memory_while_streaming(gateway: &Server, length: u64) -> Result<f64, String> {
     let idle = gateway
         .resident_mib()
         .ok_or("no memory figure (needs /proc)")?;
     let client = reqwest::Client::new();
-    let upload = create(&client, &gateway.base_url, LARGE).await?;
+    let upload = create(&client, &gateway.base_url, length).await?;
     let sending = tokio::spawn({
         let client = client.clone();
-        async move { patch(&client, &upload, 0, video_body(LARGE)).await }
+        async move { patch(&client, &upload, 0, video_body(length)).await }
     });
     let mut most = idle;
     while !sending.is_finished() {
@@ -148,10 +189,9 @@ async fn memory_while_streaming(gateway: &Server) -> Result<f64, String> {
     Ok(most - idle)
 }
 
-/// Bytes sent again after a cut at half of a 64 MiB upload: what was sent
-/// before the cut less the offset the gateway then gives.
-async fn resent_after_cut(base: &str) -> Result<u64, String> {
-    let length = 64 * MIB;
+/// Bytes sent again after a cut at half of an upload of `length` bytes:
+/// what was sent before the cut less the offset the gateway then gives.
+async fn resent_after_cut(base: &str, length: u64) -> Result<u64, String> {
     let client = reqwest::Client::new();
     let upload = create(&client, base, length).await?;
     let mut half = vec![7u8; (length / 2) as usize];
@@ -182,7 +222,7 @@ async fn resent_after_cut(base: &str) -> Result<u64, String> {
     Ok(length / 2 - offset.min(length / 2))
 }
 
-/// Drops per figure.
+/// Drops per figure (a smoke run: one).
 const DROPS: usize = 5;
 
 /// On the app's image-to-video page: a 1920×1080 photo of noise (about
@@ -210,8 +250,13 @@ const DROP_TO_PREVIEW: &str = "
     }
     return performance.now() - started;";
 
-/// The median time from a drop to its preview in the app in `dist`.
-async fn drop_to_preview(dist: &std::path::Path, sandbox: &str) -> Result<f64, String> {
+/// The median time from a drop to its preview in the app in `dist`, of
+/// `drops` drops.
+async fn drop_to_preview(
+    dist: &std::path::Path,
+    sandbox: &str,
+    drops: usize,
+) -> Result<f64, String> {
     let folder = std::env::temp_dir().join(format!("media-gen-bench-drops-{}", std::process::id()));
     let base = start_gateway_at(sandbox, Some(dist.to_owned()), |settings, base| {
         settings.uploads = Some(media_gen_gateway::uploads::UploadSettings::new(
@@ -222,7 +267,7 @@ async fn drop_to_preview(dist: &std::path::Path, sandbox: &str) -> Result<f64, S
     .await;
     let browser = Browser::start_own().await;
     let mut times = Vec::new();
-    for _ in 0..DROPS {
+    for _ in 0..drops {
         browser.open(&format!("{base}/new/image-to-video")).await;
         browser
             .wait_until(
@@ -239,10 +284,16 @@ async fn drop_to_preview(dist: &std::path::Path, sandbox: &str) -> Result<f64, S
 }
 
 /// Run the uploads benchmark into `report`.
-pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), String> {
+pub async fn measure(
+    report: &mut Report,
+    dist: &std::path::Path,
+    size: Size,
+) -> Result<(), String> {
+    let lengths = Lengths::of(size);
     println!(
-        "Uploads: one {} MiB upload on loopback; a 1 GiB one for memory",
-        TIMED / MIB
+        "Uploads: one {} upload on loopback; a {} one for memory",
+        amount(lengths.timed),
+        amount(lengths.large)
     );
     let sandbox = Server::start(&[]).await?;
     let folder =
@@ -262,12 +313,12 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     let gateway = Server::relaying_gateway_with(&sandbox.base_url, &to_disk).await?;
     report.add(
         "upload through the gateway to disk",
-        through_gateway(&gateway.base_url).await?,
+        through_gateway(&gateway.base_url, lengths.timed).await?,
         "MiB/s",
     );
     report.add(
         "nginx writing the same body to disk",
-        through_nginx().await?,
+        through_nginx(lengths.timed).await?,
         "MiB/s",
     );
 
@@ -278,7 +329,7 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     let in_s3 = Server::relaying_gateway_env(&sandbox.base_url, &to_s3, &env).await?;
     report.add(
         "upload through the gateway to S3 (s3s-fs)",
-        through_gateway(&in_s3.base_url).await?,
+        through_gateway(&in_s3.base_url, lengths.timed).await?,
         "MiB/s",
     );
 
@@ -286,35 +337,53 @@ pub async fn measure(report: &mut Report, dist: &std::path::Path) -> Result<(), 
     // one keeps what its allocator took for the uploads before.
     let fresh_to_disk = Server::relaying_gateway_with(&sandbox.base_url, &to_disk).await?;
     report.add_with_budget(
-        "gateway memory over idle, 1 GiB upload to disk",
-        memory_while_streaming(&fresh_to_disk).await?,
+        format!(
+            "gateway memory over idle, {} upload to disk",
+            amount(lengths.large)
+        ),
+        memory_while_streaming(&fresh_to_disk, lengths.large).await?,
         "MiB",
         32.0,
     );
     let fresh_to_s3 = Server::relaying_gateway_env(&sandbox.base_url, &to_s3, &env).await?;
     report.add_with_budget(
-        "gateway memory over idle, 1 GiB upload to S3",
-        memory_while_streaming(&fresh_to_s3).await?,
+        format!(
+            "gateway memory over idle, {} upload to S3",
+            amount(lengths.large)
+        ),
+        memory_while_streaming(&fresh_to_s3, lengths.large).await?,
         "MiB",
         32.0,
     );
     report.add_with_budget(
         "bytes sent again after a cut at 50 % (disk)",
-        resent_after_cut(&gateway.base_url).await? as f64 / MIB as f64,
+        resent_after_cut(&gateway.base_url, lengths.cut).await? as f64 / MIB as f64,
         "MiB",
         (CHUNK / MIB) as f64,
     );
     report.add_with_budget(
         "bytes sent again after a cut at 50 % (S3)",
-        resent_after_cut(&in_s3.base_url).await? as f64 / MIB as f64,
+        resent_after_cut(&in_s3.base_url, lengths.cut).await? as f64 / MIB as f64,
         "MiB",
         (CHUNK / MIB) as f64,
     );
     report.add(
-        format!("drop to preview, 8 MB photo (median of {DROPS})"),
-        drop_to_preview(dist, &sandbox.base_url).await?,
+        format!("drop to preview, 8 MB photo (median of {})", lengths.drops),
+        drop_to_preview(dist, &sandbox.base_url, lengths.drops).await?,
         "ms",
     );
     let _ = std::fs::remove_dir_all(&folder);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_are_named_as_the_figures_always_named_them() {
+        assert_eq!(amount(LARGE), "1 GiB");
+        assert_eq!(amount(TIMED), "256 MiB");
+        assert_eq!(amount(4 * MIB), "4 MiB");
+    }
 }
