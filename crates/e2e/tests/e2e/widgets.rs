@@ -121,6 +121,19 @@ async fn click_submit_once_enabled(browser: &Browser) {
         .await;
 }
 
+/// Click `#submit-a`'s Submit and wait until the page hears it was taken.
+async fn submit_and_hear_it(browser: &Browser) {
+    browser
+        .run_async("inWidget('#submit-a', '#submit').click();")
+        .await;
+    browser
+        .wait_until(
+            "the submitted event",
+            "events.some((e) => e.type === 'media-gen-submitted')",
+        )
+        .await;
+}
+
 /// The events the page has heard, by type.
 async fn events(browser: &Browser, kind: &str) -> Vec<Value> {
     let all = browser.eval("window.events").await;
@@ -156,15 +169,7 @@ async fn submit_then_status_widget_with_every_event() {
         )
         .await;
     browser.screenshot("widget-submit").await;
-    browser
-        .run_async("inWidget('#submit-a', '#submit').click();")
-        .await;
-    browser
-        .wait_until(
-            "the submitted event",
-            "events.some((e) => e.type === 'media-gen-submitted')",
-        )
-        .await;
+    submit_and_hear_it(&browser).await;
     let submitted = events(&browser, "media-gen-submitted").await;
     let event = &submitted[0];
     assert_eq!(
@@ -512,15 +517,7 @@ async fn the_client_elements_and_widgets_work_side_by_side_on_one_page() {
             .await,
         true
     );
-    browser
-        .run_async("inWidget('#submit-a', '#submit').click();")
-        .await;
-    browser
-        .wait_until(
-            "the submitted event",
-            "events.some((e) => e.type === 'media-gen-submitted')",
-        )
-        .await;
+    submit_and_hear_it(&browser).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let submitted = events(&browser, "media-gen-submitted").await;
     assert_eq!(submitted.len(), 1);
