@@ -329,11 +329,13 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum Command {
     /// Print the settings the gateway would serve with, each with where it
-    /// came from (default, file, environment, flag); secrets hidden.
+    /// came from (default, file, environment, flag); secrets hidden. Takes
+    /// every flag serving takes, before or after it.
     Config,
     /// Try everything serving needs (the service and its token, Redis, the
     /// library, the store, the folders, the public address), one line
-    /// each; exits non-zero when anything fails.
+    /// each; exits non-zero when anything fails. Takes every flag serving
+    /// takes (see `media-gen-gateway --help`), before or after it.
     Check,
     /// The access keys under --data-dir, or in --redis (run without the
     /// gateway; running ones see a change within a second).

@@ -179,9 +179,11 @@ where
     // `check` and `config` take the serving flags: written after the
     // command (`media-gen-gateway check --config gateway.toml`), they are
     // read as written before it.
-    if args
-        .get(1)
-        .is_some_and(|word| word == "check" || word == "config")
+    let asks_help = args.iter().any(|arg| arg == "--help" || arg == "-h");
+    if !asks_help
+        && args
+            .get(1)
+            .is_some_and(|word| word == "check" || word == "config")
     {
         let word = args.remove(1);
         args.push(word);
