@@ -260,11 +260,15 @@ pub fn BoardPage() -> impl IntoView {
     // Rows, not tasks: a request's tasks are one row.
     let matched = move || filters.with_matching(board, |matching| by_request(matching).len());
     let not_shown = move || matched().saturating_sub(limit.get());
+    // What the filters let through, out of the board's whole: a collection
+    // or a search counts its own tasks.
     let counts = move || {
         let total = board.records.with(Vec::len);
-        let active = board
-            .records
-            .with(|r| r.iter().filter(|r| r.is_active()).count());
+        let (matched, active) = filters.with_matching(board, |matching| {
+            matching.fold((0, 0), |(matched, active), r| {
+                (matched + 1, active + usize::from(r.is_active()))
+            })
+        });
         let new = match waiting() {
             0 => String::new(),
             n => format!(
@@ -272,10 +276,12 @@ pub fn BoardPage() -> impl IntoView {
                 count(n, "new task", "new tasks")
             ),
         };
-        format!(
-            "{}, {active} in progress{new}",
-            count(total, "task", "tasks")
-        )
+        let tasks = count(total, "task", "tasks");
+        if matched == total {
+            format!("{tasks}, {active} in progress{new}")
+        } else {
+            format!("{matched} of {tasks}, {active} in progress{new}")
+        }
     };
     // Runs once, after the first draw: the board benchmark's first render.
     Effect::new(move |_| {

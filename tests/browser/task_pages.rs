@@ -368,6 +368,11 @@ async fn a_long_board_opens_a_page_at_a_time_and_filters_reach_every_task() {
     })
     .await;
     assert!(!exists(&app, "#show-more"));
+    assert_eq!(
+        texts(&app.host, "#board-counts"),
+        ["11 of 130 tasks, 0 in progress"],
+        "the count says how many the filter lets through"
+    );
 
     type_into(&app, "#filter-text", "");
     wait_for("the first page again", || shown_ids(&app).len() == 100).await;

@@ -328,6 +328,19 @@ async fn stars_and_collections_follow_a_person_and_a_chosen_range_is_zipped_and_
             "document.querySelectorAll('.task-list > li').length === 3",
         )
         .await;
+    // The counts line counts the collection's tasks, out of the board's.
+    let counts = second
+        .eval("document.getElementById('board-counts').textContent")
+        .await;
+    let counts = counts.as_str().unwrap_or_default();
+    let (matched, rest) = counts
+        .split_once(" of ")
+        .unwrap_or_else(|| panic!("the collection's tasks out of all: {counts}"));
+    let total = rest.split(' ').next().unwrap_or_default();
+    assert!(
+        matched.parse::<usize>().unwrap() < total.parse::<usize>().unwrap(),
+        "fewer in the collection than on the board: {counts}"
+    );
     let mut names = shown(&second).await;
     names.sort();
     assert!(
