@@ -58,7 +58,7 @@ pub(crate) async fn two_gateways(
 }
 
 /// The block of the guide file `guide` with this test's addresses.
-fn guide_block(guide: &str, gateways: &[String], port: u16) -> String {
+pub(crate) fn guide_block(guide: &str, gateways: &[String], port: u16) -> String {
     let guide =
         std::fs::read_to_string(workspace_root().join(guide)).unwrap_or_else(|_| panic!("{guide}"));
     assert!(

@@ -1,13 +1,14 @@
 //! `media-gen-gateway check` against real parts: a sandbox, Redis,
-//! PostgreSQL and S3 (`s3s-fs`) that answer give every line ok; then each
-//! is stopped or misconfigured in turn, and only its own line fails, with
-//! what to do, while the others still run.
+//! PostgreSQL and S3 (`s3s-fs`) that answer give every line ok, and so does
+//! the public address through each of the deployment guide's nginx blocks;
+//! then each part is stopped or misconfigured in turn, and only its own
+//! line fails, with what to do, while the others still run.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use media_gen_e2e::s3::{S3Server, BUCKET};
-use media_gen_e2e::{start_sandbox, test_folder, unused_port, Redis, GATEWAY_TOKEN};
+use media_gen_e2e::{start_sandbox, test_folder, unused_port, Nginx, Redis, GATEWAY_TOKEN};
 use media_gen_gateway::check::{run, Line, Verdict};
 use media_gen_gateway::config_file::load;
 
@@ -78,7 +79,7 @@ fn private_folder(path: &Path) {
 }
 
 #[tokio::test]
-#[ignore = "needs redis-server, PostgreSQL and s3s-fs: run through `cargo xtask test`"]
+#[ignore = "needs redis-server, PostgreSQL, nginx and s3s-fs: run through `cargo xtask test`"]
 async fn check_passes_against_parts_that_answer_and_names_each_that_does_not() {
     let sandbox = start_sandbox(100).await;
     let mut redis = Redis::start().await;
@@ -151,6 +152,26 @@ async fn check_passes_against_parts_that_answer_and_names_each_that_does_not() {
         "the store's test object is deleted"
     );
     assert!(report.0.contains("its schema is current") || report.0.contains("applies"));
+
+    // The public address through each of the guide's nginx blocks: the
+    // service's way to this gateway (callbacks, uploads) passes the proxy.
+    for (guide, base_path) in [
+        ("docs/deploy/nginx.conf", "/"),
+        ("docs/deploy/nginx-auth-basic.conf", "/"),
+        ("docs/deploy/nginx-sub-path.conf", "/media/"),
+    ] {
+        let nginx = Nginx::start(|port| {
+            crate::behind_nginx::guide_block(guide, std::slice::from_ref(&listen), port)
+                .replace("/etc/nginx/media-gen.htpasswd", "/dev/null")
+        })
+        .await;
+        let public = format!("http://{}{base_path}", nginx.address);
+        let mut through = with(&flags, "--public-url", &public);
+        through.extend(["--base-path".to_owned(), base_path.to_owned()]);
+        let lines = check(&through, &s3, None).await;
+        let report = media_gen_gateway::check::report(&lines);
+        assert!(report.1, "through {guide}:\n{}", report.0);
+    }
 
     // Each part wrong in turn; the others still answer.
     let token_flag = format!("{}", wrong_token.display());

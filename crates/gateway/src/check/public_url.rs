@@ -14,10 +14,12 @@ use crate::upstream::UpstreamClient;
 
 const PART: &str = "public-url";
 
-/// The path asked for under the public address.
-const PROBE_PATH: &str = ".well-known/media-gen-check";
+/// Where under the public address the check asks: where the service's
+/// callbacks go (a proxy that asks visitors for a password leaves this
+/// path open to the service, as the deployment guide's does).
+const PROBE_PATH: &str = "callbacks/media-gen-check";
 
-/// Listen on `listen`, ask `{public-url}/.well-known/media-gen-check` and
+/// Listen on `listen`, ask `{public-url}/callbacks/media-gen-check` and
 /// compare what comes back.
 pub(super) async fn check(loaded: &Loaded) -> Line {
     let config = &loaded.config;
