@@ -146,37 +146,48 @@ impl Library {
         }))
     }
 
-    /// Rename `person`'s collection `id` (a name already checked).
+    /// Rename `person`'s collection `id` (a name already checked); the
+    /// requests it holds, whose pages show its name.
     pub async fn rename_collection(
         &self,
         person: &str,
         id: &CollectionId,
         name: &str,
-    ) -> Result<Changed<()>, DbError> {
+    ) -> Result<Changed<Vec<RequestId>>, DbError> {
         let ran = self
             .db()
-            .run(vec![Statement::new(
-                "UPDATE library_collections SET name = $3 WHERE person = $1 AND id = $2 RETURNING id",
-            )
-            .text(person)
-            .text(id.as_str())
-            .text(name)])
+            .run(vec![
+                Statement::new(
+                    "UPDATE library_collections SET name = $3 WHERE person = $1 AND id = $2 \
+                     RETURNING id",
+                )
+                .text(person)
+                .text(id.as_str())
+                .text(name),
+                Statement::new(
+                    "SELECT request FROM library_collected WHERE collection = $2 AND collection IN \
+                     (SELECT id FROM library_collections WHERE person = $1)",
+                )
+                .text(person)
+                .text(id.as_str()),
+            ])
             .await?;
-        Ok(found(&ran))
+        Ok(found(&ran[..1]).map(|()| ran.get(1).map(request_ids).unwrap_or_default()))
     }
 
-    /// Remove `person`'s collection `id`; its requests stay in the library.
+    /// Remove `person`'s collection `id`; its requests stay in the library
+    /// and are answered, as they left it.
     pub async fn remove_collection(
         &self,
         person: &str,
         id: &CollectionId,
-    ) -> Result<Changed<()>, DbError> {
+    ) -> Result<Changed<Vec<RequestId>>, DbError> {
         let ran = self
             .db()
             .run(vec![
                 Statement::new(
                     "DELETE FROM library_collected WHERE collection = $2 AND collection IN \
-                     (SELECT id FROM library_collections WHERE person = $1)",
+                     (SELECT id FROM library_collections WHERE person = $1) RETURNING request",
                 )
                 .text(person)
                 .text(id.as_str()),
@@ -187,7 +198,7 @@ impl Library {
                 .text(id.as_str()),
             ])
             .await?;
-        Ok(found(&ran[1..]))
+        Ok(found(&ran[1..]).map(|()| ran.first().map(request_ids).unwrap_or_default()))
     }
 
     /// Put `person`'s `requests` in their collection `id` (each once), or

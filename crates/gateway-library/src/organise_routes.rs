@@ -11,7 +11,7 @@ use axum::extract::{FromRef, Path};
 use axum::response::Response;
 use axum::routing::{delete, get, patch, post};
 use axum::Router;
-use media_gen_api::library::Many;
+use media_gen_api::library::{Many, RequestId};
 use media_gen_api::organise::{
     check_many, check_organise_name, CollectionId, NewCollection, Preset, Star,
 };
@@ -132,7 +132,7 @@ async fn rename_collection(
         .rename_collection(&person, &id, &name)
         .await
         .map_err(unavailable)?;
-    changed(renamed, "collections")
+    changed(told(&library, &person, renamed), "collections")
 }
 
 async fn remove_collection(
@@ -146,7 +146,17 @@ async fn remove_collection(
         .remove_collection(&person, &collection_id(&collection)?)
         .await
         .map_err(unavailable)?;
-    changed(removed, "collections")
+    changed(told(&library, &person, removed), "collections")
+}
+
+/// A collection renamed or removed, its requests' pages told (they read
+/// the collections again); nothing to answer but that it was done.
+fn told(
+    library: &Arc<crate::Library>,
+    person: &str,
+    changed: Changed<Vec<RequestId>>,
+) -> Changed<()> {
+    changed.map(|requests| library.organised(person, requests))
 }
 
 /// Put the body's requests in the collection, or take them out.

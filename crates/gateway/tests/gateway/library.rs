@@ -434,6 +434,26 @@ async fn a_persons_open_pages_hear_each_new_task_and_its_changes() {
         heard.contains(&task_id),
         "the collected request's task: {heard}"
     );
+    // And the collection renamed, then removed: its requests' pages show
+    // its name, and hear each.
+    for (method, body) in [
+        (reqwest::Method::PATCH, Some(json!({ "name": "Red foxes" }))),
+        (reqwest::Method::DELETE, None),
+    ] {
+        let (status, answer) = ada
+            .call(
+                method.clone(),
+                &format!("/library/collections/{collection}"),
+                body,
+            )
+            .await;
+        assert_eq!(status, 200, "{method}: {answer}");
+        let heard = read_until(&mut ada_hears, |text| text.contains(&task_id)).await;
+        assert!(
+            heard.contains(&task_id),
+            "{method}: the collection's request's task: {heard}"
+        );
+    }
     // Ada's stream heard both already: Grace's would have by now.
     let grace_heard =
         tokio::time::timeout(std::time::Duration::from_millis(500), grace_hears.chunk()).await;
@@ -1483,13 +1503,15 @@ async fn requests_are_starred_collected_and_filtered(library: &Library) {
         .items
         .is_empty());
     // Renamed, taken out, counted, removed: the requests stay.
-    assert_eq!(
-        library
-            .rename_collection("ada", &drafts.id, "Finals")
-            .await
-            .unwrap(),
-        Changed::Done(())
-    );
+    let Changed::Done(renamed) = library
+        .rename_collection("ada", &drafts.id, "Finals")
+        .await
+        .unwrap()
+    else {
+        panic!("the collection is Ada's")
+    };
+    assert_eq!(renamed.len(), 2, "the requests it holds: {renamed:?}");
+    assert!(renamed.contains(&v2));
     library
         .collect("ada", &drafts.id, std::slice::from_ref(&v2), false, 15)
         .await
@@ -1497,13 +1519,14 @@ async fn requests_are_starred_collected_and_filtered(library: &Library) {
     let all = library.collections("ada").await.unwrap();
     let names: Vec<(&str, u64)> = all.iter().map(|c| (c.name.as_str(), c.requests)).collect();
     assert_eq!(names, [("Finals", 1), ("Products", 2)]);
-    assert_eq!(
-        library
-            .remove_collection("ada", &products.id)
-            .await
-            .unwrap(),
-        Changed::Done(())
-    );
+    let Changed::Done(removed) = library
+        .remove_collection("ada", &products.id)
+        .await
+        .unwrap()
+    else {
+        panic!("the collection is Ada's")
+    };
+    assert_eq!(removed.len(), 2, "the requests it held: {removed:?}");
     assert_eq!(listed("limit=10").await.len(), 4);
     assert!(library
         .get("ada", &v1)
