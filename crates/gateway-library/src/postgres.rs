@@ -96,17 +96,27 @@ impl Postgres {
     /// The refusal, with what the server said (a driver's error names
     /// only its kind; the server's words are its source).
     fn failed(&self, error: impl std::error::Error) -> DbError {
-        let mut said = error.to_string();
-        let mut source = error.source();
-        while let Some(cause) = source {
-            said.push_str(&format!(": {cause}"));
-            source = cause.source();
-        }
         DbError::Postgres {
             at: self.at.clone(),
-            error: said,
+            error: chain(&error),
         }
     }
+}
+
+/// `error` and its causes, each said once: the pool's error already says
+/// the driver's, which says the socket's.
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut said = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_said = cause.to_string();
+        if !said.contains(&cause_said) {
+            said.push_str(": ");
+            said.push_str(&cause_said);
+        }
+        source = cause.source();
+    }
+    said
 }
 
 /// `param` as the type PostgreSQL inferred for its place.
@@ -280,6 +290,47 @@ impl Database for Postgres {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An error saying `said`, caused by `cause`.
+    #[derive(Debug)]
+    struct Said(String, Option<Box<Said>>);
+
+    impl std::fmt::Display for Said {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl std::error::Error for Said {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|cause| cause as _)
+        }
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let refused = Said("Connection refused (os error 111)".into(), None);
+        let driver = Said(
+            "error connecting to server: Connection refused (os error 111)".into(),
+            Some(Box::new(refused)),
+        );
+        let pool = Said(
+            "Error occurred while creating a new object: error connecting to server: \
+             Connection refused (os error 111)"
+                .into(),
+            Some(Box::new(driver)),
+        );
+        assert_eq!(
+            chain(&pool),
+            "Error occurred while creating a new object: error connecting to server: \
+             Connection refused (os error 111)"
+        );
+        let quiet = Said(
+            "db error".into(),
+            Some(Box::new(Said("FATAL: no such database".into(), None))),
+        );
+        assert_eq!(chain(&quiet), "db error: FATAL: no such database");
+    }
 
     #[test]
     fn a_database_is_named_without_its_password_wherever_the_url_put_it() {
