@@ -88,7 +88,7 @@ pub type Environment<'a> = &'a (dyn Fn(&str) -> Option<String> + Sync);
 /// settings from `env`.
 pub async fn run(loaded: &Loaded, env: Environment<'_>) -> Vec<Line> {
     let token_var = env(crate::config::TOKEN_VAR);
-    let settings = settings(loaded, token_var.clone());
+    let settings = settings(loaded);
     let (service, redis, library, store, public_url) = tokio::join!(
         service::check(loaded, token_var),
         redis::check(loaded),
@@ -102,18 +102,25 @@ pub async fn run(loaded: &Loaded, env: Environment<'_>) -> Vec<Line> {
     lines
 }
 
-/// Whether the settings hold together (what the gateway refuses at start).
-fn settings(loaded: &Loaded, token_var: Option<String>) -> Line {
+/// Whether the settings hold together (what the gateway refuses at start;
+/// the service and its token have a line of their own).
+fn settings(loaded: &Loaded) -> Line {
+    let config = &loaded.config;
     let from = loaded.file.as_ref().map_or_else(
         || "flags and environment".to_owned(),
         |f| f.display().to_string(),
     );
-    match crate::Settings::from_config(&loaded.config, token_var) {
-        Ok(settings) => Line::ok(
+    let refused = config
+        .check_public_url()
+        .err()
+        .or_else(|| config.uploads().err())
+        .or_else(|| config.library_flag().err());
+    match refused {
+        None => Line::ok(
             "settings",
-            format!("{from} read: access {}", settings.access.as_str()),
+            format!("{from} read: access {}", config.access.as_str()),
         ),
-        Err(error) => Line::failed(
+        Some(error) => Line::failed(
             "settings",
             error.to_string(),
             format!("correct it in {from}, then check again"),

@@ -236,4 +236,18 @@ async fn check_exits_non_zero_when_a_part_fails_so_a_start_stops_there() {
         )),
         "{out}"
     );
+    // Settings the gateway would refuse at start fail their own line.
+    let refused = gateway(
+        &["check", "--upload-dir", dir.path().to_str().unwrap()],
+        &[],
+    )
+    .await;
+    assert_eq!(refused.status.code(), Some(1));
+    let out = text(&refused.stdout);
+    assert!(
+        out.contains(
+            "FAILED  settings    uploads (--upload-dir, --upload-store) need --public-url"
+        ),
+        "{out}"
+    );
 }
