@@ -96,6 +96,15 @@ chunk! {
 }
 
 chunk! {
+    /// Signing out at the site's gateway: fetched when a person signs out.
+    sign_out(settings: crate::settings::Settings) in sign_out, preload_sign_out
+        -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> =>
+        Box::pin(async move {
+            let _ = settings.client().sign_out().await;
+        })
+}
+
+chunk! {
     /// The page that makes many jobs at once.
     batch() in batch, preload_batch => view! { <BatchPage/> }
 }

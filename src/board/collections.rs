@@ -34,6 +34,8 @@ pub struct Collections {
     pub in_library: Memo<bool>,
     settings: Settings,
     board: Board,
+    /// A read under way, and whether another was asked for meanwhile.
+    reading: StoredValue<(bool, bool)>,
 }
 
 /// `value`'s text part `name`.
@@ -89,29 +91,49 @@ impl Collections {
             in_library,
             settings: Settings::expect(),
             board: Board::expect(),
+            reading: StoredValue::new((false, false)),
         };
+        // Again when another device changed a request: a collection it is
+        // in may have been renamed or removed there.
         Effect::new(move |_| {
             in_library.track();
+            collections.board.organised_elsewhere.track();
             collections.reload();
         });
         collections
     }
 
-    /// Read the list again.
+    /// Read the list again: news of many requests at once is one read or
+    /// two, never one each.
     pub fn reload(self) {
         if !self.in_library.get_untracked() {
             self.list.set(local());
             return;
         }
+        let (busy, _) = self.reading.get_value();
+        self.reading.set_value((true, busy));
+        if busy {
+            return;
+        }
         let client = self.settings.client();
         spawn_local(async move {
-            match client.collections().await {
-                Ok(list) => {
-                    self.list.try_set(named_list(&list));
+            loop {
+                match client.collections().await {
+                    Ok(list) => {
+                        self.list.try_set(named_list(&list));
+                    }
+                    Err(error) => {
+                        self.problem.try_set(Some(format!(
+                            "Your collections could not be read: {error}"
+                        )));
+                    }
                 }
-                Err(error) => {
-                    self.problem
-                        .try_set(Some(format!("Your collections could not be read: {error}")));
+                let Some((_, again)) = self.reading.try_get_value() else {
+                    return;
+                };
+                self.reading.set_value((again, false));
+                if !again {
+                    return;
                 }
             }
         });

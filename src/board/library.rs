@@ -298,6 +298,7 @@ impl Library {
             if let Ok(item) = client.library_request(&id).await {
                 if let Ok(item) = LibraryRequest::from_value(&item) {
                     self.board.take_in_library(&[item], false);
+                    self.board.organised_elsewhere.update(|told| *told += 1);
                 }
             }
         });

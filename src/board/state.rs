@@ -39,6 +39,10 @@ pub struct Board {
     /// Whether the gateway's relay stream is open now: rows it follows say
     /// "Live" only then (while it is away they are read).
     pub stream_open: RwSignal<bool>,
+    /// Counts the library's news of requests changed on another device (a
+    /// star, a collection, a collection's name): what shows collections
+    /// reads them again.
+    pub organised_elsewhere: RwSignal<u32>,
     poller: StoredValue<Poller, LocalStorage>,
     settings: Settings,
     notifier: Notifier,
@@ -577,6 +581,7 @@ pub fn provide_board(settings: Settings, announcer: Announcer, notifier: Notifie
         removed: RwSignal::new(None),
         leading: RwSignal::new(false),
         stream_open: RwSignal::new(false),
+        organised_elsewhere: RwSignal::new(0),
         poller: StoredValue::new_local(poller),
         settings,
         notifier,

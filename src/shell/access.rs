@@ -163,11 +163,13 @@ impl Access {
         self.0.try_set(SignedIn::Out);
     }
 
-    /// Sign out, then show the sign-in page whatever the gateway said.
+    /// Sign out, then show the sign-in page whatever the gateway said (the
+    /// call is a chunk, fetched when a person signs out).
     pub fn sign_out(self, settings: Settings) {
-        let client = settings.client();
         spawn_local(async move {
-            let _ = client.sign_out().await;
+            if let Ok(signing_out) = crate::chunks::drawn!(crate::chunks::sign_out(settings)) {
+                signing_out.await;
+            }
             self.0.try_set(SignedIn::Out);
         });
     }

@@ -357,6 +357,29 @@ async fn stars_and_collections_follow_a_person_and_a_chosen_range_is_zipped_and_
     second.screenshot("board-collection").await;
     second.resize(1280, 800).await;
 
+    // Renamed on the first device: the second, showing it, says its new
+    // name with no reload.
+    let reloaded_at = second.eval("performance.timeOrigin").await;
+    first.choose("#filter-collection", &collection).await;
+    first
+        .wait_for_text("#collection-title", "Collection: Client review")
+        .await;
+    first.click("#collection-rename").await;
+    first
+        .type_into("#collection-name", "Client final\u{E007}")
+        .await;
+    first
+        .wait_for_text("#collection-title", "Collection: Client final")
+        .await;
+    second
+        .wait_for_text("#collection-title", "Collection: Client final")
+        .await;
+    assert_eq!(
+        second.eval("performance.timeOrigin").await,
+        reloaded_at,
+        "the new name came with no reload"
+    );
+
     // Starred only: the one.
     second.click("#filter-starred").await;
     second
