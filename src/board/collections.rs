@@ -123,9 +123,8 @@ impl Collections {
                         self.list.try_set(named_list(&list));
                     }
                     Err(error) => {
-                        self.problem.try_set(Some(format!(
-                            "Your collections could not be read: {error}"
-                        )));
+                        self.problem
+                            .try_set(Some(format!("Your collections could not be read: {error}")));
                     }
                 }
                 let Some((_, again)) = self.reading.try_get_value() else {
