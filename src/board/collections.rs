@@ -27,6 +27,9 @@ pub struct Named {
 pub struct Collections {
     /// Every collection, oldest first.
     pub list: RwSignal<Vec<Named>>,
+    /// Whether `list` was read yet (else a collection missing from it may
+    /// only not be known yet).
+    pub known: RwSignal<bool>,
     /// Why the last change failed.
     pub problem: RwSignal<Option<String>>,
     /// Kept by the library (else by this browser): known a moment after
@@ -87,6 +90,7 @@ impl Collections {
     pub fn read(in_library: Memo<bool>) -> Collections {
         let collections = Collections {
             list: RwSignal::new(Vec::new()),
+            known: RwSignal::new(false),
             problem: RwSignal::new(None),
             in_library,
             settings: Settings::expect(),
@@ -108,6 +112,7 @@ impl Collections {
     pub fn reload(self) {
         if !self.in_library.get_untracked() {
             self.list.set(local());
+            self.known.set(true);
             return;
         }
         let (busy, _) = self.reading.get_value();
@@ -121,6 +126,7 @@ impl Collections {
                 match client.collections().await {
                     Ok(list) => {
                         self.list.try_set(named_list(&list));
+                        self.known.try_set(true);
                     }
                     Err(error) => {
                         self.problem

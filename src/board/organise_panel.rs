@@ -173,39 +173,54 @@ fn ShownCollection(filters: Filters, collections: Collections) -> impl IntoView 
         let id = shown.get()?;
         let renaming = RwSignal::new(false);
         let field = NodeRef::<html::Input>::new();
-        let (rename_id, remove_id, name_id) = (id.clone(), id.clone(), id);
-        let name = move || {
+        // The id kept where the buttons' handlers find it: they stay `Copy`.
+        let shown_id = StoredValue::new(id.clone());
+        let name_id = id.clone();
+        let name = Memo::new(move |_| {
             collections
                 .name_of(&name_id)
                 .unwrap_or_else(|| "…".to_owned())
-        };
+        });
+        // Removed on another device while shown: said, with the way back.
+        let gone =
+            Memo::new(move |_| collections.known.get() && collections.name_of(&id).is_none());
         let on_rename = move |ev: leptos::ev::SubmitEvent| {
             ev.prevent_default();
             if let Some(field) = field.get() {
-                collections.rename(rename_id.clone(), &field.value());
+                collections.rename(shown_id.get_value(), &field.value());
                 renaming.set(false);
             }
         };
         let remove = move |_| {
-            collections.remove(remove_id.clone());
+            collections.remove(shown_id.get_value());
             set(filters, |o| o.collection = None);
         };
+        let leave = move |_| set(filters, |o| o.collection = None);
         Some(view! {
             <div class="collection-head">
-                <h2 id="collection-title">"Collection: " {name.clone()}</h2>
-                <Show when=move || renaming.get()
+                <Show when=move || !gone.get()
                     fallback=move || view! {
-                        <button type="button" class="secondary" id="collection-rename" on:click=move |_| renaming.set(true)>"Rename"</button>
+                        <h2 id="collection-title">"This collection was removed"</h2>
+                        <p class="hint">"Its requests are still on the board."</p>
+                        <button type="button" class="secondary" id="collection-leave" on:click=leave>
+                            "Show every task"
+                        </button>
                     }>
-                    <form class="organise__new" on:submit=on_rename.clone()>
-                        <label for="collection-name">"Name"</label>
-                        <input id="collection-name" node_ref=field type="text" prop:value=name.clone() autofocus/>
-                        <button type="submit">"Save the name"</button>
-                    </form>
+                    <h2 id="collection-title">"Collection: " {name}</h2>
+                    <Show when=move || renaming.get()
+                        fallback=move || view! {
+                            <button type="button" class="secondary" id="collection-rename" on:click=move |_| renaming.set(true)>"Rename"</button>
+                        }>
+                        <form class="organise__new" on:submit=on_rename>
+                            <label for="collection-name">"Name"</label>
+                            <input id="collection-name" node_ref=field type="text" prop:value=name autofocus/>
+                            <button type="submit">"Save the name"</button>
+                        </form>
+                    </Show>
+                    <button type="button" class="secondary" id="collection-remove" on:click=remove>
+                        "Remove the collection"
+                    </button>
                 </Show>
-                <button type="button" class="secondary" id="collection-remove" on:click=remove.clone()>
-                    "Remove the collection"
-                </button>
             </div>
         })
     }

@@ -379,6 +379,19 @@ async fn stars_and_collections_follow_a_person_and_a_chosen_range_is_zipped_and_
         reloaded_at,
         "the new name came with no reload"
     );
+    // Removed on the first device: the second says so, with the way back
+    // to every task.
+    first.click("#collection-remove").await;
+    second
+        .wait_for_text("#collection-title", "This collection was removed")
+        .await;
+    second.click("#collection-leave").await;
+    second
+        .wait_until(
+            "the collection out of the address",
+            "!location.search.includes('collection=')",
+        )
+        .await;
 
     // Starred only: the one.
     second.click("#filter-starred").await;
