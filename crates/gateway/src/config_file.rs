@@ -444,6 +444,54 @@ mod tests {
         assert!(refused("listen = ").contains("is not TOML"));
     }
 
+    /// A value each flag without a default takes.
+    const SAMPLES: &[(&str, &str)] = &[
+        ("data-dir", "\"/var/lib/media-gen\""),
+        ("library", "\"sqlite:/var/lib/media-gen/library.sqlite3\""),
+        ("allow-origin", "[\"https://app.example.com\"]"),
+        ("upstream", "\"https://service.example.com\""),
+        ("static", "\"/srv/media-gen/dist\""),
+        ("connect-src", "[\"https://media.example.com\"]"),
+        ("token-file", "\"/etc/media-gen/token\""),
+        ("trusted-proxy", "[\"127.0.0.1/32\"]"),
+        ("public-url", "\"https://gw.example.com\""),
+        ("upload-dir", "\"/var/lib/media-gen/uploads\""),
+        ("upload-store", "\"s3://media/uploads\""),
+        ("keep-bytes-per-person", "\"1GiB\""),
+        ("keep-from", "[\"media.internal:9000\"]"),
+        ("redis", "\"redis://127.0.0.1:6379/\""),
+        ("relay-max-streams", "100"),
+        ("worker-threads", "2"),
+    ];
+
+    #[test]
+    fn every_flag_is_a_key_of_the_same_name() {
+        for arg in Config::command().get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            if NOT_IN_A_FILE.contains(&arg.get_id().as_str()) {
+                continue;
+            }
+            let sample = SAMPLES.iter().find(|(key, _)| *key == long);
+            let line = match (arg.get_action(), arg.get_default_values(), sample) {
+                (_, _, Some((_, value))) => format!("{long} = {value}"),
+                (ArgAction::SetTrue, _, None) => format!("{long} = true"),
+                (_, [default, ..], None) => format!(
+                    "{long} = {}",
+                    toml::Value::String(default.to_string_lossy().into_owned())
+                ),
+                _ => panic!("--{long} has no default: give it a sample value here"),
+            };
+            let entries =
+                read_text("gateway.toml", &line).unwrap_or_else(|error| panic!("{line}: {error}"));
+            assert_eq!(entries.len(), 1, "{line}");
+            assert_eq!(
+                entries[0].args[0],
+                OsString::from(format!("--{long}")),
+                "{line}"
+            );
+        }
+    }
+
     #[test]
     fn the_file_is_read_as_the_flags_would_be() {
         let entries = read_text(
