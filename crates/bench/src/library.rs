@@ -292,14 +292,17 @@ async fn submits_per_second(gateway: &Server, key: &str, counts: Counts) -> Resu
     let done = Arc::new(AtomicU64::new(0));
     let deadline = Instant::now() + counts.window;
     let mut workers = Vec::new();
-    for _ in 0..counts.clients {
+    for index in 0..counts.clients {
         let (done, url, key) = (
             Arc::clone(&done),
             format!("{}/v1/image_generate", gateway.base_url),
             key.to_owned(),
         );
+        // From loopback addresses of their own, within the gateway's cap
+        // per address: the listing's client keeps a connection from
+        // 127.0.0.1 open too.
+        let client = crate::loopback::client(index, crate::loopback::CONNECTIONS_PER_ADDRESS)?;
         workers.push(tokio::spawn(async move {
-            let client = reqwest::Client::new();
             let body =
                 json!({ "prompt": "benchmark", "image_quality": "1K", "image_ratio": "1:1" });
             while Instant::now() < deadline {
