@@ -3,14 +3,33 @@
 //! apply is said to be unused, a callback URL is an advanced choice with no
 //! sandbox inbox on a real deployment, invalid input is blocked with the
 //! field's message, and std/pro say what they are. (A portrait start frame
-//! for a landscape video being pointed out is checked in `images.rs`.)
+//! for a landscape video being pointed out is checked in `images.rs`.) The
+//! settings page's test also checks, first, that "Skip to content" keeps
+//! the address (moved here from `navigation.rs`, to open the page once).
 
 use media_gen_e2e::session;
 
+/// On the settings page: "Skip to content" (Enter on it, as a keyboard user
+/// does) stays on the page, the address unchanged but for `#main`; then a
+/// token typed while the site's own gateway is used is said to be unused
+/// and is not sent, applies once another address is set, and "Use this
+/// site again" goes back to the site.
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
-async fn a_token_typed_for_the_sites_gateway_is_said_to_be_unused() {
-    let (site, browser) = session("/settings", "Settings").await;
+async fn skip_to_content_stays_on_the_page_and_a_token_typed_for_the_sites_gateway_is_said_to_be_unused(
+) {
+    let (site, browser) = session("/settings?x=1", "Settings").await;
+
+    // "Skip to content": tab to it and Enter, as a keyboard user does.
+    let link = browser.find("a.skip-link").await;
+    link.send_keys("\u{E007}").await.expect("press Enter");
+    browser
+        .wait_until("the address names #main", "location.hash === '#main'")
+        .await;
+    assert_eq!(browser.address().await, "/settings?x=1", "the page stayed");
+    browser.wait_for_text("main h1", "Settings").await;
+
+    // A token typed for the site's gateway is said to be unused.
     browser.watch_for_errors().await;
     assert_eq!(
         browser

@@ -1,7 +1,12 @@
 //! The address bar follows the app, in the release build in real headless
 //! Chromium: every link and navigation writes the address, reload shows the
 //! same page, Back and Forward walk the pages seen, and an address opened
-//! in a fresh tab or browser shows its page.
+//! in a fresh tab or browser shows its page. The header's links are walked
+//! from the board the release build first starts on, where its start (the
+//! sandbox through the gateway, the Content-Security-Policy, the icons) is
+//! checked too, moved here from `app_shell.rs`. (That "Skip to content"
+//! stays on the page is checked in `guidance.rs`, on the settings page its
+//! token test opens.)
 
 use media_gen_e2e::{start_site, Browser};
 
@@ -28,32 +33,60 @@ async fn submit_image(browser: &Browser, base_url: &str, prompt: &str) -> String
     id.as_str().expect("a task id").to_owned()
 }
 
+/// The release build, served by the sandbox through the site's gateway,
+/// starts connected on the board (the wasm rendered, no token in the
+/// page) under its Content-Security-Policy, with an icon for the tab and
+/// favicon.ico (moved here from `app_shell.rs`, to open the board once);
+/// then the header's links write the address, one history entry each,
+/// reload shows the page the address names, Back and Forward walk the
+/// pages seen, and the brand, the connection state and the kinds offered
+/// on an empty board are links too.
 #[tokio::test]
 #[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
-async fn skip_to_content_stays_on_the_page() {
-    let site = start_site().await;
-    let browser = Browser::start().await;
-    browser
-        .open_app_page(&site.base_url, "/settings?x=1", "Settings")
-        .await;
-    // Tab to it and Enter, as a keyboard user does.
-    let link = browser.find("a.skip-link").await;
-    link.send_keys("\u{E007}").await.expect("press Enter");
-    browser
-        .wait_until("the address names #main", "location.hash === '#main'")
-        .await;
-    assert_eq!(browser.address().await, "/settings?x=1", "the page stayed");
-    browser.wait_for_text("main h1", "Settings").await;
-    browser.close().await;
-}
-
-#[tokio::test]
-#[ignore = "needs the release build in dist/ and ChromeDriver: run through `cargo xtask test`"]
-async fn header_links_write_the_address_and_back_and_forward_walk_it() {
+async fn release_app_starts_connected_and_header_links_write_the_address_and_back_and_forward_walk_it(
+) {
     let site = start_site().await;
     let base_url = &site.base_url;
     let browser = Browser::start().await;
-    browser.open_app_page(base_url, "/", "Tasks").await;
+
+    browser.open(&format!("{base_url}/")).await;
+    // The wasm started and rendered (a broken build leaves an empty body).
+    browser
+        .wait_for_text("header .brand", "Media Generation")
+        .await;
+    browser.wait_for_text("main h1", "Tasks").await;
+    // It goes through the site's gateway, with no token in the page.
+    browser
+        .wait_for_text("header .connection", "Through this site")
+        .await;
+    browser.screenshot("board").await;
+    // It started under the page's Content-Security-Policy (the loader is
+    // allowed by its hash, WebAssembly by 'wasm-unsafe-eval').
+    let policy = browser
+        .run_async("return (await fetch(location.href)).headers.get('content-security-policy');")
+        .await;
+    let policy = policy.as_str().expect("a Content-Security-Policy header");
+    assert!(
+        policy.contains("'wasm-unsafe-eval'") && policy.contains("'sha256-"),
+        "{policy}"
+    );
+
+    // An icon for the tab, and favicon.ico for whatever asks for it.
+    let icons = browser
+        .run_async(
+            "const icon = document.querySelector('link[rel=icon]'); \
+             const read = async (url) => { const r = await fetch(url); \
+               return [r.status, r.headers.get('content-type'), (await r.arrayBuffer()).byteLength > 0]; }; \
+             return [await read(icon.href), await read('/favicon.ico')];",
+        )
+        .await;
+    assert_eq!(
+        icons,
+        serde_json::json!([[200, "image/svg+xml", true], [200, "image/x-icon", true]])
+    );
+
+    // The header's links, from the board (the fetches above made no
+    // history entry).
     let start_length = browser.eval("history.length").await;
 
     for (path, title) in HEADER_LINKS {
@@ -62,6 +95,9 @@ async fn header_links_write_the_address_and_back_and_forward_walk_it() {
             .await;
         browser.wait_for_text("main h1", title).await;
         browser.wait_for_address(path).await;
+        if path == "/settings" {
+            browser.screenshot("settings").await;
+        }
     }
     let length = browser.eval("history.length").await;
     assert_eq!(
