@@ -1,8 +1,10 @@
 //! Files dropped with a batch: a CSV names them by file name where an
 //! address goes (`image_url`: `fox.png`); dropped beside it, each is
 //! uploaded to the site once and its address put in every row that names
-//! it ([`Batch::set_file`]), which is then checked again. A name no file
-//! was dropped for stays a problem in its cell, as the contract says.
+//! it ([`Batch::set_file`]), which is then checked again; a batch read
+//! anew (its text edited) gets the addresses of those already uploaded. A
+//! name no file was dropped for stays a problem in its cell, as the
+//! contract says.
 
 use std::rc::Rc;
 
@@ -22,6 +24,9 @@ pub struct Dropped {
     files: StoredValue<Vec<web_sys::File>, LocalStorage>,
     /// The names uploaded (or on their way), so each goes once.
     started: StoredValue<Vec<String>>,
+    /// Each file uploaded, by name, with its address: put again into the
+    /// rows of a batch read anew (the text edited, the kind changed).
+    uploaded: StoredValue<Vec<(String, String)>>,
     /// What the uploads did, in words.
     pub said: RwSignal<Option<String>>,
     access: Access,
@@ -35,6 +40,7 @@ impl Dropped {
         Dropped {
             files: StoredValue::new_local(Vec::new()),
             started: StoredValue::new(Vec::new()),
+            uploaded: StoredValue::new(Vec::new()),
             said: RwSignal::new(None),
             access: Access::expect(),
             settings: Settings::expect(),
@@ -54,6 +60,19 @@ impl Dropped {
     /// Upload each file `batch` names that was dropped and not sent yet;
     /// each one's address goes into the rows of `batch` as it arrives.
     pub fn upload_named(self, batch: RwSignal<Option<Result<Batch, String>>>) {
+        // What arrived already goes into the rows that name it now.
+        self.uploaded.with_value(|uploaded| {
+            if uploaded.is_empty() {
+                return;
+            }
+            batch.update(|batch| {
+                if let Some(Ok(batch)) = batch {
+                    for (name, url) in uploaded {
+                        batch.set_file(name, url, &Context::default());
+                    }
+                }
+            });
+        });
         let names = batch.with_untracked(|batch| match batch {
             Some(Ok(batch)) => batch.file_names(),
             _ => Vec::new(),
@@ -97,6 +116,9 @@ impl Dropped {
                 };
                 match client.upload(&path, &file, &name, None, &watch, None).await {
                     Ok(uploaded) => {
+                        self.uploaded.try_update_value(|known| {
+                            known.push((name.clone(), uploaded.url.clone()));
+                        });
                         batch.try_update(|batch| {
                             if let Some(Ok(batch)) = batch {
                                 batch.set_file(&name, &uploaded.url, &Context::default());

@@ -99,10 +99,16 @@ impl Collections {
         };
         // Again when another device changed a request: a collection it is
         // in may have been renamed or removed there.
-        Effect::new(move |_| {
-            in_library.track();
+        Effect::new(move |was_in_library: Option<bool>| {
+            let now_in_library = in_library.get();
             collections.board.organised_elsewhere.track();
+            // Where they are kept changed: the list read from the other
+            // place says nothing of a collection here.
+            if was_in_library.is_some_and(|was| was != now_in_library) {
+                collections.known.set(false);
+            }
             collections.reload();
+            now_in_library
         });
         collections
     }
@@ -110,12 +116,19 @@ impl Collections {
     /// Read the list again: news of many requests at once is one read or
     /// two, never one each.
     pub fn reload(self) {
-        if !self.in_library.get_untracked() {
-            self.list.set(local());
-            self.known.set(true);
+        // Called when a change's answer comes: the tools may have closed
+        // meanwhile, their signals gone with them.
+        let Some(in_library) = self.in_library.try_get_untracked() else {
+            return;
+        };
+        if !in_library {
+            self.list.try_set(local());
+            self.known.try_set(true);
             return;
         }
-        let (busy, _) = self.reading.get_value();
+        let Some((busy, _)) = self.reading.try_get_value() else {
+            return;
+        };
         self.reading.set_value((true, busy));
         if busy {
             return;

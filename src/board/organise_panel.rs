@@ -233,7 +233,12 @@ fn ChosenActions(filters: Filters, collections: Collections) -> impl IntoView {
     let board = Board::expect();
     let selection = Selection::expect();
     let chosen = move || selection.chosen.get();
-    let records = Signal::derive(move || board.tasks_of(&chosen()));
+    // The chosen requests' tasks as they stand: a task that ends or is
+    // kept while chosen is saved and shared as it is now.
+    let records = Signal::derive(move || {
+        board.records.track();
+        board.tasks_of(&chosen())
+    });
     let with_results = Signal::derive(move || {
         records.with(|records| {
             records

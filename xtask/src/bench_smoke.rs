@@ -79,9 +79,18 @@ pub fn run(phases: &mut Phases, name: &str, env: &[(&str, OsString)]) -> Outcome
             Ok(())
         }
     };
-    // Each failure is in `failures`; the phase says a lane failed.
-    let _ = phases.run_lanes(name, run_lane(first), run_lane(second));
-    let failures = failures.into_inner().unwrap_or_default();
+    // Each part's failure is in `failures`; a lane that failed otherwise
+    // (it panicked, say) is one too, so the run cannot pass without it.
+    let (one, two) = phases.run_lanes(name, run_lane(first), run_lane(second));
+    let mut failures = failures.into_inner().unwrap_or_default();
+    if failures.is_empty() {
+        failures.extend(
+            [one, two]
+                .into_iter()
+                .filter_map(Result::err)
+                .map(|error| format!("a bench lane failed: {error:#}")),
+        );
+    }
     Outcome {
         passed: u32::try_from(ran.saturating_sub(failures.len())).unwrap_or(u32::MAX),
         failures,

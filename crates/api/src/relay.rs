@@ -164,6 +164,12 @@ impl AccessMode {
     /// Every mode, as `--access` lists them.
     pub const ALL: [AccessMode; 3] = [AccessMode::Open, AccessMode::Keys, AccessMode::Proxy];
 
+    /// Whether it names each person (`keys`, `proxy`), who then has a
+    /// library of their own where the gateway keeps one.
+    pub fn names_people(self) -> bool {
+        self != AccessMode::Open
+    }
+
     /// How `--access` and `/capabilities` name it.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -142,7 +142,7 @@ pub async fn measure(report: &mut Report, size: Size) -> Result<(), String> {
         let mut connected = Vec::new();
         for (_, base) in &targets {
             let own = (0..clients)
-                .map(|index| loopback::client(index, loopback::CONNECTIONS_PER_ADDRESS))
+                .map(|index| loopback::client(index, loopback::CLIENTS_PER_ADDRESS))
                 .collect::<Result<Vec<_>, _>>()?;
             round(&format!("{base}{path}"), &own, round_length).await?;
             connected.push(own);

@@ -301,7 +301,7 @@ async fn submits_per_second(gateway: &Server, key: &str, counts: Counts) -> Resu
         // From loopback addresses of their own, within the gateway's cap
         // per address: the listing's client keeps a connection from
         // 127.0.0.1 open too.
-        let client = crate::loopback::client(index, crate::loopback::CONNECTIONS_PER_ADDRESS)?;
+        let client = crate::loopback::client(index, crate::loopback::CLIENTS_PER_ADDRESS)?;
         workers.push(tokio::spawn(async move {
             let body =
                 json!({ "prompt": "benchmark", "image_quality": "1K", "image_ratio": "1:1" });

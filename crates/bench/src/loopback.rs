@@ -11,6 +11,10 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 /// Open connections the gateway lets one address hold by default
 /// (`--max-connections-per-address`).
 pub const CONNECTIONS_PER_ADDRESS: usize = 32;
+/// HTTP clients given one address: half of what it may hold, so a
+/// connection opened again while the gateway still counts the old one
+/// finds room.
+pub const CLIENTS_PER_ADDRESS: usize = CONNECTIONS_PER_ADDRESS / 2;
 /// Event streams the gateway lets one visitor (address) hold by default
 /// (`--relay-streams-per-visitor`).
 pub const STREAMS_PER_VISITOR: usize = 8;

@@ -32,7 +32,7 @@ pub const WIDGETS_SHIPPED_BUDGET_KB: f64 = 400.0;
 /// The app's ceiling (gzipped KB): its size now with a little room, checked
 /// by `cargo xtask test` and lowered as it shrinks towards [`APP_BUDGET_KB`].
 /// Its history is in `docs/performance.md`, "How the ceilings grew".
-pub const APP_CEILING_KB: f64 = 696.0;
+pub const APP_CEILING_KB: f64 = 698.0;
 /// The first page's ceiling, as [`APP_CEILING_KB`], lowered as it shrinks
 /// towards [`FIRST_PAGE_BUDGET_KB`].
 pub const FIRST_PAGE_CEILING_KB: f64 = 324.0;

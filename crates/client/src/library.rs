@@ -110,7 +110,18 @@ impl Client {
         collection: &str,
         requests: &[RequestId],
     ) -> Result<(), ClientError> {
-        let path = format!("/library/collections/{collection}/take-out");
+        self.collected(collection, "take-out", requests).await
+    }
+
+    /// `requests` put in (`add`) or taken out of (`take-out`) the
+    /// collection `collection`.
+    async fn collected(
+        &self,
+        collection: &str,
+        change: &str,
+        requests: &[RequestId],
+    ) -> Result<(), ClientError> {
+        let path = format!("/library/collections/{collection}/{change}");
         self.call_for_value(RequestKind::Submit, &path, Some(requests_body(requests)))
             .await
             .map(drop)
@@ -150,10 +161,7 @@ impl Client {
         collection: &str,
         requests: &[RequestId],
     ) -> Result<(), ClientError> {
-        let path = format!("/library/collections/{collection}/add");
-        self.call_for_value(RequestKind::Submit, &path, Some(requests_body(requests)))
-            .await
-            .map(drop)
+        self.collected(collection, "add", requests).await
     }
 
     /// Add tasks a browser knows to the library (each once): `tasks` is

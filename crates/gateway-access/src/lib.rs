@@ -235,7 +235,7 @@ impl Access {
             page_tokens: page_tokens::PageTokens::new(redis.clone()),
             token_lifetime: settings.token_lifetime,
             allowed_origins: settings.allowed_origins.clone(),
-            keeps_library: settings.library && settings.mode != AccessMode::Open,
+            keeps_library: settings.library && settings.mode.names_people(),
         };
         match access.reload().await {
             Err(KeyError::Redis(error)) => {

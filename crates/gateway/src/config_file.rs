@@ -21,7 +21,7 @@ use crate::config::Config;
 pub const CONFIG_FLAG: &str = "config";
 
 /// Arguments clap owns that no file sets.
-const NOT_IN_A_FILE: &[&str] = &[CONFIG_FLAG, "help", "version"];
+pub(crate) const NOT_IN_A_FILE: &[&str] = &[CONFIG_FLAG, "help", "version"];
 
 /// Why the file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -342,16 +342,21 @@ fn as_flags(key: &str, action: &ArgAction, value: &toml::Value) -> Result<Vec<Os
             Ok(if *on { vec![flag] } else { Vec::new() })
         }
         (ArgAction::SetTrue, _) => Err("takes true or false".to_owned()),
+        // `--key=value`, one argument: a value that starts with `-` is
+        // not read as a flag.
         (ArgAction::Append, toml::Value::Array(items)) => {
-            let mut args = Vec::with_capacity(items.len() * 2);
-            for item in items {
-                args.push(flag.clone());
-                args.push(scalar(item)?);
-            }
-            Ok(args)
+            items.iter().map(|item| joined(&flag, item)).collect()
         }
-        (_, value) => Ok(vec![flag, scalar(value)?]),
+        (_, value) => Ok(vec![joined(&flag, value)?]),
     }
+}
+
+/// `--key=value` for one value of the flag `--key`.
+fn joined(flag: &OsString, value: &toml::Value) -> Result<OsString, String> {
+    let mut arg = flag.clone();
+    arg.push("=");
+    arg.push(scalar(value)?);
+    Ok(arg)
 }
 
 /// One value as its flag takes it.
@@ -484,10 +489,10 @@ mod tests {
             let entries =
                 read_text("gateway.toml", &line).unwrap_or_else(|error| panic!("{line}: {error}"));
             assert_eq!(entries.len(), 1, "{line}");
-            assert_eq!(
-                entries[0].args[0],
-                OsString::from(format!("--{long}")),
-                "{line}"
+            let flag = entries[0].args[0].to_string_lossy().into_owned();
+            assert!(
+                flag == format!("--{long}") || flag.starts_with(&format!("--{long}=")),
+                "{line}: {flag}"
             );
         }
     }
@@ -508,15 +513,11 @@ mod tests {
         assert_eq!(
             flags,
             [
-                "--listen",
-                "0.0.0.0:8080",
+                "--listen=0.0.0.0:8080",
                 "--uploads-open",
-                "--connect-src",
-                "https://a.example",
-                "--connect-src",
-                "https://b.example",
-                "--requests-per-minute",
-                "30"
+                "--connect-src=https://a.example",
+                "--connect-src=https://b.example",
+                "--requests-per-minute=30"
             ]
         );
         assert_eq!(

@@ -7,18 +7,19 @@ use std::fmt::Write as _;
 use clap::CommandFactory;
 
 use crate::config::{Config, TOKEN_VAR};
-use crate::config_file::{Loaded, Source};
+use crate::config_file::Loaded;
 
 /// Keys whose value is an address that may carry a password.
 const ADDRESSES: &[&str] = &["upstream", "library", "redis", "public-url", "upload-store"];
 
 /// The environment the store is reached with (`--upload-store`), and
 /// whether each is a secret.
-const STORE_ENVIRONMENT: &[(&str, bool)] = &[
+pub(crate) const STORE_ENVIRONMENT: &[(&str, bool)] = &[
     ("AWS_ENDPOINT_URL", false),
     ("AWS_REGION", false),
     ("AWS_ACCESS_KEY_ID", true),
     ("AWS_SECRET_ACCESS_KEY", true),
+    ("AWS_SESSION_TOKEN", true),
 ];
 
 /// What a password is shown as.
@@ -44,7 +45,7 @@ pub fn shown(loaded: &Loaded, env: impl Fn(&str) -> Option<String>) -> String {
         let Some(long) = arg.get_long() else {
             continue;
         };
-        if ["config", "help", "version"].contains(&id) {
+        if crate::config_file::NOT_IN_A_FILE.contains(&id) {
             continue;
         }
         let values: Vec<String> = loaded
@@ -52,11 +53,10 @@ pub fn shown(loaded: &Loaded, env: impl Fn(&str) -> Option<String>) -> String {
             .get_raw(id)
             .map(|raw| raw.map(|v| v.to_string_lossy().into_owned()).collect())
             .unwrap_or_default();
-        let source = loaded.source(long);
-        if values.is_empty() || source.is_none() {
+        let Some(source) = loaded.source(long).filter(|_| !values.is_empty()) else {
             unset.push(long);
             continue;
-        }
+        };
         let values: Vec<String> = values
             .iter()
             .map(|value| {
@@ -79,7 +79,6 @@ pub fn shown(loaded: &Loaded, env: impl Fn(&str) -> Option<String>) -> String {
         } else {
             toml_value(&values.join(","))
         };
-        let source = source.unwrap_or(Source::Default);
         let _ = writeln!(out, "{:<44} # {source}", format!("{long} = {written}"));
     }
     let token = match (

@@ -622,12 +622,8 @@ async fn access_of(
 
 /// Where `settings` keep the library, if anywhere.
 fn library_at(settings: &Settings) -> Option<library::LibraryAt> {
-    let keeps = matches!(
-        settings.access,
-        access::AccessMode::Keys | access::AccessMode::Proxy
-    );
     settings.library.resolve(
-        keeps,
+        settings.access.names_people(),
         settings.data_dir.as_deref(),
         settings.redis.is_some(),
     )

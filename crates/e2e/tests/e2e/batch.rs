@@ -250,6 +250,18 @@ async fn a_csv_is_mended_in_its_table_sent_as_one_batch_and_what_the_day_cannot_
         )
         .await;
     browser.wait_for_text("#batch-submit", "Submit 1 job").await;
+    // The text edited after the upload: the batch is read again, and the
+    // row keeps the file's address.
+    browser
+        .run_async("const text = document.querySelector('#batch-text'); text.value = text.value.replace('drawn again', 'drawn once more'); text.dispatchEvent(new Event('input'));")
+        .await;
+    browser
+        .wait_until(
+            "the edited row read",
+            "document.querySelector('#batch-text').value.includes('drawn once more')",
+        )
+        .await;
+    browser.wait_for_text("#batch-submit", "Submit 1 job").await;
     browser.click("#batch-submit").await;
     browser
         .wait_until(
@@ -260,7 +272,7 @@ async fn a_csv_is_mended_in_its_table_sent_as_one_batch_and_what_the_day_cannot_
     // Sent with the file's address on the site, which serves it whole.
     let listed = read_as(&format!("{base}/library?limit=1"), &ada).await;
     let item = &listed["data"]["items"][0];
-    assert_eq!(item["body"]["prompt"], "The fox, drawn again", "{item}");
+    assert_eq!(item["body"]["prompt"], "The fox, drawn once more", "{item}");
     let address = item["body"]["reference_images"][0]
         .as_str()
         .unwrap_or_default();

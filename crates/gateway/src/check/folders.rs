@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::Line;
 use crate::config_file::Loaded;
-use crate::private_files::{create_dir_all, mode_of};
+use crate::private_files::{create_dir_all, mode_of, FOLDER_MODE};
 
 /// One line per folder the configuration names.
 pub(super) fn check(loaded: &Loaded) -> Vec<Line> {
@@ -44,24 +44,36 @@ fn private(loaded: &Loaded, key: &'static str, dir: &Path) -> Line {
         );
     }
     let mode = mode_of(dir);
-    if mode & 0o077 != 0 {
+    // Anything beyond what the gateway gives the folders it makes.
+    if mode & !FOLDER_MODE != 0 {
         return Line::failed(
             key,
             format!("{shown} is open to others (mode {mode:o}): it holds keys, uploads or people's libraries"),
-            format!("chmod 700 {shown}"),
+            format!("chmod {FOLDER_MODE:o} {shown}"),
         );
     }
     let probe = dir.join(".media-gen-check");
-    let written = std::fs::write(&probe, b"check").and_then(|()| std::fs::remove_file(&probe));
-    match written {
+    let written = b"media-gen-gateway check";
+    let tried = std::fs::write(&probe, written).and_then(|()| {
+        let read = std::fs::read(&probe);
+        std::fs::remove_file(&probe)?;
+        if read? == written {
+            Ok(())
+        } else {
+            Err(std::io::Error::other(
+                "the file read back is not the one written",
+            ))
+        }
+    });
+    match tried {
         Ok(()) => Line::ok(
             key,
-            format!("{shown}: writable, its user's alone (mode {mode:o})"),
+            format!("{shown}: a file written, read and deleted; its user's alone (mode {mode:o})"),
         ),
         Err(error) => Line::failed(
             key,
             format!("{shown} is not writable: {error}"),
-            "chown it to the gateway's user (mode 700)".to_owned(),
+            format!("chown it to the gateway's user (mode {FOLDER_MODE:o})"),
         ),
     }
 }

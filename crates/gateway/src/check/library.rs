@@ -1,5 +1,6 @@
 //! The library's database answers, and its schema is this gateway's or
-//! older (the gateway brings it up to date when it starts).
+//! older (the gateway brings it up to date when it starts). Nothing in it
+//! is changed; an SQLite file not there yet is made, as the gateway would.
 
 use super::{Line, PART_TIMEOUT};
 use crate::access::AccessMode;
@@ -16,8 +17,11 @@ pub(super) async fn check(loaded: &Loaded) -> Line {
         Ok(flag) => flag,
         Err(error) => return Line::failed(PART, error.to_string(), format!("correct {where_set}")),
     };
-    let keeps = matches!(config.access, AccessMode::Keys | AccessMode::Proxy);
-    let Some(at) = flag.resolve(keeps, config.data_dir.as_deref(), config.redis.is_some()) else {
+    let Some(at) = flag.resolve(
+        config.access.names_people(),
+        config.data_dir.as_deref(),
+        config.redis.is_some(),
+    ) else {
         return Line::skipped(
             PART,
             match config.access {

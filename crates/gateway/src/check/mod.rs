@@ -102,25 +102,22 @@ pub async fn run(loaded: &Loaded, env: Environment<'_>) -> Vec<Line> {
     lines
 }
 
-/// Whether the settings hold together (what the gateway refuses at start;
-/// the service and its token have a line of their own).
+/// Whether the settings hold together: what the gateway refuses at start,
+/// asked of the same code, but the service's token, which the upstream
+/// line tries.
 fn settings(loaded: &Loaded) -> Line {
-    let config = &loaded.config;
     let from = loaded.file.as_ref().map_or_else(
         || "flags and environment".to_owned(),
         |f| f.display().to_string(),
     );
-    let refused = config
-        .check_public_url()
-        .err()
-        .or_else(|| config.uploads().err())
-        .or_else(|| config.library_flag().err());
-    match refused {
-        None => Line::ok(
+    let mut config = loaded.config.clone();
+    config.token_file = None;
+    match crate::Settings::from_config(&config, Some("the upstream line's".to_owned())) {
+        Ok(_) => Line::ok(
             "settings",
             format!("{from} read: access {}", config.access.as_str()),
         ),
-        Some(error) => Line::failed(
+        Err(error) => Line::failed(
             "settings",
             error.to_string(),
             format!("correct it in {from}, then check again"),

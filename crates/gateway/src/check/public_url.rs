@@ -10,6 +10,7 @@ use http_body_util::BodyExt;
 
 use super::{Line, PART_TIMEOUT};
 use crate::config_file::Loaded;
+use crate::config_shown::without_password;
 use crate::upstream::UpstreamClient;
 
 const PART: &str = "public-url";
@@ -18,6 +19,9 @@ const PART: &str = "public-url";
 /// callbacks go (a proxy that asks visitors for a password leaves this
 /// path open to the service, as the deployment guide's does).
 const PROBE_PATH: &str = "callbacks/media-gen-check";
+
+/// The most of an answer read: the word is 32 characters.
+const PROBE_ANSWER_BYTES: usize = 4096;
 
 /// Listen on `listen`, ask `{public-url}/callbacks/media-gen-check` and
 /// compare what comes back.
@@ -56,16 +60,18 @@ pub(super) async fn check(loaded: &Loaded) -> Line {
          in front forwards {} to {}",
         config.base_path, config.listen
     );
+    // Shown without a password the address may carry (a proxy's).
+    let (shown, asked) = (without_password(public_url), without_password(&url));
     match heard {
         Ok((status, body)) if status.is_success() && body == word => {
-            Line::ok(PART, format!("{public_url} reaches this gateway"))
+            Line::ok(PART, format!("{shown} reaches this gateway"))
         }
         Ok((status, _)) => Line::failed(
             PART,
-            format!("{url} answers ({status}), but not from this gateway"),
+            format!("{asked} answers ({status}), but not from this gateway"),
             hint,
         ),
-        Err(why) => Line::failed(PART, format!("{url}: {why}"), hint),
+        Err(why) => Line::failed(PART, format!("{asked}: {why}"), hint),
     }
 }
 
@@ -82,7 +88,9 @@ async fn heard(url: &str, deadline: Duration) -> Result<(StatusCode, String), St
             crate::upstream::CallError::Failed => "cannot connect".to_owned(),
         })?;
     let status = answer.status();
-    let body = tokio::time::timeout(deadline, answer.into_body().collect())
+    // The word is a few bytes: anything much longer is not this gateway.
+    let body = http_body_util::Limited::new(answer.into_body(), PROBE_ANSWER_BYTES);
+    let body = tokio::time::timeout(deadline, body.collect())
         .await
         .map_err(|_| "the answer did not end".to_owned())?
         .map_err(|error| error.to_string())?

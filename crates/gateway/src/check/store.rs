@@ -1,11 +1,9 @@
 //! The store uploads and kept results go to takes a small object, gives it
 //! back and deletes it: S3-compatible storage, or the upload folder.
 
-use std::path::Path;
-
 use super::{Environment, Line, PART_TIMEOUT};
 use crate::config_file::Loaded;
-use crate::config_shown::without_password;
+use crate::config_shown::{without_password, STORE_ENVIRONMENT};
 use crate::uploads::bytes::s3::S3Bytes;
 
 const PART: &str = "store";
@@ -25,20 +23,14 @@ pub(super) async fn check(loaded: &Loaded, env: Environment<'_>) -> Line {
     };
     match (&uploads.store, &uploads.dir) {
         (Some(url), _) => object_storage(loaded, url, env).await,
-        (None, Some(dir)) => folder(dir).await,
+        // The upload folder's line tries it (written, read, deleted).
+        (None, Some(dir)) => Line::ok(
+            PART,
+            format!("in the upload folder {} (its line below)", dir.display()),
+        ),
         (None, None) => Line::skipped(PART, "no upload-dir or upload-store"),
     }
 }
-
-/// The storage's settings as the gateway reads them from its environment
-/// (`AWS_ENDPOINT_URL` as `aws_endpoint_url`, …).
-const STORE_VARIABLES: &[&str] = &[
-    "AWS_ENDPOINT_URL",
-    "AWS_REGION",
-    "AWS_ACCESS_KEY_ID",
-    "AWS_SECRET_ACCESS_KEY",
-    "AWS_SESSION_TOKEN",
-];
 
 async fn object_storage(loaded: &Loaded, url: &str, env: Environment<'_>) -> Line {
     let shown = without_password(url);
@@ -47,9 +39,11 @@ async fn object_storage(loaded: &Loaded, url: &str, env: Environment<'_>) -> Lin
          and that the bucket exists",
         loaded.where_set("upload-store")
     );
-    let options: Vec<(String, String)> = STORE_VARIABLES
+    // As the gateway reads them from its environment (`AWS_ENDPOINT_URL`
+    // as `aws_endpoint_url`, …).
+    let options: Vec<(String, String)> = STORE_ENVIRONMENT
         .iter()
-        .filter_map(|var| Some((var.to_ascii_lowercase(), env(var)?)))
+        .filter_map(|(var, _)| Some((var.to_ascii_lowercase(), env(var)?)))
         .collect();
     let store = match S3Bytes::open(url, &options) {
         Ok(store) => store,
@@ -65,33 +59,6 @@ async fn object_storage(loaded: &Loaded, url: &str, env: Environment<'_>) -> Lin
             PART,
             format!("{shown} did not answer within {} s", PART_TIMEOUT.as_secs()),
             hint,
-        ),
-    }
-}
-
-async fn folder(dir: &Path) -> Line {
-    let path = dir.join(".media-gen-check");
-    let written = b"media-gen-gateway check";
-    let tried = async {
-        tokio::fs::write(&path, written).await?;
-        let read = tokio::fs::read(&path).await;
-        tokio::fs::remove_file(&path).await?;
-        if read? != written {
-            return Err(std::io::Error::other(
-                "the file read back is not the one written",
-            ));
-        }
-        Ok(())
-    };
-    match tried.await {
-        Ok(()) => Line::ok(
-            PART,
-            format!("{}: a file written, read and deleted", dir.display()),
-        ),
-        Err(error) => Line::failed(
-            PART,
-            format!("{}: {error}", dir.display()),
-            "make the folder the gateway's user's own (chown, chmod 700)",
         ),
     }
 }
