@@ -151,9 +151,70 @@ pub fn without_userinfo(url: &str) -> String {
     }
 }
 
+/// `url` with its password, and a `password=` parameter's value, as `…`:
+/// how a server's settings show an address (a database's, Redis's) and
+/// still say which user it names. Beside [`without_userinfo`], which drops
+/// the user too.
+#[cfg(feature = "url")]
+pub fn without_password(url: &str) -> String {
+    let Ok(mut parsed) = url::Url::parse(url) else {
+        return without_userinfo(url);
+    };
+    if parsed.password().is_some() && parsed.set_password(Some("…")).is_err() {
+        return without_userinfo(url);
+    }
+    let pairs: Vec<(String, String)> = parsed
+        .query_pairs()
+        .map(|(key, value)| {
+            let hidden = key.to_ascii_lowercase().contains("password");
+            (
+                key.into_owned(),
+                if hidden {
+                    "…".to_owned()
+                } else {
+                    value.into_owned()
+                },
+            )
+        })
+        .collect();
+    if pairs
+        .iter()
+        .any(|(key, _)| key.to_ascii_lowercase().contains("password"))
+    {
+        parsed.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    // The URL writer escapes the placeholder; shown as written.
+    parsed.to_string().replace("%E2%80%A6", "…")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "url")]
+    #[test]
+    fn an_address_is_shown_without_its_password() {
+        assert_eq!(
+            without_password("postgres://gw:s3cret@db.internal/media"),
+            "postgres://gw:…@db.internal/media"
+        );
+        assert_eq!(
+            without_password("redis://:s3cret@10.0.0.2:6379/"),
+            "redis://:…@10.0.0.2:6379/"
+        );
+        assert_eq!(
+            without_password("postgres://gw@db/media?sslmode=disable&password=s3cret"),
+            "postgres://gw@db/media?sslmode=disable&password=…"
+        );
+        assert_eq!(
+            without_password("sqlite:/var/lib/x.sqlite3"),
+            "sqlite:/var/lib/x.sqlite3"
+        );
+        assert_eq!(
+            without_password("https://api.example.com/base"),
+            "https://api.example.com/base"
+        );
+    }
 
     #[test]
     fn the_shown_upstream_has_no_user_or_password() {

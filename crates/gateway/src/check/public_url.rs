@@ -10,8 +10,8 @@ use http_body_util::BodyExt;
 
 use super::{Line, PART_TIMEOUT};
 use crate::config_file::Loaded;
-use crate::config_shown::without_password;
 use crate::upstream::UpstreamClient;
+use media_gen_api::url_parts::without_password;
 
 const PART: &str = "public-url";
 

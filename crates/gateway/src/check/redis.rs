@@ -2,7 +2,7 @@
 
 use super::{Line, PART_TIMEOUT};
 use crate::config_file::Loaded;
-use crate::config_shown::without_password;
+use media_gen_api::url_parts::without_password;
 
 const PART: &str = "redis";
 

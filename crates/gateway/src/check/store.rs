@@ -3,8 +3,9 @@
 
 use super::{Environment, Line, PART_TIMEOUT};
 use crate::config_file::Loaded;
-use crate::config_shown::{without_password, STORE_ENVIRONMENT};
+use crate::config_shown::STORE_ENVIRONMENT;
 use crate::uploads::bytes::s3::S3Bytes;
+use media_gen_api::url_parts::without_password;
 
 const PART: &str = "store";
 
