@@ -63,9 +63,18 @@ impl Scratch {
             .unwrap_or_else(|| anyhow::anyhow!("no folder to make the run's temporary folder in")))
     }
 
-    /// The folder, for `TMPDIR`.
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// The variables that keep what a suite and the browsers it starts
+    /// write in this folder: temporary files (`TMPDIR`), Chromium's crash
+    /// reports (`XDG_CONFIG_HOME`) and its profiles' caches
+    /// (`XDG_CACHE_HOME`: a profile under `XDG_CONFIG_HOME` keeps its cache
+    /// at the same place under it, `~/.cache` unless set, where 40 MB a run
+    /// were left).
+    pub fn env(&self) -> [(&'static str, &Path); 3] {
+        [
+            ("TMPDIR", &self.dir),
+            ("XDG_CONFIG_HOME", &self.dir),
+            ("XDG_CACHE_HOME", &self.dir),
+        ]
     }
 }
 
@@ -145,12 +154,26 @@ mod tests {
     fn a_runs_folder_and_what_it_holds_are_gone_when_it_ends() {
         let parent = fresh_parent("e");
         let scratch = Scratch::create(&parent).unwrap();
-        let dir = scratch.dir().to_owned();
+        let dir = scratch.dir.to_owned();
         std::fs::create_dir_all(dir.join("org.chromium.Chromium.scoped_dir.x")).unwrap();
         std::fs::write(dir.join("org.chromium.Chromium.scoped_dir.x/profile"), b"x").unwrap();
         assert!(dir.starts_with(&parent));
         drop(scratch);
         assert!(!dir.exists());
+        std::fs::remove_dir_all(&parent).unwrap();
+    }
+
+    #[test]
+    fn browsers_keep_temporary_files_crash_reports_and_caches_in_the_folder() {
+        let parent = fresh_parent("v");
+        let scratch = Scratch::create(&parent).unwrap();
+        let env = scratch.env();
+        assert_eq!(
+            env.map(|(name, _)| name),
+            ["TMPDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"]
+        );
+        assert!(env.iter().all(|(_, folder)| *folder == scratch.dir));
+        drop(scratch);
         std::fs::remove_dir_all(&parent).unwrap();
     }
 
@@ -198,11 +221,7 @@ mod tests {
         let long = fresh_parent("a-temporary-folder-far-too-deep-for-a-socket");
         let short = fresh_parent("s");
         let scratch = Scratch::create_in_first(&[&long, &short]).unwrap();
-        assert!(
-            scratch.dir().starts_with(&short),
-            "{}",
-            scratch.dir().display()
-        );
+        assert!(scratch.dir.starts_with(&short), "{}", scratch.dir.display());
         drop(scratch);
         let Err(error) = Scratch::create_in_first(&[&long]) else {
             panic!("a run's folder in {} was accepted", long.display());

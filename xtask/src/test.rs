@@ -485,21 +485,23 @@ fn bench_parts(
     release_build: &Result<PathBuf>,
     chromedriver: &Path,
     servers: &Servers,
-    scratch: &Path,
+    scratch: &Scratch,
 ) -> Report {
     const NAME: &str = "bench";
     if let Err(error) = release_build {
         return Report::not_run(NAME, format!("not run: {error:#}"));
     }
-    let env = [
+    let mut env = vec![
         ("CHROMEDRIVER", chromedriver.into()),
         ("NGINX", servers.nginx.clone().into()),
         ("REDIS_SERVER", servers.redis.clone().into()),
         ("PG_BIN", servers.postgres.clone().into()),
-        // Chromium's crash reports go under XDG_CONFIG_HOME: there too.
-        ("TMPDIR", scratch.into()),
-        ("XDG_CONFIG_HOME", scratch.into()),
     ];
+    env.extend(
+        scratch
+            .env()
+            .map(|(name, folder)| (name, folder.as_os_str().to_owned())),
+    );
     let outcome = crate::bench_smoke::run(phases, "bench smoke (two lanes at once)", &env);
     let failed = outcome.failures.len();
     Report {
@@ -562,9 +564,7 @@ pub fn run() -> Result<ExitCode> {
                     }
                     _ => {
                         for run in &mut suite.runs {
-                            // Chromium's crash reports go under XDG_CONFIG_HOME: there too.
-                            run.env("TMPDIR", scratch.dir())
-                                .env("XDG_CONFIG_HOME", scratch.dir());
+                            run.envs(scratch.env());
                         }
                         ready.push(suite);
                     }
@@ -585,7 +585,7 @@ pub fn run() -> Result<ExitCode> {
                 &release_build,
                 &chromedriver,
                 &servers,
-                scratch.dir(),
+                &scratch,
             ));
             reports
         }
