@@ -1,6 +1,7 @@
 //! Files the builds write: a folder copied whole, a file named by a hash
-//! of what it holds. Used by the app's release build, the npm package, the
-//! split and the demo alike, and importing none of them.
+//! of what it holds, and what a folder holds in all. Used by the app's
+//! release build, the npm package, the split, the demo and the test run's
+//! folders alike, and importing none of them.
 
 use std::path::Path;
 
@@ -36,4 +37,24 @@ pub fn hashed(stem: &str, parts: &[&[u8]]) -> String {
         .map(|byte| format!("{byte:02x}"))
         .collect();
     format!("{stem}-{hex}")
+}
+
+/// The bytes the files under `dir` hold, links not followed (a browser's
+/// profile links to folders elsewhere); what cannot be read counts 0.
+pub fn bytes_under(dir: &Path) -> u64 {
+    let mut bytes = 0;
+    let mut folders = vec![dir.to_owned()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            match entry.metadata() {
+                Ok(metadata) if metadata.is_dir() => folders.push(entry.path()),
+                Ok(metadata) => bytes += metadata.len(),
+                Err(_) => {}
+            }
+        }
+    }
+    bytes
 }

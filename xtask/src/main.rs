@@ -32,6 +32,7 @@ mod sandbox;
 mod scratch;
 mod shape;
 mod split;
+mod stale_builds;
 mod stamp;
 mod start;
 mod styles;

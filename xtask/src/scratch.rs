@@ -80,7 +80,7 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        let held = bytes_under(&self.dir);
+        let held = crate::files::bytes_under(&self.dir);
         match std::fs::remove_dir_all(&self.dir) {
             Ok(()) => println!(
                 "removed the run's temporary files: {:.1} MB",
@@ -116,26 +116,6 @@ fn remove_left_behind(parent: &Path, running: impl Fn(u32) -> bool) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
-}
-
-/// The bytes the files under `dir` hold, links not followed (a browser's
-/// profile links to folders elsewhere); what cannot be read counts 0.
-fn bytes_under(dir: &Path) -> u64 {
-    let mut bytes = 0;
-    let mut folders = vec![dir.to_owned()];
-    while let Some(folder) = folders.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            match entry.metadata() {
-                Ok(metadata) if metadata.is_dir() => folders.push(entry.path()),
-                Ok(metadata) => bytes += metadata.len(),
-                Err(_) => {}
-            }
-        }
-    }
-    bytes
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use crate::phases::{seconds, Lane, Phases};
 use crate::run_record::{self, RunKind};
 use crate::sandbox;
 use crate::scratch::Scratch;
+use crate::stale_builds;
 use crate::stamp::{self, Stamp};
 use crate::test_binaries::{self, TestBinary};
 use crate::tools::{self, WASM_TARGET};
@@ -134,9 +135,36 @@ struct TestBuilds {
     native: Vec<TestBinary>,
     browser: Vec<TestBinary>,
     findings: Vec<String>,
+    /// What each build is made of, for the sweep of its folder: the
+    /// native build's, then the browser build's.
+    made_of: [BuildFiles; 2],
     /// The sandbox whose address the browser tests were built with,
     /// running until they end.
     _sandbox: sandbox::Sandbox,
+}
+
+/// A build's folder under `target/` and the files its units are made of.
+struct BuildFiles {
+    folder: PathBuf,
+    artifacts: Vec<PathBuf>,
+    own_targets: Vec<String>,
+}
+
+impl BuildFiles {
+    fn of(built: &test_binaries::Built, folder: &str) -> BuildFiles {
+        BuildFiles {
+            folder: crate::project::target_dir().join(folder),
+            artifacts: built.artifacts.clone(),
+            own_targets: built.own_targets.iter().cloned().collect(),
+        }
+    }
+
+    /// Remove what earlier builds left in the folder (see `stale_builds`).
+    fn sweep(&self) {
+        let crates = stale_builds::swept_crates(self.own_targets.iter().cloned());
+        let swept = stale_builds::sweep(&self.folder, &self.artifacts, &crates);
+        println!("{}", swept.describe(&self.folder));
+    }
 }
 
 /// The release lane: the tools for the app, then the release app and the
@@ -206,6 +234,10 @@ fn test_lane(lane: &mut Lane) -> Result<(Result<()>, Result<TestBuilds>)> {
                 build_browser_tests(&sandbox.base_url)
             })?;
             Ok(TestBuilds {
+                made_of: [
+                    BuildFiles::of(&native, "debug"),
+                    BuildFiles::of(&browser, &format!("{WASM_TARGET}/debug")),
+                ],
                 native: native.binaries,
                 browser: browser.binaries,
                 findings: native
@@ -553,6 +585,13 @@ pub fn run() -> Result<ExitCode> {
         ))),
         _ => lint,
     };
+    if let Ok(built) = &built {
+        // After both lanes: nothing builds in these folders any more.
+        phases.run("stale builds removed", || {
+            built.made_of.iter().for_each(BuildFiles::sweep);
+            Ok(())
+        })?;
+    }
     let reports = match built {
         Ok(built) => {
             let mut ready = Vec::new();

@@ -55,6 +55,12 @@ struct Message {
     message: Option<Diagnostic>,
     #[serde(default)]
     executable: Option<PathBuf>,
+    /// Every file the artifact's unit is made of (`.rlib`, `.rmeta`, …).
+    #[serde(default)]
+    filenames: Vec<PathBuf>,
+    /// `path+file://…` for the workspace's own packages.
+    #[serde(default)]
+    package_id: Option<String>,
     #[serde(default)]
     manifest_path: Option<PathBuf>,
     #[serde(default)]
@@ -90,6 +96,12 @@ pub struct Built {
     /// The warnings and errors the compiler gave about the workspace's own
     /// code, rendered (dependencies' lints are capped by cargo).
     pub findings: Vec<String>,
+    /// Every file of every unit the build is made of, built now or earlier
+    /// and still current: what a sweep of the build's folder keeps.
+    pub artifacts: Vec<PathBuf>,
+    /// The names of the workspace's targets among those units (`e2e`,
+    /// `media_gen_api`, `media-gen-gateway`).
+    pub own_targets: std::collections::BTreeSet<String>,
 }
 
 /// `cargo <args>` with `--message-format=json` (and `env` set), clippy's
@@ -141,6 +153,17 @@ fn read(output: &str) -> Result<Built> {
             }
             continue;
         }
+        if message.reason == "compiler-artifact" {
+            built.artifacts.extend(message.filenames);
+            built.artifacts.extend(message.executable.clone());
+            let own = message
+                .package_id
+                .as_deref()
+                .is_some_and(|id| id.starts_with("path+file://"));
+            if let (true, Some(target)) = (own, &message.target) {
+                built.own_targets.insert(target.name.clone());
+            }
+        }
         let (Some(program), Some(manifest), Some(profile), Some(target)) = (
             message.executable,
             message.manifest_path,
@@ -184,16 +207,16 @@ mod tests {
     use super::read;
 
     #[test]
-    fn test_binaries_and_findings_are_read_from_cargos_messages_and_nothing_else() {
+    fn test_binaries_findings_and_artifacts_are_read_from_cargos_messages_and_nothing_else() {
         let root = crate::project::root();
         let manifest = root.join("xtask/Cargo.toml");
         let output = format!(
             concat!(
-                r#"{{"reason":"compiler-artifact","profile":{{"test":true}},"target":{{"name":"shape"}},"manifest_path":"{m}","executable":"/t/xtask-1"}}"#,
+                r#"{{"reason":"compiler-artifact","package_id":"path+file:///w/xtask#0.1.0","profile":{{"test":true}},"target":{{"name":"shape"}},"manifest_path":"{m}","executable":"/t/xtask-1","filenames":["/t/xtask-1"]}}"#,
                 "\n",
-                r#"{{"reason":"compiler-artifact","profile":{{"test":false}},"target":{{"name":"xtask"}},"manifest_path":"{m}","executable":"/t/xtask"}}"#,
+                r#"{{"reason":"compiler-artifact","package_id":"registry+https://github.com/rust-lang/crates.io-index#x@1.0.0","profile":{{"test":false}},"target":{{"name":"xtask"}},"manifest_path":"{m}","executable":"/t/xtask"}}"#,
                 "\n",
-                r#"{{"reason":"compiler-artifact","profile":{{"test":false}},"manifest_path":"{m}","executable":null}}"#,
+                r#"{{"reason":"compiler-artifact","profile":{{"test":false}},"manifest_path":"{m}","executable":null,"filenames":["/t/libx-2.rlib","/t/libx-2.rmeta"]}}"#,
                 "\n",
                 r#"{{"reason":"compiler-message","message":{{"level":"warning","rendered":"warning: unused\n"}}}}"#,
                 "\n",
@@ -206,6 +229,26 @@ mod tests {
         );
         let built = read(&output).unwrap();
         assert_eq!(built.findings, ["warning: unused\n"]);
+        let artifacts: Vec<_> = built
+            .artifacts
+            .iter()
+            .map(|path| path.to_str().unwrap())
+            .collect();
+        assert_eq!(
+            artifacts,
+            [
+                "/t/xtask-1",
+                "/t/xtask-1",
+                "/t/xtask",
+                "/t/libx-2.rlib",
+                "/t/libx-2.rmeta"
+            ]
+        );
+        assert_eq!(
+            built.own_targets.into_iter().collect::<Vec<_>>(),
+            ["shape"],
+            "only a path package's target is the workspace's"
+        );
         let found = built.binaries;
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].package, "xtask");
