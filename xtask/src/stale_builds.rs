@@ -9,22 +9,26 @@
 //! a build failed far from the cause ("No space left on device" in a
 //! linker).
 //!
-//! Two rules, each decided here from names, sizes and ages alone (the
-//! folder is read by the caller):
-//! - **The workspace's own crates' files** (`deps/<crate>-<hash>` with its
-//!   `.rlib`, `.rmeta`, `.d`, `.wasm`, …) that no unit of this run's build
-//!   is made of. A dependency's files stay: its hash changes only with its
-//!   features, and builds outside the run (`cargo xtask`'s own) use them.
+//! Two rules, each a function of names, sizes and times ([`stale_files`],
+//! [`caches_over_budget`]); [`sweep`] reads a folder and removes what they
+//! say:
+//! - **Files no unit of this run's builds is made of** (`deps/<crate>-<hash>`
+//!   with its `.rlib`, `.rmeta`, `.d`, `.wasm`, …; the hash is the unit's):
+//!   the workspace's own crates' at once, a dependency's once unread for
+//!   [`UNREAD_FOR`], since builds outside the run use them (`cargo xtask`'s
+//!   own, a developer's `cargo test -p …`, which unifies features its own
+//!   way).
 //! - **Incremental caches** over [`INCREMENTAL_BUDGET`] in all: the least
 //!   recently written go first. The one a crate builds with next is among
 //!   the newest; one removed costs its crate a whole compilation once.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
-/// How much the incremental caches of one build folder may hold: the
-/// workspace's caches as a run's builds leave them, twice over.
+/// How much the incremental caches of one build folder may hold. A run
+/// that compiled the end-to-end tests and xtask again left 1.8 GB in
+/// `target/debug/incremental`.
 pub const INCREMENTAL_BUDGET: u64 = 4_000_000_000;
 
 /// The crate names (`-` as `_`) whose files are swept when stale: the
@@ -38,42 +42,70 @@ pub fn swept_crates(workspace_targets: impl IntoIterator<Item = String>) -> Hash
         .collect()
 }
 
+/// A file in `deps/`: its name and when it was last read.
+#[derive(Debug, Clone)]
+pub struct DepFile {
+    /// `libserde-<hash>.rlib`, `e2e-<hash>`, `e2e-<hash>.d`, …
+    pub name: String,
+    /// When it was last read (a link reads an `.rlib`; the file system
+    /// notes it at most once a day).
+    pub read: SystemTime,
+}
+
+/// How long a dependency's file no build of the run is made of may go
+/// unread before it is removed: a week of the builds a developer runs by
+/// hand (`cargo test -p …` unifies features its own way).
+pub const UNREAD_FOR: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+
 /// The unit a file in `deps/` belongs to, `(crate, hash)`: `libfoo-<hash>.rlib`,
-/// `foo-<hash>.d` and the executable `foo-<hash>` are all `("foo", hash)`,
-/// when `foo` is one of `crates`. `None` for anything else.
-pub fn unit_of<'a>(file_name: &'a str, crates: &HashSet<String>) -> Option<(&'a str, &'a str)> {
+/// `foo-<hash>.d` and the executable `foo-<hash>` all have the hash cargo
+/// gave their unit, and `foo` or `libfoo` as the name. `None` for a file
+/// not named so.
+pub fn unit_of(file_name: &str) -> Option<(&str, &str)> {
     let stem = match file_name.rsplit_once('.') {
         Some((stem, extension)) if !extension.is_empty() => stem,
         _ => file_name,
     };
     let (name, hash) = stem.rsplit_once('-')?;
-    if hash.len() != 16 || !hash.bytes().all(|byte| byte.is_ascii_hexdigit()) {
-        return None;
-    }
-    if crates.contains(name) {
-        return Some((name, hash));
-    }
-    let name = name.strip_prefix("lib")?;
-    crates.contains(name).then_some((name, hash))
+    let hashed = hash.len() == 16 && hash.bytes().all(|byte| byte.is_ascii_hexdigit());
+    (hashed && !name.is_empty()).then_some((name, hash))
 }
 
-/// The files of `deps/` (by name) to remove: those of `crates`' units
-/// that none of `current` (the files this run's build is made of) belongs
-/// to.
+/// Whether the unit named `name` (`foo` or `libfoo`) is one of `crates`.
+fn is_ours(name: &str, crates: &HashSet<String>) -> bool {
+    crates.contains(name)
+        || name
+            .strip_prefix("lib")
+            .is_some_and(|name| crates.contains(name))
+}
+
+/// The files of `deps/` (by name) to remove at `now`: those of units
+/// none of `current` (the files this run's builds are made of) belongs to,
+/// when they are `crates`' (the workspace's), or unread for [`UNREAD_FOR`]
+/// (a dependency's).
 pub fn stale_files<'a>(
-    names: &'a [String],
+    files: &'a [DepFile],
     current: &[PathBuf],
     crates: &HashSet<String>,
+    now: SystemTime,
 ) -> Vec<&'a str> {
-    let current: HashSet<(&str, &str)> = current
+    let current: HashSet<&str> = current
         .iter()
         .filter_map(|path| path.file_name()?.to_str())
-        .filter_map(|name| unit_of(name, crates))
+        .filter_map(|name| Some(unit_of(name)?.1))
         .collect();
-    names
+    files
         .iter()
-        .map(String::as_str)
-        .filter(|name| unit_of(name, crates).is_some_and(|unit| !current.contains(&unit)))
+        .filter(|file| {
+            let Some((name, hash)) = unit_of(&file.name) else {
+                return false;
+            };
+            let unread = now
+                .duration_since(file.read)
+                .is_ok_and(|unread| unread > UNREAD_FOR);
+            !current.contains(hash) && (is_ours(name, crates) || unread)
+        })
+        .map(|file| file.name.as_str())
         .collect()
 }
 
@@ -133,13 +165,18 @@ impl Swept {
 pub fn sweep(profile: &Path, current: &[PathBuf], crates: &HashSet<String>) -> Swept {
     let mut swept = Swept::default();
     let deps = profile.join("deps");
-    let names: Vec<String> = std::fs::read_dir(&deps)
+    let files: Vec<DepFile> = std::fs::read_dir(&deps)
         .into_iter()
         .flatten()
         .filter_map(Result::ok)
-        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter_map(|entry| {
+            Some(DepFile {
+                read: entry.metadata().ok()?.accessed().ok()?,
+                name: entry.file_name().into_string().ok()?,
+            })
+        })
         .collect();
-    for name in stale_files(&names, current, crates) {
+    for name in stale_files(&files, current, crates, SystemTime::now()) {
         let path = deps.join(name);
         let bytes = std::fs::symlink_metadata(&path).map_or(0, |meta| meta.len());
         if std::fs::remove_file(&path).is_ok() {
@@ -181,77 +218,80 @@ mod tests {
 
     const H1: &str = "0123456789abcdef";
     const H2: &str = "fedcba9876543210";
+    const H3: &str = "00000000ffffffff";
 
     #[test]
-    fn a_file_belongs_to_its_crates_unit_whatever_its_kind() {
-        let crates = crates();
+    fn a_file_belongs_to_its_units_hash_whatever_its_kind() {
         for name in [
             format!("libmedia_gen_api-{H1}.rlib"),
             format!("libmedia_gen_api-{H1}.rmeta"),
-            format!("media_gen_api-{H1}.d"),
-            format!("media_gen_api-{H1}"),
+            format!("libmedia_gen_api-{H1}.d"),
         ] {
-            assert_eq!(
-                unit_of(&name, &crates),
-                Some(("media_gen_api", H1)),
-                "{name}"
-            );
+            assert_eq!(unit_of(&name), Some(("libmedia_gen_api", H1)), "{name}");
         }
         assert_eq!(
-            unit_of(&format!("e2e-{H2}.wasm"), &crates),
-            Some(("e2e", H2))
+            unit_of(&format!("media_gen_api-{H1}")),
+            Some(("media_gen_api", H1))
         );
-        // `media_gen` is not `media_gen_api`'s prefix match: whole names only.
-        assert_eq!(
-            unit_of(&format!("libmedia_gen-{H1}.rlib"), &crates),
-            Some(("media_gen", H1))
-        );
-    }
-
-    #[test]
-    fn dependencies_xtask_and_other_names_belong_to_no_swept_unit() {
-        let crates = crates();
+        assert_eq!(unit_of(&format!("e2e-{H2}.wasm")), Some(("e2e", H2)));
+        assert_eq!(unit_of(&format!("serde-{H2}.d")), Some(("serde", H2)));
         for name in [
-            format!("libserde-{H1}.rlib"),
-            format!("xtask-{H1}"),
-            format!("libxtask-{H1}.rmeta"),
             "media_gen_api".to_owned(),
             "libmedia_gen_api-123.rlib".to_owned(),
             format!("libmedia_gen_api-{}.rlib", "g".repeat(16)),
             "e2e-.d".to_owned(),
+            format!("-{H1}"),
         ] {
-            assert_eq!(unit_of(&name, &crates), None, "{name}");
+            assert_eq!(unit_of(&name), None, "{name}");
         }
     }
 
     #[test]
-    fn only_the_workspaces_files_no_current_unit_is_made_of_are_stale() {
+    fn whole_names_are_ours_with_or_without_lib_and_xtask_is_not() {
         let crates = crates();
-        let names: Vec<String> = [
-            format!("libmedia_gen_api-{H1}.rlib"),
-            format!("libmedia_gen_api-{H1}.rmeta"),
-            format!("media_gen_api-{H1}.d"),
-            format!("libmedia_gen_api-{H2}.rlib"),
-            format!("media_gen_api-{H2}.d"),
-            format!("e2e-{H2}"),
-            format!("e2e-{H2}.d"),
-            format!("libserde-{H2}.rlib"),
-            format!("xtask-{H2}"),
-        ]
-        .into();
+        assert!(is_ours("media_gen_api", &crates));
+        assert!(is_ours("libmedia_gen_api", &crates));
+        assert!(is_ours("libmedia_gen", &crates));
+        assert!(!is_ours("media_gen_ap", &crates));
+        assert!(!is_ours("libserde", &crates));
+        assert!(!is_ours("xtask", &crates));
+    }
+
+    #[test]
+    fn ours_go_when_no_current_unit_is_made_of_them_and_dependencies_once_unread_a_week() {
+        let crates = crates();
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(100 * 24 * 60 * 60);
+        let today = now - Duration::from_secs(60);
+        let long_ago = now - UNREAD_FOR - Duration::from_secs(1);
+        let file = |name: String, read| DepFile { name, read };
+        let files = [
+            file(format!("libmedia_gen_api-{H1}.rlib"), long_ago),
+            file(format!("libmedia_gen_api-{H1}.rmeta"), long_ago),
+            file(format!("media_gen_api-{H1}.d"), long_ago),
+            file(format!("libmedia_gen_api-{H2}.rlib"), today),
+            file(format!("media_gen_api-{H2}.d"), today),
+            file(format!("e2e-{H2}"), today),
+            file(format!("libserde-{H1}.rlib"), long_ago),
+            file(format!("libserde-{H2}.rlib"), today),
+            file(format!("libtokio-{H3}.rlib"), long_ago),
+            file(format!("xtask-{H3}"), today),
+            file("notes.txt".to_owned(), long_ago),
+        ];
         let current = [
             PathBuf::from(format!("/t/debug/deps/libmedia_gen_api-{H1}.rlib")),
             PathBuf::from(format!("/t/debug/deps/libmedia_gen_api-{H1}.rmeta")),
         ];
-        let stale = stale_files(&names, &current, &crates);
+        let stale = stale_files(&files, &current, &crates, now);
         assert_eq!(
             stale,
             [
                 format!("libmedia_gen_api-{H2}.rlib"),
                 format!("media_gen_api-{H2}.d"),
                 format!("e2e-{H2}"),
-                format!("e2e-{H2}.d"),
-            ]
+                format!("libtokio-{H3}.rlib"),
+            ],
+            "a current unit's files stay however old, even its .d; a dependency \
+             read today stays; xtask's program is a dependency's case"
         );
     }
 
