@@ -23,7 +23,7 @@ pub fn run(parts: &[String]) -> Result<ExitCode> {
     phases.run("build (release)", || {
         cmd::build_release(&["media-gen-sandbox", "media-gen-gateway", "media-gen-bench"])
     })?;
-    let chromedriver = phases.run(
+    let browsers = phases.run(
         "tools for the browser",
         crate::tools::ensure_browser_test_tools,
     )?;
@@ -42,7 +42,7 @@ pub fn run(parts: &[String]) -> Result<ExitCode> {
     phases.run("measure", || {
         cmd::run(
             command("cargo")
-                .env("CHROMEDRIVER", &chromedriver)
+                .envs(browsers.env())
                 .env("NGINX", &nginx)
                 .env("REDIS_SERVER", &redis)
                 .env("PG_BIN", &postgres)

@@ -299,7 +299,7 @@ fn build_browser_tests(sandbox_url: &str) -> Result<test_binaries::Built> {
     Ok(wasm)
 }
 
-fn suites(built: &TestBuilds, chromedriver: &Path, servers: &Servers) -> Vec<Suite> {
+fn suites(built: &TestBuilds, browsers: &tools::BrowserTools, servers: &Servers) -> Vec<Suite> {
     // Commands for the native binaries of the packages `of` picks, with `args`.
     let runs = |of: &dyn Fn(&str) -> bool, args: &[&str]| -> Vec<Command> {
         built
@@ -318,7 +318,7 @@ fn suites(built: &TestBuilds, chromedriver: &Path, servers: &Servers) -> Vec<Sui
         &["--include-ignored", E2E_THREADS],
     );
     for run in &mut e2e {
-        run.env("CHROMEDRIVER", chromedriver)
+        run.envs(browsers.env())
             .env("NGINX", &servers.nginx)
             .env("REDIS_SERVER", &servers.redis)
             .env("PG_BIN", &servers.postgres)
@@ -334,7 +334,7 @@ fn suites(built: &TestBuilds, chromedriver: &Path, servers: &Servers) -> Vec<Sui
         .iter()
         .map(|binary| {
             let mut run = binary.command(Some("wasm-bindgen-test-runner"), &[]);
-            run.env("CHROMEDRIVER", chromedriver)
+            run.env("CHROMEDRIVER", &browsers.chromedriver)
                 .env("WASM_BINDGEN_TEST_TIMEOUT", "600");
             run
         })
@@ -515,7 +515,7 @@ fn summary(lint: &Result<()>, reports: &[Report]) -> String {
 fn bench_parts(
     phases: &mut Phases,
     release_build: &Result<PathBuf>,
-    chromedriver: &Path,
+    browsers: &tools::BrowserTools,
     servers: &Servers,
     scratch: &Scratch,
 ) -> Report {
@@ -523,12 +523,15 @@ fn bench_parts(
     if let Err(error) = release_build {
         return Report::not_run(NAME, format!("not run: {error:#}"));
     }
-    let mut env = vec![
-        ("CHROMEDRIVER", chromedriver.into()),
+    let mut env: Vec<(&str, std::ffi::OsString)> = browsers
+        .env()
+        .map(|(name, path)| (name, path.as_os_str().to_owned()))
+        .into();
+    env.extend([
         ("NGINX", servers.nginx.clone().into()),
         ("REDIS_SERVER", servers.redis.clone().into()),
         ("PG_BIN", servers.postgres.clone().into()),
-    ];
+    ]);
     env.extend(
         scratch
             .env()
@@ -569,7 +572,7 @@ pub fn run() -> Result<ExitCode> {
     let (release_build, test_side) =
         phases.run_lanes("builds (two lanes at once)", release_lane, test_lane);
     let (lint, built) = test_side?;
-    let chromedriver = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
+    let browsers = phases.run("tools for browser tests", tools::ensure_browser_test_tools)?;
     let nginx = phases.run("nginx for the deployment test", tools::ensure_nginx)?;
     let redis = phases.run("redis for the shared relay's test", tools::ensure_redis)?;
     let postgres = phases.run("PostgreSQL for the library's tests", tools::ensure_postgres)?;
@@ -596,7 +599,7 @@ pub fn run() -> Result<ExitCode> {
         Ok(built) => {
             let mut ready = Vec::new();
             let mut reports = Vec::new();
-            for mut suite in suites(&built, &chromedriver, &servers) {
+            for mut suite in suites(&built, &browsers, &servers) {
                 match &release_build {
                     Err(error) if suite.needs_release_build => {
                         reports.push(Report::not_run(suite.name, format!("not run: {error:#}")))
@@ -622,7 +625,7 @@ pub fn run() -> Result<ExitCode> {
             reports.push(bench_parts(
                 &mut phases,
                 &release_build,
-                &chromedriver,
+                &browsers,
                 &servers,
                 &scratch,
             ));

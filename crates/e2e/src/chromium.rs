@@ -67,8 +67,9 @@ impl Drop for Chromium {
 }
 
 impl Chromium {
-    /// Start ChromeDriver on a free port and open a headless Chromium
-    /// session: the Chromium and the WebDriver client driving it.
+    /// Start ChromeDriver (`CHROMEDRIVER`) on a free port and open a
+    /// headless Chromium session (`CHROMIUM`, when set, names the browser):
+    /// the Chromium and the WebDriver client driving it.
     pub async fn start() -> (Chromium, Client) {
         let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".to_owned());
         let port = free_port();
@@ -103,9 +104,13 @@ impl Chromium {
             .spawn()
             .unwrap_or_else(|error| panic!("cannot start ChromeDriver `{program}`: {error}"));
 
-        let capabilities = serde_json::json!({
-            "goog:chromeOptions": { "args": CHROME_ARGS }
-        });
+        let mut options = serde_json::json!({ "args": CHROME_ARGS });
+        // The browser to drive (`cargo xtask test` gives Chromium's
+        // headless shell); ChromeDriver's own choice when unset.
+        if let Ok(binary) = std::env::var("CHROMIUM") {
+            options["binary"] = binary.into();
+        }
+        let capabilities = serde_json::json!({ "goog:chromeOptions": options });
         let serde_json::Value::Object(capabilities) = capabilities else {
             unreachable!("a JSON object literal")
         };
