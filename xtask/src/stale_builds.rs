@@ -165,17 +165,12 @@ impl Swept {
 pub fn sweep(profile: &Path, current: &[PathBuf], crates: &HashSet<String>) -> Swept {
     let mut swept = Swept::default();
     let deps = profile.join("deps");
-    let files: Vec<DepFile> = std::fs::read_dir(&deps)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            Some(DepFile {
-                read: entry.metadata().ok()?.accessed().ok()?,
-                name: entry.file_name().into_string().ok()?,
-            })
+    let files: Vec<DepFile> = entries(&deps, |entry, meta| {
+        Some(DepFile {
+            read: meta.accessed().ok()?,
+            name: entry.file_name().into_string().ok()?,
         })
-        .collect();
+    });
     for name in stale_files(&files, current, crates, SystemTime::now()) {
         let path = deps.join(name);
         let bytes = std::fs::symlink_metadata(&path).map_or(0, |meta| meta.len());
@@ -185,19 +180,13 @@ pub fn sweep(profile: &Path, current: &[PathBuf], crates: &HashSet<String>) -> S
         }
     }
     let incremental = profile.join("incremental");
-    let caches: Vec<Cache> = std::fs::read_dir(&incremental)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            let written = entry.metadata().ok()?.modified().ok()?;
-            Some(Cache {
-                name: entry.file_name().into_string().ok()?,
-                bytes: crate::files::bytes_under(&entry.path()),
-                written,
-            })
+    let caches: Vec<Cache> = entries(&incremental, |entry, meta| {
+        Some(Cache {
+            name: entry.file_name().into_string().ok()?,
+            bytes: crate::files::bytes_under(&entry.path()),
+            written: meta.modified().ok()?,
         })
-        .collect();
+    });
     for cache in caches_over_budget(caches, INCREMENTAL_BUDGET) {
         if std::fs::remove_dir_all(incremental.join(&cache.name)).is_ok() {
             swept.caches += 1;
@@ -205,6 +194,20 @@ pub fn sweep(profile: &Path, current: &[PathBuf], crates: &HashSet<String>) -> S
         }
     }
     swept
+}
+
+/// What `read` makes of each entry of `folder` that it can read: none when
+/// the folder cannot be read.
+fn entries<T>(
+    folder: &Path,
+    read: impl Fn(&std::fs::DirEntry, &std::fs::Metadata) -> Option<T>,
+) -> Vec<T> {
+    std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|entry| read(&entry, &entry.metadata().ok()?))
+        .collect()
 }
 
 #[cfg(test)]
