@@ -19,6 +19,7 @@ use anyhow::{bail, Result};
 
 use crate::bench_parts::PARTS;
 use crate::cmd::command;
+use crate::deadline;
 use crate::phases::{Lane, Phases};
 
 /// The parts in each lane, each lane's in this order: the browser's parts
@@ -39,6 +40,10 @@ const LANES: [&[&str]; 2] = [
         "sign_ins",
     ],
 ];
+
+/// How long one part may run at its smallest size before it is stopped
+/// as hung: each takes under 4 s on 2 cores.
+const PART_LIMIT: Duration = Duration::from_secs(3 * 60);
 
 /// How the parts went.
 pub struct Outcome {
@@ -127,16 +132,22 @@ fn run_part(program: &Path, part: &str, env: &[(&str, OsString)]) -> Result<()> 
     for (name, value) in env {
         run.env(name, value);
     }
-    let output = run.output();
-    let output = match output {
-        Ok(output) => output,
+    let ended = match deadline::output_within(&mut run, PART_LIMIT) {
+        Ok(ended) => ended,
         Err(error) => bail!("bench part `{part}` could not start: {error}"),
     };
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-    );
-    if !output.status.success() {
+    let (stdout, stderr) = (ended.stdout, ended.stderr);
+    let Some(status) = ended.status else {
+        println!(
+            "--- bench part {part} printed:\n{}",
+            format!("{stdout}{stderr}").trim_end()
+        );
+        bail!(
+            "bench part `{part}` was stopped after {}: it hung",
+            deadline::said(PART_LIMIT)
+        );
+    };
+    if !status.success() {
         // A passing part's figures mean nothing and are not shown; a
         // failing one's output is, as one block.
         println!(
@@ -145,7 +156,7 @@ fn run_part(program: &Path, part: &str, env: &[(&str, OsString)]) -> Result<()> 
         );
         bail!(
             "bench part `{part}` failed: {}",
-            why_failed(&stderr, &output.status.to_string())
+            why_failed(&stderr, &status.to_string())
         );
     }
     Ok(())

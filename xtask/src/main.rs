@@ -13,6 +13,7 @@ mod bench_smoke;
 #[path = "../../crates/bench/src/parts.rs"]
 mod bench_parts;
 mod cmd;
+mod deadline;
 mod demo;
 mod disk;
 mod dist;

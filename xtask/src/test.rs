@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::cmd::{self, command};
+use crate::deadline;
 use crate::disk;
 use crate::dist;
 use crate::libtest::{self, Counts};
@@ -394,24 +395,50 @@ fn lint() -> Result<()> {
 /// when the suite ends, so suites running side by side do not mix lines.
 fn run_suite(suite: &mut Suite) -> Report {
     println!("\n--> {} started", suite.name);
+    let (report, printed) = run_suite_quietly(suite, SUITE_LIMIT);
+    let outcome = if report.failure.is_none() {
+        "done"
+    } else {
+        "FAILED"
+    };
+    // The copy was counted; a closed terminal loses only the echo.
+    let _ = writeln!(
+        std::io::stdout().lock(),
+        "\n==> {}\n{printed}<== {}: {outcome} in {}",
+        suite.name,
+        suite.name,
+        seconds(report.took)
+    );
+    report
+}
+
+/// Run `suite`'s binaries, each stopped as hung after `limit`: its report,
+/// and what they printed.
+fn run_suite_quietly(suite: &mut Suite, limit: Duration) -> (Report, String) {
     let started = Instant::now();
     let mut counts = Counts::default();
     let mut printed = String::new();
     let mut failures = Vec::new();
     for run in &mut suite.runs {
-        match cmd::run_capturing_quietly(run) {
-            Ok((status, output)) => {
-                let these = libtest::counts(&output);
-                if !status.success() || these.failed > 0 {
-                    failures.push(format!(
-                        "{} ({status})",
-                        run.get_program().to_string_lossy()
-                    ));
+        let program = run.get_program().to_string_lossy().into_owned();
+        match deadline::output_within(run, limit) {
+            Ok(ended) => {
+                let these = libtest::counts(&ended.stdout);
+                match ended.status {
+                    None => failures.push(format!(
+                        "{program} was stopped after {}: it hung",
+                        deadline::said(limit)
+                    )),
+                    Some(status) if !status.success() || these.failed > 0 => {
+                        failures.push(format!("{program} ({status})"))
+                    }
+                    Some(_) => {}
                 }
                 counts += these;
-                printed.push_str(&output);
+                printed.push_str(&ended.stdout);
+                printed.push_str(&ended.stderr);
             }
-            Err(error) => failures.push(format!("{error:#}")),
+            Err(error) => failures.push(format!("could not run {program}: {error}")),
         }
     }
     let failure = if !failures.is_empty() {
@@ -421,24 +448,18 @@ fn run_suite(suite: &mut Suite) -> Report {
     } else {
         None
     };
-    let took = started.elapsed();
-    let mut out = std::io::stdout().lock();
-    let outcome = if failure.is_none() { "done" } else { "FAILED" };
-    // The copy was counted; a closed terminal loses only the echo.
-    let _ = writeln!(
-        out,
-        "\n==> {}\n{printed}<== {}: {outcome} in {}",
-        suite.name,
-        suite.name,
-        seconds(took)
-    );
-    Report {
+    let report = Report {
         name: suite.name,
         counts,
-        took,
+        took: started.elapsed(),
         failure,
-    }
+    };
+    (report, printed)
 }
+
+/// How long one test binary may run before it is stopped as hung: the
+/// longest, the end-to-end suite, takes about two minutes on 2 cores.
+const SUITE_LIMIT: Duration = Duration::from_secs(20 * 60);
 
 /// The suites that run side by side: the end-to-end suite (browsers,
 /// servers, mostly waiting on pages) beside all the others in turn.
@@ -667,7 +688,34 @@ pub fn run() -> Result<ExitCode> {
 
 #[cfg(test)]
 mod tests {
-    use super::{APP_INPUTS, NPM_INPUTS};
+    use super::{run_suite_quietly, Suite, APP_INPUTS, NPM_INPUTS};
+    use std::process::Command;
+    use std::time::Duration;
+
+    #[test]
+    fn a_suite_that_hangs_is_stopped_and_failed_with_what_it_printed_counted() {
+        let hung = "echo 'test result: ok. 2 passed; 0 failed; 0 ignored;'; sleep 60";
+        let mut suite = Suite {
+            name: "hung",
+            runs: vec![{
+                let mut run = Command::new("sh");
+                run.args(["-c", hung]);
+                run
+            }],
+            needs_release_build: false,
+        };
+        let (report, printed) = run_suite_quietly(&mut suite, Duration::from_millis(300));
+        assert!(
+            printed.starts_with("test result: ok. 2 passed"),
+            "{printed}"
+        );
+        let failure = report.failure.expect("a hung suite fails");
+        assert!(
+            failure.contains("sh was stopped after 0 s: it hung"),
+            "{failure}"
+        );
+        assert_eq!(report.counts.passed, 2);
+    }
 
     /// The workspace crates `manifest` (a Cargo.toml's text) depends on,
     /// as folders: `media-gen-ui.workspace = true` → `crates/ui`.
