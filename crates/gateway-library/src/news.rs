@@ -1,8 +1,9 @@
 //! What a person's open pages hear when their requests change apart from
-//! their tasks (a star, a collection): each task of each request changed,
-//! as last known, told through the pages' news, which the server gives
-//! ([`PagesNews`]). A page that hears of a task it holds, unchanged, reads
-//! its request again, and so learns the change.
+//! their tasks (a star, a collection): the first task of each request
+//! changed, as last known, told through the pages' news, which the server
+//! gives ([`PagesNews`]). A page that hears of a task it holds, unchanged,
+//! reads its request again, and so learns the change for all its tasks:
+//! one read per request, however many tasks it made.
 
 use std::sync::Arc;
 
@@ -18,16 +19,17 @@ pub trait PagesNews: Send + Sync {
     fn tell<'a>(&'a self, person: &'a str, tasks: Vec<AnyTask>) -> BoxFuture<'a, ()>;
 }
 
-/// Each task of `item` as last known: as read, or as created before a
-/// read.
-fn tasks_of(item: &LibraryItem) -> impl Iterator<Item = AnyTask> + '_ {
-    item.tasks.iter().map(|task| {
+/// The first task of `item` as last known: as read, or as created before
+/// a read; none for a request that made no task.
+fn first_task_of(item: &LibraryItem) -> Option<AnyTask> {
+    let task = item.tasks.first()?;
+    Some(
         task.task
             .clone()
             .and_then(|tagged| serde_json::from_value::<TaggedTask>(tagged).ok())
             .and_then(|tagged| tagged.read().ok())
-            .unwrap_or_else(|| AnyTask::created(item.kind, &task.task_id))
-    })
+            .unwrap_or_else(|| AnyTask::created(item.kind, &task.task_id)),
+    )
 }
 
 impl Library {
@@ -50,7 +52,7 @@ impl Library {
             let mut tasks = Vec::new();
             for id in &requests {
                 match library.get(&person, id).await {
-                    Ok(Some(item)) => tasks.extend(tasks_of(&item)),
+                    Ok(Some(item)) => tasks.extend(first_task_of(&item)),
                     Ok(None) => {}
                     Err(error) => {
                         tracing::warn!(%error, "a changed request could not be read to tell its pages");
@@ -59,5 +61,72 @@ impl Library {
             }
             news.tell(&person, tasks).await;
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use media_gen_api::{Request, TaskKind};
+
+    use super::*;
+    use crate::items::Submitted;
+    use crate::LibraryAt;
+
+    /// News kept instead of told: each person and the tasks told them.
+    #[derive(Default)]
+    struct Kept(Mutex<Vec<(String, Vec<AnyTask>)>>);
+
+    impl PagesNews for Kept {
+        fn tell<'a>(&'a self, person: &'a str, tasks: Vec<AnyTask>) -> BoxFuture<'a, ()> {
+            self.0.lock().unwrap().push((person.to_owned(), tasks));
+            Box::pin(async {})
+        }
+    }
+
+    #[tokio::test]
+    async fn a_changed_request_is_told_once_by_its_first_task_however_many_it_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let library = Arc::new(Library::open(&LibraryAt::in_dir(dir.path())).await.unwrap());
+        let kept = Arc::new(Kept::default());
+        library.tell_pages_with(Arc::clone(&kept) as Arc<dyn PagesNews>);
+        let body = br#"{"prompt":"a flock of geese","generate_count":3}"#;
+        let request = Request::from_json(
+            TaskKind::ImageGenerate,
+            serde_json::from_slice(body).unwrap(),
+        )
+        .unwrap();
+        let mut made = Vec::new();
+        for (task_ids, now) in [(vec!["g1", "g2", "g3"], 1_000), (vec!["f1"], 2_000)] {
+            let task_ids: Vec<String> = task_ids.into_iter().map(String::from).collect();
+            let submitted = Submitted {
+                person: "ada",
+                kind: TaskKind::ImageGenerate,
+                body,
+                request: &request,
+                task_ids: &task_ids,
+                now,
+            };
+            made.push(library.record_submit(submitted).await.unwrap());
+        }
+        library.organised("ada", made);
+        let told = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+            loop {
+                if let Some(told) = kept.0.lock().unwrap().first().cloned() {
+                    break told;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the news is told in the background, within seconds");
+        let ids: Vec<&str> = told.1.iter().map(|task| task.task_id()).collect();
+        assert_eq!(told.0, "ada");
+        assert_eq!(ids, ["g1", "f1"], "one task per request, its first");
+        assert!(told
+            .1
+            .iter()
+            .all(|task| *task.status() == media_gen_api::TaskStatus::Pending));
     }
 }
