@@ -418,21 +418,38 @@ impl Library {
         })
     }
 
-    /// One of `person`'s requests, if it is theirs and not removed.
+    /// `person`'s request `id`, when it is theirs and not removed.
     pub async fn get(&self, person: &str, id: &RequestId) -> Result<Option<LibraryItem>, DbError> {
+        Ok(self.get_many(person, std::slice::from_ref(id)).await?.pop())
+    }
+
+    /// Those of `person`'s requests `ids` that are theirs and not removed,
+    /// in the order asked, read in one trip to the database.
+    pub async fn get_many(
+        &self,
+        person: &str,
+        ids: &[RequestId],
+    ) -> Result<Vec<LibraryItem>, DbError> {
         let query = LibraryQuery {
             limit: 1,
             ..LibraryQuery::default()
         };
+        let statements = ids
+            .iter()
+            .map(|id| listing(person, &query, Some(id)))
+            .collect();
+        // Each statement's rows are one request's, so together they read
+        // as a listing of them all.
         let rows = self
             .db()
-            .run(vec![listing(person, &query, Some(id))])
+            .run(statements)
             .await?
-            .pop()
-            .unwrap_or_default();
+            .into_iter()
+            .flatten()
+            .collect();
         let mut items = items(rows)?;
         self.with_collections(&mut items).await?;
-        Ok(items.pop())
+        Ok(items)
     }
 
     /// Name `person`'s request `id` (a name already checked); whether it
