@@ -53,6 +53,22 @@ async function withForms(module) {
   return module;
 }
 
+/** Resolves once `root` holds `selector`, or after 10 s. */
+function shown(root, selector) {
+  return new Promise((resolve) => {
+    const found = () => !root || root.querySelector(selector);
+    if (found()) return resolve();
+    const watch = new MutationObserver(() => found() && done());
+    const timer = setTimeout(() => done(), 10_000);
+    const done = () => {
+      watch.disconnect();
+      clearTimeout(timer);
+      resolve();
+    };
+    watch.observe(root, { childList: true, subtree: true });
+  });
+}
+
 /** The elements that can hold a shadow root (besides custom elements). */
 const SHADOW_HOSTS = new Set([
   "ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "DIV", "FOOTER", "H1", "H2", "H3", "H4", "H5", "H6",
@@ -102,7 +118,8 @@ class WidgetHandle {
     this.ready = preload().then(async (module) => {
       // A submit widget is drawn whole on its first frame: the forms have
       // come before it mounts. Where they did not come, it mounts anyway
-      // and says so in place of the form, and `ready` rejects.
+      // and says so in place of the form (once it has tried them again),
+      // and `ready` rejects when it says so.
       let formsMissing = null;
       if (mount === "mountSubmitWidget") {
         await module.preloadSubmitWidget().catch((error) => {
@@ -112,7 +129,10 @@ class WidgetHandle {
       if (this.#gone) return;
       // The widget's requests go through the client entry's client.
       this.#inner = module[mount](element, this.#options, createClient);
-      if (formsMissing) throw formsMissing;
+      if (formsMissing) {
+        await shown(element.shadowRoot, "[role=alert]");
+        throw formsMissing;
+      }
       element.dispatchEvent(
         new CustomEvent(EVENT_READY, { bubbles: true, composed: true, detail: { kind: this.#options.kind } }),
       );
