@@ -195,10 +195,13 @@ impl Collections {
         }
         let client = self.settings.client();
         let board = self.board;
+        // Made with its requests: one call, and never an empty collection
+        // left when a second call fails.
+        let requests = board.library_ids(&rows);
         spawn_local(async move {
-            match client.add_collection(&name, &[]).await {
+            match client.add_collection(&name, &requests).await {
                 Ok(id) => {
-                    board.collect(&rows, &id, true);
+                    board.collected_here(&rows, &id, true);
                     self.reload();
                     done(id);
                 }

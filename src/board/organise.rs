@@ -5,6 +5,7 @@
 //! device shows them); elsewhere this browser does, on its records.
 
 use leptos::prelude::*;
+use media_gen_api::library::RequestId;
 use media_gen_api::TaskKey;
 use media_gen_ui::store::record::TaskRecord;
 
@@ -154,15 +155,7 @@ impl Board {
     /// Put the requests `rows` in the collection `collection`, or take
     /// them out of it (`add` false).
     pub fn collect(&self, rows: &[TaskKey], collection: &str, add: bool) {
-        let library = self.organise(rows, |record| {
-            let held = record.collections.iter().any(|c| c == collection);
-            match (held, add) {
-                (false, true) => record.collections.push(collection.to_owned()),
-                (true, false) => record.collections.retain(|c| c != collection),
-                _ => return false,
-            }
-            true
-        });
+        let library = self.collected_here(rows, collection, add);
         let collection = collection.to_owned();
         self.in_library(
             move |client, ids| async move {
@@ -174,6 +167,33 @@ impl Board {
             },
             library,
         );
+    }
+
+    /// Put the requests `rows` in the collection `collection` (or take
+    /// them out) on this board only, where the library already has them
+    /// so; the library's ids of their requests.
+    pub fn collected_here(&self, rows: &[TaskKey], collection: &str, add: bool) -> Vec<String> {
+        self.organise(rows, |record| {
+            let held = record.collections.iter().any(|c| c == collection);
+            match (held, add) {
+                (false, true) => record.collections.push(collection.to_owned()),
+                (true, false) => record.collections.retain(|c| c != collection),
+                _ => return false,
+            }
+            true
+        })
+    }
+
+    /// The library's ids of the requests `rows`, each once.
+    pub fn library_ids(&self, rows: &[TaskKey]) -> Vec<RequestId> {
+        let mut ids: Vec<RequestId> = Vec::new();
+        for record in self.tasks_of(rows) {
+            let id = record.library.as_deref().and_then(RequestId::parse);
+            if let Some(id) = id.filter(|id| !ids.contains(id)) {
+                ids.push(id);
+            }
+        }
+        ids
     }
 
     /// Forget the collection `collection` on every task that names it

@@ -202,6 +202,28 @@ async fn stars_and_collections_follow_a_person_and_a_chosen_range_is_zipped_and_
             "[...document.querySelectorAll('#chosen-collection option')].some((o) => o.textContent === 'Client review')",
         )
         .await;
+    // Made with its requests in one call: nothing is added to it after
+    // (the other device below shows it holds the three).
+    let calls = first
+        .eval(
+            "performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)\
+             .filter((path) => path.startsWith('/library/collections'))",
+        )
+        .await;
+    let calls: Vec<&str> = calls
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        calls.contains(&"/library/collections"),
+        "the page's calls are seen: {calls:?}"
+    );
+    assert!(
+        !calls.iter().any(|path| path.ends_with("/add")),
+        "no second call fills the new collection: {calls:?}"
+    );
 
     // Saved as one zip: an image of each and what was asked.
     let (name, zip) =
