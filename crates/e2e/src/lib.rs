@@ -1047,6 +1047,17 @@ impl Browser {
             .unwrap_or_else(|error| panic!("evaluate {script}: {error}"))
     }
 
+    /// The strings of a JavaScript expression's array in the page (none
+    /// when it is not an array; what is not a string is left out).
+    pub async fn eval_strings(&self, script: &str) -> Vec<String> {
+        let value = self.eval(script).await;
+        let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
+        items
+            .iter()
+            .filter_map(|item| item.as_str().map(str::to_owned))
+            .collect()
+    }
+
     /// Run `script` as the body of an async function and return its value:
     /// `await` works inside, errors fail the test with their message.
     pub async fn run_async(&self, script: &str) -> serde_json::Value {
