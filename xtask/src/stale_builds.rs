@@ -18,6 +18,8 @@
 //!   [`UNREAD_FOR`], since builds outside the run use them (`cargo xtask`'s
 //!   own, a developer's `cargo test -p …`, which unifies features its own
 //!   way).
+//!   A program's unit is current when cargo named its copy beside `deps/`
+//!   (`target/debug/media-gen-gateway`), a hard link to the unit's file.
 //! - **Incremental caches** over [`INCREMENTAL_BUDGET`] in all: the least
 //!   recently written go first. The one a crate builds with next is among
 //!   the newest; one removed costs its crate a whole compilation once.
@@ -169,15 +171,28 @@ impl Swept {
 /// build's files) does not need: see the module's rules. What cannot be
 /// read or removed is left (the next run tries again).
 pub fn sweep(profile: &Path, current: &[PathBuf], crates: &HashSet<String>) -> Swept {
+    use std::os::unix::fs::MetadataExt;
     let mut swept = Swept::default();
     let deps = profile.join("deps");
+    // Cargo names a program by the copy it puts beside `deps/`
+    // (`target/debug/media-gen-gateway`), a hard link to the unit's own
+    // file there: the same file, so that unit is current too.
+    let linked: HashSet<(u64, u64)> = current
+        .iter()
+        .filter_map(|path| std::fs::metadata(path).ok())
+        .map(|meta| (meta.dev(), meta.ino()))
+        .collect();
+    let mut current = current.to_vec();
     let files: Vec<DepFile> = entries(&deps, |entry, meta| {
+        if linked.contains(&(meta.dev(), meta.ino())) {
+            current.push(entry.path());
+        }
         Some(DepFile {
             read: meta.accessed().ok()?,
             name: entry.file_name().into_string().ok()?,
         })
     });
-    for name in stale_files(&files, current, crates, SystemTime::now()) {
+    for name in stale_files(&files, &current, crates, SystemTime::now()) {
         let path = deps.join(name);
         let bytes = std::fs::symlink_metadata(&path).map_or(0, |meta| meta.len());
         if std::fs::remove_file(&path).is_ok() {
@@ -206,7 +221,7 @@ pub fn sweep(profile: &Path, current: &[PathBuf], crates: &HashSet<String>) -> S
 /// the folder cannot be read.
 fn entries<T>(
     folder: &Path,
-    read: impl Fn(&std::fs::DirEntry, &std::fs::Metadata) -> Option<T>,
+    mut read: impl FnMut(&std::fs::DirEntry, &std::fs::Metadata) -> Option<T>,
 ) -> Vec<T> {
     std::fs::read_dir(folder)
         .into_iter()
@@ -361,7 +376,15 @@ mod tests {
         ] {
             std::fs::write(deps.join(name), b"12345").unwrap();
         }
-        let current = [deps.join(format!("libmedia_gen_api-{H1}.rlib"))];
+        // A program: cargo names the copy beside `deps/`, a hard link.
+        let program = deps.join(format!("e2e-{H3}"));
+        std::fs::write(&program, b"exe").unwrap();
+        std::fs::write(deps.join(format!("e2e-{H3}.d")), b"d").unwrap();
+        std::fs::hard_link(&program, profile.join("e2e")).unwrap();
+        let current = [
+            deps.join(format!("libmedia_gen_api-{H1}.rlib")),
+            profile.join("e2e"),
+        ];
         let swept = sweep(&profile, &current, &crates());
         assert_eq!(
             swept,
@@ -374,6 +397,7 @@ mod tests {
         assert!(deps.join(format!("libmedia_gen_api-{H1}.rlib")).exists());
         assert!(!deps.join(format!("libmedia_gen_api-{H2}.rlib")).exists());
         assert!(deps.join(format!("libserde-{H2}.rlib")).exists());
+        assert!(program.exists() && deps.join(format!("e2e-{H3}.d")).exists());
         assert!(swept
             .describe(&profile)
             .ends_with("removed 1 files of earlier builds and 0 incremental caches, 0.0 MB"));
