@@ -146,11 +146,12 @@ struct TestBuilds {
     _sandbox: sandbox::Sandbox,
 }
 
-/// A build's folder under `target/` and the files its units are made of.
+/// A build's folder under `target/`, the files its units are made of,
+/// and the workspace's crates among them that a sweep may remove.
 struct BuildFiles {
     folder: PathBuf,
     artifacts: Vec<PathBuf>,
-    own_targets: Vec<String>,
+    crates: std::collections::HashSet<String>,
 }
 
 impl BuildFiles {
@@ -158,14 +159,13 @@ impl BuildFiles {
         BuildFiles {
             folder: crate::project::target_dir().join(folder),
             artifacts: built.artifacts.clone(),
-            own_targets: built.own_targets.iter().cloned().collect(),
+            crates: stale_builds::swept_crates(built.own_targets.iter().cloned()),
         }
     }
 
     /// Remove what earlier builds left in the folder (see `stale_builds`).
     fn sweep(&self) {
-        let crates = stale_builds::swept_crates(self.own_targets.iter().cloned());
-        let swept = stale_builds::sweep(&self.folder, &self.artifacts, &crates);
+        let swept = stale_builds::sweep(&self.folder, &self.artifacts, &self.crates);
         println!("{}", swept.describe(&self.folder));
     }
 }

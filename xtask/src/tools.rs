@@ -292,25 +292,28 @@ fn ensure_npm_tool(tool: &NpmTool) -> Result<()> {
     }
 }
 
+/// The major versions of Chromium's programs, the browser's, its headless
+/// shell's and ChromeDriver's, when all three answer and agree.
+fn chromium_major() -> Option<u32> {
+    let majors = ["chromium", HEADLESS_SHELL, "chromedriver"]
+        .map(|program| installed_version(program).and_then(|v| major(&v)));
+    let first = majors[0]?;
+    majors
+        .iter()
+        .all(|major| *major == Some(first))
+        .then_some(first)
+}
+
 fn ensure_chromium() -> Result<BrowserTools> {
-    let versions = || {
-        let browser = installed_version(HEADLESS_SHELL).and_then(|v| major(&v));
-        let driver = installed_version("chromedriver").and_then(|v| major(&v));
-        (browser, driver)
-    };
-    let (browser, driver) = versions();
-    if browser.is_none() || driver.is_none() || browser != driver {
-        println!("chromium: headless shell {browser:?}, driver {driver:?}: they must both be there, at the same major version");
-        apt_install(CHROMIUM_PACKAGES, "browser tests (headless Chromium)")?;
-        let (browser, driver) = versions();
-        if browser.is_none() || browser != driver {
-            bail!("Chromium's headless shell {browser:?} and ChromeDriver {driver:?} still do not match: install matching `chromium-headless-shell` and `chromium-driver` by hand");
+    match chromium_major() {
+        Some(major) => println!("ok: chromium, its headless shell and chromedriver {major}"),
+        None => {
+            println!("chromium: the browser, its headless shell and ChromeDriver must all be there, at the same major version");
+            apt_install(CHROMIUM_PACKAGES, "browser tests (headless Chromium)")?;
+            if chromium_major().is_none() {
+                bail!("Chromium, its headless shell and ChromeDriver still do not match: install matching `chromium`, `chromium-headless-shell` and `chromium-driver` by hand");
+            }
         }
-    } else {
-        println!(
-            "ok: chromium-headless-shell and chromedriver {}",
-            browser.unwrap_or_default()
-        );
     }
     Ok(BrowserTools {
         chromedriver: find_on_path("chromedriver")
@@ -445,13 +448,7 @@ pub fn ensure_test_packages() -> Result<()> {
     let found = |program: &str, debian: &str| {
         find_on_path(program).is_some() || PathBuf::from(debian).is_file()
     };
-    let chromium_matches = {
-        let majors: Vec<_> = ["chromium", HEADLESS_SHELL, "chromedriver"]
-            .map(|program| installed_version(program).and_then(|v| major(&v)))
-            .into();
-        majors[0].is_some() && majors.iter().all(|major| *major == majors[0])
-    };
-    let missing = missing_packages(found, chromium_matches);
+    let missing = missing_packages(found, chromium_major().is_some());
     if missing.is_empty() {
         println!("ok: the Debian packages the tests run are there");
         return Ok(());
